@@ -1,0 +1,170 @@
+//! Simulated time: an integer count of picoseconds, and slot clocks with exact rational periods.
+//!
+//! A picosecond grid is fine enough that link propagation delays and timer ticks are exact, and a
+//! `u64` of picoseconds spans 213 days of simulated time. A cell slot at 155.52 Mb/s lasts
+//! 2 726 337.4... ps, which is not an integer: [`SlotClock`] keeps the period as the exact
+//! fraction `num/den` and places slot `k` at `floor(k * num / den)`, so the long-run cell rate is
+//! exact and no rounding error accumulates.
+
+/// Simulated time in picoseconds.
+pub type Time = u64;
+
+pub const PS_PER_US: Time = 1_000_000;
+pub const PS_PER_MS: Time = 1_000_000_000;
+pub const PS_PER_S: Time = 1_000_000_000_000;
+/// "Never": the key of a component with nothing to do.
+pub const NEVER: Time = Time::MAX;
+
+/// Bits in one ATM cell on the wire (53 octets, ITU-T I.361).
+pub const CELL_BITS: u64 = 424;
+
+/// Seconds (as given in a scenario) to picoseconds, rounded to the nearest picosecond.
+pub fn from_secs_f64(s: f64) -> Time {
+    (s * PS_PER_S as f64).round() as Time
+}
+
+pub fn to_secs_f64(t: Time) -> f64 {
+    t as f64 / PS_PER_S as f64
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// A link rate as an exact cell period `num / den` picoseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CellPeriod {
+    pub num: u64,
+    pub den: u64,
+}
+
+impl CellPeriod {
+    /// From a line rate in bit/s: one cell takes 424 bits.
+    pub fn from_bps(bps: u64) -> Self {
+        Self::reduced(CELL_BITS as u128 * PS_PER_S as u128, bps as u128)
+    }
+
+    /// From a cell rate in cells/s.
+    pub fn from_cells_per_s(cps: u64) -> Self {
+        Self::reduced(PS_PER_S as u128, cps as u128)
+    }
+
+    fn reduced(num: u128, den: u128) -> Self {
+        let g = gcd(num, den);
+        CellPeriod { num: (num / g) as u64, den: (den / g) as u64 }
+    }
+
+    /// Cell rate in cells per second.
+    pub fn cells_per_s(&self) -> f64 {
+        self.den as f64 * PS_PER_S as f64 / self.num as f64
+    }
+
+    /// The period rounded up to a whole picosecond: the latency a cell needs to cross the wire.
+    pub fn ceil_ps(&self) -> Time {
+        self.num.div_ceil(self.den)
+    }
+}
+
+/// The slot grid of one transmitter: slot `k` starts at `floor(k * num / den)`.
+///
+/// Advancing one slot costs an add and a compare (no division); jumping to the first free slot
+/// after an idle period costs one 128-bit division.
+#[derive(Debug, Clone)]
+pub struct SlotClock {
+    period: CellPeriod,
+    q: u64,
+    r: u64,
+    /// Index of the next slot that may carry a cell.
+    k: u64,
+    /// Start time of slot `k`.
+    t: Time,
+    /// `k * num mod den`.
+    rem: u64,
+}
+
+impl SlotClock {
+    pub fn new(period: CellPeriod) -> Self {
+        SlotClock { q: period.num / period.den, r: period.num % period.den, period, k: 0, t: 0, rem: 0 }
+    }
+
+    pub fn period(&self) -> CellPeriod {
+        self.period
+    }
+
+    /// Start of the next free slot.
+    #[inline]
+    pub fn next(&self) -> Time {
+        self.t
+    }
+
+    /// The current slot is used: move to the following one.
+    #[inline]
+    pub fn advance(&mut self) {
+        self.k += 1;
+        self.t += self.q;
+        self.rem += self.r;
+        if self.rem >= self.period.den {
+            self.rem -= self.period.den;
+            self.t += 1;
+        }
+    }
+
+    /// Make the next free slot the first one starting at or after `t` (never an earlier one).
+    pub fn align(&mut self, t: Time) {
+        if t <= self.t {
+            return;
+        }
+        let (num, den) = (self.period.num as u128, self.period.den as u128);
+        // smallest k with floor(k*num/den) >= t  <=>  k*num >= t*den  (t integer)
+        let k = (t as u128 * den).div_ceil(num);
+        let prod = k * num;
+        self.k = k as u64;
+        self.t = (prod / den) as Time;
+        self.rem = (prod % den) as u64;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn oc3_period_is_exact_over_a_second() {
+        let p = CellPeriod::from_bps(155_520_000);
+        let mut c = SlotClock::new(p);
+        for _ in 0..366_792 {
+            c.advance();
+        }
+        // 155.52e6 / 424 = 366792.45...: slot 366792 starts just before 1 s.
+        assert!(c.next() < PS_PER_S && c.next() > PS_PER_S - p.ceil_ps());
+        assert!((p.cells_per_s() - 155_520_000.0 / 424.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn align_matches_stepping() {
+        let p = CellPeriod::from_cells_per_s(365_566);
+        let mut stepped = SlotClock::new(p);
+        for _ in 0..1000 {
+            stepped.advance();
+        }
+        let mut jumped = SlotClock::new(p);
+        jumped.align(stepped.next() - 1);
+        assert_eq!(jumped.next(), stepped.next());
+        assert_eq!(jumped.k, stepped.k);
+        assert_eq!(jumped.rem, stepped.rem);
+        jumped.align(stepped.next()); // already there: no move
+        assert_eq!(jumped.next(), stepped.next());
+    }
+
+    #[test]
+    fn align_never_goes_back() {
+        let mut c = SlotClock::new(CellPeriod::from_bps(155_520_000));
+        c.align(10 * PS_PER_US);
+        let t = c.next();
+        c.align(PS_PER_US);
+        assert_eq!(c.next(), t);
+    }
+}
