@@ -1,1 +1,65 @@
+//! Python bindings: the `atmsim._core` extension module.
+//!
+//! Deliberately thin. The engine takes scenario text and returns a JSON document, so the only
+//! job here is moving strings across the boundary, releasing the GIL while the engine runs
+//! (so threads, notebooks and signal handlers stay responsive) and turning the core's
+//! `ScenarioError` into a Python exception that keeps its `field` and `reason`.
 
+use atmsim_core::api;
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+// A ValueError subclass so callers that already catch ValueError for bad input keep working.
+create_exception!(
+    atmsim,
+    ScenarioError,
+    PyValueError,
+    "A scenario that cannot be run. str(err) is 'field: reason'; err.field is the dotted path \
+     of the offending field and err.reason says why."
+);
+
+/// Build the Python exception, attaching the two halves as attributes so programs can test
+/// the field without parsing the message.
+fn to_py_error(py: Python<'_>, err: api::ScenarioError) -> PyErr {
+    let py_err = ScenarioError::new_err(err.to_string());
+    let value = py_err.value_bound(py);
+    let attached = value
+        .setattr("field", err.field.as_str())
+        .and_then(|_| value.setattr("reason", err.reason.as_str()));
+    match attached {
+        Ok(()) => py_err,
+        Err(setattr_failed) => setattr_failed,
+    }
+}
+
+/// Run one scenario (TOML text) and return the engine's report as a JSON string.
+///
+/// `overrides` are `(dotted.key, value)` pairs applied on top of the scenario (values are
+/// TOML literals); `seed`, when given, replaces `simulation.seed`.
+#[pyfunction]
+#[pyo3(signature = (toml_text, overrides = Vec::new(), seed = None))]
+fn run_json(
+    py: Python<'_>,
+    toml_text: String,
+    overrides: Vec<(String, String)>,
+    seed: Option<u64>,
+) -> PyResult<String> {
+    // Owned arguments only: nothing borrowed from Python objects may cross allow_threads.
+    let outcome = py.allow_threads(|| api::run_scenario_json(&toml_text, &overrides, seed));
+    outcome.map_err(|err| to_py_error(py, err))
+}
+
+/// Version of the simulation engine (recorded in every report as `engine_version`).
+#[pyfunction]
+fn version() -> &'static str {
+    api::version()
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(run_json, m)?)?;
+    m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add("ScenarioError", m.py().get_type_bound::<ScenarioError>())?;
+    Ok(())
+}

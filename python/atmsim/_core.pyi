@@ -1,0 +1,23 @@
+"""Type stubs for the Rust extension module (crates/atmsim-py)."""
+
+from typing import Optional, Sequence, Tuple
+
+class ScenarioError(ValueError):
+    """A scenario that cannot be run; str(err) is 'field: reason'."""
+
+    field: str  # dotted path of the offending field, e.g. "n_source.sources"
+    reason: str  # why it was rejected
+
+def run_json(
+    toml_text: str,
+    overrides: Sequence[Tuple[str, str]] = ...,
+    seed: Optional[int] = None,
+) -> str:
+    """Run a scenario (TOML text) and return the engine's report as one JSON document.
+
+    overrides are (dotted.key, value) pairs, values written as TOML literals; seed replaces
+    simulation.seed. The GIL is released while the engine runs.
+    """
+
+def version() -> str:
+    """Engine version, also recorded in every report as engine_version."""

@@ -1,0 +1,163 @@
+"""The `atmsim` command line.
+
+Every failure a user can cause (bad scenario, missing file, malformed option) ends the same
+way: one line `atmsim: error: ...` on stderr and exit status 2, never a traceback. Anything
+else is a bug and is allowed to show its traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import List, Optional
+
+from . import _core
+from .bench import DEFAULT_SCENARIO
+from .scenario import Scenario, load
+
+PROG = "atmsim"
+EXIT_USAGE = 2
+
+
+class CliError(Exception):
+    """A user error detected by the command line itself (not by the engine)."""
+
+
+def _read_scenario(path: str) -> Scenario:
+    if path == "-":
+        return Scenario(sys.stdin.read(), "<stdin>")
+    return load(path)
+
+
+def _overrides(items: Optional[List[str]]):
+    from .overrides import parse_set
+
+    try:
+        return [parse_set(item) for item in items or []]
+    except ValueError as err:
+        raise CliError(str(err)) from None
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    scenario = _read_scenario(args.file)
+    text = _core.run_json(scenario.text, _overrides(args.set), args.seed)
+    if args.json:
+        # The engine's document, byte for byte: scripts may diff or hash it.
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        return 0
+    from .report import render
+    from .result import Result
+
+    print(render(Result.from_json(text), scenario.source))
+    return 0
+
+
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    from functools import partial
+
+    from .studies import parallel, ubr_plus, ubr_plus_report
+
+    try:
+        tables = ubr_plus.TABLES if args.all else ubr_plus.parse_tables(args.tables)
+    except ValueError as err:
+        raise CliError(str(err)) from None
+    if args.jobs is not None and args.jobs < 1:
+        raise CliError("--jobs: must be at least 1")
+    rows = ubr_plus.select(tables, quick=args.quick)
+    if not rows:
+        raise CliError("--quick keeps only Tables 1-3; no run selected")
+    fn = partial(ubr_plus.simulate, duration_s=args.duration)
+    results = parallel.run_all(fn, rows, jobs=args.jobs, cost=ubr_plus.cost)
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        print(ubr_plus_report.render(results))
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from . import bench
+
+    path = args.file or DEFAULT_SCENARIO
+    if args.file is None and not os.path.exists(path):
+        raise CliError(f"{path}: not found (run from the repository root or name a FILE)")
+    measurement = bench.measure(_read_scenario(path), args.duration)
+    print(bench.render(measurement))
+    return 0
+
+
+def cmd_version(args: argparse.Namespace) -> int:
+    print(f"{PROG} {_core.version()}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="Cell-level simulation of ATM networks carrying TCP/IP."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("run", help="run one scenario file")
+    p.add_argument("file", metavar="FILE", help="scenario TOML file ('-' reads stdin)")
+    p.add_argument(
+        "--set", action="append", metavar="KEY=VALUE",
+        help="override a scenario field (dotted key, TOML value); repeatable",
+    )
+    p.add_argument("--seed", type=int, help="replace simulation.seed")
+    p.add_argument("--json", action="store_true", help="print the engine's JSON report")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("reproduce", help="rerun a published study and compare")
+    p.add_argument("study", choices=["ubr-plus"], help="ubr-plus: Goyal, Jain et al., Tables 1-6")
+    p.add_argument("--json", action="store_true", help="print a JSON list of rows")
+    p.add_argument(
+        "--tables", default="1,2", metavar="LIST",
+        help="comma-separated tables among 1,2,4,5,6 (2 and 3 are one set of runs); default 1,2",
+    )
+    p.add_argument("--all", action="store_true", help="all tables (1,2,4,5,6)")
+    p.add_argument("--jobs", type=int, metavar="N", help="worker processes (default: all cores)")
+    p.add_argument("--quick", action="store_true", help="only the 5-source rows of Tables 1-3")
+    p.add_argument(
+        "--duration", type=float, metavar="S",
+        help="simulated seconds per run instead of the paper's 10 s LAN / 20 s WAN",
+    )
+    p.set_defaults(func=cmd_reproduce)
+
+    p = sub.add_parser("bench", help="measure engine speed")
+    p.add_argument("file", nargs="?", metavar="FILE", help=f"scenario (default: {DEFAULT_SCENARIO})")
+    p.add_argument(
+        "--duration", type=float, metavar="S", help="simulated seconds (default: the scenario's)"
+    )
+    p.set_defaults(func=cmd_bench, file=None)
+
+    p = sub.add_parser("version", help="print the version")
+    p.set_defaults(func=cmd_version)
+    return parser
+
+
+def _fail(message: str) -> int:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except _core.ScenarioError as err:
+        return _fail(str(err))
+    except CliError as err:
+        return _fail(str(err))
+    except BrokenPipeError:
+        # Reader went away (e.g. `| head`): not an error worth a traceback.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except OSError as err:
+        if err.filename is None:
+            raise
+        return _fail(f"{err.filename}: {err.strerror}")
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,82 @@
+"""A run's report: the engine's JSON document plus pandas views of it.
+
+pandas is imported only when a table is asked for, so `atmsim run --json` and the worker
+processes of `atmsim reproduce` do not pay for it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, Dict, Optional
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+class Result:
+    """Report of one run. `.raw` is the engine's document as a dict; `.json` its text."""
+
+    def __init__(self, raw: Dict[str, Any], text: Optional[str] = None) -> None:
+        self.raw = raw
+        self.json = text if text is not None else json.dumps(raw)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Result":
+        return cls(json.loads(text), text)
+
+    @property
+    def flows(self) -> "pd.DataFrame":
+        """One row per TCP flow: name, goodput_bps, bytes_delivered, segments_sent, ..."""
+        import pandas as pd
+
+        return pd.DataFrame(self.raw.get("flows", []))
+
+    @property
+    def ports(self) -> "pd.DataFrame":
+        """One row per switch output port: name, cells_in, cells_out, cells_dropped, ..."""
+        import pandas as pd
+
+        return pd.DataFrame(self.raw.get("ports", []))
+
+    @property
+    def summary(self) -> Dict[str, Any]:
+        """total_goodput_bps, efficiency, fairness, max_queue_cells (bottleneck port), ..."""
+        return dict(self.raw.get("summary", {}))
+
+    @property
+    def seed(self) -> Optional[int]:
+        return self.raw.get("seed")
+
+    @property
+    def duration_s(self) -> float:
+        return float(self.raw["duration_s"])
+
+    @property
+    def wall_s(self) -> float:
+        return float(self.raw["wall_s"])
+
+    @property
+    def events(self) -> int:
+        return int(self.raw["events"])
+
+    @property
+    def engine_version(self) -> Optional[str]:
+        return self.raw.get("engine_version")
+
+    def bottleneck_port(self) -> Optional[Dict[str, Any]]:
+        """The port the summary names as bottleneck, else the one that sent the most cells."""
+        ports = self.raw.get("ports", [])
+        if not ports:
+            return None
+        named = self.raw.get("summary", {}).get("bottleneck_port")
+        for port in ports:
+            if named is not None and port.get("name") == named:
+                return dict(port)
+        return dict(max(ports, key=lambda p: p.get("cells_out", 0)))
+
+    def __repr__(self) -> str:
+        s = self.raw.get("summary", {})
+        return (
+            f"<atmsim.Result {len(self.raw.get('flows', []))} flows, "
+            f"efficiency={s.get('efficiency')}, fairness={s.get('fairness')}>"
+        )

@@ -1,0 +1,25 @@
+"""The one Python call that runs a scenario."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from . import _core
+from .overrides import Overrides, normalize
+from .result import Result
+from .scenario import ScenarioLike, as_scenario
+
+
+def run(
+    scenario: ScenarioLike,
+    seed: Optional[int] = None,
+    overrides: Overrides = None,
+) -> Result:
+    """Run a scenario (Scenario, path or TOML text) and return its Result.
+
+    seed replaces simulation.seed; overrides is a mapping or iterable of ("dotted.key", value)
+    pairs or "key=value" strings. Raises ScenarioError (a ValueError) for a scenario the
+    engine rejects and FileNotFoundError for a missing file.
+    """
+    sc = as_scenario(scenario)
+    return Result.from_json(_core.run_json(sc.text, normalize(overrides), seed))

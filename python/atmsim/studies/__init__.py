@@ -1,0 +1,1 @@
+"""Reproductions of the published studies (shared/papers): scenario grids plus published data."""

@@ -1,0 +1,40 @@
+"""Shared helpers: small N-source scenarios and a way to run the installed CLI."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Optional
+
+import pytest
+
+from atmsim.studies.ubr_plus import scenario_text
+
+# Short runs: the tests check plumbing, not the paper's numbers.
+SHORT_S = 0.3
+
+
+def small_scenario(**overrides) -> str:
+    """A 5-source LAN scenario with a short duration; keyword arguments replace defaults."""
+    args = dict(config="LAN", sources=5, buffer_cells=1000, policy="FBA", r=0.9, z=0.8)
+    args.update(overrides)
+    return scenario_text(duration_s=SHORT_S, **args)
+
+
+@pytest.fixture
+def scenario_file(tmp_path: Path):
+    def write(text: Optional[str] = None, name: str = "scenario.toml") -> Path:
+        path = tmp_path / name
+        path.write_text(small_scenario() if text is None else text, encoding="utf-8")
+        return path
+
+    return write
+
+
+def run_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    """Run `atmsim ARGS` with this interpreter (so the installed package is the one tested)."""
+    return subprocess.run(
+        [sys.executable, "-m", "atmsim", *map(str, args)],
+        capture_output=True, text=True, timeout=timeout,
+    )
