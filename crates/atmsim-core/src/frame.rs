@@ -27,16 +27,21 @@ pub struct Frame {
     /// When the source handed the frame to its adapter.
     pub created: Time,
     pub retransmission: bool,
+    /// Unique over the run (set by the slab): tells a reused slot from the frame it held before.
+    pub serial: u64,
 }
 
 #[derive(Debug, Default)]
 pub struct FrameSlab {
     slots: Vec<Frame>,
     free: Vec<u32>,
+    serial: u64,
 }
 
 impl FrameSlab {
-    pub fn insert(&mut self, f: Frame) -> u32 {
+    pub fn insert(&mut self, mut f: Frame) -> u32 {
+        self.serial += 1;
+        f.serial = self.serial;
         match self.free.pop() {
             Some(i) => {
                 self.slots[i as usize] = f;

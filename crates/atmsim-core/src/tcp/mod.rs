@@ -5,7 +5,7 @@
 //! Only the behaviour the studies measure is modelled: no connection set-up or tear-down, no
 //! Nagle, the application always has full-sized segments to send (greedy) once started.
 
-mod config;
+pub mod config;
 mod receiver;
 mod rto;
 mod sender;

@@ -30,7 +30,13 @@ pub struct TcpReceiver {
 
 impl TcpReceiver {
     pub fn new(conn: u32, cfg: &TcpConfig) -> Self {
-        TcpReceiver { conn, rcv_nxt: cfg.iss, wnd: cfg.advertised_window(), ooo: Vec::new(), stats: ReceiverStats::default() }
+        TcpReceiver {
+            conn,
+            rcv_nxt: cfg.iss,
+            wnd: cfg.advertised_window(),
+            ooo: Vec::new(),
+            stats: ReceiverStats::default(),
+        }
     }
 
     pub fn rcv_nxt(&self) -> u32 {
@@ -66,6 +72,7 @@ impl TcpReceiver {
                 alive: 0,
                 created: now,
                 retransmission: false,
+                serial: 0,
             },
             false,
         );
@@ -115,7 +122,19 @@ mod tests {
     }
 
     fn seg(seq: u32, len: u32) -> Frame {
-        Frame { conn: 0, kind: SegKind::Data, seq, ack: 0, len, wnd: 0, ncells: 0, alive: 0, created: 0, retransmission: false }
+        Frame {
+            conn: 0,
+            kind: SegKind::Data,
+            seq,
+            ack: 0,
+            len,
+            wnd: 0,
+            ncells: 0,
+            alive: 0,
+            created: 0,
+            retransmission: false,
+            serial: 0,
+        }
     }
 
     #[test]
@@ -137,7 +156,10 @@ mod tests {
 
     #[test]
     fn delivers_across_sequence_wrap() {
-        let cfg = TcpConfig { iss: u32::MAX - 99, ..TcpConfig::ubr_plus() };
+        let cfg = TcpConfig {
+            iss: u32::MAX - 99,
+            ..TcpConfig::ubr_plus()
+        };
         let mut r = TcpReceiver::new(0, &cfg);
         let mut acks = Acks::default();
         r.on_segment(1, &seg((u32::MAX - 99).wrapping_add(200), 100), &mut acks);

@@ -1,0 +1,264 @@
+//! A host: TCP endpoints above, AAL5 reassembly of arriving cells, and the adapter that segments
+//! frames into cells and sends them at the line's slot rate (the host's PCR).
+
+use std::collections::VecDeque;
+
+use super::World;
+use crate::aal5;
+use crate::cell::{Cell, VcId, F_CLP, F_EOF};
+use crate::frame::{Frame, FrameSlab, SegKind};
+use crate::tcp::{SegmentSink, TcpReceiver, TcpSender};
+use crate::time::{SlotClock, Time, NEVER};
+
+#[derive(Debug, Clone)]
+pub enum Endpoint {
+    Sender { vc: VcId, tcp: TcpSender },
+    Receiver { vc: VcId, tcp: TcpReceiver },
+}
+
+impl Endpoint {
+    fn vc(&self) -> VcId {
+        match self {
+            Endpoint::Sender { vc, .. } | Endpoint::Receiver { vc, .. } => *vc,
+        }
+    }
+    fn next_timer(&self) -> Time {
+        match self {
+            Endpoint::Sender { tcp, .. } => tcp.next_timer(),
+            Endpoint::Receiver { .. } => NEVER,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct HostStats {
+    pub cells_in: u64,
+    pub cells_out: u64,
+    pub frames_in: u64,
+    /// Frames that arrived with cells missing (or merged with the next frame after a lost EOF):
+    /// discarded by AAL5 reassembly.
+    pub frames_corrupted: u64,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct TxFrame {
+    frame: u32,
+    vc: VcId,
+    remaining: u32,
+    flags: u8,
+}
+
+/// Segmentation side of the adapter: frames waiting for their cells to be sent, in FIFO order.
+#[derive(Debug)]
+struct Adapter {
+    queue: VecDeque<TxFrame>,
+    clock: SlotClock,
+    channel: u32,
+}
+
+/// Per-VC reassembly: cells since the last EOF, and the frame the first of them belonged to.
+#[derive(Debug, Clone, Copy, Default)]
+struct Reasm {
+    count: u32,
+    serial: u64,
+    mixed: bool,
+}
+
+/// The adapter seen from a TCP endpoint: frames in, cells queued.
+struct Tx<'a> {
+    adapter: &'a mut Adapter,
+    frames: &'a mut FrameSlab,
+    vc: VcId,
+}
+
+impl SegmentSink for Tx<'_> {
+    fn send(&mut self, now: Time, mut frame: Frame, clp: bool) {
+        frame.ncells = aal5::cells_for_segment(frame.len, 0);
+        frame.alive = frame.ncells;
+        let remaining = frame.ncells;
+        let id = self.frames.insert(frame);
+        if self.adapter.queue.is_empty() {
+            self.adapter.clock.align(now);
+        }
+        let flags = if clp { F_CLP } else { 0 };
+        self.adapter.queue.push_back(TxFrame {
+            frame: id,
+            vc: self.vc,
+            remaining,
+            flags,
+        });
+    }
+}
+
+#[derive(Debug)]
+pub struct Host {
+    pub name: String,
+    pub inputs: Vec<u32>,
+    adapter: Adapter,
+    pub endpoints: Vec<Endpoint>,
+    /// Connection -> index in `endpoints`.
+    by_conn: Vec<u32>,
+    reasm: Vec<Reasm>,
+    next_timer: Time,
+    pub stats: HostStats,
+}
+
+impl Host {
+    pub fn new(name: String, channel: u32, clock: SlotClock, n_conns: usize, n_vcs: usize) -> Self {
+        Host {
+            name,
+            inputs: Vec::new(),
+            adapter: Adapter {
+                queue: VecDeque::new(),
+                clock,
+                channel,
+            },
+            endpoints: Vec::new(),
+            by_conn: vec![u32::MAX; n_conns],
+            reasm: vec![Reasm::default(); n_vcs],
+            next_timer: NEVER,
+            stats: HostStats::default(),
+        }
+    }
+
+    pub fn add_endpoint(&mut self, conn: u32, ep: Endpoint) {
+        self.by_conn[conn as usize] = self.endpoints.len() as u32;
+        self.endpoints.push(ep);
+        self.refresh_timer();
+    }
+
+    fn refresh_timer(&mut self) {
+        self.next_timer = self
+            .endpoints
+            .iter()
+            .map(Endpoint::next_timer)
+            .min()
+            .unwrap_or(NEVER);
+    }
+
+    /// Cells the adapter still holds (not yet sent).
+    pub fn backlog_cells(&self) -> u64 {
+        self.adapter.queue.iter().map(|f| f.remaining as u64).sum()
+    }
+
+    fn receive(&mut self, now: Time, cell: Cell, world: &mut World) {
+        self.stats.cells_in += 1;
+        let serial = world.frames.get(cell.frame).serial;
+        let r = &mut self.reasm[cell.vc as usize];
+        if r.count == 0 {
+            r.serial = serial;
+            r.mixed = false;
+        } else if r.serial != serial {
+            r.mixed = true;
+        }
+        r.count += 1;
+        if !cell.is_eof() {
+            world.frames.release_cell(cell.frame);
+            return;
+        }
+        let frame = *world.frames.get(cell.frame);
+        let complete = !r.mixed && r.count == frame.ncells;
+        r.count = 0;
+        world.frames.release_cell(cell.frame);
+        if !complete {
+            self.stats.frames_corrupted += 1;
+            return;
+        }
+        self.stats.frames_in += 1;
+        let Some(&i) = self.by_conn.get(frame.conn as usize) else {
+            return;
+        };
+        if i == u32::MAX {
+            return;
+        }
+        let ep = &mut self.endpoints[i as usize];
+        let mut tx = Tx {
+            vc: ep.vc(),
+            adapter: &mut self.adapter,
+            frames: &mut world.frames,
+        };
+        match (ep, frame.kind) {
+            (Endpoint::Receiver { tcp, .. }, SegKind::Data) => tcp.on_segment(now, &frame, &mut tx),
+            (Endpoint::Sender { tcp, .. }, SegKind::Ack) => {
+                tcp.on_ack(now, frame.ack, frame.wnd, &mut tx)
+            }
+            _ => {}
+        }
+        self.refresh_timer();
+    }
+
+    fn fire_timers(&mut self, now: Time, world: &mut World) {
+        for ep in self.endpoints.iter_mut() {
+            if ep.next_timer() > now {
+                continue;
+            }
+            let mut tx = Tx {
+                vc: ep.vc(),
+                adapter: &mut self.adapter,
+                frames: &mut world.frames,
+            };
+            if let Endpoint::Sender { tcp, .. } = ep {
+                tcp.on_timer(now, &mut tx);
+            }
+        }
+        self.refresh_timer();
+    }
+
+    fn send_cell(&mut self, world: &mut World) {
+        let a = &mut self.adapter;
+        let slot = a.clock.next();
+        let head = a.queue.front_mut().expect("adapter has a frame");
+        head.remaining -= 1;
+        let mut cell = Cell {
+            vc: head.vc,
+            frame: head.frame,
+            flags: head.flags,
+        };
+        if head.remaining == 0 {
+            cell.flags |= F_EOF;
+            a.queue.pop_front();
+        }
+        a.clock.advance();
+        self.stats.cells_out += 1;
+        world.transmit(a.channel, slot, cell);
+    }
+
+    pub fn advance(&mut self, horizon: Time, world: &mut World) -> u64 {
+        let mut events = 0;
+        loop {
+            let (ta, i) = world.earliest(&self.inputs);
+            let tt = self.next_timer;
+            let td = if self.adapter.queue.is_empty() {
+                NEVER
+            } else {
+                self.adapter.clock.next()
+            };
+            // On ties: arrivals, then timers, then the adapter's slot.
+            let t = ta.min(tt).min(td);
+            if t >= horizon {
+                break;
+            }
+            if ta == t {
+                let (at, cell) = world.fifos[self.inputs[i] as usize]
+                    .pop()
+                    .expect("head exists");
+                self.receive(at, cell, world);
+            } else if tt == t {
+                self.fire_timers(t, world);
+            } else {
+                self.send_cell(world);
+            }
+            events += 1;
+        }
+        events
+    }
+
+    pub fn next_key(&self, world: &World) -> Time {
+        let td = if self.adapter.queue.is_empty() {
+            NEVER
+        } else {
+            self.adapter.clock.next()
+        };
+        world.earliest(&self.inputs).0.min(self.next_timer).min(td)
+    }
+}

@@ -1,0 +1,83 @@
+//! The network: components that own cells (switch output ports and hosts), the channels between
+//! them, and the scheduler that orders their work.
+//!
+//! Every link direction is a *channel*: a rate (its slot grid) and a fixed latency (one cell time
+//! plus propagation). A transmitter puts each cell straight into the input FIFO of the component
+//! at the far end, stamped with its arrival time; nothing is scheduled per cell. Each component
+//! has one key in the global scheduler: the time of its earliest pending work.
+//!
+//! Components advance in batches. When the scheduler pops component `c` at time `t`, every other
+//! component has finished all its work before `t`, so nothing can still arrive at `c` before
+//! `t + L_c`, where `L_c` is the smallest latency of `c`'s input channels. `c` therefore processes
+//! all its arrivals, departures and timers in `[t, t + L_c)` in one call: for a WAN link that is
+//! thousands of cell slots per pop, and the global heap stays the size of the component list.
+
+mod host;
+mod port;
+mod sched;
+mod sim;
+
+pub use host::{Endpoint, Host, HostStats};
+pub use port::{Port, PortStats, INFINITE};
+pub use sched::Sched;
+pub use sim::{Component, Sim};
+
+use crate::cell::{Cell, CellFifo};
+use crate::frame::FrameSlab;
+use crate::time::{CellPeriod, Time};
+
+/// "No route": the far end of a channel does not carry this VC.
+pub const NO_ROUTE: u32 = u32::MAX;
+
+/// One direction of a link.
+#[derive(Debug)]
+pub struct Channel {
+    pub name: String,
+    pub period: CellPeriod,
+    /// From the start of a cell's slot to the arrival of its last bit at the far end.
+    pub latency: Time,
+    /// VC -> input FIFO at the far end (the switch's routing table for cells from this link).
+    pub route: Vec<u32>,
+    pub cells: u64,
+}
+
+/// Everything components share: FIFOs, frames in flight, channels and the scheduler.
+#[derive(Debug)]
+pub struct World {
+    pub fifos: Vec<CellFifo>,
+    pub frames: FrameSlab,
+    pub channels: Vec<Channel>,
+    pub sched: Sched,
+}
+
+impl World {
+    /// Put `cell` on channel `ch` in the slot starting at `slot`.
+    #[inline]
+    pub fn transmit(&mut self, ch: u32, slot: Time, cell: Cell) {
+        let c = &mut self.channels[ch as usize];
+        c.cells += 1;
+        let at = slot + c.latency;
+        let fifo = &mut self.fifos[c.route[cell.vc as usize] as usize];
+        fifo.push(at, cell);
+        self.sched.wake(fifo.owner, at);
+    }
+
+    /// The earliest arrival among `inputs`: (time, position in `inputs`).
+    #[inline]
+    pub fn earliest(&self, inputs: &[u32]) -> (Time, usize) {
+        let mut best = (crate::time::NEVER, 0);
+        for (i, &f) in inputs.iter().enumerate() {
+            if let Some(t) = self.fifos[f as usize].head_time() {
+                if t < best.0 {
+                    best = (t, i);
+                }
+            }
+        }
+        best
+    }
+
+    /// Cells on the wire (in some input FIFO) anywhere.
+    pub fn cells_on_wire(&self) -> u64 {
+        self.fifos.iter().map(|f| f.len() as u64).sum()
+    }
+}

@@ -1,0 +1,220 @@
+//! The result of a run, as the `--json` document and the Python API see it. Every field is
+//! documented in the README ("Command line").
+
+use serde::Serialize;
+
+use crate::aal5;
+use crate::accept::DropReason;
+use crate::metrics::jain;
+use crate::net::{Component, Endpoint, INFINITE};
+use crate::scenario::build::Built;
+use crate::time::to_secs_f64;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FlowReport {
+    pub name: String,
+    pub goodput_bps: f64,
+    pub bytes_delivered: u64,
+    pub segments_sent: u64,
+    pub segments_retransmitted: u64,
+    pub bytes_retransmitted: u64,
+    pub rto_expirations: u64,
+    pub fast_retransmits: u64,
+    pub mean_rtt_s: Option<f64>,
+    pub mean_delay_s: Option<f64>,
+    pub final_cwnd_bytes: u32,
+    pub final_ssthresh_bytes: u32,
+    pub aborted: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PortReport {
+    pub name: String,
+    pub policy: &'static str,
+    pub buffer_cells: Option<u32>,
+    pub cells_in: u64,
+    pub cells_out: u64,
+    pub cells_dropped: u64,
+    pub frames_dropped: u64,
+    pub drops: serde_json::Map<String, serde_json::Value>,
+    pub max_queue_cells: u32,
+    pub mean_queue_cells: f64,
+    pub final_queue_cells: u32,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct HostReport {
+    pub name: String,
+    pub cells_out: u64,
+    pub cells_in: u64,
+    pub frames_in: u64,
+    pub frames_corrupted: u64,
+    pub backlog_cells: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Conservation {
+    pub cells_offered: u64,
+    pub cells_delivered: u64,
+    pub cells_dropped: u64,
+    pub cells_queued: u64,
+    pub cells_on_wire: u64,
+    pub balanced: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    pub total_goodput_bps: f64,
+    pub max_tcp_goodput_bps: Option<f64>,
+    pub efficiency: Option<f64>,
+    pub fairness: Option<f64>,
+    pub bottleneck_port: Option<String>,
+    pub max_queue_cells: Option<u32>,
+    pub conservation: Conservation,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub seed: u64,
+    pub duration_s: f64,
+    pub wall_s: f64,
+    pub events: u64,
+    pub engine_version: &'static str,
+    pub flows: Vec<FlowReport>,
+    pub ports: Vec<PortReport>,
+    pub hosts: Vec<HostReport>,
+    pub summary: Summary,
+}
+
+pub fn report(b: &Built, wall_s: f64) -> Report {
+    let sim = &b.sim;
+    let dur = to_secs_f64(b.model.duration);
+    let mut flows = Vec::new();
+    for (i, c) in b.model.conns.iter().enumerate() {
+        let [(sc, se), (rc, re)] = b.endpoints[i];
+        let (Component::Host(sh), Component::Host(rh)) = (&sim.comps[sc], &sim.comps[rc]) else {
+            unreachable!()
+        };
+        let (Endpoint::Sender { tcp: s, .. }, Endpoint::Receiver { tcp: r, .. }) =
+            (&sh.endpoints[se], &rh.endpoints[re])
+        else {
+            unreachable!()
+        };
+        let (st, rt) = (&s.stats, &r.stats);
+        flows.push(FlowReport {
+            name: c.name.clone(),
+            goodput_bps: rt.bytes_delivered as f64 * 8.0 / dur,
+            bytes_delivered: rt.bytes_delivered,
+            segments_sent: st.segments_sent,
+            segments_retransmitted: st.segments_retransmitted,
+            bytes_retransmitted: st.bytes_retransmitted,
+            rto_expirations: st.rto_expirations,
+            fast_retransmits: st.fast_retransmits,
+            mean_rtt_s: (st.rtt_samples > 0)
+                .then(|| to_secs_f64(st.rtt_sum) / st.rtt_samples as f64),
+            mean_delay_s: (rt.delay_samples > 0)
+                .then(|| to_secs_f64(rt.delay_sum) / rt.delay_samples as f64),
+            final_cwnd_bytes: s.cwnd(),
+            final_ssthresh_bytes: s.ssthresh(),
+            aborted: st.aborted,
+        });
+    }
+
+    let mut ports = Vec::new();
+    let mut hosts = Vec::new();
+    let (mut dropped, mut queued, mut offered, mut delivered) = (0, 0, 0, 0);
+    for &pc in &b.ports {
+        let Component::Port(p) = &sim.comps[pc] else {
+            unreachable!()
+        };
+        let s = &p.stats;
+        let drops = DropReason::ALL
+            .iter()
+            .map(|r| (r.name().to_string(), s.drops[*r as usize].into()))
+            .collect();
+        dropped += s.cells_dropped();
+        queued += p.queue_len() as u64;
+        ports.push(PortReport {
+            name: p.name.clone(),
+            policy: p.policy.name(),
+            buffer_cells: (p.capacity() != INFINITE).then_some(p.capacity()),
+            cells_in: s.cells_in,
+            cells_out: s.cells_out,
+            cells_dropped: s.cells_dropped(),
+            frames_dropped: s.frames_dropped,
+            drops,
+            max_queue_cells: s.max_queue,
+            mean_queue_cells: s.queue_area as f64 / b.model.duration as f64,
+            final_queue_cells: p.queue_len(),
+        });
+    }
+    for comp in &sim.comps {
+        if let Component::Host(h) = comp {
+            offered += h.stats.cells_out;
+            delivered += h.stats.cells_in;
+            hosts.push(HostReport {
+                name: h.name.clone(),
+                cells_out: h.stats.cells_out,
+                cells_in: h.stats.cells_in,
+                frames_in: h.stats.frames_in,
+                frames_corrupted: h.stats.frames_corrupted,
+                backlog_cells: h.backlog_cells(),
+            });
+        }
+    }
+    let on_wire = sim.world.cells_on_wire();
+
+    // The bottleneck: the named port, else the switch port that sent the most cells.
+    let bottleneck = b.bottleneck.or_else(|| {
+        b.ports
+            .iter()
+            .copied()
+            .max_by_key(|&pc| match &sim.comps[pc] {
+                Component::Port(p) => (p.stats.cells_out, std::cmp::Reverse(pc)),
+                _ => (0, std::cmp::Reverse(pc)),
+            })
+    });
+    let total: f64 = flows.iter().map(|f| f.goodput_bps).sum();
+    let (mut max_goodput, mut bname, mut bq) = (None, None, None);
+    if let Some(Component::Port(p)) = bottleneck.map(|pc| &sim.comps[pc]) {
+        let rate = sim.world.channels[p.channel as usize].period.cells_per_s();
+        // With several MSS values the bound is averaged over the connections.
+        let per_conn: f64 = b
+            .model
+            .conns
+            .iter()
+            .map(|c| aal5::max_tcp_goodput_bps(rate, c.tcp.mss, 0))
+            .sum();
+        max_goodput = Some(per_conn / b.model.conns.len() as f64);
+        bname = Some(p.name.clone());
+        bq = Some(p.stats.max_queue);
+    }
+    let goodputs: Vec<f64> = flows.iter().map(|f| f.goodput_bps).collect();
+    let summary = Summary {
+        total_goodput_bps: total,
+        max_tcp_goodput_bps: max_goodput,
+        efficiency: max_goodput.map(|m| total / m),
+        fairness: jain(&goodputs),
+        bottleneck_port: bname,
+        max_queue_cells: bq,
+        conservation: Conservation {
+            cells_offered: offered,
+            cells_delivered: delivered,
+            cells_dropped: dropped,
+            cells_queued: queued,
+            cells_on_wire: on_wire,
+            balanced: offered == delivered + dropped + queued + on_wire,
+        },
+    };
+    Report {
+        seed: b.model.seed,
+        duration_s: dur,
+        wall_s,
+        events: sim.events,
+        engine_version: crate::api::version(),
+        flows,
+        ports,
+        hosts,
+        summary,
+    }
+}

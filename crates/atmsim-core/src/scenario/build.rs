@@ -1,0 +1,167 @@
+//! From a validated [`Model`] to a runnable [`Sim`]: one host component per host, one port
+//! component per switch output port, two channels per link, and one input FIFO per (incoming
+//! channel, consuming component) pair, so every FIFO has a single sender and stays sorted.
+
+use std::collections::HashMap;
+
+use super::spec::{NodeKind, NodeSpec};
+use super::validate::Model;
+use crate::cell::CellFifo;
+use crate::frame::FrameSlab;
+use crate::net::{Channel, Component, Endpoint, Host, Port, Sched, Sim, World, NO_ROUTE};
+
+fn is_switch(n: &NodeSpec) -> bool {
+    n.kind == NodeKind::Switch
+}
+use crate::tcp::{TcpReceiver, TcpSender};
+use crate::time::{SlotClock, Time, NEVER};
+
+/// A built simulation and where to find what the report needs.
+pub struct Built {
+    pub sim: Sim,
+    pub model: Model,
+    /// Per connection: (sender host component, endpoint), (receiver host component, endpoint).
+    pub endpoints: Vec<[(usize, usize); 2]>,
+    /// Switch port components in a stable order (by link, then end).
+    pub ports: Vec<usize>,
+    pub bottleneck: Option<usize>,
+}
+
+fn channel_id(model: &Model, link: usize, from: usize) -> usize {
+    2 * link + usize::from(model.links[link].ends[0] != from)
+}
+
+pub fn build(model: Model) -> Built {
+    let n_vcs = model.conns.len();
+    let n_channels = 2 * model.links.len();
+    let mut comps: Vec<Component> = Vec::new();
+    let mut host_comp = vec![usize::MAX; model.nodes.len()];
+    let mut port_comp: HashMap<(usize, usize), usize> = HashMap::new();
+    let mut ports = Vec::new();
+    let mut channels: Vec<Channel> = Vec::with_capacity(n_channels);
+
+    for (li, l) in model.links.iter().enumerate() {
+        for (side, &from) in l.ends.iter().enumerate() {
+            let to = l.ends[1 - side];
+            channels.push(Channel {
+                name: format!("{}->{}", model.nodes[from].name, model.nodes[to].name),
+                period: l.period,
+                latency: l.period.ceil_ps() + l.prop,
+                route: vec![NO_ROUTE; n_vcs],
+                cells: 0,
+            });
+            let ch = (2 * li + side) as u32;
+            let clock = SlotClock::new(l.period);
+            if is_switch(&model.nodes[from]) {
+                let mp = &model.ports[&(from, li)];
+                let name = model.port_name(from, li);
+                port_comp.insert((from, li), comps.len());
+                ports.push(comps.len());
+                comps.push(Component::Port(Port::new(
+                    name,
+                    ch,
+                    clock,
+                    mp.capacity,
+                    mp.policy,
+                    n_vcs,
+                )));
+            } else {
+                host_comp[from] = comps.len();
+                let name = model.nodes[from].name.clone();
+                comps.push(Component::Host(Host::new(name, ch, clock, n_vcs, n_vcs)));
+            }
+        }
+    }
+
+    let mut fifos: Vec<CellFifo> = Vec::new();
+    let mut fifo_of: HashMap<(usize, usize), u32> = HashMap::new();
+    let mut lookahead = vec![NEVER; comps.len()];
+    // The FIFO through which channel `ch` feeds component `owner`, created on first use.
+    let mut feed =
+        |ch: usize, owner: usize, comps: &mut Vec<Component>, channels: &Vec<Channel>| -> u32 {
+            *fifo_of.entry((ch, owner)).or_insert_with(|| {
+                let id = fifos.len() as u32;
+                fifos.push(CellFifo::new(owner as u32));
+                match &mut comps[owner] {
+                    Component::Port(p) => p.inputs.push(id),
+                    Component::Host(h) => h.inputs.push(id),
+                }
+                let lat: Time = channels[ch].latency;
+                lookahead[owner] = lookahead[owner].min(lat);
+                id
+            })
+        };
+
+    let mut endpoints = Vec::new();
+    for (vc, c) in model.conns.iter().enumerate() {
+        let m = c.path.len() - 1;
+        // Both directions: data along the path, ACKs back along it, on the same VC.
+        for forward in [true, false] {
+            for hop in 0..m {
+                let (a, b, li) = if forward {
+                    (c.path[hop], c.path[hop + 1], c.links[hop])
+                } else {
+                    (c.path[m - hop], c.path[m - hop - 1], c.links[m - hop - 1])
+                };
+                let ch = channel_id(&model, li, a);
+                let owner = if hop + 1 == m {
+                    host_comp[b]
+                } else {
+                    let next_link = if forward {
+                        c.links[hop + 1]
+                    } else {
+                        c.links[m - hop - 2]
+                    };
+                    port_comp[&(b, next_link)]
+                };
+                let fifo = feed(ch, owner, &mut comps, &channels);
+                channels[ch].route[vc] = fifo;
+            }
+        }
+        let (src, dst) = (host_comp[c.path[0]], host_comp[c.path[m]]);
+        let mut ends = [(0, 0); 2];
+        if let Component::Host(h) = &mut comps[src] {
+            ends[0] = (src, h.endpoints.len());
+            h.add_endpoint(
+                vc as u32,
+                Endpoint::Sender {
+                    vc: vc as u32,
+                    tcp: TcpSender::new(vc as u32, c.tcp, c.start),
+                },
+            );
+        }
+        if let Component::Host(h) = &mut comps[dst] {
+            ends[1] = (dst, h.endpoints.len());
+            h.add_endpoint(
+                vc as u32,
+                Endpoint::Receiver {
+                    vc: vc as u32,
+                    tcp: TcpReceiver::new(vc as u32, &c.tcp),
+                },
+            );
+        }
+        endpoints.push(ends);
+    }
+
+    let bottleneck = model.bottleneck.map(|k| port_comp[&k]);
+    let world = World {
+        fifos,
+        frames: FrameSlab::default(),
+        channels,
+        sched: Sched::new(comps.len()),
+    };
+    let sim = Sim {
+        comps,
+        lookahead,
+        world,
+        now: 0,
+        events: 0,
+    };
+    Built {
+        sim,
+        model,
+        endpoints,
+        ports,
+        bottleneck,
+    }
+}

@@ -1,0 +1,205 @@
+//! The scenario file as written: every table and key a TOML scenario may contain.
+//!
+//! Unknown keys are errors (`deny_unknown_fields`); optional keys have documented defaults
+//! (README, "Scenario format"). Nothing here is validated beyond types: see `validate.rs`.
+
+use serde::Deserialize;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioSpec {
+    pub simulation: SimulationSpec,
+    /// The UBR+ study's N-source configuration, expanded into nodes, links and connections.
+    pub n_source: Option<NSourceSpec>,
+    #[serde(default)]
+    pub node: Vec<NodeSpec>,
+    #[serde(default)]
+    pub link: Vec<LinkSpec>,
+    #[serde(default)]
+    pub port: Vec<PortSpec>,
+    #[serde(default)]
+    pub connection: Vec<ConnectionSpec>,
+    /// TCP settings shared by every connection (a connection's own `tcp` table overrides them).
+    pub tcp: Option<TcpSpec>,
+    pub metrics: Option<MetricsSpec>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimulationSpec {
+    pub duration_s: f64,
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeKind {
+    Host,
+    Switch,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodeSpec {
+    pub name: String,
+    pub kind: NodeKind,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpec {
+    /// The two nodes the (full-duplex) link joins.
+    pub ends: [String; 2],
+    pub rate_bps: Option<u64>,
+    pub rate_cells_per_s: Option<u64>,
+    /// One-way propagation delay.
+    pub delay_us: f64,
+}
+
+/// A buffer size: a number of cells, or "infinite".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum BufferSize {
+    Cells(i64),
+    Named(Infinite),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Infinite {
+    Infinite,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PolicyKind {
+    TailDrop,
+    Ppd,
+    Epd,
+    SelectiveDrop,
+    Fba,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolicySpec {
+    pub kind: PolicyKind,
+    /// EPD threshold.
+    pub threshold_cells: Option<i64>,
+    /// Selective Drop / FBA minimum threshold R.
+    pub r_cells: Option<i64>,
+    /// Selective Drop / FBA scale Z.
+    pub z: Option<f64>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PortSpec {
+    /// The switch the port belongs to.
+    pub node: String,
+    /// The neighbour the port's link leads to.
+    pub toward: String,
+    pub buffer_cells: BufferSize,
+    pub policy: PolicySpec,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VariantSpec {
+    Tahoe,
+    Reno,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TcpPreset {
+    /// The UBR+ study: MSS 512, 100 ms ticks, no fast retransmit, 64 KB window.
+    UbrPlus,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TcpSpec {
+    pub preset: Option<TcpPreset>,
+    pub variant: Option<VariantSpec>,
+    pub mss: Option<i64>,
+    pub window_bytes: Option<i64>,
+    pub window_scaling: Option<bool>,
+    pub tick_ms: Option<f64>,
+    pub min_rto_ticks: Option<i64>,
+    pub initial_rto_s: Option<f64>,
+    pub max_rto_s: Option<f64>,
+    pub max_backoffs: Option<i64>,
+    pub fast_retransmit: Option<bool>,
+    pub dupack_threshold: Option<i64>,
+    pub initial_cwnd_segments: Option<i64>,
+    pub initial_ssthresh_bytes: Option<i64>,
+    pub iss: Option<i64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AppKind {
+    /// Always has data: sends whenever the window allows.
+    Greedy,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConnectionSpec {
+    pub name: String,
+    /// Nodes from the sending host through switches to the receiving host.
+    pub route: Vec<String>,
+    #[serde(default)]
+    pub start_s: f64,
+    pub app: Option<AppKind>,
+    pub tcp: Option<TcpSpec>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MetricsSpec {
+    /// The port ("switch->neighbour") whose link bounds the efficiency metric.
+    pub bottleneck: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum LanWan {
+    #[serde(alias = "lan")]
+    LAN,
+    #[serde(alias = "wan")]
+    WAN,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NSourceSpec {
+    pub sources: i64,
+    pub config: LanWan,
+    pub buffer_cells: BufferSize,
+    pub policy: PolicyKind,
+    /// R as a fraction of the buffer (Selective Drop, FBA).
+    #[serde(default = "default_r")]
+    pub r: f64,
+    #[serde(default = "default_z")]
+    pub z: f64,
+    /// EPD threshold; default: buffer - 200 cells (UBR+ paper section 5).
+    pub epd_threshold_cells: Option<i64>,
+    /// Overrides the configuration's link delay (5 us LAN, 5 ms WAN).
+    pub link_delay_us: Option<f64>,
+    /// Line rate of every link; default 155520000 (OC-3).
+    pub rate_bps: Option<u64>,
+    pub tcp: Option<TcpSpec>,
+}
+
+fn default_r() -> f64 {
+    0.9
+}
+fn default_z() -> f64 {
+    0.8
+}

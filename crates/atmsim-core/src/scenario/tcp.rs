@@ -1,0 +1,145 @@
+//! TCP tables: preset, then shared `[tcp]`, then the connection's own `tcp`, each overriding the
+//! one before; then range checks with the path of the table that set the value.
+
+use super::spec::{TcpPreset, TcpSpec, VariantSpec};
+use super::validate::{bad, Check};
+use crate::aal5;
+use crate::api::ScenarioError;
+use crate::tcp::{config::MAX_SCALED_WINDOW, config::MAX_UNSCALED_WINDOW, TcpConfig, Variant};
+use crate::time::{from_secs_f64, PS_PER_MS};
+
+/// `over`'s fields replace `base`'s.
+pub fn merge(base: &TcpSpec, over: &TcpSpec) -> TcpSpec {
+    macro_rules! pick {
+        ($($f:ident),*) => { TcpSpec { $($f: over.$f.or(base.$f)),* } };
+    }
+    pick!(
+        preset,
+        variant,
+        mss,
+        window_bytes,
+        window_scaling,
+        tick_ms,
+        min_rto_ticks,
+        initial_rto_s,
+        max_rto_s,
+        max_backoffs,
+        fast_retransmit,
+        dupack_threshold,
+        initial_cwnd_segments,
+        initial_ssthresh_bytes,
+        iss
+    )
+}
+
+/// Range checks on one table as written (`path` is where it stands in the file).
+pub fn check_table(t: &TcpSpec, path: &str) -> Result<(), ScenarioError> {
+    let c = Check(path);
+    // AAL5 carries at most 65535 octets: MSS + TCP/IP headers + LLC/SNAP must fit.
+    let max_mss = (aal5::MAX_SDU - aal5::LLC_SNAP - aal5::IP_HEADER - aal5::TCP_HEADER) as i64;
+    c.int_range("mss", t.mss, 1, max_mss)?;
+    c.int_range("window_bytes", t.window_bytes, 1, MAX_SCALED_WINDOW as i64)?;
+    c.positive_f64("tick_ms", t.tick_ms)?;
+    c.int_range("min_rto_ticks", t.min_rto_ticks, 1, 1_000_000)?;
+    c.positive_f64("initial_rto_s", t.initial_rto_s)?;
+    c.positive_f64("max_rto_s", t.max_rto_s)?;
+    c.int_range("max_backoffs", t.max_backoffs, 0, 64)?;
+    c.int_range("dupack_threshold", t.dupack_threshold, 1, 1_000)?;
+    c.int_range(
+        "initial_cwnd_segments",
+        t.initial_cwnd_segments,
+        1,
+        1_000_000,
+    )?;
+    c.int_range(
+        "initial_ssthresh_bytes",
+        t.initial_ssthresh_bytes,
+        1,
+        MAX_SCALED_WINDOW as i64,
+    )?;
+    c.int_range("iss", t.iss, 0, u32::MAX as i64)?;
+    Ok(())
+}
+
+/// The configuration a merged table describes, with the checks that involve several fields.
+pub fn resolve(t: &TcpSpec, path: &str) -> Result<TcpConfig, ScenarioError> {
+    let mut cfg = match t.preset.unwrap_or(TcpPreset::UbrPlus) {
+        TcpPreset::UbrPlus => TcpConfig::ubr_plus(),
+    };
+    if let Some(v) = t.variant {
+        cfg.variant = match v {
+            VariantSpec::Tahoe => Variant::Tahoe,
+            VariantSpec::Reno => Variant::Reno,
+        };
+    }
+    if let Some(v) = t.mss {
+        cfg.mss = v as u32;
+    }
+    if let Some(v) = t.window_bytes {
+        cfg.rcv_window = v as u32;
+    }
+    if let Some(v) = t.window_scaling {
+        cfg.window_scaling = v;
+    }
+    if let Some(v) = t.tick_ms {
+        cfg.tick = (v * PS_PER_MS as f64).round() as u64;
+    }
+    if let Some(v) = t.min_rto_ticks {
+        cfg.min_rto_ticks = v as u32;
+    }
+    if let Some(v) = t.initial_rto_s {
+        cfg.initial_rto = from_secs_f64(v);
+    }
+    if let Some(v) = t.max_rto_s {
+        cfg.max_rto = from_secs_f64(v);
+    }
+    if let Some(v) = t.max_backoffs {
+        cfg.max_backoffs = v as u32;
+    }
+    if let Some(v) = t.fast_retransmit {
+        cfg.fast_retransmit = v;
+    }
+    if let Some(v) = t.dupack_threshold {
+        cfg.dupack_threshold = v as u32;
+    }
+    if let Some(v) = t.initial_cwnd_segments {
+        cfg.initial_cwnd_segments = v as u32;
+    }
+    if let Some(v) = t.initial_ssthresh_bytes {
+        cfg.initial_ssthresh = v as u32;
+    }
+    if let Some(v) = t.iss {
+        cfg.iss = v as u32;
+    }
+    if cfg.tick == 0 {
+        return Err(bad(path, "tick_ms", "rounds to zero picoseconds"));
+    }
+    if cfg.rcv_window > MAX_UNSCALED_WINDOW && !cfg.window_scaling {
+        return Err(bad(
+            path,
+            "window_bytes",
+            "exceeds 65535 octets: set window_scaling = true (RFC 1323)",
+        ));
+    }
+    if cfg.rcv_window < cfg.mss {
+        return Err(bad(
+            path,
+            "window_bytes",
+            "is smaller than one segment (mss)",
+        ));
+    }
+    if cfg.initial_rto > cfg.max_rto {
+        return Err(bad(path, "initial_rto_s", "exceeds max_rto_s"));
+    }
+    if cfg.max_rto < cfg.tick {
+        return Err(bad(path, "max_rto_s", "is shorter than one tick"));
+    }
+    if (cfg.initial_cwnd_segments as u64) * (cfg.mss as u64) > MAX_SCALED_WINDOW as u64 {
+        return Err(bad(
+            path,
+            "initial_cwnd_segments",
+            "times mss exceeds the largest TCP window",
+        ));
+    }
+    Ok(cfg)
+}

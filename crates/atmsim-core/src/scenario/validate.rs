@@ -1,0 +1,560 @@
+//! From a scenario as written to a [`Model`] that is known to be consistent: every name resolves,
+//! every number is in range, every route is a path of links from a host through switches to a
+//! host. Each failure names the field (as a dotted path into the file) and the reason.
+
+use std::collections::HashMap;
+
+use super::spec::*;
+use super::tcp;
+use crate::accept::Policy;
+use crate::api::ScenarioError;
+use crate::net::INFINITE;
+use crate::tcp::TcpConfig;
+use crate::time::{from_secs_f64, CellPeriod, Time, PS_PER_US};
+
+pub fn bad(path: &str, field: &str, reason: impl Into<String>) -> ScenarioError {
+    let field = if path.is_empty() {
+        field.to_string()
+    } else {
+        format!("{path}.{field}")
+    };
+    ScenarioError {
+        field,
+        reason: reason.into(),
+    }
+}
+
+/// Range checks for the fields of one table.
+pub struct Check<'a>(pub &'a str);
+
+impl Check<'_> {
+    pub fn int_range(
+        &self,
+        f: &str,
+        v: Option<i64>,
+        lo: i64,
+        hi: i64,
+    ) -> Result<(), ScenarioError> {
+        match v {
+            Some(x) if x < lo || x > hi => Err(bad(
+                self.0,
+                f,
+                format!("must be between {lo} and {hi}, got {x}"),
+            )),
+            _ => Ok(()),
+        }
+    }
+    pub fn positive_f64(&self, f: &str, v: Option<f64>) -> Result<(), ScenarioError> {
+        match v {
+            Some(x) if !(x.is_finite() && x > 0.0) => Err(bad(
+                self.0,
+                f,
+                format!("must be a positive number, got {x}"),
+            )),
+            _ => Ok(()),
+        }
+    }
+    pub fn non_negative_f64(&self, f: &str, v: f64) -> Result<(), ScenarioError> {
+        if v.is_finite() && v >= 0.0 {
+            Ok(())
+        } else {
+            Err(bad(
+                self.0,
+                f,
+                format!("must be zero or a positive number, got {v}"),
+            ))
+        }
+    }
+}
+
+/// The longest run accepted: u64 picoseconds cover 213 days; keep far from the edge.
+const MAX_DURATION_S: f64 = 1.0e6;
+/// Largest buffer or threshold accepted, in cells.
+const MAX_CELLS: i64 = 1 << 30;
+/// Largest link delay accepted (a geostationary hop is 0.27 s).
+const MAX_DELAY_US: f64 = 10.0e6;
+
+#[derive(Debug, Clone)]
+pub struct ModelLink {
+    pub ends: [usize; 2],
+    pub period: CellPeriod,
+    pub prop: Time,
+}
+
+#[derive(Debug, Clone)]
+pub struct ModelPort {
+    pub capacity: u32,
+    pub policy: Policy,
+}
+
+#[derive(Debug, Clone)]
+pub struct ModelConn {
+    pub name: String,
+    /// Node indices from sender to receiver.
+    pub path: Vec<usize>,
+    /// Link indices between consecutive nodes of `path`.
+    pub links: Vec<usize>,
+    pub tcp: TcpConfig,
+    pub start: Time,
+}
+
+#[derive(Debug, Clone)]
+pub struct Model {
+    pub duration: Time,
+    pub seed: u64,
+    pub nodes: Vec<NodeSpec>,
+    pub links: Vec<ModelLink>,
+    /// Switch output ports keyed by (switch node, link).
+    pub ports: HashMap<(usize, usize), ModelPort>,
+    pub conns: Vec<ModelConn>,
+    /// (switch node, link) of the port named as the bottleneck.
+    pub bottleneck: Option<(usize, usize)>,
+}
+
+impl Model {
+    pub fn port_name(&self, node: usize, link: usize) -> String {
+        let l = &self.links[link];
+        let other = if l.ends[0] == node {
+            l.ends[1]
+        } else {
+            l.ends[0]
+        };
+        format!("{}->{}", self.nodes[node].name, self.nodes[other].name)
+    }
+}
+
+fn check_template(t: &NSourceSpec) -> Result<(), ScenarioError> {
+    let c = Check("n_source");
+    c.int_range("sources", Some(t.sources), 1, 10_000)?;
+    if let BufferSize::Cells(k) = t.buffer_cells {
+        c.int_range("buffer_cells", Some(k), 1, MAX_CELLS)?;
+    }
+    if !(t.r.is_finite() && t.r > 0.0 && t.r <= 1.0) {
+        return Err(bad(
+            "n_source",
+            "r",
+            format!("must be a fraction of the buffer in (0, 1], got {}", t.r),
+        ));
+    }
+    c.positive_f64("z", Some(t.z))?;
+    if let Some(d) = t.link_delay_us {
+        c.non_negative_f64("link_delay_us", d)?;
+    }
+    if t.rate_bps == Some(0) {
+        return Err(bad("n_source", "rate_bps", "must be positive"));
+    }
+    if let (Some(th), BufferSize::Cells(k)) = (t.epd_threshold_cells, t.buffer_cells) {
+        if th > k {
+            return Err(bad(
+                "n_source",
+                "epd_threshold_cells",
+                format!("({th}) exceeds buffer_cells ({k})"),
+            ));
+        }
+    }
+    if let BufferSize::Cells(k) = t.buffer_cells {
+        if t.policy == PolicyKind::Epd
+            && t.epd_threshold_cells.is_none()
+            && k <= super::template::EPD_HEADROOM
+        {
+            return Err(bad(
+                "n_source",
+                "buffer_cells",
+                "must exceed 200 cells for the default EPD threshold (buffer - 200)",
+            ));
+        }
+    }
+    if let Some(tcp_t) = &t.tcp {
+        tcp::check_table(tcp_t, "n_source.tcp")?;
+    }
+    Ok(())
+}
+
+fn policy_of(p: &PolicySpec, capacity: Option<i64>, path: &str) -> Result<Policy, ScenarioError> {
+    let path = format!("{path}.policy");
+    let c = Check(&path);
+    let need = |f: &str, v: Option<i64>| {
+        v.ok_or_else(|| bad(&path, f, format!("is required by policy {:?}", p.kind)))
+    };
+    let forbid = |f: &str, present: bool| {
+        if present {
+            Err(bad(
+                &path,
+                f,
+                format!("does not apply to policy {:?}", p.kind),
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    let within_buffer = |f: &str, v: i64| -> Result<u32, ScenarioError> {
+        c.int_range(f, Some(v), 0, MAX_CELLS)?;
+        match capacity {
+            None => Err(bad(&path, f, "needs a finite buffer_cells")),
+            Some(k) if v > k => Err(bad(&path, f, format!("({v}) exceeds buffer_cells ({k})"))),
+            _ => Ok(v as u32),
+        }
+    };
+    match p.kind {
+        PolicyKind::TailDrop | PolicyKind::Ppd => {
+            forbid("threshold_cells", p.threshold_cells.is_some())?;
+            forbid("r_cells", p.r_cells.is_some())?;
+            forbid("z", p.z.is_some())?;
+            Ok(if p.kind == PolicyKind::Ppd {
+                Policy::Ppd
+            } else {
+                Policy::TailDrop
+            })
+        }
+        PolicyKind::Epd => {
+            forbid("r_cells", p.r_cells.is_some())?;
+            forbid("z", p.z.is_some())?;
+            let th = within_buffer(
+                "threshold_cells",
+                need("threshold_cells", p.threshold_cells)?,
+            )?;
+            Ok(Policy::Epd { threshold: th })
+        }
+        PolicyKind::SelectiveDrop | PolicyKind::Fba => {
+            forbid("threshold_cells", p.threshold_cells.is_some())?;
+            let r = within_buffer("r_cells", need("r_cells", p.r_cells)?)?;
+            let z =
+                p.z.ok_or_else(|| bad(&path, "z", format!("is required by policy {:?}", p.kind)))?;
+            c.positive_f64("z", Some(z))?;
+            if p.kind == PolicyKind::Fba && Some(r as i64) == capacity {
+                return Err(bad(
+                    &path,
+                    "r_cells",
+                    "must be below buffer_cells for FBA (K - R is its scale)",
+                ));
+            }
+            Ok(if p.kind == PolicyKind::Fba {
+                Policy::Fba { r, z }
+            } else {
+                Policy::SelectiveDrop { r, z }
+            })
+        }
+    }
+}
+
+pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
+    let sim = &spec.simulation;
+    if !(sim.duration_s.is_finite() && sim.duration_s > 0.0 && sim.duration_s <= MAX_DURATION_S) {
+        return Err(bad(
+            "simulation",
+            "duration_s",
+            format!(
+                "must be in (0, {MAX_DURATION_S}] seconds, got {}",
+                sim.duration_s
+            ),
+        ));
+    }
+    let (duration, seed) = (from_secs_f64(sim.duration_s), sim.seed);
+
+    if let Some(t) = spec.n_source.clone() {
+        for (name, present) in [
+            ("node", !spec.node.is_empty()),
+            ("link", !spec.link.is_empty()),
+            ("port", !spec.port.is_empty()),
+            ("connection", !spec.connection.is_empty()),
+            ("tcp", spec.tcp.is_some()),
+            ("metrics", spec.metrics.is_some()),
+        ] {
+            if present {
+                return Err(bad(
+                    "",
+                    name,
+                    "cannot be combined with the n_source template (set n_source.* instead)",
+                ));
+            }
+        }
+        check_template(&t)?;
+        super::template::expand(&t, &mut spec);
+    }
+
+    // Nodes.
+    let mut index = HashMap::new();
+    for (i, n) in spec.node.iter().enumerate() {
+        if n.name.is_empty() || n.name.contains("->") {
+            return Err(bad(
+                &format!("node[{i}]"),
+                "name",
+                "must be non-empty and must not contain `->`",
+            ));
+        }
+        if index.insert(n.name.clone(), i).is_some() {
+            return Err(bad(
+                &format!("node[{i}]"),
+                "name",
+                format!("duplicate node `{}`", n.name),
+            ));
+        }
+    }
+    if spec.node.is_empty() {
+        return Err(bad(
+            "",
+            "node",
+            "the scenario has no nodes (write [[node]] tables or use [n_source])",
+        ));
+    }
+
+    // Links.
+    let mut links = Vec::new();
+    let mut by_pair = HashMap::new();
+    let mut degree = vec![0usize; spec.node.len()];
+    for (i, l) in spec.link.iter().enumerate() {
+        let path = format!("link[{i}]");
+        let mut ends = [0; 2];
+        for (j, e) in l.ends.iter().enumerate() {
+            ends[j] = *index
+                .get(e)
+                .ok_or_else(|| bad(&path, &format!("ends[{j}]"), format!("unknown node `{e}`")))?;
+        }
+        if ends[0] == ends[1] {
+            return Err(bad(&path, "ends", "a link must join two different nodes"));
+        }
+        let key = (ends[0].min(ends[1]), ends[0].max(ends[1]));
+        if by_pair.insert(key, i).is_some() {
+            return Err(bad(
+                &path,
+                "ends",
+                format!(
+                    "a link between `{}` and `{}` already exists",
+                    l.ends[0], l.ends[1]
+                ),
+            ));
+        }
+        let period = match (l.rate_bps, l.rate_cells_per_s) {
+            (Some(_), Some(_)) => {
+                return Err(bad(
+                    &path,
+                    "rate_bps",
+                    "give either rate_bps or rate_cells_per_s, not both",
+                ))
+            }
+            (None, None) => {
+                return Err(bad(&path, "rate_bps", "is required (or rate_cells_per_s)"))
+            }
+            (Some(0), _) => return Err(bad(&path, "rate_bps", "must be positive")),
+            (_, Some(0)) => return Err(bad(&path, "rate_cells_per_s", "must be positive")),
+            (Some(b), None) => CellPeriod::from_bps(b),
+            (None, Some(c)) => CellPeriod::from_cells_per_s(c),
+        };
+        if period.ceil_ps() == 0 || period.num / period.den == 0 {
+            return Err(bad(
+                &path,
+                "rate_bps",
+                "is too high: a cell must take at least one picosecond",
+            ));
+        }
+        let c = Check(&path);
+        c.non_negative_f64("delay_us", l.delay_us)?;
+        if l.delay_us > MAX_DELAY_US {
+            return Err(bad(
+                &path,
+                "delay_us",
+                format!("must be at most {MAX_DELAY_US} us"),
+            ));
+        }
+        degree[ends[0]] += 1;
+        degree[ends[1]] += 1;
+        links.push(ModelLink {
+            ends,
+            period,
+            prop: (l.delay_us * PS_PER_US as f64).round() as Time,
+        });
+    }
+    for (i, n) in spec.node.iter().enumerate() {
+        if n.kind == NodeKind::Host && degree[i] != 1 {
+            return Err(bad(
+                &format!("node[{i}]"),
+                "kind",
+                format!(
+                    "host `{}` must have exactly one link, it has {}",
+                    n.name, degree[i]
+                ),
+            ));
+        }
+    }
+    let link_between = |a: usize, b: usize| by_pair.get(&(a.min(b), a.max(b))).copied();
+
+    // Ports: every switch end of every link, explicit or default (infinite, tail drop).
+    let mut ports = HashMap::new();
+    for (li, l) in links.iter().enumerate() {
+        for &e in &l.ends {
+            if spec.node[e].kind == NodeKind::Switch {
+                ports.insert(
+                    (e, li),
+                    ModelPort {
+                        capacity: INFINITE,
+                        policy: Policy::TailDrop,
+                    },
+                );
+            }
+        }
+    }
+    let mut seen = HashMap::new();
+    for (i, p) in spec.port.iter().enumerate() {
+        let path = format!("port[{i}]");
+        let node = *index
+            .get(&p.node)
+            .ok_or_else(|| bad(&path, "node", format!("unknown node `{}`", p.node)))?;
+        if spec.node[node].kind != NodeKind::Switch {
+            return Err(bad(
+                &path,
+                "node",
+                format!(
+                    "`{}` is a host: ports with buffers belong to switches",
+                    p.node
+                ),
+            ));
+        }
+        let toward = *index
+            .get(&p.toward)
+            .ok_or_else(|| bad(&path, "toward", format!("unknown node `{}`", p.toward)))?;
+        let li = link_between(node, toward).ok_or_else(|| {
+            bad(
+                &path,
+                "toward",
+                format!("no link joins `{}` and `{}`", p.node, p.toward),
+            )
+        })?;
+        if seen.insert((node, li), i).is_some() {
+            return Err(bad(
+                &path,
+                "toward",
+                format!("port {}->{} is configured twice", p.node, p.toward),
+            ));
+        }
+        let capacity = match p.buffer_cells {
+            BufferSize::Cells(k) => {
+                Check(&path).int_range("buffer_cells", Some(k), 1, MAX_CELLS)?;
+                Some(k)
+            }
+            BufferSize::Named(_) => None,
+        };
+        let policy = policy_of(&p.policy, capacity, &path)?;
+        ports.insert(
+            (node, li),
+            ModelPort {
+                capacity: capacity.map_or(INFINITE, |k| k as u32),
+                policy,
+            },
+        );
+    }
+
+    // Connections.
+    let base_tcp = spec.tcp.clone().unwrap_or_default();
+    tcp::check_table(&base_tcp, "tcp")?;
+    let mut conns = Vec::new();
+    let mut names = HashMap::new();
+    for (i, c) in spec.connection.iter().enumerate() {
+        let path = format!("connection[{i}]");
+        if c.name.is_empty() || names.insert(c.name.clone(), i).is_some() {
+            return Err(bad(
+                &path,
+                "name",
+                format!("must be non-empty and unique, got `{}`", c.name),
+            ));
+        }
+        if c.route.len() < 2 {
+            return Err(bad(
+                &path,
+                "route",
+                "needs at least a sending and a receiving host",
+            ));
+        }
+        let mut nodes = Vec::new();
+        for (j, n) in c.route.iter().enumerate() {
+            let ni = *index
+                .get(n)
+                .ok_or_else(|| bad(&path, &format!("route[{j}]"), format!("unknown node `{n}`")))?;
+            let want = if j == 0 || j + 1 == c.route.len() {
+                NodeKind::Host
+            } else {
+                NodeKind::Switch
+            };
+            if spec.node[ni].kind != want {
+                return Err(bad(
+                    &path,
+                    &format!("route[{j}]"),
+                    format!("`{n}` must be a {want:?} (hosts at both ends, switches between)")
+                        .to_lowercase(),
+                ));
+            }
+            if nodes.contains(&ni) {
+                return Err(bad(
+                    &path,
+                    &format!("route[{j}]"),
+                    format!("`{n}` appears twice"),
+                ));
+            }
+            nodes.push(ni);
+        }
+        let mut route_links = Vec::new();
+        for j in 1..nodes.len() {
+            let li = link_between(nodes[j - 1], nodes[j]).ok_or_else(|| {
+                bad(
+                    &path,
+                    &format!("route[{j}]"),
+                    format!("no link joins `{}` and `{}`", c.route[j - 1], c.route[j]),
+                )
+            })?;
+            route_links.push(li);
+        }
+        Check(&path).non_negative_f64("start_s", c.start_s)?;
+        let start = from_secs_f64(c.start_s);
+        let merged = match &c.tcp {
+            Some(own) => {
+                tcp::check_table(own, &format!("{path}.tcp"))?;
+                tcp::merge(&base_tcp, own)
+            }
+            None => base_tcp.clone(),
+        };
+        let tcp_path = if c.tcp.is_some() {
+            format!("{path}.tcp")
+        } else {
+            "tcp".to_string()
+        };
+        let cfg = tcp::resolve(&merged, &tcp_path)?;
+        conns.push(ModelConn {
+            name: c.name.clone(),
+            path: nodes,
+            links: route_links,
+            tcp: cfg,
+            start,
+        });
+    }
+    if conns.is_empty() {
+        return Err(bad("", "connection", "the scenario has no connections"));
+    }
+
+    let mut bottleneck = None;
+    if let Some(b) = spec.metrics.as_ref().and_then(|m| m.bottleneck.as_ref()) {
+        let found = ports.keys().find(|(n, l)| {
+            let l = &links[*l];
+            let other = if l.ends[0] == *n {
+                l.ends[1]
+            } else {
+                l.ends[0]
+            };
+            format!("{}->{}", spec.node[*n].name, spec.node[other].name) == *b
+        });
+        bottleneck = Some(*found.ok_or_else(|| {
+            bad(
+                "metrics",
+                "bottleneck",
+                format!("no switch port named `{b}`"),
+            )
+        })?);
+    }
+    Ok(Model {
+        duration,
+        seed,
+        nodes: spec.node,
+        links,
+        ports,
+        conns,
+        bottleneck,
+    })
+}
