@@ -139,7 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _fail(message: str) -> int:
-    print(f"{PROG}: error: {message}", file=sys.stderr)
+    # Exactly one line, whatever the reason text contains (parsers like multi-line messages).
+    print(f"{PROG}: error: {' '.join(message.split())}", file=sys.stderr)
     return EXIT_USAGE
 
 

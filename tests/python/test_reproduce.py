@@ -77,15 +77,19 @@ def test_rows_through_worker_processes():
     assert (out2["r"], out2["z"]) == (0.9, 0.8)
 
 
-def test_cli_quick_json_shortened():
-    """The full --quick command line path, with runs shortened to keep the test fast."""
-    proc = run_cli("reproduce", "ubr-plus", "--quick", "--json", "--duration", str(SHORT_S))
+def test_cli_quick_json():
+    """The documented smoke run, full length: 26 runs, about 30 s on 2 cores."""
+    proc = run_cli("reproduce", "ubr-plus", "--quick", "--json")
     assert proc.returncode == 0, proc.stderr
     rows = json.loads(proc.stdout)
     assert len(rows) == 26
     assert {r["table"] for r in rows} == {1, 2}
     assert all(ROW_KEYS <= r.keys() for r in rows)
-    assert all("max_queue_cells" in r for r in rows if r["table"] == 1)
+    table1 = [r for r in rows if r["table"] == 1]
+    assert all({"max_queue_cells", "paper_max_queue_cells"} <= r.keys() for r in table1)
+    assert all(r["buffer_cells"] is None for r in table1)
+    per_vc = [r for r in rows if r["policy"] in ("SD", "FBA")]
+    assert per_vc and all((r["r"], r["z"]) == (0.9, 0.8) for r in per_vc)
 
 
 def test_cli_quick_text_shortened():

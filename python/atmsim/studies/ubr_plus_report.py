@@ -43,16 +43,22 @@ def _table_text(rows: List[Dict[str, Any]]) -> str:
         if col in frame:
             frame[col] = frame[col].map(lambda v: "-" if pd.isna(v) else f"{v:g}")
     for col in ("efficiency", "paper_efficiency", "fairness", "paper_fairness"):
-        frame[col] = frame[col].map(lambda v: f"{v:.2f}")
+        # The engine reports null when a metric is undefined (e.g. no goodput at all).
+        frame[col] = frame[col].map(lambda v: "-" if v is None or pd.isna(v) else f"{v:.2f}")
     frame = frame.rename(columns=HEADERS)
     return frame.to_string(index=False)
 
 
+def _mean_gap(rows: List[Dict[str, Any]], key: str) -> str:
+    gaps = [abs(r[key] - r["paper_" + key]) for r in rows if r[key] is not None]
+    return f"{sum(gaps) / len(gaps):.3f}" if gaps else "-"
+
+
 def _gap_line(rows: List[Dict[str, Any]]) -> str:
-    n = len(rows)
-    eff = sum(abs(r["efficiency"] - r["paper_efficiency"]) for r in rows) / n
-    fair = sum(abs(r["fairness"] - r["paper_fairness"]) for r in rows) / n
-    return f"mean |simulated - paper| over {n} runs: efficiency {eff:.3f}, fairness {fair:.3f}"
+    return (
+        f"mean |simulated - paper| over {len(rows)} runs: "
+        f"efficiency {_mean_gap(rows, 'efficiency')}, fairness {_mean_gap(rows, 'fairness')}"
+    )
 
 
 def render(rows: List[Dict[str, Any]]) -> str:
