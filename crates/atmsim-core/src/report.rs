@@ -59,6 +59,8 @@ pub struct Conservation {
     pub cells_dropped: u64,
     pub cells_queued: u64,
     pub cells_on_wire: u64,
+    /// AAL5 frames still holding a slot (cells queued, on the wire or in reassembly).
+    pub frames_live: u64,
     pub balanced: bool,
 }
 
@@ -203,6 +205,7 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
             cells_dropped: dropped,
             cells_queued: queued,
             cells_on_wire: on_wire,
+            frames_live: sim.world.frames.live() as u64,
             balanced: offered == delivered + dropped + queued + on_wire,
         },
     };

@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use super::World;
+use super::{InputMerge, World};
 use crate::aal5;
 use crate::cell::{Cell, VcId, F_CLP, F_EOF};
 use crate::frame::{Frame, FrameSlab, SegKind};
@@ -57,10 +57,13 @@ struct Adapter {
 }
 
 /// Per-VC reassembly: cells since the last EOF, and the frame the first of them belonged to.
+///
+/// The first cell's reference to its frame slot is held (not released) until the EOF cell, so the
+/// slot cannot be reused meanwhile and comparing slot indices tells frames apart.
 #[derive(Debug, Clone, Copy, Default)]
 struct Reasm {
     count: u32,
-    serial: u64,
+    first: u32,
     mixed: bool,
 }
 
@@ -101,6 +104,7 @@ pub struct Host {
     reasm: Vec<Reasm>,
     next_timer: Time,
     pub stats: HostStats,
+    merge: InputMerge,
 }
 
 impl Host {
@@ -118,6 +122,7 @@ impl Host {
             reasm: vec![Reasm::default(); n_vcs],
             next_timer: NEVER,
             stats: HostStats::default(),
+            merge: InputMerge::default(),
         }
     }
 
@@ -143,22 +148,28 @@ impl Host {
 
     fn receive(&mut self, now: Time, cell: Cell, world: &mut World) {
         self.stats.cells_in += 1;
-        let serial = world.frames.get(cell.frame).serial;
         let r = &mut self.reasm[cell.vc as usize];
-        if r.count == 0 {
-            r.serial = serial;
+        // The first cell since the last EOF keeps its hold on its frame slot (see `Reasm`).
+        let pinned = r.count > 0;
+        if !pinned {
+            r.first = cell.frame;
             r.mixed = false;
-        } else if r.serial != serial {
+        } else if cell.frame != r.first {
             r.mixed = true;
         }
         r.count += 1;
         if !cell.is_eof() {
-            world.frames.release_cell(cell.frame);
+            if pinned {
+                world.frames.release_cell(cell.frame);
+            }
             return;
         }
         let frame = *world.frames.get(cell.frame);
         let complete = !r.mixed && r.count == frame.ncells;
         r.count = 0;
+        if pinned {
+            world.frames.release_cell(r.first);
+        }
         world.frames.release_cell(cell.frame);
         if !complete {
             self.stats.frames_corrupted += 1;
@@ -225,8 +236,9 @@ impl Host {
 
     pub fn advance(&mut self, horizon: Time, world: &mut World) -> u64 {
         let mut events = 0;
+        self.merge.rebuild(&world.fifos, &self.inputs);
         loop {
-            let (ta, i) = world.earliest(&self.inputs);
+            let (ta, i) = self.merge.peek();
             let tt = self.next_timer;
             let td = if self.adapter.queue.is_empty() {
                 NEVER
@@ -242,6 +254,7 @@ impl Host {
                 let (at, cell) = world.fifos[self.inputs[i] as usize]
                     .pop()
                     .expect("head exists");
+                self.merge.popped(&world.fifos, &self.inputs);
                 self.receive(at, cell, world);
             } else if tt == t {
                 self.fire_timers(t, world);

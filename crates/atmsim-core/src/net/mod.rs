@@ -13,11 +13,13 @@
 //! thousands of cell slots per pop, and the global heap stays the size of the component list.
 
 mod host;
+mod merge;
 mod port;
 mod sched;
 mod sim;
 
 pub use host::{Endpoint, Host, HostStats};
+pub use merge::InputMerge;
 pub use port::{Port, PortStats, INFINITE};
 pub use sched::Sched;
 pub use sim::{Component, Sim};

@@ -9,7 +9,7 @@
 
 use std::collections::VecDeque;
 
-use super::World;
+use super::{InputMerge, World};
 use crate::accept::{BufferState, DropReason, Policy, DROP_REASONS};
 use crate::cell::Cell;
 use crate::time::{SlotClock, Time, NEVER};
@@ -72,6 +72,7 @@ pub struct Port {
     /// VCs with at least one queued cell (N_a), kept in O(1) per cell.
     active: u32,
     pub stats: PortStats,
+    merge: InputMerge,
 }
 
 impl Port {
@@ -94,6 +95,7 @@ impl Port {
             vcs: vec![VcState::default(); n_vcs],
             active: 0,
             stats: PortStats::default(),
+            merge: InputMerge::default(),
         }
     }
 
@@ -196,8 +198,9 @@ impl Port {
     /// Process every arrival and departure before `horizon`; returns the number of events.
     pub fn advance(&mut self, horizon: Time, world: &mut World) -> u64 {
         let mut events = 0;
+        self.merge.rebuild(&world.fifos, &self.inputs);
         loop {
-            let (ta, i) = world.earliest(&self.inputs);
+            let (ta, i) = self.merge.peek();
             let td = if self.queue.is_empty() {
                 NEVER
             } else {
@@ -211,6 +214,7 @@ impl Port {
                 let (t, cell) = world.fifos[self.inputs[i] as usize]
                     .pop()
                     .expect("head exists");
+                self.merge.popped(&world.fifos, &self.inputs);
                 if self.queue.is_empty() {
                     self.clock.align(t);
                 }
