@@ -7,9 +7,13 @@ use std::collections::VecDeque;
 
 use crate::time::Time;
 
-/// Index of a virtual connection. Scenario VPI/VCI labels map to dense indices at build time so
-/// that every per-VC table is a plain vector.
-pub type VcId = u32;
+/// Index of a virtual connection. Scenario connections map to dense indices at build time so
+/// that every per-VC table is a plain vector. 16 bits, as a VCI: a cell plus its arrival time
+/// then fits in 16 octets, which keeps the FIFOs of long links small.
+pub type VcId = u16;
+
+/// Most VCs one scenario may have.
+pub const MAX_VCS: usize = VcId::MAX as usize;
 
 /// PTI bit 0 for user data cells: AAL5 end of frame (ITU-T I.363.5, "AUU" bit).
 pub const F_EOF: u8 = 1 << 0;
@@ -18,9 +22,9 @@ pub const F_CLP: u8 = 1 << 1;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cell {
-    pub vc: VcId,
     /// Frame this cell carries a piece of.
     pub frame: u32,
+    pub vc: VcId,
     pub flags: u8,
 }
 

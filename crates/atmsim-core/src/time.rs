@@ -127,10 +127,17 @@ impl SlotClock {
         if t <= self.t {
             return;
         }
-        // Short idle gaps (the common case on lightly loaded ports) step without dividing.
-        for _ in 0..4 {
-            self.advance();
-            if self.t >= t {
+        // Jump close without 128-bit arithmetic: each slot lasts q or q + 1 ps, so skipping
+        // gap / (q + 1) slots cannot pass `t`; then step the few slots that remain.
+        let n = (t - self.t) / (self.q + 1);
+        if let Some(tot) = n.checked_mul(self.r).and_then(|x| x.checked_add(self.rem)) {
+            self.k += n;
+            self.t += n * self.q + tot / self.period.den;
+            self.rem = tot % self.period.den;
+            if t - self.t.min(t) <= 4 * (self.q + 1) {
+                while self.t < t {
+                    self.advance();
+                }
                 return;
             }
         }
@@ -174,6 +181,28 @@ mod tests {
         assert_eq!(jumped.rem, stepped.rem);
         jumped.align(stepped.next()); // already there: no move
         assert_eq!(jumped.next(), stepped.next());
+    }
+
+    #[test]
+    fn align_agrees_with_the_exact_formula() {
+        for period in [
+            CellPeriod::from_bps(155_520_000),
+            CellPeriod::from_cells_per_s(365_566),
+            CellPeriod::from_bps(7),
+        ] {
+            let mut c = SlotClock::new(period);
+            let mut t: Time = 0;
+            for i in 0..2000u64 {
+                t += (i * 7_919_993) % 50_000_000 + 1;
+                let before = c.k as u128;
+                c.align(t);
+                let (num, den) = (period.num as u128, period.den as u128);
+                let k = (t as u128 * den).div_ceil(num).max(before);
+                assert_eq!(c.k as u128, k);
+                assert_eq!(c.next() as u128, k * num / den);
+                c.advance();
+            }
+        }
     }
 
     #[test]

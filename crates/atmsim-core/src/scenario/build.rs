@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use super::spec::{NodeKind, NodeSpec};
 use super::validate::Model;
-use crate::cell::CellFifo;
+use crate::cell::{CellFifo, VcId};
 use crate::frame::FrameSlab;
 use crate::net::{Channel, Component, Endpoint, Host, Port, Sched, Sim, World, NO_ROUTE};
 
@@ -125,7 +125,7 @@ pub fn build(model: Model) -> Built {
             h.add_endpoint(
                 vc as u32,
                 Endpoint::Sender {
-                    vc: vc as u32,
+                    vc: vc as VcId,
                     tcp: TcpSender::new(vc as u32, c.tcp, c.start),
                 },
             );
@@ -135,7 +135,7 @@ pub fn build(model: Model) -> Built {
             h.add_endpoint(
                 vc as u32,
                 Endpoint::Receiver {
-                    vc: vc as u32,
+                    vc: vc as VcId,
                     tcp: TcpReceiver::new(vc as u32, &c.tcp),
                 },
             );

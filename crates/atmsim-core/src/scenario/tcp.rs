@@ -2,7 +2,7 @@
 //! one before; then range checks with the path of the table that set the value.
 
 use super::spec::{TcpPreset, TcpSpec, VariantSpec};
-use super::validate::{bad, Check};
+use super::validate::{bad, Check, MAX_DURATION_S};
 use crate::aal5;
 use crate::api::ScenarioError;
 use crate::tcp::{config::MAX_SCALED_WINDOW, config::MAX_UNSCALED_WINDOW, TcpConfig, Variant};
@@ -43,6 +43,20 @@ pub fn check_table(t: &TcpSpec, path: &str) -> Result<(), ScenarioError> {
     c.int_range("min_rto_ticks", t.min_rto_ticks, 1, 1_000_000)?;
     c.positive_f64("initial_rto_s", t.initial_rto_s)?;
     c.positive_f64("max_rto_s", t.max_rto_s)?;
+    // Timers must stay far from the end of u64 picoseconds (timer arithmetic adds them to now).
+    for (f, v) in [
+        ("tick_ms", t.tick_ms.map(|ms| ms / 1e3)),
+        ("initial_rto_s", t.initial_rto_s),
+        ("max_rto_s", t.max_rto_s),
+    ] {
+        if v.is_some_and(|s| s > MAX_DURATION_S) {
+            return Err(bad(
+                path,
+                f,
+                format!("must be at most {MAX_DURATION_S} seconds"),
+            ));
+        }
+    }
     c.int_range("max_backoffs", t.max_backoffs, 0, 64)?;
     c.int_range("dupack_threshold", t.dupack_threshold, 1, 1_000)?;
     c.int_range(
@@ -133,6 +147,26 @@ pub fn resolve(t: &TcpSpec, path: &str) -> Result<TcpConfig, ScenarioError> {
     }
     if cfg.max_rto < cfg.tick {
         return Err(bad(path, "max_rto_s", "is shorter than one tick"));
+    }
+    // The RTO estimator counts in u32 ticks, and needs min <= max.
+    let max_ticks = cfg.max_rto.div_ceil(cfg.tick);
+    if max_ticks > u32::MAX as u64 {
+        return Err(bad(
+            path,
+            "max_rto_s",
+            format!("is {max_ticks} ticks of tick_ms, more than {}", u32::MAX),
+        ));
+    }
+    if cfg.min_rto_ticks > cfg.max_rto_ticks() {
+        return Err(bad(
+            path,
+            "min_rto_ticks",
+            format!(
+                "({}) exceeds max_rto_s in ticks ({})",
+                cfg.min_rto_ticks,
+                cfg.max_rto_ticks()
+            ),
+        ));
     }
     if (cfg.initial_cwnd_segments as u64) * (cfg.mss as u64) > MAX_SCALED_WINDOW as u64 {
         return Err(bad(

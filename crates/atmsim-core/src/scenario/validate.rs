@@ -68,7 +68,8 @@ impl Check<'_> {
 }
 
 /// The longest run accepted: u64 picoseconds cover 213 days; keep far from the edge.
-const MAX_DURATION_S: f64 = 1.0e6;
+/// Also the bound of every other time given in seconds (start times, TCP timers).
+pub const MAX_DURATION_S: f64 = 1.0e6;
 /// Largest buffer or threshold accepted, in cells.
 const MAX_CELLS: i64 = 1 << 30;
 /// Largest link delay accepted (a geostationary hop is 0.27 s).
@@ -139,9 +140,59 @@ fn check_template(t: &NSourceSpec) -> Result<(), ScenarioError> {
     c.positive_f64("z", Some(t.z))?;
     if let Some(d) = t.link_delay_us {
         c.non_negative_f64("link_delay_us", d)?;
+        if d > MAX_DELAY_US {
+            return Err(bad(
+                "n_source",
+                "link_delay_us",
+                format!("must be at most {MAX_DELAY_US} us"),
+            ));
+        }
     }
     if t.rate_bps == Some(0) {
         return Err(bad("n_source", "rate_bps", "must be positive"));
+    }
+    if let Some(b) = t.rate_bps {
+        let p = CellPeriod::from_bps(b);
+        if p.num / p.den == 0 {
+            return Err(bad(
+                "n_source",
+                "rate_bps",
+                "is too high: a cell must take at least one picosecond",
+            ));
+        }
+    }
+    // The expanded ports must not fail on a value the template computed, under a port's name.
+    let needs_finite = matches!(
+        t.policy,
+        PolicyKind::Epd | PolicyKind::SelectiveDrop | PolicyKind::Fba
+    );
+    if needs_finite && t.buffer_cells == BufferSize::Named(Infinite::Infinite) {
+        return Err(bad(
+            "n_source",
+            "buffer_cells",
+            format!("must be finite for policy {:?}", t.policy),
+        ));
+    }
+    if t.epd_threshold_cells.is_some() && t.policy != PolicyKind::Epd {
+        return Err(bad(
+            "n_source",
+            "epd_threshold_cells",
+            format!("does not apply to policy {:?}", t.policy),
+        ));
+    }
+    c.int_range("epd_threshold_cells", t.epd_threshold_cells, 0, MAX_CELLS)?;
+    if let (PolicyKind::Fba, BufferSize::Cells(k)) = (t.policy, t.buffer_cells) {
+        let r_cells = (t.r * k as f64).round() as i64;
+        if r_cells >= k {
+            return Err(bad(
+                "n_source",
+                "r",
+                format!(
+                    "gives R = {r_cells} cells, which must be below buffer_cells ({k}) for FBA \
+                     (K - R is its scale)"
+                ),
+            ));
+        }
     }
     if let (Some(th), BufferSize::Cells(k)) = (t.epd_threshold_cells, t.buffer_cells) {
         if th > k {
@@ -503,6 +554,13 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
             route_links.push(li);
         }
         Check(&path).non_negative_f64("start_s", c.start_s)?;
+        if c.start_s > MAX_DURATION_S {
+            return Err(bad(
+                &path,
+                "start_s",
+                format!("must be at most {MAX_DURATION_S} seconds"),
+            ));
+        }
         let start = from_secs_f64(c.start_s);
         let merged = match &c.tcp {
             Some(own) => {
@@ -513,6 +571,9 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
         };
         let tcp_path = if c.tcp.is_some() {
             format!("{path}.tcp")
+        } else if spec.n_source.is_some() {
+            // The template's connections take their settings from `n_source.tcp`.
+            "n_source.tcp".to_string()
         } else {
             "tcp".to_string()
         };
@@ -524,6 +585,13 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
             tcp: cfg,
             start,
         });
+    }
+    if conns.len() > crate::cell::MAX_VCS {
+        return Err(bad(
+            "",
+            "connection",
+            format!("at most {} connections per scenario", crate::cell::MAX_VCS),
+        ));
     }
     if conns.is_empty() {
         return Err(bad("", "connection", "the scenario has no connections"));
