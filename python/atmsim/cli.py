@@ -40,6 +40,17 @@ def _overrides(items: Optional[List[str]]):
         raise CliError(str(err)) from None
 
 
+def _seed(text: str) -> int:
+    # The engine's seed is a u64; reject what it cannot hold here, as a usage error.
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 2^64 - 1, got {value}")
+    return value
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     scenario = _read_scenario(args.file)
     text = _core.run_json(scenario.text, _overrides(args.set), args.seed)
@@ -106,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--set", action="append", metavar="KEY=VALUE",
         help="override a scenario field (dotted key, TOML value); repeatable",
     )
-    p.add_argument("--seed", type=int, help="replace simulation.seed")
+    p.add_argument("--seed", type=_seed, metavar="N", help="replace simulation.seed")
     p.add_argument("--json", action="store_true", help="print the engine's JSON report")
     p.set_defaults(func=cmd_run)
 

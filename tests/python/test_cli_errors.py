@@ -60,3 +60,10 @@ def test_bad_tables_option():
 
 def test_bench_missing_file(tmp_path):
     assert_one_line_error(run_cli("bench", tmp_path / "gone.toml"), "gone.toml")
+
+
+def test_negative_seed_is_a_usage_error(scenario_file):
+    proc = run_cli("run", scenario_file(), "--seed", "-1")
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert "--seed" in proc.stderr
