@@ -1,3 +1,44 @@
+//! # atmsim-core
+//!
+//! A cell-level discrete-event simulator of ATM networks carrying TCP/IP, written to rerun the
+//! 1990s studies of TCP over ATM (UBR+, GFR, ABR and credit flow control, shaping).
+//!
+//! ## Layers, bottom up
+//!
+//! - **Time** ([`time`]): integer picoseconds; link slot grids with exact rational periods.
+//! - **Randomness** ([`rng`]): one master seed, an independent stream per component name.
+//! - **ATM layer** ([`cell`], [`aal5`], [`frame`]): cells carry a VC index, the EOF and CLP bits
+//!   and the index of their AAL5 frame; frames (the TCP segments they carry) live in a slab of
+//!   reusable slots. [`aal5`] has the exact encapsulation overheads (TCP/IP, LLC/SNAP, trailer).
+//! - **Buffer acceptance** ([`accept`]): the UBR+ policies (tail drop, PPD, EPD, Selective Drop,
+//!   Fair Buffer Allocation) as pure decisions over the buffer state the papers define.
+//! - **TCP** ([`tcp`]): BSD-derived sender (slow start, congestion avoidance, tick-based RTO with
+//!   Karn's rule and backoff, go-back-N after timeouts, optional fast retransmit, Reno fast
+//!   recovery) and a receiver that caches out-of-order segments. The caller owns the clock: every
+//!   entry point takes `now`, and timers are enum variants carrying their deadline.
+//! - **Network** ([`net`]): switch output ports and hosts as components in a vector, channels
+//!   between them, and a scheduler that lets each component run ahead in batches as far as its
+//!   input latency allows, so the per-cell path has no heap operation, allocation or dynamic
+//!   dispatch.
+//! - **Scenarios** ([`scenario`]): TOML → overrides → typed spec → validated model → built
+//!   simulation; every error names its field.
+//! - **Results** ([`report`], [`metrics`]) and the one entry point, [`api`].
+//!
+//! ```
+//! let text = r#"
+//!     [simulation]
+//!     duration_s = 0.05
+//!     [n_source]
+//!     sources = 2
+//!     config = "LAN"
+//!     buffer_cells = 1000
+//!     policy = "epd"
+//! "#;
+//! let report = atmsim_core::api::run_scenario(text, &[], None).unwrap();
+//! assert!(report.summary.conservation.balanced);
+//! assert_eq!(report.flows.len(), 2);
+//! ```
+
 pub mod aal5;
 pub mod accept;
 pub mod api;
