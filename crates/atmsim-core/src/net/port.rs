@@ -244,3 +244,178 @@ impl Port {
         self.account(end);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cell::CellFifo;
+    use crate::cell::{VcId, F_EOF};
+    use crate::frame::{Frame, FrameSlab, SegKind};
+    use crate::net::{Channel, Sched};
+    use crate::time::CellPeriod;
+
+    /// A port with capacity `k` whose output goes nowhere (only enqueue is exercised).
+    fn fixture(k: u32, policy: Policy) -> (Port, World) {
+        let period = CellPeriod::from_bps(155_520_000);
+        let mut frames = FrameSlab::default();
+        for _ in 0..8 {
+            frames.insert(Frame {
+                conn: 0,
+                kind: SegKind::Data,
+                seq: 0,
+                ack: 0,
+                len: 0,
+                wnd: 0,
+                ncells: 1000,
+                alive: 1000,
+                created: 0,
+                retransmission: false,
+                serial: 0,
+            });
+        }
+        // Everything the port sends lands in one sink FIFO.
+        let channels = vec![Channel {
+            name: "x".into(),
+            period,
+            latency: 1,
+            route: vec![0; 4],
+            cells: 0,
+        }];
+        let world = World {
+            fifos: vec![CellFifo::new(0)],
+            frames,
+            channels,
+            sched: Sched::new(1),
+        };
+        (
+            Port::new("p".into(), 0, SlotClock::new(period), k, policy, 4),
+            world,
+        )
+    }
+
+    /// Offer a frame of `n` cells on `vc`; returns how many were accepted.
+    fn offer(p: &mut Port, w: &mut World, vc: VcId, frame: u32, n: u32) -> u32 {
+        let before = p.queue_len();
+        for i in 0..n {
+            let flags = if i + 1 == n { F_EOF } else { 0 };
+            p.enqueue(0, Cell { frame, vc, flags }, w);
+        }
+        p.queue_len() - before
+    }
+
+    #[test]
+    fn tail_drop_cuts_frames_and_counts_each_once() {
+        let (mut p, mut w) = fixture(10, Policy::TailDrop);
+        assert_eq!(offer(&mut p, &mut w, 0, 0, 8), 8);
+        // Two cells fit, the next three are lost, tail drop keeps nothing else in mind.
+        assert_eq!(offer(&mut p, &mut w, 1, 1, 5), 2);
+        assert_eq!(p.stats.drops[DropReason::Overflow as usize], 3);
+        assert_eq!(p.stats.frames_dropped, 1);
+        assert_eq!(p.stats.cells_in, 13);
+    }
+
+    #[test]
+    fn ppd_drops_the_rest_of_the_frame_but_keeps_its_eof() {
+        let (mut p, mut w) = fixture(10, Policy::Ppd);
+        offer(&mut p, &mut w, 0, 0, 9);
+        // One cell fits; the second overflows; the rest go to PPD.
+        p.enqueue(
+            0,
+            Cell {
+                frame: 1,
+                vc: 1,
+                flags: 0,
+            },
+            &mut w,
+        );
+        p.enqueue(
+            0,
+            Cell {
+                frame: 1,
+                vc: 1,
+                flags: 0,
+            },
+            &mut w,
+        );
+        assert_eq!(p.stats.drops[DropReason::Overflow as usize], 1);
+        // Room again: PPD still refuses the middle of the damaged frame...
+        p.dequeue(&mut w);
+        p.dequeue(&mut w);
+        p.enqueue(
+            0,
+            Cell {
+                frame: 1,
+                vc: 1,
+                flags: 0,
+            },
+            &mut w,
+        );
+        assert_eq!(p.stats.drops[DropReason::PartialPacket as usize], 1);
+        // ...but lets its EOF cell through to delimit the frame.
+        let q = p.queue_len();
+        p.enqueue(
+            0,
+            Cell {
+                frame: 1,
+                vc: 1,
+                flags: F_EOF,
+            },
+            &mut w,
+        );
+        assert_eq!(p.queue_len(), q + 1);
+        // The next frame on the VC starts clean.
+        assert_eq!(offer(&mut p, &mut w, 1, 2, 1), 1);
+        assert_eq!(p.stats.frames_dropped, 1);
+    }
+
+    #[test]
+    fn epd_refuses_whole_frames_above_the_threshold() {
+        let (mut p, mut w) = fixture(20, Policy::Epd { threshold: 5 });
+        assert_eq!(offer(&mut p, &mut w, 0, 0, 6), 6); // started below the threshold: all in
+        assert_eq!(offer(&mut p, &mut w, 1, 1, 4), 0); // X = 6 > 5: whole frame, EOF included
+        assert_eq!(p.stats.drops[DropReason::EarlyPacket as usize], 1);
+        assert_eq!(p.stats.drops[DropReason::PartialPacket as usize], 3);
+        assert_eq!(p.stats.frames_dropped, 1);
+        // A frame already under way when the threshold is crossed is still accepted.
+        let (mut p, mut w) = fixture(20, Policy::Epd { threshold: 5 });
+        p.enqueue(
+            0,
+            Cell {
+                frame: 0,
+                vc: 0,
+                flags: 0,
+            },
+            &mut w,
+        );
+        offer(&mut p, &mut w, 1, 1, 8);
+        assert_eq!(offer(&mut p, &mut w, 0, 0, 3), 3);
+    }
+
+    #[test]
+    fn per_vc_occupancy_and_active_count_follow_the_queue() {
+        let (mut p, mut w) = fixture(100, Policy::TailDrop);
+        offer(&mut p, &mut w, 0, 0, 3);
+        offer(&mut p, &mut w, 2, 1, 2);
+        assert_eq!((p.vcs[0].y, p.vcs[2].y, p.active), (3, 2, 2));
+        for _ in 0..3 {
+            p.dequeue(&mut w);
+        }
+        assert_eq!((p.vcs[0].y, p.vcs[2].y, p.active), (0, 2, 1));
+    }
+
+    #[test]
+    fn fba_refuses_the_vc_above_its_share_and_admits_the_others() {
+        // K = 100, R = 50, Z = 0.8. At X = 60 a lone VC may hold 0.8 * 50 / 10 = 4 fair shares:
+        // it is admitted. At X = 95 the allowance falls to 0.8 * 50 / 45 < 1 share: refused.
+        let (mut p, mut w) = fixture(100, Policy::Fba { r: 50, z: 0.8 });
+        offer(&mut p, &mut w, 0, 0, 60);
+        assert_eq!(offer(&mut p, &mut w, 0, 1, 35), 35);
+        assert_eq!(offer(&mut p, &mut w, 0, 1, 2), 0);
+        assert_eq!(p.stats.drops[DropReason::Fba as usize], 1);
+        assert_eq!(
+            offer(&mut p, &mut w, 1, 2, 2),
+            2,
+            "an idle VC is below any share"
+        );
+    }
+}
