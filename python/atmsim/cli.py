@@ -11,7 +11,7 @@ import argparse
 import json
 import os
 import sys
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from . import _core
 from .bench import DEFAULT_SCENARIO
@@ -31,7 +31,7 @@ def _read_scenario(path: str) -> Scenario:
     return load(path)
 
 
-def _overrides(items: Optional[List[str]]):
+def _overrides(items: Optional[List[str]]) -> List[Tuple[str, str]]:
     from .overrides import parse_set
 
     try:
@@ -158,7 +158,8 @@ def _fail(message: str) -> int:
 def main(argv: Optional[List[str]] = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
+        status: int = args.func(args)
+        return status
     except _core.ScenarioError as err:
         return _fail(str(err))
     except CliError as err:

@@ -7,7 +7,7 @@ processes of `atmsim reproduce` do not pay for it.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Dict, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -65,14 +65,15 @@ class Result:
 
     def bottleneck_port(self) -> Optional[Dict[str, Any]]:
         """The port the summary names as bottleneck, else the one that sent the most cells."""
-        ports = self.raw.get("ports", [])
+        ports: List[Dict[str, Any]] = self.raw.get("ports", [])
         if not ports:
             return None
         named = self.raw.get("summary", {}).get("bottleneck_port")
         for port in ports:
             if named is not None and port.get("name") == named:
                 return dict(port)
-        return dict(max(ports, key=lambda p: p.get("cells_out", 0)))
+        busiest = max(ports, key=lambda p: int(p.get("cells_out", 0)))
+        return dict(busiest)
 
     def __repr__(self) -> str:
         s = self.raw.get("summary", {})

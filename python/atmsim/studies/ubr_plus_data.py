@@ -20,7 +20,7 @@ greatly from the Selective Drop and FBA columns of Tables 2-3); each table is ke
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 # Policy labels used in the paper's column headers and in `atmsim reproduce` output.
 POLICIES = ("UBR", "EPD", "SD", "FBA")
@@ -279,7 +279,9 @@ def table4() -> List[PaperRow]:
     ]
 
 
-def _fba_table(table: int, config: str, data) -> List[PaperRow]:
+def _fba_table(
+    table: int, config: str, data: List[Tuple[int, float, float, int, float, float]]
+) -> List[PaperRow]:
     return [
         PaperRow(table, config, n, k, "FBA", eff, fair, r=r, z=z)
         for n, z, r, k, eff, fair in data
