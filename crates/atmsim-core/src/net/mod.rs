@@ -19,7 +19,7 @@ mod sched;
 mod sim;
 
 pub use host::{Endpoint, Host, HostStats};
-pub use merge::InputMerge;
+pub use merge::{Arbitration, InputMerge};
 pub use port::{Port, PortStats, INFINITE};
 pub use sched::Sched;
 pub use sim::{Component, Sim};

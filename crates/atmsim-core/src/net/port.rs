@@ -9,7 +9,7 @@
 
 use std::collections::VecDeque;
 
-use super::{InputMerge, World};
+use super::{Arbitration, InputMerge, World};
 use crate::accept::{BufferState, DropReason, Policy, DROP_REASONS};
 use crate::cell::Cell;
 use crate::time::{SlotClock, Time, NEVER};
@@ -97,6 +97,10 @@ impl Port {
             stats: PortStats::default(),
             merge: InputMerge::default(),
         }
+    }
+
+    pub fn set_arbitration(&mut self, a: Arbitration) {
+        self.merge.arbitration = a;
     }
 
     pub fn queue_len(&self) -> u32 {

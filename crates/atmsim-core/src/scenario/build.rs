@@ -57,14 +57,9 @@ pub fn build(model: Model) -> Built {
                 let name = model.port_name(from, li);
                 port_comp.insert((from, li), comps.len());
                 ports.push(comps.len());
-                comps.push(Component::Port(Port::new(
-                    name,
-                    ch,
-                    clock,
-                    mp.capacity,
-                    mp.policy,
-                    n_vcs,
-                )));
+                let mut port = Port::new(name, ch, clock, mp.capacity, mp.policy, n_vcs);
+                port.set_arbitration(mp.arbitration);
+                comps.push(Component::Port(port));
             } else {
                 host_comp[from] = comps.len();
                 let name = model.nodes[from].name.clone();

@@ -97,6 +97,16 @@ pub struct PolicySpec {
     pub z: Option<f64>,
 }
 
+/// Order of cells that reach a port at the same instant (equal links share one slot phase).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArbitrationSpec {
+    /// Least recently served input first.
+    Rotating,
+    /// Lowest input first, always.
+    Fixed,
+}
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PortSpec {
@@ -106,6 +116,8 @@ pub struct PortSpec {
     pub toward: String,
     pub buffer_cells: BufferSize,
     pub policy: PolicySpec,
+    /// Default: rotating.
+    pub arbitration: Option<ArbitrationSpec>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -194,6 +206,8 @@ pub struct NSourceSpec {
     pub link_delay_us: Option<f64>,
     /// Line rate of every link; default 155520000 (OC-3).
     pub rate_bps: Option<u64>,
+    /// Arbitration of simultaneous arrivals at every switch port; default rotating.
+    pub arbitration: Option<ArbitrationSpec>,
     pub tcp: Option<TcpSpec>,
 }
 

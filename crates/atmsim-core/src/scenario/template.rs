@@ -59,6 +59,7 @@ pub fn expand(t: &NSourceSpec, spec: &mut ScenarioSpec) {
         toward: toward.to_string(),
         buffer_cells: t.buffer_cells,
         policy: policy.clone(),
+        arbitration: t.arbitration,
     };
 
     spec.node.push(node("sw1".into(), NodeKind::Switch));

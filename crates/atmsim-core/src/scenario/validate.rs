@@ -8,7 +8,7 @@ use super::spec::*;
 use super::tcp;
 use crate::accept::Policy;
 use crate::api::ScenarioError;
-use crate::net::INFINITE;
+use crate::net::{Arbitration, INFINITE};
 use crate::tcp::TcpConfig;
 use crate::time::{from_secs_f64, CellPeriod, Time, PS_PER_US};
 
@@ -86,6 +86,7 @@ pub struct ModelLink {
 pub struct ModelPort {
     pub capacity: u32,
     pub policy: Policy,
+    pub arbitration: Arbitration,
 }
 
 #[derive(Debug, Clone)]
@@ -439,6 +440,7 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
                     ModelPort {
                         capacity: INFINITE,
                         policy: Policy::TailDrop,
+                        arbitration: Arbitration::Rotating,
                     },
                 );
             }
@@ -485,11 +487,16 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
             BufferSize::Named(_) => None,
         };
         let policy = policy_of(&p.policy, capacity, &path)?;
+        let arbitration = match p.arbitration {
+            Some(ArbitrationSpec::Fixed) => Arbitration::Fixed,
+            Some(ArbitrationSpec::Rotating) | None => Arbitration::Rotating,
+        };
         ports.insert(
             (node, li),
             ModelPort {
                 capacity: capacity.map_or(INFINITE, |k| k as u32),
                 policy,
+                arbitration,
             },
         );
     }
