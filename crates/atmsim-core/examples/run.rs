@@ -4,11 +4,7 @@ fn main() {
     let path = args.next().expect("usage: run FILE [key=value]...");
     let text = std::fs::read_to_string(&path).expect("readable scenario");
     let overrides: Vec<(String, String)> = args
-        .map(|a| {
-            a.split_once('=')
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .expect("key=value")
-        })
+        .map(|a| a.split_once('=').map(|(k, v)| (k.to_string(), v.to_string())).expect("key=value"))
         .collect();
     match atmsim_core::api::run_scenario_json(&text, &overrides, None) {
         Ok(j) => println!("{j}"),

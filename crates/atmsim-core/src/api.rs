@@ -47,10 +47,8 @@ pub fn run_scenario_json(
     seed: Option<u64>,
 ) -> Result<String, ScenarioError> {
     let r = run_scenario(toml_text, overrides, seed)?;
-    serde_json::to_string_pretty(&r).map_err(|e| ScenarioError {
-        field: "report".into(),
-        reason: e.to_string(),
-    })
+    serde_json::to_string_pretty(&r)
+        .map_err(|e| ScenarioError { field: "report".into(), reason: e.to_string() })
 }
 
 /// Engine version recorded with every result.

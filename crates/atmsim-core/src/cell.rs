@@ -51,17 +51,11 @@ pub struct CellFifo {
 
 impl CellFifo {
     pub fn new(owner: u32) -> Self {
-        CellFifo {
-            owner,
-            q: VecDeque::new(),
-        }
+        CellFifo { owner, q: VecDeque::new() }
     }
     #[inline]
     pub fn push(&mut self, at: Time, cell: Cell) {
-        debug_assert!(
-            self.q.back().is_none_or(|&(t, _)| t <= at),
-            "cells must arrive in order"
-        );
+        debug_assert!(self.q.back().is_none_or(|&(t, _)| t <= at), "cells must arrive in order");
         self.q.push_back((at, cell));
     }
     #[inline]

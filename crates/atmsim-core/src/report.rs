@@ -112,10 +112,8 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
             bytes_retransmitted: st.bytes_retransmitted,
             rto_expirations: st.rto_expirations,
             fast_retransmits: st.fast_retransmits,
-            mean_rtt_s: (st.rtt_samples > 0)
-                .then(|| to_secs_f64(st.rtt_sum) / st.rtt_samples as f64),
-            mean_delay_s: (rt.delay_samples > 0)
-                .then(|| to_secs_f64(rt.delay_sum) / rt.delay_samples as f64),
+            mean_rtt_s: (st.rtt_samples > 0).then(|| to_secs_f64(st.rtt_sum) / st.rtt_samples as f64),
+            mean_delay_s: (rt.delay_samples > 0).then(|| to_secs_f64(rt.delay_sum) / rt.delay_samples as f64),
             final_cwnd_bytes: s.cwnd(),
             final_ssthresh_bytes: s.ssthresh(),
             aborted: st.aborted,
@@ -126,14 +124,10 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
     let mut hosts = Vec::new();
     let (mut dropped, mut queued, mut offered, mut delivered) = (0, 0, 0, 0);
     for &pc in &b.ports {
-        let Component::Port(p) = &sim.comps[pc] else {
-            unreachable!()
-        };
+        let Component::Port(p) = &sim.comps[pc] else { unreachable!() };
         let s = &p.stats;
-        let drops = DropReason::ALL
-            .iter()
-            .map(|r| (r.name().to_string(), s.drops[*r as usize].into()))
-            .collect();
+        let drops =
+            DropReason::ALL.iter().map(|r| (r.name().to_string(), s.drops[*r as usize].into())).collect();
         dropped += s.cells_dropped();
         queued += p.queue_len() as u64;
         ports.push(PortReport {
@@ -168,25 +162,17 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
 
     // The bottleneck: the named port, else the switch port that sent the most cells.
     let bottleneck = b.bottleneck.or_else(|| {
-        b.ports
-            .iter()
-            .copied()
-            .max_by_key(|&pc| match &sim.comps[pc] {
-                Component::Port(p) => (p.stats.cells_out, std::cmp::Reverse(pc)),
-                _ => (0, std::cmp::Reverse(pc)),
-            })
+        b.ports.iter().copied().max_by_key(|&pc| match &sim.comps[pc] {
+            Component::Port(p) => (p.stats.cells_out, std::cmp::Reverse(pc)),
+            _ => (0, std::cmp::Reverse(pc)),
+        })
     });
     let total: f64 = flows.iter().map(|f| f.goodput_bps).sum();
     let (mut max_goodput, mut bname, mut bq) = (None, None, None);
     if let Some(Component::Port(p)) = bottleneck.map(|pc| &sim.comps[pc]) {
         let rate = sim.world.channels[p.channel as usize].period.cells_per_s();
         // With several MSS values the bound is averaged over the connections.
-        let per_conn: f64 = b
-            .model
-            .conns
-            .iter()
-            .map(|c| aal5::max_tcp_goodput_bps(rate, c.tcp.mss, 0))
-            .sum();
+        let per_conn: f64 = b.model.conns.iter().map(|c| aal5::max_tcp_goodput_bps(rate, c.tcp.mss, 0)).sum();
         max_goodput = Some(per_conn / b.model.conns.len() as f64);
         bname = Some(p.name.clone());
         bq = Some(p.stats.max_queue);

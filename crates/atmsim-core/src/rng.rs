@@ -31,12 +31,7 @@ impl Rng {
     /// The stream of component `name` under master seed `seed`.
     pub fn stream(seed: u64, name: &str) -> Self {
         let mut x = seed ^ name_hash(name).rotate_left(17);
-        let s = [
-            splitmix64(&mut x),
-            splitmix64(&mut x),
-            splitmix64(&mut x),
-            splitmix64(&mut x),
-        ];
+        let s = [splitmix64(&mut x), splitmix64(&mut x), splitmix64(&mut x), splitmix64(&mut x)];
         Rng { s }
     }
 

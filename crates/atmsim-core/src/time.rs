@@ -54,10 +54,7 @@ impl CellPeriod {
 
     fn reduced(num: u128, den: u128) -> Self {
         let g = gcd(num, den);
-        CellPeriod {
-            num: (num / g) as u64,
-            den: (den / g) as u64,
-        }
+        CellPeriod { num: (num / g) as u64, den: (den / g) as u64 }
     }
 
     /// Cell rate in cells per second.
@@ -90,14 +87,7 @@ pub struct SlotClock {
 
 impl SlotClock {
     pub fn new(period: CellPeriod) -> Self {
-        SlotClock {
-            q: period.num / period.den,
-            r: period.num % period.den,
-            period,
-            k: 0,
-            t: 0,
-            rem: 0,
-        }
+        SlotClock { q: period.num / period.den, r: period.num % period.den, period, k: 0, t: 0, rem: 0 }
     }
 
     pub fn period(&self) -> CellPeriod {

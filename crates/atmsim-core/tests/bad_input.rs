@@ -110,13 +110,7 @@ struct Case {
 }
 
 fn case(name: &'static str, text: String, field: &'static str, reason: &'static str) -> Case {
-    Case {
-        name,
-        text,
-        sets: Vec::new(),
-        field,
-        reason,
-    }
+    Case { name, text, sets: Vec::new(), field, reason }
 }
 
 /// A case whose text is the base scenario and whose fault is in a `--set` override.
@@ -130,10 +124,7 @@ fn set_case(
     Case {
         name,
         text,
-        sets: sets
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
+        sets: sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
         field,
         reason,
     }

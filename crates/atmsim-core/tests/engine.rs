@@ -5,18 +5,11 @@ use atmsim_core::api::run_scenario;
 use atmsim_core::report::Report;
 
 fn scenario(name: &str) -> String {
-    std::fs::read_to_string(format!(
-        "{}/../../scenarios/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap()
+    std::fs::read_to_string(format!("{}/../../scenarios/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
 }
 
 fn run(text: &str, sets: &[(&str, &str)]) -> Report {
-    let o: Vec<(String, String)> = sets
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
+    let o: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
     run_scenario(text, &o, None).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -32,27 +25,17 @@ fn cells_are_conserved_under_every_policy() {
     for policy in ["tail_drop", "ppd", "epd", "selective_drop", "fba"] {
         // Odd durations stop the run with cells queued and on the wire.
         for dur in ["0.3", "0.77"] {
-            let r = run(
-                &lan,
-                &[("n_source.policy", policy), ("simulation.duration_s", dur)],
-            );
+            let r = run(&lan, &[("n_source.policy", policy), ("simulation.duration_s", dur)]);
             let c = &r.summary.conservation;
             assert!(c.balanced, "{policy} {dur}: {c:?}");
             assert_eq!(
                 c.cells_offered,
                 c.cells_delivered + c.cells_dropped + c.cells_queued + c.cells_on_wire
             );
-            assert!(
-                c.cells_dropped > 0,
-                "{policy}: a 1000-cell buffer must overflow with 5 greedy sources"
-            );
+            assert!(c.cells_dropped > 0, "{policy}: a 1000-cell buffer must overflow with 5 greedy sources");
             let port_in: u64 = r.ports.iter().map(|p| p.cells_in).sum();
             let port_out: u64 = r.ports.iter().map(|p| p.cells_out).sum();
-            assert_eq!(
-                port_in,
-                port_out + c.cells_dropped + c.cells_queued,
-                "{policy}: per-port balance"
-            );
+            assert_eq!(port_in, port_out + c.cells_dropped + c.cells_queued, "{policy}: per-port balance");
         }
     }
 }
@@ -68,14 +51,8 @@ fn same_scenario_and_seed_give_identical_results() {
 
 #[test]
 fn template_and_general_form_agree_exactly() {
-    let t = run(
-        &scenario("ubr-plus-lan5.toml"),
-        &[("simulation.duration_s", "1.5")],
-    );
-    let g = run(
-        &scenario("ubr-plus-lan5-general.toml"),
-        &[("simulation.duration_s", "1.5")],
-    );
+    let t = run(&scenario("ubr-plus-lan5.toml"), &[("simulation.duration_s", "1.5")]);
+    let g = run(&scenario("ubr-plus-lan5-general.toml"), &[("simulation.duration_s", "1.5")]);
     assert_eq!(without_wall(&t), without_wall(&g));
 }
 
@@ -92,10 +69,7 @@ fn infinite_buffers_lose_nothing_and_queue_at_most_the_sum_of_windows() {
         ],
     );
     assert_eq!(r.summary.conservation.cells_dropped, 0);
-    assert!(r
-        .flows
-        .iter()
-        .all(|f| f.rto_expirations == 0 && f.segments_retransmitted == 0));
+    assert!(r.flows.iter().all(|f| f.rto_expirations == 0 && f.segments_retransmitted == 0));
     let sum_windows = 5 * (65_535 / 512) * 12;
     let q = r.summary.max_queue_cells.unwrap();
     assert!(
@@ -104,37 +78,24 @@ fn infinite_buffers_lose_nothing_and_queue_at_most_the_sum_of_windows() {
     );
     assert!(r.summary.fairness.unwrap() > 0.999);
     // Slow start costs a few round trips; after that the link is full.
-    assert!(
-        r.summary.efficiency.unwrap() > 0.98,
-        "{:?}",
-        r.summary.efficiency
-    );
+    assert!(r.summary.efficiency.unwrap() > 0.98, "{:?}", r.summary.efficiency);
 }
 
 #[test]
 fn tail_drop_delivers_corrupted_frames_and_epd_avoids_most() {
     let lan = scenario("ubr-plus-lan5.toml");
     let corrupted = |policy: &str| -> u64 {
-        let r = run(
-            &lan,
-            &[("n_source.policy", policy), ("simulation.duration_s", "2")],
-        );
+        let r = run(&lan, &[("n_source.policy", policy), ("simulation.duration_s", "2")]);
         r.hosts.iter().map(|h| h.frames_corrupted).sum()
     };
     let (tail, epd) = (corrupted("tail_drop"), corrupted("epd"));
     assert!(tail > 0, "tail drop must cut frames");
-    assert!(
-        epd * 10 < tail,
-        "EPD drops whole frames: {epd} corrupted vs {tail} under tail drop"
-    );
+    assert!(epd * 10 < tail, "EPD drops whole frames: {epd} corrupted vs {tail} under tail drop");
 }
 
 #[test]
 fn goodput_never_exceeds_the_bottleneck() {
-    let r = run(
-        &scenario("ubr-plus-lan5.toml"),
-        &[("simulation.duration_s", "1")],
-    );
+    let r = run(&scenario("ubr-plus-lan5.toml"), &[("simulation.duration_s", "1")]);
     let max = r.summary.max_tcp_goodput_bps.unwrap();
     assert!((max / 1e6 - 125.2).abs() < 0.05);
     assert!(r.summary.total_goodput_bps <= max);
@@ -150,25 +111,17 @@ fn arbitration_of_simultaneous_arrivals_decides_lockout() {
     // other sources lose every cell they send; a rotating priority shares the losses.
     let lan = scenario("ubr-plus-lan5.toml");
     let share = |arb: &str| -> Vec<f64> {
-        let r = run(
-            &lan,
-            &[
-                ("n_source.policy", "tail_drop"),
-                ("n_source.arbitration", arb),
-                ("simulation.duration_s", "3"),
-            ],
-        );
+        let r = run(&lan, &[("n_source.policy", "tail_drop"), ("n_source.arbitration", arb)]);
         let total: f64 = r.flows.iter().map(|f| f.goodput_bps).sum();
         r.flows.iter().map(|f| f.goodput_bps / total).collect()
     };
     let fixed = share("fixed");
-    assert!(
-        fixed[0] > 0.99,
-        "fixed priority: input 1 takes the link, got {fixed:?}"
-    );
+    assert!(fixed[0] > 0.99, "fixed priority: input 1 takes the link, got {fixed:?}");
+    // Over the paper's 10 s every source gets a real share (synchronised timeouts still make
+    // the shares unequal, as the paper describes).
     let rotating = share("rotating");
     assert!(
-        rotating.iter().all(|&s| s > 0.05),
+        rotating.iter().all(|&s| s > 0.05 && s < 0.5),
         "rotating: every source gets through, got {rotating:?}"
     );
 }

@@ -84,9 +84,7 @@ impl Policy {
     pub fn frame_decision(&self, s: &BufferState) -> Option<DropReason> {
         match *self {
             Policy::TailDrop | Policy::Ppd => None,
-            Policy::Epd { threshold } => {
-                epd_refuses(s, threshold).then_some(DropReason::EarlyPacket)
-            }
+            Policy::Epd { threshold } => epd_refuses(s, threshold).then_some(DropReason::EarlyPacket),
             Policy::SelectiveDrop { r, z } => {
                 selective_drop_refuses(s, r, z).then_some(DropReason::SelectiveDrop)
             }
@@ -131,17 +129,11 @@ mod tests {
     #[test]
     fn dispatch_names_the_reason() {
         let s = st(950, 1000, 800, 2);
-        assert_eq!(
-            Policy::Epd { threshold: 800 }.frame_decision(&s),
-            Some(DropReason::EarlyPacket)
-        );
+        assert_eq!(Policy::Epd { threshold: 800 }.frame_decision(&s), Some(DropReason::EarlyPacket));
         assert_eq!(
             Policy::SelectiveDrop { r: 900, z: 0.8 }.frame_decision(&s),
             Some(DropReason::SelectiveDrop)
         );
-        assert_eq!(
-            Policy::Fba { r: 900, z: 0.8 }.frame_decision(&s),
-            Some(DropReason::Fba)
-        );
+        assert_eq!(Policy::Fba { r: 900, z: 0.8 }.frame_decision(&s), Some(DropReason::Fba));
     }
 }

@@ -84,12 +84,7 @@ impl SegmentSink for Tx<'_> {
             self.adapter.clock.align(now);
         }
         let flags = if clp { F_CLP } else { 0 };
-        self.adapter.queue.push_back(TxFrame {
-            frame: id,
-            vc: self.vc,
-            remaining,
-            flags,
-        });
+        self.adapter.queue.push_back(TxFrame { frame: id, vc: self.vc, remaining, flags });
     }
 }
 
@@ -112,11 +107,7 @@ impl Host {
         Host {
             name,
             inputs: Vec::new(),
-            adapter: Adapter {
-                queue: VecDeque::new(),
-                clock,
-                channel,
-            },
+            adapter: Adapter { queue: VecDeque::new(), clock, channel },
             endpoints: Vec::new(),
             by_conn: vec![u32::MAX; n_conns],
             reasm: vec![Reasm::default(); n_vcs],
@@ -133,12 +124,7 @@ impl Host {
     }
 
     fn refresh_timer(&mut self) {
-        self.next_timer = self
-            .endpoints
-            .iter()
-            .map(Endpoint::next_timer)
-            .min()
-            .unwrap_or(NEVER);
+        self.next_timer = self.endpoints.iter().map(Endpoint::next_timer).min().unwrap_or(NEVER);
     }
 
     /// Cells the adapter still holds (not yet sent).
@@ -183,16 +169,10 @@ impl Host {
             return;
         }
         let ep = &mut self.endpoints[i as usize];
-        let mut tx = Tx {
-            vc: ep.vc(),
-            adapter: &mut self.adapter,
-            frames: &mut world.frames,
-        };
+        let mut tx = Tx { vc: ep.vc(), adapter: &mut self.adapter, frames: &mut world.frames };
         match (ep, frame.kind) {
             (Endpoint::Receiver { tcp, .. }, SegKind::Data) => tcp.on_segment(now, &frame, &mut tx),
-            (Endpoint::Sender { tcp, .. }, SegKind::Ack) => {
-                tcp.on_ack(now, frame.ack, frame.wnd, &mut tx)
-            }
+            (Endpoint::Sender { tcp, .. }, SegKind::Ack) => tcp.on_ack(now, frame.ack, frame.wnd, &mut tx),
             _ => {}
         }
         self.refresh_timer();
@@ -203,11 +183,7 @@ impl Host {
             if ep.next_timer() > now {
                 continue;
             }
-            let mut tx = Tx {
-                vc: ep.vc(),
-                adapter: &mut self.adapter,
-                frames: &mut world.frames,
-            };
+            let mut tx = Tx { vc: ep.vc(), adapter: &mut self.adapter, frames: &mut world.frames };
             if let Endpoint::Sender { tcp, .. } = ep {
                 tcp.on_timer(now, &mut tx);
             }
@@ -220,11 +196,7 @@ impl Host {
         let slot = a.clock.next();
         let head = a.queue.front_mut().expect("adapter has a frame");
         head.remaining -= 1;
-        let mut cell = Cell {
-            vc: head.vc,
-            frame: head.frame,
-            flags: head.flags,
-        };
+        let mut cell = Cell { vc: head.vc, frame: head.frame, flags: head.flags };
         if head.remaining == 0 {
             cell.flags |= F_EOF;
             a.queue.pop_front();
@@ -240,20 +212,14 @@ impl Host {
         loop {
             let (ta, i) = self.merge.peek();
             let tt = self.next_timer;
-            let td = if self.adapter.queue.is_empty() {
-                NEVER
-            } else {
-                self.adapter.clock.next()
-            };
+            let td = if self.adapter.queue.is_empty() { NEVER } else { self.adapter.clock.next() };
             // On ties: arrivals, then timers, then the adapter's slot.
             let t = ta.min(tt).min(td);
             if t >= horizon {
                 break;
             }
             if ta == t {
-                let (at, cell) = world.fifos[self.inputs[i] as usize]
-                    .pop()
-                    .expect("head exists");
+                let (at, cell) = world.fifos[self.inputs[i] as usize].pop().expect("head exists");
                 self.merge.popped(&world.fifos, &self.inputs);
                 self.receive(at, cell, world);
             } else if tt == t {
@@ -267,11 +233,7 @@ impl Host {
     }
 
     pub fn next_key(&self, world: &World) -> Time {
-        let td = if self.adapter.queue.is_empty() {
-            NEVER
-        } else {
-            self.adapter.clock.next()
-        };
+        let td = if self.adapter.queue.is_empty() { NEVER } else { self.adapter.clock.next() };
         world.earliest(&self.inputs).0.min(self.next_timer).min(td)
     }
 }
@@ -285,19 +247,8 @@ mod tests {
 
     fn world() -> World {
         let period = CellPeriod::from_bps(155_520_000);
-        let channels = vec![Channel {
-            name: "x".into(),
-            period,
-            latency: 1,
-            route: vec![0],
-            cells: 0,
-        }];
-        World {
-            fifos: vec![CellFifo::new(0)],
-            frames: FrameSlab::default(),
-            channels,
-            sched: Sched::new(1),
-        }
+        let channels = vec![Channel { name: "x".into(), period, latency: 1, route: vec![0], cells: 0 }];
+        World { fifos: vec![CellFifo::new(0)], frames: FrameSlab::default(), channels, sched: Sched::new(1) }
     }
 
     fn frame(w: &mut World, ncells: u32) -> u32 {
@@ -319,11 +270,7 @@ mod tests {
     /// Deliver cells `keep` (indices) of a frame of `n` cells; the others are "lost" upstream.
     fn deliver(h: &mut Host, w: &mut World, f: u32, n: u32, lost: &[u32]) {
         for i in 0..n {
-            let cell = Cell {
-                frame: f,
-                vc: 0,
-                flags: if i + 1 == n { F_EOF } else { 0 },
-            };
+            let cell = Cell { frame: f, vc: 0, flags: if i + 1 == n { F_EOF } else { 0 } };
             if lost.contains(&i) {
                 w.frames.release_cell(f); // what a switch does when it drops a cell
             } else {
@@ -335,13 +282,7 @@ mod tests {
     #[test]
     fn aal5_reassembly_discards_incomplete_and_merged_frames() {
         let mut w = world();
-        let mut h = Host::new(
-            "h".into(),
-            0,
-            SlotClock::new(CellPeriod::from_bps(155_520_000)),
-            1,
-            1,
-        );
+        let mut h = Host::new("h".into(), 0, SlotClock::new(CellPeriod::from_bps(155_520_000)), 1, 1);
         let a = frame(&mut w, 12);
         deliver(&mut h, &mut w, a, 12, &[]);
         assert_eq!((h.stats.frames_in, h.stats.frames_corrupted), (1, 0));

@@ -90,11 +90,7 @@ impl InputMerge {
                 return;
             }
             let r = l + 1;
-            let c = if r < n && self.heap[r] < self.heap[l] {
-                r
-            } else {
-                l
-            };
+            let c = if r < n && self.heap[r] < self.heap[l] { r } else { l };
             if self.heap[c] < self.heap[i] {
                 self.heap.swap(c, i);
                 i = c;
@@ -116,14 +112,7 @@ mod tests {
             .map(|ts| {
                 let mut f = CellFifo::new(0);
                 for &t in ts {
-                    f.push(
-                        t,
-                        Cell {
-                            vc: 0,
-                            frame: 0,
-                            flags: 0,
-                        },
-                    );
+                    f.push(t, Cell { vc: 0, frame: 0, flags: 0 });
                 }
                 f
             })
@@ -149,19 +138,13 @@ mod tests {
         let mut fifos = fifos_of(&[vec![1, 2, 3], vec![1, 2, 3], vec![2]]);
         let inputs = [0u32, 1, 2];
         let mut m = InputMerge::default();
-        let order: Vec<usize> = drain(&mut m, &mut fifos, &inputs)
-            .iter()
-            .map(|&(_, i)| i)
-            .collect();
+        let order: Vec<usize> = drain(&mut m, &mut fifos, &inputs).iter().map(|&(_, i)| i).collect();
         // t=1: 0 then 1; t=2: 2 (never served) then 0 then 1; t=3: 0 then 1.
         assert_eq!(order, vec![0, 1, 2, 0, 1, 0, 1]);
         // Ranks persist across batches: at the next tie input 0 (served before 1) goes first.
         let mut fifos = fifos_of(&[vec![9], vec![9]]);
         fifos.push(CellFifo::new(0));
-        let order: Vec<usize> = drain(&mut m, &mut fifos, &inputs)
-            .iter()
-            .map(|&(_, i)| i)
-            .collect();
+        let order: Vec<usize> = drain(&mut m, &mut fifos, &inputs).iter().map(|&(_, i)| i).collect();
         assert_eq!(order, vec![0, 1]);
     }
 
@@ -169,14 +152,8 @@ mod tests {
     fn fixed_arbitration_merges_in_time_then_input_order() {
         let mut fifos = fifos_of(&[vec![5, 9, 9], vec![], vec![1, 9, 20], vec![7]]);
         let inputs = [0u32, 1, 2, 3];
-        let mut m = InputMerge {
-            arbitration: Arbitration::Fixed,
-            ..Default::default()
-        };
+        let mut m = InputMerge { arbitration: Arbitration::Fixed, ..Default::default() };
         let out = drain(&mut m, &mut fifos, &inputs);
-        assert_eq!(
-            out,
-            vec![(1, 2), (5, 0), (7, 3), (9, 0), (9, 0), (9, 2), (20, 2)]
-        );
+        assert_eq!(out, vec![(1, 2), (5, 0), (7, 3), (9, 0), (9, 0), (9, 2), (20, 2)]);
     }
 }

@@ -153,12 +153,7 @@ impl Port {
             Discard::Partial => {}
             // A new frame: the policy may refuse it whole.
             Discard::None if first => {
-                let state = BufferState {
-                    x,
-                    k: self.capacity,
-                    y: self.vcs[vc].y,
-                    active: self.active,
-                };
+                let state = BufferState { x, k: self.capacity, y: self.vcs[vc].y, active: self.active };
                 if let Some(reason) = self.policy.frame_decision(&state) {
                     if !eof {
                         self.vcs[vc].discard = Discard::Frame;
@@ -205,19 +200,13 @@ impl Port {
         self.merge.rebuild(&world.fifos, &self.inputs);
         loop {
             let (ta, i) = self.merge.peek();
-            let td = if self.queue.is_empty() {
-                NEVER
-            } else {
-                self.clock.next()
-            };
+            let td = if self.queue.is_empty() { NEVER } else { self.clock.next() };
             // Arrivals first on ties: a cell arriving at a slot boundary may leave in that slot.
             if ta <= td {
                 if ta >= horizon {
                     break;
                 }
-                let (t, cell) = world.fifos[self.inputs[i] as usize]
-                    .pop()
-                    .expect("head exists");
+                let (t, cell) = world.fifos[self.inputs[i] as usize].pop().expect("head exists");
                 self.merge.popped(&world.fifos, &self.inputs);
                 if self.queue.is_empty() {
                     self.clock.align(t);
@@ -278,23 +267,9 @@ mod tests {
             });
         }
         // Everything the port sends lands in one sink FIFO.
-        let channels = vec![Channel {
-            name: "x".into(),
-            period,
-            latency: 1,
-            route: vec![0; 4],
-            cells: 0,
-        }];
-        let world = World {
-            fifos: vec![CellFifo::new(0)],
-            frames,
-            channels,
-            sched: Sched::new(1),
-        };
-        (
-            Port::new("p".into(), 0, SlotClock::new(period), k, policy, 4),
-            world,
-        )
+        let channels = vec![Channel { name: "x".into(), period, latency: 1, route: vec![0; 4], cells: 0 }];
+        let world = World { fifos: vec![CellFifo::new(0)], frames, channels, sched: Sched::new(1) };
+        (Port::new("p".into(), 0, SlotClock::new(period), k, policy, 4), world)
     }
 
     /// Offer a frame of `n` cells on `vc`; returns how many were accepted.
@@ -323,49 +298,17 @@ mod tests {
         let (mut p, mut w) = fixture(10, Policy::Ppd);
         offer(&mut p, &mut w, 0, 0, 9);
         // One cell fits; the second overflows; the rest go to PPD.
-        p.enqueue(
-            0,
-            Cell {
-                frame: 1,
-                vc: 1,
-                flags: 0,
-            },
-            &mut w,
-        );
-        p.enqueue(
-            0,
-            Cell {
-                frame: 1,
-                vc: 1,
-                flags: 0,
-            },
-            &mut w,
-        );
+        p.enqueue(0, Cell { frame: 1, vc: 1, flags: 0 }, &mut w);
+        p.enqueue(0, Cell { frame: 1, vc: 1, flags: 0 }, &mut w);
         assert_eq!(p.stats.drops[DropReason::Overflow as usize], 1);
         // Room again: PPD still refuses the middle of the damaged frame...
         p.dequeue(&mut w);
         p.dequeue(&mut w);
-        p.enqueue(
-            0,
-            Cell {
-                frame: 1,
-                vc: 1,
-                flags: 0,
-            },
-            &mut w,
-        );
+        p.enqueue(0, Cell { frame: 1, vc: 1, flags: 0 }, &mut w);
         assert_eq!(p.stats.drops[DropReason::PartialPacket as usize], 1);
         // ...but lets its EOF cell through to delimit the frame.
         let q = p.queue_len();
-        p.enqueue(
-            0,
-            Cell {
-                frame: 1,
-                vc: 1,
-                flags: F_EOF,
-            },
-            &mut w,
-        );
+        p.enqueue(0, Cell { frame: 1, vc: 1, flags: F_EOF }, &mut w);
         assert_eq!(p.queue_len(), q + 1);
         // The next frame on the VC starts clean.
         assert_eq!(offer(&mut p, &mut w, 1, 2, 1), 1);
@@ -382,15 +325,7 @@ mod tests {
         assert_eq!(p.stats.frames_dropped, 1);
         // A frame already under way when the threshold is crossed is still accepted.
         let (mut p, mut w) = fixture(20, Policy::Epd { threshold: 5 });
-        p.enqueue(
-            0,
-            Cell {
-                frame: 0,
-                vc: 0,
-                flags: 0,
-            },
-            &mut w,
-        );
+        p.enqueue(0, Cell { frame: 0, vc: 0, flags: 0 }, &mut w);
         offer(&mut p, &mut w, 1, 1, 8);
         assert_eq!(offer(&mut p, &mut w, 0, 0, 3), 3);
     }
@@ -416,10 +351,6 @@ mod tests {
         assert_eq!(offer(&mut p, &mut w, 0, 1, 35), 35);
         assert_eq!(offer(&mut p, &mut w, 0, 1, 2), 0);
         assert_eq!(p.stats.drops[DropReason::Fba as usize], 1);
-        assert_eq!(
-            offer(&mut p, &mut w, 1, 2, 2),
-            2,
-            "an idle VC is below any share"
-        );
+        assert_eq!(offer(&mut p, &mut w, 1, 2, 2), 2, "an idle VC is below any share");
     }
 }

@@ -18,11 +18,7 @@ pub struct Sched {
 
 impl Sched {
     pub fn new(components: usize) -> Self {
-        Sched {
-            key: vec![NEVER; components],
-            heap: BinaryHeap::new(),
-            seq: 0,
-        }
+        Sched { key: vec![NEVER; components], heap: BinaryHeap::new(), seq: 0 }
     }
 
     /// Component `c` has work at `t` (keeps an earlier key).

@@ -72,20 +72,19 @@ pub fn build(model: Model) -> Built {
     let mut fifo_of: HashMap<(usize, usize), u32> = HashMap::new();
     let mut lookahead = vec![NEVER; comps.len()];
     // The FIFO through which channel `ch` feeds component `owner`, created on first use.
-    let mut feed =
-        |ch: usize, owner: usize, comps: &mut Vec<Component>, channels: &Vec<Channel>| -> u32 {
-            *fifo_of.entry((ch, owner)).or_insert_with(|| {
-                let id = fifos.len() as u32;
-                fifos.push(CellFifo::new(owner as u32));
-                match &mut comps[owner] {
-                    Component::Port(p) => p.inputs.push(id),
-                    Component::Host(h) => h.inputs.push(id),
-                }
-                let lat: Time = channels[ch].latency;
-                lookahead[owner] = lookahead[owner].min(lat);
-                id
-            })
-        };
+    let mut feed = |ch: usize, owner: usize, comps: &mut Vec<Component>, channels: &Vec<Channel>| -> u32 {
+        *fifo_of.entry((ch, owner)).or_insert_with(|| {
+            let id = fifos.len() as u32;
+            fifos.push(CellFifo::new(owner as u32));
+            match &mut comps[owner] {
+                Component::Port(p) => p.inputs.push(id),
+                Component::Host(h) => h.inputs.push(id),
+            }
+            let lat: Time = channels[ch].latency;
+            lookahead[owner] = lookahead[owner].min(lat);
+            id
+        })
+    };
 
     let mut endpoints = Vec::new();
     for (vc, c) in model.conns.iter().enumerate() {
@@ -102,11 +101,7 @@ pub fn build(model: Model) -> Built {
                 let owner = if hop + 1 == m {
                     host_comp[b]
                 } else {
-                    let next_link = if forward {
-                        c.links[hop + 1]
-                    } else {
-                        c.links[m - hop - 2]
-                    };
+                    let next_link = if forward { c.links[hop + 1] } else { c.links[m - hop - 2] };
                     port_comp[&(b, next_link)]
                 };
                 let fifo = feed(ch, owner, &mut comps, &channels);
@@ -119,44 +114,21 @@ pub fn build(model: Model) -> Built {
             ends[0] = (src, h.endpoints.len());
             h.add_endpoint(
                 vc as u32,
-                Endpoint::Sender {
-                    vc: vc as VcId,
-                    tcp: TcpSender::new(vc as u32, c.tcp, c.start),
-                },
+                Endpoint::Sender { vc: vc as VcId, tcp: TcpSender::new(vc as u32, c.tcp, c.start) },
             );
         }
         if let Component::Host(h) = &mut comps[dst] {
             ends[1] = (dst, h.endpoints.len());
             h.add_endpoint(
                 vc as u32,
-                Endpoint::Receiver {
-                    vc: vc as VcId,
-                    tcp: TcpReceiver::new(vc as u32, &c.tcp),
-                },
+                Endpoint::Receiver { vc: vc as VcId, tcp: TcpReceiver::new(vc as u32, &c.tcp) },
             );
         }
         endpoints.push(ends);
     }
 
     let bottleneck = model.bottleneck.map(|k| port_comp[&k]);
-    let world = World {
-        fifos,
-        frames: FrameSlab::default(),
-        channels,
-        sched: Sched::new(comps.len()),
-    };
-    let sim = Sim {
-        comps,
-        lookahead,
-        world,
-        now: 0,
-        events: 0,
-    };
-    Built {
-        sim,
-        model,
-        endpoints,
-        ports,
-        bottleneck,
-    }
+    let world = World { fifos, frames: FrameSlab::default(), channels, sched: Sched::new(comps.len()) };
+    let sim = Sim { comps, lookahead, world, now: 0, events: 0 };
+    Built { sim, model, endpoints, ports, bottleneck }
 }

@@ -30,25 +30,15 @@ pub fn load(
     }
     let spec: spec::ScenarioSpec = serde_path_to_error::deserialize(doc).map_err(|e| {
         let path = e.path().to_string();
-        let field = if path == "." {
-            "scenario".to_string()
-        } else {
-            path
-        };
-        ScenarioError {
-            field,
-            reason: e.into_inner().to_string().replace('\n', " "),
-        }
+        let field = if path == "." { "scenario".to_string() } else { path };
+        ScenarioError { field, reason: e.into_inner().to_string().replace('\n', " ") }
     })?;
     validate::validate(spec)
 }
 
 fn line_of(text: &str, span: Option<std::ops::Range<usize>>) -> String {
     match span {
-        Some(r) => format!(
-            " (line {})",
-            text[..r.start.min(text.len())].matches('\n').count() + 1
-        ),
+        Some(r) => format!(" (line {})", text[..r.start.min(text.len())].matches('\n').count() + 1),
         None => String::new(),
     }
 }

@@ -11,18 +11,13 @@ use crate::api::ScenarioError;
 fn parse_value(raw: &str) -> Value {
     let doc = format!("v = {raw}");
     match doc.parse::<toml::Table>() {
-        Ok(mut t) => t
-            .remove("v")
-            .unwrap_or_else(|| Value::String(raw.to_string())),
+        Ok(mut t) => t.remove("v").unwrap_or_else(|| Value::String(raw.to_string())),
         Err(_) => Value::String(raw.to_string()),
     }
 }
 
 pub fn apply(doc: &mut Value, key: &str, raw: &str) -> Result<(), ScenarioError> {
-    let err = |reason: String| ScenarioError {
-        field: key.to_string(),
-        reason,
-    };
+    let err = |reason: String| ScenarioError { field: key.to_string(), reason };
     let parts: Vec<&str> = key.split('.').collect();
     if key.is_empty() || parts.iter().any(|p| p.is_empty()) {
         return Err(err("empty key or empty part in a dotted key".into()));
@@ -36,29 +31,22 @@ pub fn apply(doc: &mut Value, key: &str, raw: &str) -> Result<(), ScenarioError>
                     t.insert(part.to_string(), parse_value(raw));
                     return Ok(());
                 }
-                t.entry(part.to_string())
-                    .or_insert_with(|| Value::Table(Default::default()))
+                t.entry(part.to_string()).or_insert_with(|| Value::Table(Default::default()))
             }
             Value::Array(a) => {
-                let idx: usize = part
-                    .parse()
-                    .map_err(|_| err(format!("`{part}` must be an index into an array")))?;
+                let idx: usize =
+                    part.parse().map_err(|_| err(format!("`{part}` must be an index into an array")))?;
                 let len = a.len();
-                let slot = a.get_mut(idx).ok_or_else(|| {
-                    err(format!("index {idx} out of range (array has {len} items)"))
-                })?;
+                let slot = a
+                    .get_mut(idx)
+                    .ok_or_else(|| err(format!("index {idx} out of range (array has {len} items)")))?;
                 if last {
                     *slot = parse_value(raw);
                     return Ok(());
                 }
                 slot
             }
-            _ => {
-                return Err(err(format!(
-                    "`{}` is not a table or array",
-                    parts[..i].join(".")
-                )))
-            }
+            _ => return Err(err(format!("`{}` is not a table or array", parts[..i].join(".")))),
         };
     }
     Ok(())
@@ -70,10 +58,7 @@ mod tests {
 
     #[test]
     fn sets_nested_and_indexed_values() {
-        let mut v: Value = "[a]\nx = 1\n[[c]]\nn = 'p'\n"
-            .parse::<toml::Table>()
-            .unwrap()
-            .into();
+        let mut v: Value = "[a]\nx = 1\n[[c]]\nn = 'p'\n".parse::<toml::Table>().unwrap().into();
         apply(&mut v, "a.x", "2.5").unwrap();
         apply(&mut v, "a.y", "fba").unwrap();
         apply(&mut v, "c.0.n", "\"q\"").unwrap();
@@ -82,10 +67,7 @@ mod tests {
         assert_eq!(v["a"]["y"].as_str(), Some("fba"));
         assert_eq!(v["c"][0]["n"].as_str(), Some("q"));
         assert_eq!(v["b"]["z"].as_bool(), Some(true));
-        assert!(apply(&mut v, "c.3.n", "1")
-            .unwrap_err()
-            .reason
-            .contains("out of range"));
+        assert!(apply(&mut v, "c.3.n", "1").unwrap_err().reason.contains("out of range"));
         assert!(apply(&mut v, "a.x.q", "1").is_err());
         assert!(apply(&mut v, "a..x", "1").is_err());
     }

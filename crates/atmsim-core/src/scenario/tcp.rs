@@ -50,27 +50,13 @@ pub fn check_table(t: &TcpSpec, path: &str) -> Result<(), ScenarioError> {
         ("max_rto_s", t.max_rto_s),
     ] {
         if v.is_some_and(|s| s > MAX_DURATION_S) {
-            return Err(bad(
-                path,
-                f,
-                format!("must be at most {MAX_DURATION_S} seconds"),
-            ));
+            return Err(bad(path, f, format!("must be at most {MAX_DURATION_S} seconds")));
         }
     }
     c.int_range("max_backoffs", t.max_backoffs, 0, 64)?;
     c.int_range("dupack_threshold", t.dupack_threshold, 1, 1_000)?;
-    c.int_range(
-        "initial_cwnd_segments",
-        t.initial_cwnd_segments,
-        1,
-        1_000_000,
-    )?;
-    c.int_range(
-        "initial_ssthresh_bytes",
-        t.initial_ssthresh_bytes,
-        1,
-        MAX_SCALED_WINDOW as i64,
-    )?;
+    c.int_range("initial_cwnd_segments", t.initial_cwnd_segments, 1, 1_000_000)?;
+    c.int_range("initial_ssthresh_bytes", t.initial_ssthresh_bytes, 1, MAX_SCALED_WINDOW as i64)?;
     c.int_range("iss", t.iss, 0, u32::MAX as i64)?;
     Ok(())
 }
@@ -129,18 +115,10 @@ pub fn resolve(t: &TcpSpec, path: &str) -> Result<TcpConfig, ScenarioError> {
         return Err(bad(path, "tick_ms", "rounds to zero picoseconds"));
     }
     if cfg.rcv_window > MAX_UNSCALED_WINDOW && !cfg.window_scaling {
-        return Err(bad(
-            path,
-            "window_bytes",
-            "exceeds 65535 octets: set window_scaling = true (RFC 1323)",
-        ));
+        return Err(bad(path, "window_bytes", "exceeds 65535 octets: set window_scaling = true (RFC 1323)"));
     }
     if cfg.rcv_window < cfg.mss {
-        return Err(bad(
-            path,
-            "window_bytes",
-            "is smaller than one segment (mss)",
-        ));
+        return Err(bad(path, "window_bytes", "is smaller than one segment (mss)"));
     }
     if cfg.initial_rto > cfg.max_rto {
         return Err(bad(path, "initial_rto_s", "exceeds max_rto_s"));
@@ -161,19 +139,11 @@ pub fn resolve(t: &TcpSpec, path: &str) -> Result<TcpConfig, ScenarioError> {
         return Err(bad(
             path,
             "min_rto_ticks",
-            format!(
-                "({}) exceeds max_rto_s in ticks ({})",
-                cfg.min_rto_ticks,
-                cfg.max_rto_ticks()
-            ),
+            format!("({}) exceeds max_rto_s in ticks ({})", cfg.min_rto_ticks, cfg.max_rto_ticks()),
         ));
     }
     if (cfg.initial_cwnd_segments as u64) * (cfg.mss as u64) > MAX_SCALED_WINDOW as u64 {
-        return Err(bad(
-            path,
-            "initial_cwnd_segments",
-            "times mss exceeds the largest TCP window",
-        ));
+        return Err(bad(path, "initial_cwnd_segments", "times mss exceeds the largest TCP window"));
     }
     Ok(cfg)
 }

@@ -37,16 +37,11 @@ pub fn expand(t: &NSourceSpec, spec: &mut ScenarioSpec) {
     let policy = PolicySpec {
         kind: t.policy,
         threshold_cells: match t.policy {
-            PolicyKind::Epd => Some(
-                t.epd_threshold_cells
-                    .unwrap_or_else(|| k.unwrap_or(0) - EPD_HEADROOM),
-            ),
+            PolicyKind::Epd => Some(t.epd_threshold_cells.unwrap_or_else(|| k.unwrap_or(0) - EPD_HEADROOM)),
             _ => None,
         },
         r_cells: match t.policy {
-            PolicyKind::SelectiveDrop | PolicyKind::Fba => {
-                k.map(|k| (t.r * k as f64).round() as i64)
-            }
+            PolicyKind::SelectiveDrop | PolicyKind::Fba => k.map(|k| (t.r * k as f64).round() as i64),
             _ => None,
         },
         z: match t.policy {
@@ -83,10 +78,7 @@ pub fn expand(t: &NSourceSpec, spec: &mut ScenarioSpec) {
             tcp: None,
         });
     }
-    let mut tcp = TcpSpec {
-        preset: Some(TcpPreset::UbrPlus),
-        ..Default::default()
-    };
+    let mut tcp = TcpSpec { preset: Some(TcpPreset::UbrPlus), ..Default::default() };
     if t.config == LanWan::WAN {
         tcp.window_bytes = Some(WAN_WINDOW);
         tcp.window_scaling = Some(true);
@@ -95,7 +87,5 @@ pub fn expand(t: &NSourceSpec, spec: &mut ScenarioSpec) {
         tcp = super::tcp::merge(&tcp, user);
     }
     spec.tcp = Some(tcp);
-    spec.metrics = Some(MetricsSpec {
-        bottleneck: Some("sw1->sw2".into()),
-    });
+    spec.metrics = Some(MetricsSpec { bottleneck: Some("sw1->sw2".into()) });
 }

@@ -13,44 +13,27 @@ use crate::tcp::TcpConfig;
 use crate::time::{from_secs_f64, CellPeriod, Time, PS_PER_US};
 
 pub fn bad(path: &str, field: &str, reason: impl Into<String>) -> ScenarioError {
-    let field = if path.is_empty() {
-        field.to_string()
-    } else {
-        format!("{path}.{field}")
-    };
-    ScenarioError {
-        field,
-        reason: reason.into(),
-    }
+    let field = if path.is_empty() { field.to_string() } else { format!("{path}.{field}") };
+    ScenarioError { field, reason: reason.into() }
 }
 
 /// Range checks for the fields of one table.
 pub struct Check<'a>(pub &'a str);
 
 impl Check<'_> {
-    pub fn int_range(
-        &self,
-        f: &str,
-        v: Option<i64>,
-        lo: i64,
-        hi: i64,
-    ) -> Result<(), ScenarioError> {
+    pub fn int_range(&self, f: &str, v: Option<i64>, lo: i64, hi: i64) -> Result<(), ScenarioError> {
         match v {
-            Some(x) if x < lo || x > hi => Err(bad(
-                self.0,
-                f,
-                format!("must be between {lo} and {hi}, got {x}"),
-            )),
+            Some(x) if x < lo || x > hi => {
+                Err(bad(self.0, f, format!("must be between {lo} and {hi}, got {x}")))
+            }
             _ => Ok(()),
         }
     }
     pub fn positive_f64(&self, f: &str, v: Option<f64>) -> Result<(), ScenarioError> {
         match v {
-            Some(x) if !(x.is_finite() && x > 0.0) => Err(bad(
-                self.0,
-                f,
-                format!("must be a positive number, got {x}"),
-            )),
+            Some(x) if !(x.is_finite() && x > 0.0) => {
+                Err(bad(self.0, f, format!("must be a positive number, got {x}")))
+            }
             _ => Ok(()),
         }
     }
@@ -58,11 +41,7 @@ impl Check<'_> {
         if v.is_finite() && v >= 0.0 {
             Ok(())
         } else {
-            Err(bad(
-                self.0,
-                f,
-                format!("must be zero or a positive number, got {v}"),
-            ))
+            Err(bad(self.0, f, format!("must be zero or a positive number, got {v}")))
         }
     }
 }
@@ -116,11 +95,7 @@ pub struct Model {
 impl Model {
     pub fn port_name(&self, node: usize, link: usize) -> String {
         let l = &self.links[link];
-        let other = if l.ends[0] == node {
-            l.ends[1]
-        } else {
-            l.ends[0]
-        };
+        let other = if l.ends[0] == node { l.ends[1] } else { l.ends[0] };
         format!("{}->{}", self.nodes[node].name, self.nodes[other].name)
     }
 }
@@ -132,21 +107,13 @@ fn check_template(t: &NSourceSpec) -> Result<(), ScenarioError> {
         c.int_range("buffer_cells", Some(k), 1, MAX_CELLS)?;
     }
     if !(t.r.is_finite() && t.r > 0.0 && t.r <= 1.0) {
-        return Err(bad(
-            "n_source",
-            "r",
-            format!("must be a fraction of the buffer in (0, 1], got {}", t.r),
-        ));
+        return Err(bad("n_source", "r", format!("must be a fraction of the buffer in (0, 1], got {}", t.r)));
     }
     c.positive_f64("z", Some(t.z))?;
     if let Some(d) = t.link_delay_us {
         c.non_negative_f64("link_delay_us", d)?;
         if d > MAX_DELAY_US {
-            return Err(bad(
-                "n_source",
-                "link_delay_us",
-                format!("must be at most {MAX_DELAY_US} us"),
-            ));
+            return Err(bad("n_source", "link_delay_us", format!("must be at most {MAX_DELAY_US} us")));
         }
     }
     if t.rate_bps == Some(0) {
@@ -155,24 +122,13 @@ fn check_template(t: &NSourceSpec) -> Result<(), ScenarioError> {
     if let Some(b) = t.rate_bps {
         let p = CellPeriod::from_bps(b);
         if p.num / p.den == 0 {
-            return Err(bad(
-                "n_source",
-                "rate_bps",
-                "is too high: a cell must take at least one picosecond",
-            ));
+            return Err(bad("n_source", "rate_bps", "is too high: a cell must take at least one picosecond"));
         }
     }
     // The expanded ports must not fail on a value the template computed, under a port's name.
-    let needs_finite = matches!(
-        t.policy,
-        PolicyKind::Epd | PolicyKind::SelectiveDrop | PolicyKind::Fba
-    );
+    let needs_finite = matches!(t.policy, PolicyKind::Epd | PolicyKind::SelectiveDrop | PolicyKind::Fba);
     if needs_finite && t.buffer_cells == BufferSize::Named(Infinite::Infinite) {
-        return Err(bad(
-            "n_source",
-            "buffer_cells",
-            format!("must be finite for policy {:?}", t.policy),
-        ));
+        return Err(bad("n_source", "buffer_cells", format!("must be finite for policy {:?}", t.policy)));
     }
     if t.epd_threshold_cells.is_some() && t.policy != PolicyKind::Epd {
         return Err(bad(
@@ -197,11 +153,7 @@ fn check_template(t: &NSourceSpec) -> Result<(), ScenarioError> {
     }
     if let (Some(th), BufferSize::Cells(k)) = (t.epd_threshold_cells, t.buffer_cells) {
         if th > k {
-            return Err(bad(
-                "n_source",
-                "epd_threshold_cells",
-                format!("({th}) exceeds buffer_cells ({k})"),
-            ));
+            return Err(bad("n_source", "epd_threshold_cells", format!("({th}) exceeds buffer_cells ({k})")));
         }
     }
     if let BufferSize::Cells(k) = t.buffer_cells {
@@ -230,11 +182,7 @@ fn policy_of(p: &PolicySpec, capacity: Option<i64>, path: &str) -> Result<Policy
     };
     let forbid = |f: &str, present: bool| {
         if present {
-            Err(bad(
-                &path,
-                f,
-                format!("does not apply to policy {:?}", p.kind),
-            ))
+            Err(bad(&path, f, format!("does not apply to policy {:?}", p.kind)))
         } else {
             Ok(())
         }
@@ -252,39 +200,23 @@ fn policy_of(p: &PolicySpec, capacity: Option<i64>, path: &str) -> Result<Policy
             forbid("threshold_cells", p.threshold_cells.is_some())?;
             forbid("r_cells", p.r_cells.is_some())?;
             forbid("z", p.z.is_some())?;
-            Ok(if p.kind == PolicyKind::Ppd {
-                Policy::Ppd
-            } else {
-                Policy::TailDrop
-            })
+            Ok(if p.kind == PolicyKind::Ppd { Policy::Ppd } else { Policy::TailDrop })
         }
         PolicyKind::Epd => {
             forbid("r_cells", p.r_cells.is_some())?;
             forbid("z", p.z.is_some())?;
-            let th = within_buffer(
-                "threshold_cells",
-                need("threshold_cells", p.threshold_cells)?,
-            )?;
+            let th = within_buffer("threshold_cells", need("threshold_cells", p.threshold_cells)?)?;
             Ok(Policy::Epd { threshold: th })
         }
         PolicyKind::SelectiveDrop | PolicyKind::Fba => {
             forbid("threshold_cells", p.threshold_cells.is_some())?;
             let r = within_buffer("r_cells", need("r_cells", p.r_cells)?)?;
-            let z =
-                p.z.ok_or_else(|| bad(&path, "z", format!("is required by policy {:?}", p.kind)))?;
+            let z = p.z.ok_or_else(|| bad(&path, "z", format!("is required by policy {:?}", p.kind)))?;
             c.positive_f64("z", Some(z))?;
             if p.kind == PolicyKind::Fba && Some(r as i64) == capacity {
-                return Err(bad(
-                    &path,
-                    "r_cells",
-                    "must be below buffer_cells for FBA (K - R is its scale)",
-                ));
+                return Err(bad(&path, "r_cells", "must be below buffer_cells for FBA (K - R is its scale)"));
             }
-            Ok(if p.kind == PolicyKind::Fba {
-                Policy::Fba { r, z }
-            } else {
-                Policy::SelectiveDrop { r, z }
-            })
+            Ok(if p.kind == PolicyKind::Fba { Policy::Fba { r, z } } else { Policy::SelectiveDrop { r, z } })
         }
     }
 }
@@ -295,10 +227,7 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
         return Err(bad(
             "simulation",
             "duration_s",
-            format!(
-                "must be in (0, {MAX_DURATION_S}] seconds, got {}",
-                sim.duration_s
-            ),
+            format!("must be in (0, {MAX_DURATION_S}] seconds, got {}", sim.duration_s),
         ));
     }
     let (duration, seed) = (from_secs_f64(sim.duration_s), sim.seed);
@@ -328,26 +257,14 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
     let mut index = HashMap::new();
     for (i, n) in spec.node.iter().enumerate() {
         if n.name.is_empty() || n.name.contains("->") {
-            return Err(bad(
-                &format!("node[{i}]"),
-                "name",
-                "must be non-empty and must not contain `->`",
-            ));
+            return Err(bad(&format!("node[{i}]"), "name", "must be non-empty and must not contain `->`"));
         }
         if index.insert(n.name.clone(), i).is_some() {
-            return Err(bad(
-                &format!("node[{i}]"),
-                "name",
-                format!("duplicate node `{}`", n.name),
-            ));
+            return Err(bad(&format!("node[{i}]"), "name", format!("duplicate node `{}`", n.name)));
         }
     }
     if spec.node.is_empty() {
-        return Err(bad(
-            "",
-            "node",
-            "the scenario has no nodes (write [[node]] tables or use [n_source])",
-        ));
+        return Err(bad("", "node", "the scenario has no nodes (write [[node]] tables or use [n_source])"));
     }
 
     // Links.
@@ -370,61 +287,37 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
             return Err(bad(
                 &path,
                 "ends",
-                format!(
-                    "a link between `{}` and `{}` already exists",
-                    l.ends[0], l.ends[1]
-                ),
+                format!("a link between `{}` and `{}` already exists", l.ends[0], l.ends[1]),
             ));
         }
         let period = match (l.rate_bps, l.rate_cells_per_s) {
             (Some(_), Some(_)) => {
-                return Err(bad(
-                    &path,
-                    "rate_bps",
-                    "give either rate_bps or rate_cells_per_s, not both",
-                ))
+                return Err(bad(&path, "rate_bps", "give either rate_bps or rate_cells_per_s, not both"))
             }
-            (None, None) => {
-                return Err(bad(&path, "rate_bps", "is required (or rate_cells_per_s)"))
-            }
+            (None, None) => return Err(bad(&path, "rate_bps", "is required (or rate_cells_per_s)")),
             (Some(0), _) => return Err(bad(&path, "rate_bps", "must be positive")),
             (_, Some(0)) => return Err(bad(&path, "rate_cells_per_s", "must be positive")),
             (Some(b), None) => CellPeriod::from_bps(b),
             (None, Some(c)) => CellPeriod::from_cells_per_s(c),
         };
         if period.ceil_ps() == 0 || period.num / period.den == 0 {
-            return Err(bad(
-                &path,
-                "rate_bps",
-                "is too high: a cell must take at least one picosecond",
-            ));
+            return Err(bad(&path, "rate_bps", "is too high: a cell must take at least one picosecond"));
         }
         let c = Check(&path);
         c.non_negative_f64("delay_us", l.delay_us)?;
         if l.delay_us > MAX_DELAY_US {
-            return Err(bad(
-                &path,
-                "delay_us",
-                format!("must be at most {MAX_DELAY_US} us"),
-            ));
+            return Err(bad(&path, "delay_us", format!("must be at most {MAX_DELAY_US} us")));
         }
         degree[ends[0]] += 1;
         degree[ends[1]] += 1;
-        links.push(ModelLink {
-            ends,
-            period,
-            prop: (l.delay_us * PS_PER_US as f64).round() as Time,
-        });
+        links.push(ModelLink { ends, period, prop: (l.delay_us * PS_PER_US as f64).round() as Time });
     }
     for (i, n) in spec.node.iter().enumerate() {
         if n.kind == NodeKind::Host && degree[i] != 1 {
             return Err(bad(
                 &format!("node[{i}]"),
                 "kind",
-                format!(
-                    "host `{}` must have exactly one link, it has {}",
-                    n.name, degree[i]
-                ),
+                format!("host `{}` must have exactly one link, it has {}", n.name, degree[i]),
             ));
         }
     }
@@ -449,35 +342,22 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
     let mut seen = HashMap::new();
     for (i, p) in spec.port.iter().enumerate() {
         let path = format!("port[{i}]");
-        let node = *index
-            .get(&p.node)
-            .ok_or_else(|| bad(&path, "node", format!("unknown node `{}`", p.node)))?;
+        let node =
+            *index.get(&p.node).ok_or_else(|| bad(&path, "node", format!("unknown node `{}`", p.node)))?;
         if spec.node[node].kind != NodeKind::Switch {
             return Err(bad(
                 &path,
                 "node",
-                format!(
-                    "`{}` is a host: ports with buffers belong to switches",
-                    p.node
-                ),
+                format!("`{}` is a host: ports with buffers belong to switches", p.node),
             ));
         }
         let toward = *index
             .get(&p.toward)
             .ok_or_else(|| bad(&path, "toward", format!("unknown node `{}`", p.toward)))?;
-        let li = link_between(node, toward).ok_or_else(|| {
-            bad(
-                &path,
-                "toward",
-                format!("no link joins `{}` and `{}`", p.node, p.toward),
-            )
-        })?;
+        let li = link_between(node, toward)
+            .ok_or_else(|| bad(&path, "toward", format!("no link joins `{}` and `{}`", p.node, p.toward)))?;
         if seen.insert((node, li), i).is_some() {
-            return Err(bad(
-                &path,
-                "toward",
-                format!("port {}->{} is configured twice", p.node, p.toward),
-            ));
+            return Err(bad(&path, "toward", format!("port {}->{} is configured twice", p.node, p.toward)));
         }
         let capacity = match p.buffer_cells {
             BufferSize::Cells(k) => {
@@ -493,11 +373,7 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
         };
         ports.insert(
             (node, li),
-            ModelPort {
-                capacity: capacity.map_or(INFINITE, |k| k as u32),
-                policy,
-                arbitration,
-            },
+            ModelPort { capacity: capacity.map_or(INFINITE, |k| k as u32), policy, arbitration },
         );
     }
 
@@ -509,43 +385,26 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
     for (i, c) in spec.connection.iter().enumerate() {
         let path = format!("connection[{i}]");
         if c.name.is_empty() || names.insert(c.name.clone(), i).is_some() {
-            return Err(bad(
-                &path,
-                "name",
-                format!("must be non-empty and unique, got `{}`", c.name),
-            ));
+            return Err(bad(&path, "name", format!("must be non-empty and unique, got `{}`", c.name)));
         }
         if c.route.len() < 2 {
-            return Err(bad(
-                &path,
-                "route",
-                "needs at least a sending and a receiving host",
-            ));
+            return Err(bad(&path, "route", "needs at least a sending and a receiving host"));
         }
         let mut nodes = Vec::new();
         for (j, n) in c.route.iter().enumerate() {
             let ni = *index
                 .get(n)
                 .ok_or_else(|| bad(&path, &format!("route[{j}]"), format!("unknown node `{n}`")))?;
-            let want = if j == 0 || j + 1 == c.route.len() {
-                NodeKind::Host
-            } else {
-                NodeKind::Switch
-            };
+            let want = if j == 0 || j + 1 == c.route.len() { NodeKind::Host } else { NodeKind::Switch };
             if spec.node[ni].kind != want {
                 return Err(bad(
                     &path,
                     &format!("route[{j}]"),
-                    format!("`{n}` must be a {want:?} (hosts at both ends, switches between)")
-                        .to_lowercase(),
+                    format!("`{n}` must be a {want:?} (hosts at both ends, switches between)").to_lowercase(),
                 ));
             }
             if nodes.contains(&ni) {
-                return Err(bad(
-                    &path,
-                    &format!("route[{j}]"),
-                    format!("`{n}` appears twice"),
-                ));
+                return Err(bad(&path, &format!("route[{j}]"), format!("`{n}` appears twice")));
             }
             nodes.push(ni);
         }
@@ -562,11 +421,7 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
         }
         Check(&path).non_negative_f64("start_s", c.start_s)?;
         if c.start_s > MAX_DURATION_S {
-            return Err(bad(
-                &path,
-                "start_s",
-                format!("must be at most {MAX_DURATION_S} seconds"),
-            ));
+            return Err(bad(&path, "start_s", format!("must be at most {MAX_DURATION_S} seconds")));
         }
         let start = from_secs_f64(c.start_s);
         let merged = match &c.tcp {
@@ -585,13 +440,7 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
             "tcp".to_string()
         };
         let cfg = tcp::resolve(&merged, &tcp_path)?;
-        conns.push(ModelConn {
-            name: c.name.clone(),
-            path: nodes,
-            links: route_links,
-            tcp: cfg,
-            start,
-        });
+        conns.push(ModelConn { name: c.name.clone(), path: nodes, links: route_links, tcp: cfg, start });
     }
     if conns.len() > crate::cell::MAX_VCS {
         return Err(bad(
@@ -608,28 +457,11 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
     if let Some(b) = spec.metrics.as_ref().and_then(|m| m.bottleneck.as_ref()) {
         let found = ports.keys().find(|(n, l)| {
             let l = &links[*l];
-            let other = if l.ends[0] == *n {
-                l.ends[1]
-            } else {
-                l.ends[0]
-            };
+            let other = if l.ends[0] == *n { l.ends[1] } else { l.ends[0] };
             format!("{}->{}", spec.node[*n].name, spec.node[other].name) == *b
         });
-        bottleneck = Some(*found.ok_or_else(|| {
-            bad(
-                "metrics",
-                "bottleneck",
-                format!("no switch port named `{b}`"),
-            )
-        })?);
+        bottleneck =
+            Some(*found.ok_or_else(|| bad("metrics", "bottleneck", format!("no switch port named `{b}`")))?);
     }
-    Ok(Model {
-        duration,
-        seed,
-        nodes: spec.node,
-        links,
-        ports,
-        conns,
-        bottleneck,
-    })
+    Ok(Model { duration, seed, nodes: spec.node, links, ports, conns, bottleneck })
 }

@@ -81,11 +81,7 @@ impl TcpConfig {
     /// The window the receiver can advertise: the buffer, truncated to the scale's granularity.
     pub fn advertised_window(&self) -> u32 {
         let s = self.window_shift();
-        let w = if self.window_scaling {
-            self.rcv_window
-        } else {
-            self.rcv_window.min(MAX_UNSCALED_WINDOW)
-        };
+        let w = if self.window_scaling { self.rcv_window } else { self.rcv_window.min(MAX_UNSCALED_WINDOW) };
         (w >> s) << s
     }
 
@@ -104,17 +100,10 @@ mod tests {
 
     #[test]
     fn window_scaling_of_the_wan_runs() {
-        let c = TcpConfig {
-            rcv_window: 600_000,
-            window_scaling: true,
-            ..TcpConfig::ubr_plus()
-        };
+        let c = TcpConfig { rcv_window: 600_000, window_scaling: true, ..TcpConfig::ubr_plus() };
         assert_eq!(c.window_shift(), 4);
         assert_eq!(c.advertised_window(), 600_000);
-        let unscaled = TcpConfig {
-            rcv_window: 600_000,
-            ..TcpConfig::ubr_plus()
-        };
+        let unscaled = TcpConfig { rcv_window: 600_000, ..TcpConfig::ubr_plus() };
         assert_eq!(unscaled.advertised_window(), 65_535);
     }
 }

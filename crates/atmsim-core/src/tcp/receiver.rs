@@ -156,10 +156,7 @@ mod tests {
 
     #[test]
     fn delivers_across_sequence_wrap() {
-        let cfg = TcpConfig {
-            iss: u32::MAX - 99,
-            ..TcpConfig::ubr_plus()
-        };
+        let cfg = TcpConfig { iss: u32::MAX - 99, ..TcpConfig::ubr_plus() };
         let mut r = TcpReceiver::new(0, &cfg);
         let mut acks = Acks::default();
         r.on_segment(1, &seg((u32::MAX - 99).wrapping_add(200), 100), &mut acks);

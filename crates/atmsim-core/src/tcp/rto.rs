@@ -19,14 +19,7 @@ pub struct Rto {
 impl Rto {
     pub fn new(initial_ticks: u32, min_ticks: u32, max_ticks: u32) -> Self {
         let base = initial_ticks.clamp(min_ticks, max_ticks);
-        Rto {
-            srtt8: 0,
-            rttvar4: 0,
-            base,
-            cur: base,
-            min: min_ticks,
-            max: max_ticks,
-        }
+        Rto { srtt8: 0, rttvar4: 0, base, cur: base, min: min_ticks, max: max_ticks }
     }
 
     /// The timeout to arm, in ticks.

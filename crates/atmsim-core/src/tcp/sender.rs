@@ -60,11 +60,7 @@ impl TcpSender {
             cwnd: cfg.initial_cwnd_segments * cfg.mss,
             ssthresh: cfg.initial_ssthresh,
             dupacks: 0,
-            rto: Rto::new(
-                cfg.initial_rto_ticks(),
-                cfg.min_rto_ticks,
-                cfg.max_rto_ticks(),
-            ),
+            rto: Rto::new(cfg.initial_rto_ticks(), cfg.min_rto_ticks, cfg.max_rto_ticks()),
             backoff: 0,
             timing: None,
             timer: Timer::Start(start),
@@ -225,11 +221,8 @@ impl TcpSender {
     /// Slow start below ssthresh, congestion avoidance (one segment per window) above.
     fn open_window(&mut self) {
         let mss = self.cfg.mss;
-        let incr = if self.cwnd > self.ssthresh {
-            (mss as u64 * mss as u64 / self.cwnd as u64) as u32
-        } else {
-            mss
-        };
+        let incr =
+            if self.cwnd > self.ssthresh { (mss as u64 * mss as u64 / self.cwnd as u64) as u32 } else { mss };
         let cap = if self.cfg.window_scaling {
             super::config::MAX_SCALED_WINDOW
         } else {
@@ -295,10 +288,7 @@ mod tests {
     }
 
     fn cfg() -> TcpConfig {
-        TcpConfig {
-            iss: u32::MAX - 1000,
-            ..TcpConfig::ubr_plus()
-        }
+        TcpConfig { iss: u32::MAX - 1000, ..TcpConfig::ubr_plus() }
     }
 
     #[test]
@@ -318,10 +308,7 @@ mod tests {
             now += 10 * PS_PER_MS;
         }
         assert_eq!(s.cwnd(), 16 * 512);
-        assert!(
-            seq::lt(c.iss, s.snd_una()) && s.snd_una() < c.iss,
-            "sequence space wrapped"
-        );
+        assert!(seq::lt(c.iss, s.snd_una()) && s.snd_una() < c.iss, "sequence space wrapped");
     }
 
     #[test]
@@ -353,10 +340,7 @@ mod tests {
 
     #[test]
     fn aborts_after_max_backoffs() {
-        let c = TcpConfig {
-            max_backoffs: 3,
-            ..TcpConfig::ubr_plus()
-        };
+        let c = TcpConfig { max_backoffs: 3, ..TcpConfig::ubr_plus() };
         let mut s = TcpSender::new(0, c, 0);
         let mut cap = Capture::default();
         s.on_timer(0, &mut cap);
