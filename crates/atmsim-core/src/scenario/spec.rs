@@ -143,6 +143,7 @@ pub struct TcpSpec {
     pub window_bytes: Option<i64>,
     pub window_scaling: Option<bool>,
     pub tick_ms: Option<f64>,
+    pub tick_phase_ms: Option<f64>,
     pub min_rto_ticks: Option<i64>,
     pub initial_rto_s: Option<f64>,
     pub max_rto_s: Option<f64>,
@@ -208,6 +209,9 @@ pub struct NSourceSpec {
     pub rate_bps: Option<u64>,
     /// Arbitration of simultaneous arrivals at every switch port; default rotating.
     pub arbitration: Option<ArbitrationSpec>,
+    /// Give source i the timer phase (i - 1) / N of a tick instead of all 0 (default false).
+    #[serde(default)]
+    pub stagger_timers: bool,
     pub tcp: Option<TcpSpec>,
 }
 

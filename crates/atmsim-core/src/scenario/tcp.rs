@@ -20,6 +20,7 @@ pub fn merge(base: &TcpSpec, over: &TcpSpec) -> TcpSpec {
         window_bytes,
         window_scaling,
         tick_ms,
+        tick_phase_ms,
         min_rto_ticks,
         initial_rto_s,
         max_rto_s,
@@ -40,6 +41,9 @@ pub fn check_table(t: &TcpSpec, path: &str) -> Result<(), ScenarioError> {
     c.int_range("mss", t.mss, 1, max_mss)?;
     c.int_range("window_bytes", t.window_bytes, 1, MAX_SCALED_WINDOW as i64)?;
     c.positive_f64("tick_ms", t.tick_ms)?;
+    if let Some(p) = t.tick_phase_ms {
+        c.non_negative_f64("tick_phase_ms", p)?;
+    }
     c.int_range("min_rto_ticks", t.min_rto_ticks, 1, 1_000_000)?;
     c.positive_f64("initial_rto_s", t.initial_rto_s)?;
     c.positive_f64("max_rto_s", t.max_rto_s)?;
@@ -84,6 +88,9 @@ pub fn resolve(t: &TcpSpec, path: &str) -> Result<TcpConfig, ScenarioError> {
     if let Some(v) = t.tick_ms {
         cfg.tick = (v * PS_PER_MS as f64).round() as u64;
     }
+    if let Some(v) = t.tick_phase_ms {
+        cfg.tick_phase = (v * PS_PER_MS as f64).round() as u64;
+    }
     if let Some(v) = t.min_rto_ticks {
         cfg.min_rto_ticks = v as u32;
     }
@@ -113,6 +120,9 @@ pub fn resolve(t: &TcpSpec, path: &str) -> Result<TcpConfig, ScenarioError> {
     }
     if cfg.tick == 0 {
         return Err(bad(path, "tick_ms", "rounds to zero picoseconds"));
+    }
+    if cfg.tick_phase >= cfg.tick {
+        return Err(bad(path, "tick_phase_ms", "must be less than tick_ms"));
     }
     if cfg.rcv_window > MAX_UNSCALED_WINDOW && !cfg.window_scaling {
         return Err(bad(path, "window_bytes", "exceeds 65535 octets: set window_scaling = true (RFC 1323)"));

@@ -23,6 +23,8 @@ pub fn expand(t: &NSourceSpec, spec: &mut ScenarioSpec) {
         LanWan::WAN => WAN_DELAY_US,
     });
     let rate = t.rate_bps.unwrap_or(OC3_BPS);
+    let preset_tick_ms = crate::tcp::TcpConfig::ubr_plus().tick as f64 / crate::time::PS_PER_MS as f64;
+    let tick_ms = t.tcp.as_ref().and_then(|x| x.tick_ms).unwrap_or(preset_tick_ms);
     let node = |name: String, kind| NodeSpec { name, kind };
     let link = |a: &str, b: &str| LinkSpec {
         ends: [a.to_string(), b.to_string()],
@@ -75,7 +77,11 @@ pub fn expand(t: &NSourceSpec, spec: &mut ScenarioSpec) {
             route: vec![src, "sw1".into(), "sw2".into(), dst],
             start_s: 0.0,
             app: Some(AppKind::Greedy),
-            tcp: None,
+            // Timer phases spread evenly over one tick.
+            tcp: t.stagger_timers.then(|| TcpSpec {
+                tick_phase_ms: Some(tick_ms * (i - 1) as f64 / n as f64),
+                ..Default::default()
+            }),
         });
     }
     let mut tcp = TcpSpec { preset: Some(TcpPreset::UbrPlus), ..Default::default() };

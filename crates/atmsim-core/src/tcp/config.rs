@@ -22,6 +22,9 @@ pub struct TcpConfig {
     pub window_scaling: bool,
     /// Timer granularity: the period of the BSD slow timer.
     pub tick: Time,
+    /// Offset of this host's slow-timer ticks from time 0 (0 <= phase < tick). Hosts have
+    /// independent clocks; 0 for all puts every timer on the same ticks.
+    pub tick_phase: Time,
     /// Lower bound of the retransmission timeout, in ticks (BSD TCPTV_MIN: 2 ticks).
     pub min_rto_ticks: u32,
     /// Timeout before the first RTT sample.
@@ -57,6 +60,7 @@ impl TcpConfig {
             rcv_window: 65_535,
             window_scaling: false,
             tick: 100 * PS_PER_MS,
+            tick_phase: 0,
             min_rto_ticks: 2,
             initial_rto: 3 * PS_PER_S,
             max_rto: 64 * PS_PER_S,
@@ -83,6 +87,16 @@ impl TcpConfig {
         let s = self.window_shift();
         let w = if self.window_scaling { self.rcv_window } else { self.rcv_window.min(MAX_UNSCALED_WINDOW) };
         (w >> s) << s
+    }
+
+    /// Index of the slow-timer tick interval that contains `t`.
+    pub fn tick_index(&self, t: Time) -> u64 {
+        (t + self.tick - self.tick_phase) / self.tick
+    }
+
+    /// Start of tick interval `i` (inverse of [`TcpConfig::tick_index`]).
+    pub fn tick_start(&self, i: u64) -> Time {
+        (i * self.tick + self.tick_phase).saturating_sub(self.tick)
     }
 
     pub fn max_rto_ticks(&self) -> u32 {

@@ -101,10 +101,10 @@ impl TcpSender {
     }
 
     fn arm_rexmt(&mut self, now: Time) {
-        // BSD counts the timer down on slow-timer ticks at multiples of the tick: a timeout of
-        // n ticks armed at `now` fires on the n-th tick boundary after it.
-        let tick = self.cfg.tick;
-        self.timer = Timer::Rexmt((now / tick + self.rto.current() as u64) * tick);
+        // BSD counts the timer down on slow-timer ticks: a timeout of n ticks armed at `now`
+        // fires on the n-th tick after it.
+        let c = &self.cfg;
+        self.timer = Timer::Rexmt(c.tick_start(c.tick_index(now) + self.rto.current() as u64));
     }
 
     fn timeout(&mut self, now: Time, out: &mut impl SegmentSink) {
@@ -174,8 +174,7 @@ impl TcpSender {
         self.dupacks = 0;
         if let Some((s, sent)) = self.timing {
             if seq::gt(ack, s) {
-                let tick = self.cfg.tick;
-                let ticks = (now / tick - sent / tick) as u32 + 1;
+                let ticks = (self.cfg.tick_index(now) - self.cfg.tick_index(sent)) as u32 + 1;
                 self.rto.sample(ticks);
                 self.backoff = 0;
                 self.timing = None;
@@ -336,6 +335,19 @@ mod tests {
         assert_eq!(cap.0.len(), 1);
         assert_eq!(cap.0[0].seq, first);
         assert!(cap.0[0].retransmission);
+    }
+
+    #[test]
+    fn timer_phase_shifts_the_ticks_timeouts_fire_on() {
+        let tick = 100 * PS_PER_MS;
+        let c = TcpConfig { tick_phase: 30 * PS_PER_MS, ..TcpConfig::ubr_plus() };
+        let mut s = TcpSender::new(0, c, 0);
+        let mut cap = Capture::default();
+        s.on_timer(0, &mut cap);
+        // Initial RTO 3 s = 30 ticks, counted from the tick interval holding t = 0, which began
+        // at -70 ms: the timeout fires on the 30th tick after it, at 30 ms + 29 ticks.
+        assert_eq!(s.next_timer() % tick, 30 * PS_PER_MS);
+        assert_eq!(s.next_timer(), 30 * PS_PER_MS + 29 * tick);
     }
 
     #[test]
