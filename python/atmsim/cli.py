@@ -79,7 +79,13 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     rows = ubr_plus.select(tables, quick=args.quick)
     if not rows:
         raise CliError("--quick keeps only Tables 1-3; no run selected")
-    fn = partial(ubr_plus.simulate, duration_s=args.duration)
+    from .overrides import parse_set
+
+    try:
+        sets = [parse_set(item) for item in args.set or []]
+    except ValueError as err:
+        raise CliError(str(err)) from None
+    fn = partial(ubr_plus.simulate, duration_s=args.duration, overrides=sets)
     results = parallel.run_all(fn, rows, jobs=args.jobs, cost=ubr_plus.cost)
     if args.json:
         print(json.dumps(results, indent=2))
@@ -134,6 +140,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--duration", type=float, metavar="S",
         help="simulated seconds per run instead of the paper's 10 s LAN / 20 s WAN",
+    )
+    p.add_argument(
+        "--set", action="append", metavar="KEY=VALUE",
+        help="override a scenario field in every run (sensitivity studies); repeatable",
     )
     p.set_defaults(func=cmd_reproduce)
 

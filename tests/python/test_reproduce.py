@@ -97,3 +97,20 @@ def test_cli_quick_text_shortened():
     assert proc.returncode == 0, proc.stderr
     assert "Table 1" in proc.stdout and "Tables 2-3" in proc.stdout
     assert "eff(paper)" in proc.stdout
+
+
+def test_cli_set_reaches_every_run():
+    """--set applies to each run: an unknown key is the engine's error, named, exit 2."""
+    proc = run_cli(
+        "reproduce", "ubr-plus", "--quick", "--tables", "1", "--duration", "0.05",
+        "--set", "n_source.bogus=1",
+    )
+    assert proc.returncode == 2
+    assert "n_source.bogus" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    ok = run_cli(
+        "reproduce", "ubr-plus", "--quick", "--tables", "1", "--duration", "0.05", "--jobs", "1",
+        "--json", "--set", "n_source.stagger_timers=true",
+    )
+    assert ok.returncode == 0, ok.stderr
+    assert len(json.loads(ok.stdout)) == 2

@@ -6,7 +6,7 @@ simulated efficiency, fairness and bottleneck maximum queue, printed beside the 
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Optional
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .. import _core
 from . import ubr_plus_data as data
@@ -96,11 +96,19 @@ def select(tables: Iterable[int], quick: bool = False) -> List[PaperRow]:
     return rows
 
 
-def simulate(row: PaperRow, duration_s: Optional[float] = None) -> Dict[str, Any]:
-    """Run one paper row and return its output record (the `--json` row)."""
+def simulate(
+    row: PaperRow,
+    duration_s: Optional[float] = None,
+    overrides: Sequence[Tuple[str, str]] = (),
+) -> Dict[str, Any]:
+    """Run one paper row and return its output record (the `--json` row).
+
+    `overrides` are (dotted key, TOML literal) pairs applied to every run, for sensitivity
+    studies such as `n_source.stagger_timers=true` or `n_source.arbitration=fixed`.
+    """
     import json
 
-    report = json.loads(_core.run_json(row_scenario(row, duration_s), [], None))
+    report = json.loads(_core.run_json(row_scenario(row, duration_s), list(overrides), None))
     summary = report["summary"]
     out: Dict[str, Any] = {
         "table": row.table,
