@@ -24,9 +24,8 @@ create_exception!(
 fn to_py_error(py: Python<'_>, err: api::ScenarioError) -> PyErr {
     let py_err = ScenarioError::new_err(err.to_string());
     let value = py_err.value_bound(py);
-    let attached = value
-        .setattr("field", err.field.as_str())
-        .and_then(|_| value.setattr("reason", err.reason.as_str()));
+    let attached =
+        value.setattr("field", err.field.as_str()).and_then(|_| value.setattr("reason", err.reason.as_str()));
     match attached {
         Ok(()) => py_err,
         Err(setattr_failed) => setattr_failed,
