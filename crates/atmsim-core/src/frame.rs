@@ -5,22 +5,36 @@
 
 use crate::time::Time;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SegKind {
+    #[default]
     Data,
     Ack,
 }
 
+/// TCP SYN flag (RFC 793).
+pub const SYN: u8 = 1 << 0;
+
 /// The TCP segment an AAL5 frame carries: only the header fields the model reads.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct Frame {
     pub conn: u32,
     pub kind: SegKind,
+    /// TCP flags the model uses ([`SYN`]).
+    pub flags: u8,
     pub seq: u32,
     pub ack: u32,
     pub len: u32,
     /// Advertised window in octets (already scaled).
     pub wnd: u32,
+    /// SACK blocks (RFC 2018), most recent first; `nsack` of them are valid.
+    pub sack: [(u32, u32); 4],
+    pub nsack: u8,
+    /// RFC 1323 timestamp value and echo reply, in the sender's slow-timer ticks.
+    pub ts_val: u32,
+    pub ts_ecr: u32,
+    /// TCP option octets (timestamps, SACK) carried, counted in the frame's size.
+    pub opt_len: u8,
     pub ncells: u32,
     /// Cells of this frame not yet delivered or dropped.
     pub alive: u32,
@@ -29,6 +43,25 @@ pub struct Frame {
     pub retransmission: bool,
     /// Unique over the run (set by the slab): tells a reused slot from the frame it held before.
     pub serial: u64,
+}
+
+impl Frame {
+    pub fn data(conn: u32, seq: u32, len: u32, now: Time) -> Self {
+        Frame { conn, kind: SegKind::Data, seq, len, created: now, ..Default::default() }
+    }
+
+    pub fn ack(conn: u32, ack: u32, wnd: u32, now: Time) -> Self {
+        Frame { conn, kind: SegKind::Ack, ack, wnd, created: now, ..Default::default() }
+    }
+
+    pub fn sack_blocks(&self) -> &[(u32, u32)] {
+        &self.sack[..self.nsack as usize]
+    }
+
+    /// Octets of the IP datagram: 20 IP + 20 TCP + options + data.
+    pub fn ip_len(&self) -> u32 {
+        crate::aal5::IP_HEADER + crate::aal5::TCP_HEADER + self.opt_len as u32 + self.len
+    }
 }
 
 #[derive(Debug, Default)]

@@ -42,6 +42,7 @@
 pub mod aal5;
 pub mod accept;
 pub mod api;
+pub mod app;
 pub mod cell;
 pub mod frame;
 pub mod metrics;

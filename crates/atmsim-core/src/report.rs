@@ -24,7 +24,17 @@ pub struct FlowReport {
     pub mean_delay_s: Option<f64>,
     pub final_cwnd_bytes: u32,
     pub final_ssthresh_bytes: u32,
-    pub aborted: bool,
+    /// Connections dropped after too many successive timeouts.
+    pub aborts: u64,
+    /// The CLASS study's efficiency: goodput over the data octets the sender put on the wire
+    /// (retransmissions included).
+    pub efficiency: Option<f64>,
+    /// Retransmission timeouts per 10 MB delivered (the GFR study's measure).
+    pub rto_per_10mb: Option<f64>,
+    pub transfers_completed: u64,
+    pub transfers_aborted: u64,
+    pub mean_transfer_time_s: Option<f64>,
+    pub messages: u64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -97,7 +107,7 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
         let (Component::Host(sh), Component::Host(rh)) = (&sim.comps[sc], &sim.comps[rc]) else {
             unreachable!()
         };
-        let (Endpoint::Sender { tcp: s, .. }, Endpoint::Receiver { tcp: r, .. }) =
+        let (Endpoint::Sender { tcp: s, app, .. }, Endpoint::Receiver { tcp: r, .. }) =
             (&sh.endpoints[se], &rh.endpoints[re])
         else {
             unreachable!()
@@ -116,7 +126,15 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
             mean_delay_s: (rt.delay_samples > 0).then(|| to_secs_f64(rt.delay_sum) / rt.delay_samples as f64),
             final_cwnd_bytes: s.cwnd(),
             final_ssthresh_bytes: s.ssthresh(),
-            aborted: st.aborted,
+            aborts: st.aborts,
+            efficiency: (st.bytes_sent > 0).then(|| rt.bytes_delivered as f64 / st.bytes_sent as f64),
+            rto_per_10mb: (rt.bytes_delivered > 0)
+                .then(|| st.rto_expirations as f64 * 1e7 / rt.bytes_delivered as f64),
+            transfers_completed: app.stats.transfers_completed,
+            transfers_aborted: app.stats.transfers_aborted,
+            mean_transfer_time_s: (app.stats.transfers_completed > 0)
+                .then(|| to_secs_f64(app.stats.transfer_time_sum) / app.stats.transfers_completed as f64),
+            messages: app.stats.messages,
         });
     }
 

@@ -737,7 +737,7 @@ fn cases() -> Vec<Case> {
             "unknown application",
             with_conn("[[connection]]\nname = \"c0\"\nroute = [\"a\", \"s\", \"b\"]\napp = \"ftp\"\n"),
             "connection[0].app",
-            "unknown variant `ftp`",
+            "unknown application `ftp`",
         ),
         // --- TCP -----------------------------------------------------------------------------
         case(

@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 
 use super::{InputMerge, World};
 use crate::aal5;
+use crate::app::App;
 use crate::cell::{Cell, VcId, F_CLP, F_EOF};
 use crate::frame::{Frame, FrameSlab, SegKind};
 use crate::tcp::{SegmentSink, TcpReceiver, TcpSender};
@@ -12,7 +13,7 @@ use crate::time::{SlotClock, Time, NEVER};
 
 #[derive(Debug, Clone)]
 pub enum Endpoint {
-    Sender { vc: VcId, tcp: TcpSender },
+    Sender { vc: VcId, tcp: TcpSender, app: App },
     Receiver { vc: VcId, tcp: TcpReceiver },
 }
 
@@ -24,8 +25,8 @@ impl Endpoint {
     }
     fn next_timer(&self) -> Time {
         match self {
-            Endpoint::Sender { tcp, .. } => tcp.next_timer(),
-            Endpoint::Receiver { .. } => NEVER,
+            Endpoint::Sender { tcp, app, .. } => tcp.next_timer().min(app.next_timer()),
+            Endpoint::Receiver { tcp, .. } => tcp.next_timer(),
         }
     }
 }
@@ -76,7 +77,7 @@ struct Tx<'a> {
 
 impl SegmentSink for Tx<'_> {
     fn send(&mut self, now: Time, mut frame: Frame, clp: bool) {
-        frame.ncells = aal5::cells_for_segment(frame.len, 0);
+        frame.ncells = aal5::cells_for_segment(frame.len, frame.opt_len as u32);
         frame.alive = frame.ncells;
         let remaining = frame.ncells;
         let id = self.frames.insert(frame);
@@ -172,7 +173,10 @@ impl Host {
         let mut tx = Tx { vc: ep.vc(), adapter: &mut self.adapter, frames: &mut world.frames };
         match (ep, frame.kind) {
             (Endpoint::Receiver { tcp, .. }, SegKind::Data) => tcp.on_segment(now, &frame, &mut tx),
-            (Endpoint::Sender { tcp, .. }, SegKind::Ack) => tcp.on_ack(now, frame.ack, frame.wnd, &mut tx),
+            (Endpoint::Sender { tcp, app, .. }, SegKind::Ack) => {
+                tcp.on_ack(now, &frame, &mut tx);
+                app.after(now, tcp);
+            }
             _ => {}
         }
         self.refresh_timer();
@@ -184,8 +188,13 @@ impl Host {
                 continue;
             }
             let mut tx = Tx { vc: ep.vc(), adapter: &mut self.adapter, frames: &mut world.frames };
-            if let Endpoint::Sender { tcp, .. } = ep {
-                tcp.on_timer(now, &mut tx);
+            match ep {
+                Endpoint::Sender { tcp, app, .. } => {
+                    app.on_timer(now, tcp, &mut tx);
+                    tcp.on_timer(now, &mut tx);
+                    app.after(now, tcp);
+                }
+                Endpoint::Receiver { tcp, .. } => tcp.on_timer(now, &mut tx),
             }
         }
         self.refresh_timer();
@@ -252,19 +261,7 @@ mod tests {
     }
 
     fn frame(w: &mut World, ncells: u32) -> u32 {
-        w.frames.insert(Frame {
-            conn: 0,
-            kind: SegKind::Data,
-            seq: 0,
-            ack: 0,
-            len: 0,
-            wnd: 0,
-            ncells,
-            alive: ncells,
-            created: 0,
-            retransmission: false,
-            serial: 0,
-        })
+        w.frames.insert(Frame { ncells, alive: ncells, ..Default::default() })
     }
 
     /// Deliver cells `keep` (indices) of a frame of `n` cells; the others are "lost" upstream.

@@ -243,7 +243,7 @@ mod tests {
     use super::*;
     use crate::cell::CellFifo;
     use crate::cell::{VcId, F_EOF};
-    use crate::frame::{Frame, FrameSlab, SegKind};
+    use crate::frame::{Frame, FrameSlab};
     use crate::net::{Channel, Sched};
     use crate::time::CellPeriod;
 
@@ -252,19 +252,7 @@ mod tests {
         let period = CellPeriod::from_bps(155_520_000);
         let mut frames = FrameSlab::default();
         for _ in 0..8 {
-            frames.insert(Frame {
-                conn: 0,
-                kind: SegKind::Data,
-                seq: 0,
-                ack: 0,
-                len: 0,
-                wnd: 0,
-                ncells: 1000,
-                alive: 1000,
-                created: 0,
-                retransmission: false,
-                serial: 0,
-            });
+            frames.insert(Frame { ncells: 1000, alive: 1000, ..Default::default() });
         }
         // Everything the port sends lands in one sink FIFO.
         let channels = vec![Channel { name: "x".into(), period, latency: 1, route: vec![0; 4], cells: 0 }];

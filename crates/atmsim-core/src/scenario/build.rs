@@ -13,6 +13,8 @@ use crate::net::{Channel, Component, Endpoint, Host, Port, Sched, Sim, World, NO
 fn is_switch(n: &NodeSpec) -> bool {
     n.kind == NodeKind::Switch
 }
+use crate::app::App;
+use crate::rng::Rng;
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::time::{SlotClock, Time, NEVER};
 
@@ -114,7 +116,12 @@ pub fn build(model: Model) -> Built {
             ends[0] = (src, h.endpoints.len());
             h.add_endpoint(
                 vc as u32,
-                Endpoint::Sender { vc: vc as VcId, tcp: TcpSender::new(vc as u32, c.tcp, c.start) },
+                Endpoint::Sender {
+                    vc: vc as VcId,
+                    tcp: TcpSender::new(vc as u32, c.tcp),
+                    // Each application draws from its own stream, named after its connection.
+                    app: App::new(c.app, c.start, Rng::stream(model.seed, &format!("app/{}", c.name))),
+                },
             );
         }
         if let Component::Host(h) = &mut comps[dst] {

@@ -1,5 +1,6 @@
 //! Scenarios: TOML text -> overrides -> typed spec -> validated model -> built simulation.
 
+pub mod app;
 pub mod build;
 pub mod overrides;
 pub mod spec;

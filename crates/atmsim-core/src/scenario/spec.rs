@@ -125,6 +125,9 @@ pub struct PortSpec {
 pub enum VariantSpec {
     Tahoe,
     Reno,
+    #[serde(rename = "newreno")]
+    NewReno,
+    Sack,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -132,6 +135,12 @@ pub enum VariantSpec {
 pub enum TcpPreset {
     /// The UBR+ study: MSS 512, 100 ms ticks, no fast retransmit, 64 KB window.
     UbrPlus,
+    /// The GFR study's TCP_default, TCP_fast and TCP_SACK (its Tables 2.1-2.3).
+    TcpDefault,
+    TcpFast,
+    TcpSack,
+    /// The CLASS study's 4.3BSD-Reno.
+    RenoClass,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -153,13 +162,12 @@ pub struct TcpSpec {
     pub initial_cwnd_segments: Option<i64>,
     pub initial_ssthresh_bytes: Option<i64>,
     pub iss: Option<i64>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AppKind {
-    /// Always has data: sends whenever the window allows.
-    Greedy,
+    pub delayed_ack: Option<bool>,
+    pub delack_ms: Option<f64>,
+    pub timestamps: Option<bool>,
+    pub mss_includes_options: Option<bool>,
+    pub snd_buffer_bytes: Option<i64>,
+    pub nodelay: Option<bool>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -170,7 +178,8 @@ pub struct ConnectionSpec {
     pub route: Vec<String>,
     #[serde(default)]
     pub start_s: f64,
-    pub app: Option<AppKind>,
+    /// `"greedy"` or a table `{ kind = "transfers" | "messages", ... }` (see `validate::app`).
+    pub app: Option<toml::Value>,
     pub tcp: Option<TcpSpec>,
 }
 

@@ -29,7 +29,13 @@ pub fn merge(base: &TcpSpec, over: &TcpSpec) -> TcpSpec {
         dupack_threshold,
         initial_cwnd_segments,
         initial_ssthresh_bytes,
-        iss
+        iss,
+        delayed_ack,
+        delack_ms,
+        timestamps,
+        mss_includes_options,
+        snd_buffer_bytes,
+        nodelay
     )
 }
 
@@ -62,6 +68,8 @@ pub fn check_table(t: &TcpSpec, path: &str) -> Result<(), ScenarioError> {
     c.int_range("initial_cwnd_segments", t.initial_cwnd_segments, 1, 1_000_000)?;
     c.int_range("initial_ssthresh_bytes", t.initial_ssthresh_bytes, 1, MAX_SCALED_WINDOW as i64)?;
     c.int_range("iss", t.iss, 0, u32::MAX as i64)?;
+    c.positive_f64("delack_ms", t.delack_ms)?;
+    c.int_range("snd_buffer_bytes", t.snd_buffer_bytes, 1, MAX_SCALED_WINDOW as i64)?;
     Ok(())
 }
 
@@ -69,12 +77,36 @@ pub fn check_table(t: &TcpSpec, path: &str) -> Result<(), ScenarioError> {
 pub fn resolve(t: &TcpSpec, path: &str) -> Result<TcpConfig, ScenarioError> {
     let mut cfg = match t.preset.unwrap_or(TcpPreset::UbrPlus) {
         TcpPreset::UbrPlus => TcpConfig::ubr_plus(),
+        TcpPreset::TcpDefault => TcpConfig::tcp_default(),
+        TcpPreset::TcpFast => TcpConfig::tcp_fast(),
+        TcpPreset::TcpSack => TcpConfig::tcp_sack(),
+        TcpPreset::RenoClass => TcpConfig::reno_class(),
     };
     if let Some(v) = t.variant {
         cfg.variant = match v {
             VariantSpec::Tahoe => Variant::Tahoe,
             VariantSpec::Reno => Variant::Reno,
+            VariantSpec::NewReno => Variant::NewReno,
+            VariantSpec::Sack => Variant::Sack,
         };
+    }
+    if let Some(v) = t.delayed_ack {
+        cfg.delayed_ack = v;
+    }
+    if let Some(v) = t.delack_ms {
+        cfg.delack_tick = (v * PS_PER_MS as f64).round() as u64;
+    }
+    if let Some(v) = t.timestamps {
+        cfg.timestamps = v;
+    }
+    if let Some(v) = t.mss_includes_options {
+        cfg.mss_includes_options = v;
+    }
+    if let Some(v) = t.snd_buffer_bytes {
+        cfg.snd_buffer = v as u32;
+    }
+    if let Some(v) = t.nodelay {
+        cfg.nodelay = v;
     }
     if let Some(v) = t.mss {
         cfg.mss = v as u32;
@@ -126,6 +158,26 @@ pub fn resolve(t: &TcpSpec, path: &str) -> Result<TcpConfig, ScenarioError> {
     }
     if cfg.rcv_window > MAX_UNSCALED_WINDOW && !cfg.window_scaling {
         return Err(bad(path, "window_bytes", "exceeds 65535 octets: set window_scaling = true (RFC 1323)"));
+    }
+    if cfg.delack_tick == 0 {
+        return Err(bad(path, "delack_ms", "rounds to zero picoseconds"));
+    }
+    if cfg.mss_includes_options && cfg.mss <= cfg.data_options() {
+        return Err(bad(path, "mss", "leaves no room for data after the TCP options"));
+    }
+    if !cfg.mss_includes_options
+        && cfg.mss
+            + cfg.data_options()
+            + crate::aal5::LLC_SNAP
+            + crate::aal5::IP_HEADER
+            + crate::aal5::TCP_HEADER
+            > crate::aal5::MAX_SDU
+    {
+        return Err(bad(
+            path,
+            "mss",
+            "plus headers and options exceeds the largest AAL5 frame (65535 octets)",
+        ));
     }
     if cfg.rcv_window < cfg.mss {
         return Err(bad(path, "window_bytes", "is smaller than one segment (mss)"));

@@ -76,7 +76,7 @@ pub fn expand(t: &NSourceSpec, spec: &mut ScenarioSpec) {
             name: format!("tcp{i}"),
             route: vec![src, "sw1".into(), "sw2".into(), dst],
             start_s: 0.0,
-            app: Some(AppKind::Greedy),
+            app: Some(toml::Value::String("greedy".into())),
             // Timer phases spread evenly over one tick.
             tcp: t.stagger_timers.then(|| TcpSpec {
                 tick_phase_ms: Some(tick_ms * (i - 1) as f64 / n as f64),

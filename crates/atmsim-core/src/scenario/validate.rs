@@ -71,6 +71,7 @@ pub struct ModelPort {
 #[derive(Debug, Clone)]
 pub struct ModelConn {
     pub name: String,
+    pub app: crate::app::AppKind,
     /// Node indices from sender to receiver.
     pub path: Vec<usize>,
     /// Link indices between consecutive nodes of `path`.
@@ -440,7 +441,8 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
             "tcp".to_string()
         };
         let cfg = tcp::resolve(&merged, &tcp_path)?;
-        conns.push(ModelConn { name: c.name.clone(), path: nodes, links: route_links, tcp: cfg, start });
+        let app = super::app::app_of(c.app.as_ref(), &path)?;
+        conns.push(ModelConn { name: c.name.clone(), app, path: nodes, links: route_links, tcp: cfg, start });
     }
     if conns.len() > crate::cell::MAX_VCS {
         return Err(bad(

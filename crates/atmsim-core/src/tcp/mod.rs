@@ -2,19 +2,22 @@
 //! a retransmission timer counted in coarse ticks, go-back-N after a timeout, and a receiver that
 //! caches out-of-order segments.
 //!
-//! Only the behaviour the studies measure is modelled: no connection set-up or tear-down, no
-//! Nagle, the application always has full-sized segments to send (greedy) once started.
+//! Only the behaviour the studies measure is modelled: set-up is a SYN / SYN-ACK exchange when
+//! asked for (transfers), there is no tear-down (a transfer ends when its last octet is
+//! acknowledged), and no persist timer (the receivers never close their window).
 
 pub mod config;
 mod receiver;
 mod rto;
+mod scoreboard;
 mod sender;
 pub mod seq;
 
 pub use config::{TcpConfig, Variant};
 pub use receiver::{ReceiverStats, TcpReceiver};
 pub use rto::Rto;
-pub use sender::{SenderStats, TcpSender};
+pub use scoreboard::Scoreboard;
+pub use sender::{CwndSample, SenderStats, TcpSender};
 
 use crate::frame::Frame;
 use crate::time::Time;

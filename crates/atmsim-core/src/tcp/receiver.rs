@@ -1,9 +1,11 @@
-//! The receiving side: cumulative ACKs, one per segment (no delayed ACK), out-of-order segments
-//! cached and delivered once the hole is filled.
+//! The receiving side: cumulative ACKs, immediate or delayed (RFC 1122 4.2.3.2), SACK blocks
+//! (RFC 2018), timestamp echo (RFC 1323), and a cache of out-of-order segments delivered once
+//! the hole is filled.
 
+use super::config::{sack_option, TIMESTAMP_OPTION};
 use super::{seq, SegmentSink, TcpConfig};
-use crate::frame::{Frame, SegKind};
-use crate::time::Time;
+use crate::frame::{Frame, SYN};
+use crate::time::{Time, NEVER};
 
 #[derive(Debug, Clone, Default)]
 pub struct ReceiverStats {
@@ -13,18 +15,29 @@ pub struct ReceiverStats {
     /// Segments that carried nothing new.
     pub duplicate_segments: u64,
     pub acks_sent: u64,
-    /// Sum over delivered segments of the time from hand-over to the source adapter to delivery.
+    /// Sum over segments that advanced delivery of the time from hand-over to the source
+    /// adapter to delivery.
     pub delay_sum: Time,
     pub delay_samples: u64,
+    pub connections: u64,
 }
 
 #[derive(Debug, Clone)]
 pub struct TcpReceiver {
     pub conn: u32,
+    cfg: TcpConfig,
     rcv_nxt: u32,
     wnd: u32,
     /// Out-of-order data held back, as disjoint sorted [start, end) ranges.
     ooo: Vec<(u32, u32)>,
+    /// SACK blocks of the last ACK, most recent first (RFC 2018 section 4 ordering).
+    reported: Vec<(u32, u32)>,
+    /// Full segments received and not yet acknowledged (delayed ACK).
+    unacked: u32,
+    /// Delayed-ACK deadline (a fast-timer tick), if an ACK is being held.
+    delack: Option<Time>,
+    ts_recent: u32,
+    last_ack_sent: u32,
     pub stats: ReceiverStats,
 }
 
@@ -32,9 +45,15 @@ impl TcpReceiver {
     pub fn new(conn: u32, cfg: &TcpConfig) -> Self {
         TcpReceiver {
             conn,
+            cfg: *cfg,
             rcv_nxt: cfg.iss,
             wnd: cfg.advertised_window(),
             ooo: Vec::new(),
+            reported: Vec::new(),
+            unacked: 0,
+            delack: None,
+            ts_recent: 0,
+            last_ack_sent: cfg.iss,
             stats: ReceiverStats::default(),
         }
     }
@@ -43,45 +62,114 @@ impl TcpReceiver {
         self.rcv_nxt
     }
 
+    pub fn next_timer(&self) -> Time {
+        self.delack.unwrap_or(NEVER)
+    }
+
+    /// The delayed-ACK timer fired.
+    pub fn on_timer(&mut self, now: Time, out: &mut impl SegmentSink) {
+        if self.delack.is_some_and(|t| t <= now) {
+            self.send_ack(now, 0, out);
+        }
+    }
+
     pub fn on_segment(&mut self, now: Time, f: &Frame, out: &mut impl SegmentSink) {
+        if f.flags & SYN != 0 {
+            // A new connection: forget the old one and answer with a SYN-ACK.
+            self.rcv_nxt = f.seq.wrapping_add(1);
+            self.ooo.clear();
+            self.reported.clear();
+            self.unacked = 0;
+            self.delack = None;
+            self.ts_recent = f.ts_val;
+            self.stats.connections += 1;
+            self.send_ack(now, SYN, out);
+            return;
+        }
         self.stats.segments_received += 1;
+        // RFC 1323 section 4.2: remember the timestamp of the segment the next ACK covers.
+        if self.cfg.timestamps && seq::le(f.seq, self.last_ack_sent) {
+            self.ts_recent = f.ts_val;
+        }
         let (start, end) = (f.seq, f.seq.wrapping_add(f.len));
         if seq::le(end, self.rcv_nxt) {
+            // Nothing new: ACK at once so the sender learns where we are.
             self.stats.duplicate_segments += 1;
-        } else if seq::le(start, self.rcv_nxt) {
-            let before = self.rcv_nxt;
-            self.rcv_nxt = end;
-            self.pull_cached();
-            self.stats.bytes_delivered += self.rcv_nxt.wrapping_sub(before) as u64;
-            self.stats.delay_sum += now - f.created;
-            self.stats.delay_samples += 1;
-        } else {
-            self.cache(start, end);
+            return self.send_ack(now, 0, out);
         }
+        if seq::gt(start, self.rcv_nxt) {
+            // A hole: cache, and ACK at once (a duplicate ACK, with SACK blocks).
+            self.cache(start, end);
+            self.note_block(start, end);
+            return self.send_ack(now, 0, out);
+        }
+        let filled_hole = !self.ooo.is_empty();
+        let before = self.rcv_nxt;
+        self.rcv_nxt = end;
+        self.pull_cached();
+        self.stats.bytes_delivered += self.rcv_nxt.wrapping_sub(before) as u64;
+        self.stats.delay_sum += now - f.created;
+        self.stats.delay_samples += 1;
+        if filled_hole || !self.cfg.delayed_ack {
+            return self.send_ack(now, 0, out);
+        }
+        // Delayed ACK: every second full segment at once, otherwise on the next fast tick.
+        self.unacked += 1;
+        if self.unacked >= 2 {
+            self.send_ack(now, 0, out);
+        } else if self.delack.is_none() {
+            let tick = self.cfg.delack_tick;
+            let phase = self.cfg.tick_phase % tick;
+            self.delack = Some(((now + tick - phase) / tick) * tick + phase);
+        }
+    }
+
+    fn send_ack(&mut self, now: Time, flags: u8, out: &mut impl SegmentSink) {
+        let mut f = Frame::ack(self.conn, self.rcv_nxt, self.wnd, now);
+        f.flags = flags;
+        let mut opt = 0;
+        if self.cfg.timestamps {
+            f.ts_val = self.cfg.tick_index(now) as u32;
+            f.ts_ecr = self.ts_recent;
+            opt += TIMESTAMP_OPTION;
+        }
+        let max_blocks = self.cfg.max_sack_blocks() as usize;
+        if max_blocks > 0 && !self.ooo.is_empty() {
+            // Most recent first, each still held and not yet covered by rcv_nxt.
+            let mut n = 0;
+            for &(s, e) in &self.reported {
+                if n == max_blocks {
+                    break;
+                }
+                if let Some(&r) = self.ooo.iter().find(|&&(a, b)| seq::le(a, s) && seq::le(e, b)) {
+                    if !f.sack[..n].contains(&r) {
+                        f.sack[n] = r;
+                        n += 1;
+                    }
+                }
+            }
+            f.nsack = n as u8;
+            opt += sack_option(n as u32);
+        }
+        f.opt_len = opt as u8;
+        self.reported.retain(|&(_, e)| seq::gt(e, self.rcv_nxt));
+        self.last_ack_sent = self.rcv_nxt;
+        self.unacked = 0;
+        self.delack = None;
         self.stats.acks_sent += 1;
-        out.send(
-            now,
-            Frame {
-                conn: self.conn,
-                kind: SegKind::Ack,
-                seq: 0,
-                ack: self.rcv_nxt,
-                len: 0,
-                wnd: self.wnd,
-                ncells: 0,
-                alive: 0,
-                created: now,
-                retransmission: false,
-                serial: 0,
-            },
-            false,
-        );
+        out.send(now, f, false);
+    }
+
+    /// The block holding the newest segment goes first in the next ACK.
+    fn note_block(&mut self, start: u32, end: u32) {
+        self.reported.retain(|&(s, e)| !(seq::le(start, s) && seq::le(e, end)));
+        self.reported.insert(0, (start, end));
+        self.reported.truncate(8);
     }
 
     fn cache(&mut self, start: u32, end: u32) {
         let i = self.ooo.partition_point(|&(s, _)| seq::lt(s, start));
         self.ooo.insert(i, (start, end));
-        // Merge overlapping or touching neighbours.
         let mut merged: usize = 0;
         for j in 1..self.ooo.len() {
             let (s, e) = self.ooo[j];
@@ -112,29 +200,23 @@ impl TcpReceiver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tcp::Variant;
 
     #[derive(Default)]
-    struct Acks(Vec<u32>);
+    struct Acks(Vec<Frame>);
     impl SegmentSink for Acks {
         fn send(&mut self, _now: Time, f: Frame, _clp: bool) {
-            self.0.push(f.ack);
+            self.0.push(f);
+        }
+    }
+    impl Acks {
+        fn acks(&self) -> Vec<u32> {
+            self.0.iter().map(|f| f.ack).collect()
         }
     }
 
     fn seg(seq: u32, len: u32) -> Frame {
-        Frame {
-            conn: 0,
-            kind: SegKind::Data,
-            seq,
-            ack: 0,
-            len,
-            wnd: 0,
-            ncells: 0,
-            alive: 0,
-            created: 0,
-            retransmission: false,
-            serial: 0,
-        }
+        Frame::data(0, seq, len, 0)
     }
 
     #[test]
@@ -145,13 +227,14 @@ mod tests {
         r.on_segment(2, &seg(200, 100), &mut acks); // hole at 100
         r.on_segment(3, &seg(300, 100), &mut acks);
         r.on_segment(4, &seg(200, 100), &mut acks); // duplicate of cached data
-        assert_eq!(acks.0, vec![100, 100, 100, 100]);
+        assert_eq!(acks.acks(), vec![100, 100, 100, 100]);
         r.on_segment(5, &seg(100, 100), &mut acks);
-        assert_eq!(*acks.0.last().unwrap(), 400);
+        assert_eq!(*acks.acks().last().unwrap(), 400);
         assert_eq!(r.stats.bytes_delivered, 400);
         r.on_segment(6, &seg(0, 100), &mut acks);
         assert_eq!(r.stats.bytes_delivered, 400);
         assert_eq!(r.stats.duplicate_segments, 1);
+        assert!(acks.0.iter().all(|f| f.nsack == 0), "no SACK without the SACK variant");
     }
 
     #[test]
@@ -164,5 +247,63 @@ mod tests {
         r.on_segment(3, &seg((u32::MAX - 99).wrapping_add(100), 100), &mut acks);
         assert_eq!(r.rcv_nxt(), (u32::MAX - 99).wrapping_add(300));
         assert_eq!(r.stats.bytes_delivered, 300);
+    }
+
+    #[test]
+    fn sack_blocks_newest_first_and_limited_by_option_space() {
+        let cfg = TcpConfig { variant: Variant::Sack, timestamps: true, ..TcpConfig::ubr_plus() };
+        let mut r = TcpReceiver::new(0, &cfg);
+        let mut acks = Acks::default();
+        r.on_segment(1, &seg(0, 100), &mut acks);
+        for (i, s) in [200u32, 400, 600, 800].iter().enumerate() {
+            r.on_segment(2 + i as Time, &seg(*s, 100), &mut acks);
+        }
+        let last = acks.0.last().unwrap();
+        assert_eq!(last.ack, 100);
+        // Timestamps leave room for 3 blocks; the newest block comes first.
+        assert_eq!(last.sack_blocks(), &[(800, 900), (600, 700), (400, 500)]);
+        assert_eq!(last.opt_len as u32, TIMESTAMP_OPTION + sack_option(3));
+        // Filling 100..200 merges with 200..300; ACK 300, blocks left above it.
+        r.on_segment(9, &seg(100, 100), &mut acks);
+        let last = acks.0.last().unwrap();
+        assert_eq!(last.ack, 300);
+        assert_eq!(last.sack_blocks(), &[(800, 900), (600, 700), (400, 500)]);
+        // A segment adjacent to a block is reported as the merged block, first.
+        r.on_segment(10, &seg(500, 100), &mut acks);
+        assert_eq!(acks.0.last().unwrap().sack_blocks()[0], (400, 700));
+    }
+
+    #[test]
+    fn delayed_ack_every_second_segment_or_on_the_fast_tick() {
+        let cfg = TcpConfig { delayed_ack: true, ..TcpConfig::ubr_plus() };
+        let tick = cfg.delack_tick;
+        let mut r = TcpReceiver::new(0, &cfg);
+        let mut acks = Acks::default();
+        r.on_segment(5, &seg(0, 512), &mut acks);
+        assert!(acks.0.is_empty());
+        assert_eq!(r.next_timer(), tick);
+        r.on_segment(6, &seg(512, 512), &mut acks);
+        assert_eq!(acks.acks(), vec![1024]);
+        assert_eq!(r.next_timer(), NEVER);
+        r.on_segment(7, &seg(1024, 512), &mut acks);
+        r.on_timer(tick, &mut acks);
+        assert_eq!(acks.acks(), vec![1024, 1536]);
+        // Out of order: at once.
+        r.on_segment(tick + 1, &seg(4096, 512), &mut acks);
+        assert_eq!(acks.acks(), vec![1024, 1536, 1536]);
+    }
+
+    #[test]
+    fn syn_resets_and_is_answered() {
+        let mut r = TcpReceiver::new(0, &TcpConfig::ubr_plus());
+        let mut acks = Acks::default();
+        r.on_segment(1, &seg(0, 100), &mut acks);
+        let mut syn = seg(5000, 0);
+        syn.flags = SYN;
+        r.on_segment(2, &syn, &mut acks);
+        let synack = acks.0.last().unwrap();
+        assert_eq!((synack.flags, synack.ack), (SYN, 5001));
+        r.on_segment(3, &seg(5001, 100), &mut acks);
+        assert_eq!(r.rcv_nxt(), 5101);
     }
 }

@@ -1,0 +1,83 @@
+//! A connection's `app`: `"greedy"`, or a table naming the kind and its parameters.
+//!
+//! Read by hand rather than through serde's untagged enums so that each mistake is reported
+//! against the exact key.
+
+use toml::Value;
+
+use super::validate::{bad, Check};
+use crate::api::ScenarioError;
+use crate::app::AppKind;
+
+const KINDS: &str = "\"greedy\", \"transfers\" or \"messages\"";
+
+pub fn app_of(v: Option<&Value>, path: &str) -> Result<AppKind, ScenarioError> {
+    let path = format!("{path}.app");
+    let table = match v {
+        None => return Ok(AppKind::Greedy),
+        Some(Value::String(s)) if s == "greedy" => return Ok(AppKind::Greedy),
+        Some(Value::String(s)) => {
+            return Err(ScenarioError {
+                field: path,
+                reason: format!(
+                    "unknown application `{s}` (a string must be \"greedy\"; the others are tables)"
+                ),
+            })
+        }
+        Some(Value::Table(t)) => t,
+        Some(other) => {
+            return Err(ScenarioError {
+                field: path,
+                reason: format!("expected \"greedy\" or a table, got a {}", other.type_str()),
+            })
+        }
+    };
+    let allowed: &[&str] = match table.get("kind").and_then(Value::as_str) {
+        Some("greedy") => &["kind"],
+        Some("transfers") => &["kind", "bytes", "mean_idle_s"],
+        Some("messages") => &["kind", "mean_bytes", "rate_bps"],
+        Some(k) => return Err(bad(&path, "kind", format!("unknown application `{k}`: use {KINDS}"))),
+        None => return Err(bad(&path, "kind", format!("is required: {KINDS}"))),
+    };
+    if let Some(k) = table.keys().find(|k| !allowed.contains(&k.as_str())) {
+        return Err(bad(
+            &path,
+            k,
+            format!("unknown field for this application, expected one of {allowed:?}"),
+        ));
+    }
+    let num = |k: &str| -> Result<Option<f64>, ScenarioError> {
+        match table.get(k) {
+            None => Ok(None),
+            Some(Value::Integer(i)) => Ok(Some(*i as f64)),
+            Some(Value::Float(f)) => Ok(Some(*f)),
+            Some(other) => Err(bad(&path, k, format!("expected a number, got a {}", other.type_str()))),
+        }
+    };
+    let need =
+        |k: &str| -> Result<f64, ScenarioError> { num(k)?.ok_or_else(|| bad(&path, k, "is required")) };
+    let c = Check(&path);
+    Ok(match table["kind"].as_str() {
+        Some("transfers") => {
+            let bytes = need("bytes")?;
+            if !(bytes.is_finite() && bytes >= 1.0 && bytes <= 1e15 && bytes.fract() == 0.0) {
+                return Err(bad(
+                    &path,
+                    "bytes",
+                    format!("must be a whole number of octets in 1..1e15, got {bytes}"),
+                ));
+            }
+            let idle = need("mean_idle_s")?;
+            c.non_negative_f64("mean_idle_s", idle)?;
+            AppKind::Transfers { bytes: bytes as u64, mean_idle_s: idle }
+        }
+        Some("messages") => {
+            let mean_bytes = need("mean_bytes")?;
+            c.positive_f64("mean_bytes", Some(mean_bytes))?;
+            let rate = need("rate_bps")?;
+            c.positive_f64("rate_bps", Some(rate))?;
+            AppKind::Messages { mean_bytes, rate_bps: rate }
+        }
+        _ => AppKind::Greedy,
+    })
+}
