@@ -997,6 +997,12 @@ fn cases() -> Vec<Case> {
             "window_scaling = true",
         ),
         case(
+            "n_source LAN window above 65535, timers staggered",
+            nsrc("stagger_timers = true\ntcp = { window_bytes = 100000 }", ""),
+            "n_source.tcp.window_bytes",
+            "window_scaling = true",
+        ),
+        case(
             "n_source unknown key in its tcp table",
             nsrc("tcp = { windw = 100000 }", ""),
             "n_source.tcp.windw",

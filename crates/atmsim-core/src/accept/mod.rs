@@ -26,9 +26,11 @@ pub enum DropReason {
     SelectiveDrop = 3,
     /// Fair Buffer Allocation: a new frame of a VC above its dynamic share.
     Fba = 4,
+    /// Fault injection (a scenario's `[[fault]]`).
+    Fault = 5,
 }
 
-pub const DROP_REASONS: usize = 5;
+pub const DROP_REASONS: usize = 6;
 
 impl DropReason {
     pub const ALL: [DropReason; DROP_REASONS] = [
@@ -37,6 +39,7 @@ impl DropReason {
         DropReason::EarlyPacket,
         DropReason::SelectiveDrop,
         DropReason::Fba,
+        DropReason::Fault,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -45,6 +48,7 @@ impl DropReason {
             DropReason::EarlyPacket => "early_packet",
             DropReason::SelectiveDrop => "selective_drop",
             DropReason::Fba => "fba",
+            DropReason::Fault => "fault",
         }
     }
 }

@@ -12,12 +12,14 @@
 //! all its arrivals, departures and timers in `[t, t + L_c)` in one call: for a WAN link that is
 //! thousands of cell slots per pop, and the global heap stays the size of the component list.
 
+mod fault;
 mod host;
 mod merge;
 mod port;
 mod sched;
 mod sim;
 
+pub use fault::{Fault, FaultRule};
 pub use host::{Endpoint, Host, HostStats};
 pub use merge::{Arbitration, InputMerge};
 pub use port::{Port, PortStats, INFINITE};

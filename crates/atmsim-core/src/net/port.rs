@@ -9,7 +9,7 @@
 
 use std::collections::VecDeque;
 
-use super::{Arbitration, InputMerge, World};
+use super::{Arbitration, Fault, InputMerge, World};
 use crate::accept::{BufferState, DropReason, Policy, DROP_REASONS};
 use crate::cell::Cell;
 use crate::time::{SlotClock, Time, NEVER};
@@ -73,6 +73,8 @@ pub struct Port {
     active: u32,
     pub stats: PortStats,
     merge: InputMerge,
+    /// Injected faults (usually none: checked only at first cells, and only if present).
+    pub faults: Vec<Fault>,
 }
 
 impl Port {
@@ -96,6 +98,7 @@ impl Port {
             active: 0,
             stats: PortStats::default(),
             merge: InputMerge::default(),
+            faults: Vec::new(),
         }
     }
 
@@ -151,8 +154,17 @@ impl Port {
                 return self.drop_cell(vc, DropReason::PartialPacket, world, cell)
             }
             Discard::Partial => {}
-            // A new frame: the policy may refuse it whole.
+            // A new frame: an injected fault or the policy may refuse it whole.
             Discard::None if first => {
+                if !self.faults.is_empty() {
+                    let f = world.frames.get(cell.frame);
+                    if self.faults.iter_mut().any(|x| x.hits(now, f)) {
+                        if !eof {
+                            self.vcs[vc].discard = Discard::Frame;
+                        }
+                        return self.drop_cell(vc, DropReason::Fault, world, cell);
+                    }
+                }
                 let state = BufferState { x, k: self.capacity, y: self.vcs[vc].y, active: self.active };
                 if let Some(reason) = self.policy.frame_decision(&state) {
                     if !eof {

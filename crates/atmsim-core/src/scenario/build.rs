@@ -8,12 +8,13 @@ use super::spec::{NodeKind, NodeSpec};
 use super::validate::Model;
 use crate::cell::{CellFifo, VcId};
 use crate::frame::FrameSlab;
-use crate::net::{Channel, Component, Endpoint, Host, Port, Sched, Sim, World, NO_ROUTE};
+use crate::net::{Channel, Component, Endpoint, Fault, FaultRule, Host, Port, Sched, Sim, World, NO_ROUTE};
 
 fn is_switch(n: &NodeSpec) -> bool {
     n.kind == NodeKind::Switch
 }
-use crate::app::App;
+use super::fault::ModelFaultRule;
+use crate::app::{App, AppKind};
 use crate::rng::Rng;
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::time::{SlotClock, Time, NEVER};
@@ -134,6 +135,27 @@ pub fn build(model: Model) -> Built {
         endpoints.push(ends);
     }
 
+    for (i, f) in model.faults.iter().enumerate() {
+        let c = &model.conns[f.conn];
+        // Stream positions count from the first data octet (after the SYN, if any).
+        let first = c.tcp.iss.wrapping_add(u32::from(matches!(c.app, AppKind::Transfers { .. })));
+        let rules: Vec<FaultRule> = match &f.rule {
+            ModelFaultRule::Segments { positions, times } => positions
+                .iter()
+                .map(|&k| FaultRule::Segment {
+                    seq: first.wrapping_add((k - 1) * c.tcp.seg_data()),
+                    times: *times,
+                })
+                .collect(),
+            ModelFaultRule::Window { from, to } => vec![FaultRule::Window { from: *from, to: *to }],
+            ModelFaultRule::Random { p } => {
+                vec![FaultRule::Random { p: *p, rng: Rng::stream(model.seed, &format!("fault/{i}")) }]
+            }
+        };
+        if let Component::Port(p) = &mut comps[port_comp[&f.port]] {
+            p.faults.extend(rules.into_iter().map(|rule| Fault { conn: f.conn as u32, acks: f.acks, rule }));
+        }
+    }
     let bottleneck = model.bottleneck.map(|k| port_comp[&k]);
     let world = World { fifos, frames: FrameSlab::default(), channels, sched: Sched::new(comps.len()) };
     let sim = Sim { comps, lookahead, world, now: 0, events: 0 };

@@ -2,6 +2,7 @@
 
 pub mod app;
 pub mod build;
+pub mod fault;
 pub mod overrides;
 pub mod spec;
 pub mod tcp;

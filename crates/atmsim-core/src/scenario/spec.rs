@@ -22,6 +22,28 @@ pub struct ScenarioSpec {
     /// TCP settings shared by every connection (a connection's own `tcp` table overrides them).
     pub tcp: Option<TcpSpec>,
     pub metrics: Option<MetricsSpec>,
+    /// Injected losses (allowed with the template too).
+    #[serde(default)]
+    pub fault: Vec<FaultSpec>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FaultSpec {
+    /// The switch port ("switch->neighbour") where frames are dropped.
+    pub port: String,
+    pub connection: String,
+    /// Data segments by position in the stream (1 = the first full segment of data).
+    pub segments: Option<Vec<i64>>,
+    /// How many transmissions of each listed segment are dropped (default 1: the original).
+    pub times: Option<i64>,
+    /// Drop every frame of the connection entering the port in [from, to) seconds.
+    pub between_s: Option<[f64; 2]>,
+    /// Drop each frame with this probability.
+    pub loss_rate: Option<f64>,
+    /// Drop the connection's ACKs instead of its data (default false).
+    #[serde(default)]
+    pub acks: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]

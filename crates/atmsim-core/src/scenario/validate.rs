@@ -91,6 +91,7 @@ pub struct Model {
     pub conns: Vec<ModelConn>,
     /// (switch node, link) of the port named as the bottleneck.
     pub bottleneck: Option<(usize, usize)>,
+    pub faults: Vec<super::fault::ModelFault>,
 }
 
 impl Model {
@@ -432,11 +433,12 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
             }
             None => base_tcp.clone(),
         };
-        let tcp_path = if c.tcp.is_some() {
-            format!("{path}.tcp")
-        } else if spec.n_source.is_some() {
-            // The template's connections take their settings from `n_source.tcp`.
+        let tcp_path = if spec.n_source.is_some() {
+            // The template's connections take their settings from `n_source.tcp` (their own
+            // tables, when `stagger_timers` gives them one, hold only a computed timer phase).
             "n_source.tcp".to_string()
+        } else if c.tcp.is_some() {
+            format!("{path}.tcp")
         } else {
             "tcp".to_string()
         };
@@ -455,15 +457,19 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
         return Err(bad("", "connection", "the scenario has no connections"));
     }
 
+    let port_of = |name: &str| -> Option<(usize, usize)> {
+        ports.keys().copied().find(|&(n, l)| {
+            let l = &links[l];
+            let other = if l.ends[0] == n { l.ends[1] } else { l.ends[0] };
+            format!("{}->{}", spec.node[n].name, spec.node[other].name) == name
+        })
+    };
     let mut bottleneck = None;
     if let Some(b) = spec.metrics.as_ref().and_then(|m| m.bottleneck.as_ref()) {
-        let found = ports.keys().find(|(n, l)| {
-            let l = &links[*l];
-            let other = if l.ends[0] == *n { l.ends[1] } else { l.ends[0] };
-            format!("{}->{}", spec.node[*n].name, spec.node[other].name) == *b
-        });
-        bottleneck =
-            Some(*found.ok_or_else(|| bad("metrics", "bottleneck", format!("no switch port named `{b}`")))?);
+        bottleneck = Some(
+            port_of(b).ok_or_else(|| bad("metrics", "bottleneck", format!("no switch port named `{b}`")))?,
+        );
     }
-    Ok(Model { duration, seed, nodes: spec.node, links, ports, conns, bottleneck })
+    let faults = super::fault::faults(&spec.fault, port_of, &conns)?;
+    Ok(Model { duration, seed, nodes: spec.node, links, ports, conns, bottleneck, faults })
 }
