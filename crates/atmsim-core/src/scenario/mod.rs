@@ -33,7 +33,7 @@ pub fn load(
     let spec: spec::ScenarioSpec = serde_path_to_error::deserialize(doc).map_err(|e| {
         let path = e.path().to_string();
         let field = if path == "." { "scenario".to_string() } else { path };
-        ScenarioError { field, reason: e.into_inner().to_string().replace('\n', " ") }
+        ScenarioError { field, reason: e.into_inner().to_string().replace('\n', " ").trim_end().to_string() }
     })?;
     validate::validate(spec)
 }

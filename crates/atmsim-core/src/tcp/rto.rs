@@ -18,6 +18,8 @@ pub struct Rto {
 
 impl Rto {
     pub fn new(initial_ticks: u32, min_ticks: u32, max_ticks: u32) -> Self {
+        // A bound pair the wrong way round (rejected by scenario validation) must not panic.
+        let max_ticks = max_ticks.max(min_ticks);
         let base = initial_ticks.clamp(min_ticks, max_ticks);
         Rto { srtt8: 0, rttvar4: 0, base, cur: base, min: min_ticks, max: max_ticks }
     }

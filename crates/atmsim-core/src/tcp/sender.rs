@@ -514,10 +514,12 @@ impl TcpSender {
             if len < mss {
                 // Silly-window avoidance and Nagle: a short segment goes only if it empties the
                 // buffer with nothing outstanding (or with Nagle off), or fills half the
-                // largest window the peer offered.
+                // largest window the peer offered. A retransmission always goes (BSD: snd_nxt <
+                // snd_max), or a short last segment could wait forever after a timeout.
                 let empties = len as u64 == avail;
                 let idle = self.snd_max == self.snd_una;
-                if !(empties && (idle || self.cfg.nodelay)) && len < self.max_sndwnd / 2 {
+                let retransmitting = seq::lt(self.snd_nxt, self.snd_max);
+                if !(empties && (idle || self.cfg.nodelay)) && len < self.max_sndwnd / 2 && !retransmitting {
                     return;
                 }
             }
