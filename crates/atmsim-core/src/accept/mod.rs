@@ -5,13 +5,19 @@
 //! lost to a full buffer ([`Policy::discards_partial_packets`]), to learn whether the rest of that
 //! frame is discarded too. Counting, per-VC accounting and the frame state machine are the port's.
 
+mod dfba;
 mod epd;
 mod fba;
+mod gfr;
 mod selective_drop;
+mod threshold_drop;
 
+pub use dfba::dfba_refuses;
 pub use epd::epd_refuses;
 pub use fba::fba_refuses;
+pub use gfr::{fifo_gfr_refuses, wfq_gfr_refuses};
 pub use selective_drop::selective_drop_refuses;
+pub use threshold_drop::{crossing_refuses, Crossing};
 
 /// Why a cell was dropped. Counted per port in a fixed array indexed by the discriminant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
