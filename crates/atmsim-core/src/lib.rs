@@ -40,6 +40,7 @@
 //! ```
 
 pub mod aal5;
+pub mod abr;
 pub mod accept;
 pub mod api;
 pub mod app;
@@ -48,9 +49,11 @@ pub mod conformance;
 pub mod frame;
 pub mod metrics;
 pub mod net;
+pub mod overhead;
 pub mod report;
 pub mod rng;
 pub mod scenario;
 pub mod sched;
 pub mod tcp;
 pub mod time;
+pub mod traffic;
