@@ -1,0 +1,70 @@
+"""Where a sweep's runs execute: local processes by default, or any concurrent.futures
+Executor, a Dask cluster included.
+
+The engine runs one simulation on one core and releases the GIL, so processes (or Dask
+workers, even threaded ones) are the unit of parallelism. Dask is imported only when asked
+for: `import atmsim` must stay fast and must not need it.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any, Optional, Tuple
+
+
+class ExecutorError(Exception):
+    """An executor that cannot be set up (Dask missing or its scheduler unreachable)."""
+
+
+def default_jobs() -> int:
+    """Cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def local(jobs: Optional[int], tasks: int) -> Optional[Executor]:
+    """A process pool of `jobs` workers (default all cores), or None to run in this process
+    (one job or one task: no pickling, and a traceback points at the real failure)."""
+    n = default_jobs() if jobs is None else jobs
+    if n < 1:
+        raise ExecutorError(f"--jobs: must be at least 1, got {n}")
+    if n == 1 or tasks <= 1:
+        return None
+    return ProcessPoolExecutor(max_workers=min(n, tasks))
+
+
+def adapt(executor: Any) -> Executor:
+    """Accept an Executor, or a dask.distributed Client (its executor is used)."""
+    if isinstance(executor, Executor):
+        return executor
+    get = getattr(executor, "get_executor", None)
+    if callable(get):
+        adapted = get()
+        if isinstance(adapted, Executor):
+            return adapted
+    raise TypeError(
+        f"executor: expected a concurrent.futures.Executor or a dask Client, "
+        f"got {type(executor).__name__}"
+    )
+
+
+def dask(address: str, timeout_s: float = 15.0) -> Tuple[Executor, Any]:
+    """(executor, client) for the Dask scheduler at `address`; close the client when done.
+
+    Every worker must have the same atmsim installed: tasks name `atmsim.sweep.compute`.
+    """
+    try:
+        from distributed import Client  # type: ignore[import-untyped,unused-ignore]
+    except ImportError:
+        raise ExecutorError(
+            "--dask: dask.distributed is not installed (pip install 'dask[distributed]')"
+        ) from None
+    try:
+        client = Client(address, timeout=timeout_s, set_as_default=False)  # type: ignore[no-untyped-call,unused-ignore]
+    except (OSError, TimeoutError, ValueError) as err:
+        raise ExecutorError(f"--dask {address}: cannot connect: {err}") from None
+    executor: Executor = client.get_executor()  # type: ignore[no-untyped-call,unused-ignore]
+    return executor, client

@@ -1,0 +1,254 @@
+"""The results store: an embedded SQLite database, one row per finished run.
+
+Crash safety comes from SQLite, not from us: the database is in WAL mode with full
+synchronisation, and each run is written by one INSERT in its own transaction, so a process
+killed at any instant (SIGKILL included) leaves every committed run intact and no half-written
+one. The row's primary key is the run's content key (`runkey.run_key`), and rows are inserted
+with INSERT OR IGNORE, so a run can never be stored twice, even by two sweeps writing the same
+store at once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ContextManager, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
+
+SCHEMA_VERSION = "1"
+DEFAULT_PATH = "results.sqlite"
+IN_MEMORY = ":memory:"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+    key TEXT PRIMARY KEY,          -- runkey.run_key(scenario, overrides, seed, engine_version)
+    scenario TEXT NOT NULL,        -- the scenario's TOML text, as given to the engine
+    source TEXT NOT NULL,          -- where the text came from (a path or '<text>')
+    overrides TEXT NOT NULL,       -- JSON [[dotted key, TOML literal], ...], in order
+    params TEXT NOT NULL,          -- JSON {dotted key: value}: the overrides as values
+    seed INTEGER NOT NULL,
+    run INTEGER NOT NULL,          -- replication number within its point
+    engine_version TEXT NOT NULL,
+    metrics TEXT NOT NULL,         -- JSON metrics.flatten(result): fast tables
+    result TEXT NOT NULL,          -- the engine's full JSON report
+    created_at REAL NOT NULL       -- Unix time of the commit
+);
+"""
+
+# Columns read back for tables; `result` only when asked for (it is the bulk of the file).
+_LIGHT = "key, scenario, source, overrides, params, seed, run, engine_version, metrics, created_at"
+
+
+class StoreError(Exception):
+    """A store that cannot be opened or used; str() starts with its path."""
+
+
+@dataclass(frozen=True)
+class StoredRun:
+    """One row of the store, JSON columns decoded (result only if it was read)."""
+
+    key: str
+    scenario: str
+    source: str
+    overrides: List[Tuple[str, str]]
+    params: Dict[str, Any]
+    seed: int
+    run: int
+    engine_version: str
+    metrics: Dict[str, Optional[float]]
+    created_at: float
+    result: Optional[str] = None
+
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+class Store:
+    """An open results store. Use `open_store(path)`; close it (or use `with`) when done."""
+
+    def __init__(self, connection: sqlite3.Connection, path: str) -> None:
+        self._db = connection
+        self.path = path
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def put(
+        self,
+        key: str,
+        scenario: str,
+        source: str,
+        overrides: Sequence[Tuple[str, str]],
+        params: Dict[str, Any],
+        seed: int,
+        run: int,
+        engine_version: str,
+        metrics: Dict[str, Optional[float]],
+        result: str,
+    ) -> bool:
+        """Commit one finished run. False if a run with this key was already stored."""
+        row = (
+            key, scenario, source, json.dumps([list(p) for p in overrides]),
+            json.dumps(params), int(seed), int(run), engine_version,
+            json.dumps(metrics), result, time.time(),
+        )
+        with self._errors():
+            # One statement in autocommit mode is one transaction: the row is on disk, whole,
+            # when execute() returns, or it is not there at all.
+            cur = self._db.execute(
+                "INSERT OR IGNORE INTO runs (key, scenario, source, overrides, params, seed,"
+                " run, engine_version, metrics, result, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                row,
+            )
+            return cur.rowcount == 1
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def count(self) -> int:
+        with self._errors():
+            (n,) = self._db.execute("SELECT COUNT(*) FROM runs").fetchone()
+        return int(n)
+
+    def keys(self) -> Set[str]:
+        with self._errors():
+            return {k for (k,) in self._db.execute("SELECT key FROM runs")}
+
+    def existing(self, keys: Iterable[str]) -> Set[str]:
+        """The subset of `keys` already stored."""
+        wanted = list(keys)
+        found: Set[str] = set()
+        with self._errors():
+            for chunk in _chunks(wanted, 500):  # below SQLite's limit on bound parameters
+                marks = ",".join("?" * len(chunk))
+                rows = self._db.execute(f"SELECT key FROM runs WHERE key IN ({marks})", chunk)
+                found.update(k for (k,) in rows)
+        return found
+
+    def fetch(self, keys: Optional[Sequence[str]] = None, with_result: bool = False) -> List[StoredRun]:
+        """Stored runs with these keys (in that order; missing ones skipped), or all of them
+        in the order they were committed."""
+        columns = _LIGHT + (", result" if with_result else "")
+        out: List[StoredRun] = []
+        with self._errors():
+            if keys is None:
+                rows = self._db.execute(f"SELECT {columns} FROM runs ORDER BY rowid").fetchall()
+                return [_decode(r) for r in rows]
+            by_key: Dict[str, StoredRun] = {}
+            for chunk in _chunks(list(keys), 500):
+                marks = ",".join("?" * len(chunk))
+                sql = f"SELECT {columns} FROM runs WHERE key IN ({marks})"
+                for r in self._db.execute(sql, chunk):
+                    by_key[r[0]] = _decode(r)
+            out = [by_key[k] for k in keys if k in by_key]
+        return out
+
+    def result(self, key: str) -> Optional[Dict[str, Any]]:
+        """The full engine report of one run, or None."""
+        with self._errors():
+            row = self._db.execute("SELECT result FROM runs WHERE key = ?", (key,)).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    def runs(self, detail: bool = False) -> "Any":
+        """Tidy pandas DataFrame, one row per stored run: identity columns (key, source,
+        scenario_hash, run, seed, engine_version, created_at), one column per parameter and
+        one per metric (see atmsim.metrics). detail=True adds every flow and port field."""
+        from .tables import runs_frame
+
+        return runs_frame(self.fetch(with_result=detail), detail=detail)
+
+    # -- lifetime --------------------------------------------------------------------------
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<atmsim.Store {self.path}>"
+
+    def _errors(self) -> ContextManager[None]:
+        return _sqlite_errors(self.path)
+
+
+@contextmanager
+def _sqlite_errors(path: str) -> Iterator[None]:
+    """Turn sqlite3 errors (disk full, locked, corrupt) into StoreError naming the store."""
+    try:
+        yield
+    except sqlite3.Error as err:
+        raise StoreError(f"{path}: {err}") from err
+
+
+def _chunks(items: List[str], size: int) -> Iterator[List[str]]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
+
+
+def _decode(row: Sequence[Any]) -> StoredRun:
+    return StoredRun(
+        key=row[0], scenario=row[1], source=row[2],
+        overrides=[(k, v) for k, v in json.loads(row[3])],
+        params=json.loads(row[4]), seed=int(row[5]), run=int(row[6]),
+        engine_version=row[7], metrics=json.loads(row[8]), created_at=float(row[9]),
+        result=row[10] if len(row) > 10 else None,
+    )
+
+
+def _connect(path: str) -> sqlite3.Connection:
+    # isolation_level=None: autocommit, so every statement is its own transaction.
+    db = sqlite3.connect(path, timeout=60.0, isolation_level=None, check_same_thread=False)
+    if path != IN_MEMORY:
+        mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise sqlite3.OperationalError(f"cannot switch to WAL mode (got {mode})")
+    # FULL: a commit is on disk before put() returns, even across a power cut.
+    db.execute("PRAGMA synchronous=FULL")
+    return db
+
+
+def open_store(path: Optional[PathLike] = DEFAULT_PATH, create: bool = True) -> Store:
+    """Open (or create) a results store. path None keeps it in memory (nothing persists).
+
+    Raises StoreError for a path that cannot be opened, a file that is not an atmsim store,
+    or (with create=False) a store that does not exist.
+    """
+    name = IN_MEMORY if path is None else os.fspath(path)
+    if name != IN_MEMORY:
+        p = Path(name)
+        if p.is_dir():
+            raise StoreError(f"{name}: is a directory")
+        if not create and not p.exists():
+            raise StoreError(f"{name}: no such store")
+        if not p.parent.is_dir():
+            raise StoreError(f"{name}: directory {str(p.parent)!r} does not exist")
+    db: Optional[sqlite3.Connection] = None
+    try:
+        db = _connect(name)
+        if create:
+            db.executescript(_SCHEMA)
+        tables = {t for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not {"meta", "runs"} <= tables:
+            raise StoreError(f"{name}: not an atmsim results store")
+        db.execute(
+            "INSERT OR IGNORE INTO meta (name, value) VALUES ('schema_version', ?)",
+            (SCHEMA_VERSION,),
+        )
+        (version,) = db.execute("SELECT value FROM meta WHERE name = 'schema_version'").fetchone()
+        if version != SCHEMA_VERSION:
+            raise StoreError(f"{name}: store format {version}, this atmsim reads {SCHEMA_VERSION}")
+    except (sqlite3.Error, StoreError) as err:
+        if db is not None:
+            db.close()
+        if isinstance(err, StoreError):
+            raise
+        raise StoreError(f"{name}: {err}") from None
+    return Store(db, name)
