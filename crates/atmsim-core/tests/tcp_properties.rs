@@ -28,7 +28,8 @@ struct Outcome {
 }
 
 /// Run a `bytes` transfer; `drop_data[i]` / `drop_ack[i]` say whether the i-th data frame / ACK
-/// sent is lost (patterns repeat). Checks the per-step invariants as it goes.
+/// sent is lost; frames past the end of a pattern get through (finitely many losses, all of
+/// which must be repaired). Checks the per-step invariants as it goes.
 fn transfer(cfg: TcpConfig, bytes: u64, drop_data: &[bool], drop_ack: &[bool], limit: Time) -> Outcome {
     let delay = 5 * PS_PER_MS;
     let mut s = TcpSender::new(0, cfg);
@@ -47,10 +48,10 @@ fn transfer(cfg: TcpConfig, bytes: u64, drop_data: &[bool], drop_ack: &[bool], l
             let to_rcv = f.kind == atmsim_core::frame::SegKind::Data;
             let lost = if to_rcv {
                 nd += 1;
-                drop_data[(nd - 1) % drop_data.len()]
+                drop_data.get(nd - 1).copied().unwrap_or(false)
             } else {
                 na += 1;
-                drop_ack[(na - 1) % drop_ack.len()]
+                drop_ack.get(na - 1).copied().unwrap_or(false)
             };
             if !lost {
                 // A FIFO path: arrivals stay in order.
@@ -84,26 +85,43 @@ fn transfer(cfg: TcpConfig, bytes: u64, drop_data: &[bool], drop_ack: &[bool], l
     }
 }
 
+/// A fixed seed and no regression files: CI runs the same cases every time (set
+/// PROPTEST_RNG_SEED to explore others).
+fn config(cases: u32) -> ProptestConfig {
+    let seed = std::env::var("PROPTEST_RNG_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(20261122);
+    ProptestConfig {
+        cases,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(seed),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
 fn variant() -> impl Strategy<Value = Variant> {
     prop_oneof![Just(Variant::Tahoe), Just(Variant::Reno), Just(Variant::NewReno), Just(Variant::Sack)]
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
+    #![proptest_config(config(64))]
 
     #[test]
     fn every_loss_is_repaired_and_data_arrives_once_in_order(
         v in variant(),
         delayed_ack in any::<bool>(),
         timestamps in any::<bool>(),
-        // Drop patterns: each entry is lost with probability about 1/8.
-        data in prop::collection::vec(prop::bool::weighted(0.12), 1..64),
-        acks in prop::collection::vec(prop::bool::weighted(0.12), 1..64),
+        // Losses among the first 400 frames each way: each lost with probability 0.12.
+        data in prop::collection::vec(prop::bool::weighted(0.12), 0..400),
+        acks in prop::collection::vec(prop::bool::weighted(0.12), 0..400),
         iss in any::<u32>(),
     ) {
-        let cfg = TcpConfig { variant: v, fast_retransmit: true, delayed_ack, timestamps, iss, ..TcpConfig::ubr_plus() };
+        // BSD drops a connection after 12 timeouts without a valid RTT sample (Karn); heavy ACK
+        // loss can get there, which is faithful but not the property under test here.
+        let cfg = TcpConfig {
+            variant: v, fast_retransmit: true, delayed_ack, timestamps, iss, max_backoffs: 1_000,
+            ..TcpConfig::ubr_plus()
+        };
         let bytes = 200 * 512;
-        let o = transfer(cfg, bytes, &data, &acks, 600 * PS_PER_S);
+        let o = transfer(cfg, bytes, &data, &acks, 3_600 * PS_PER_S);
         prop_assert!(o.done, "transfer did not complete: {} of {bytes} octets", o.delivered);
         // Exactly the transfer, each octet once (a duplicate would overshoot, a gap undershoot).
         prop_assert_eq!(o.delivered, bytes);
@@ -111,7 +129,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 8, .. ProptestConfig::default() })]
+    #![proptest_config(config(8))]
 
     /// Through the whole simulator: a random-loss fault on the bottleneck, any variant, a
     /// finite transfer: cells are conserved and the transfer completes.
@@ -157,8 +175,9 @@ loss_rate = {p}
         let r = run_scenario(&text, &[], None).unwrap();
         prop_assert!(r.summary.conservation.balanced);
         let f = &r.flows[0];
-        prop_assert_eq!(f.transfers_completed, 1, "{:?}", f);
-        prop_assert_eq!(f.bytes_delivered, 100_000);
+        // The first transfer completes (a second may start: the idle time is exponential).
+        prop_assert!(f.transfers_completed >= 1, "{:?}", f);
+        prop_assert!(f.bytes_delivered >= 100_000);
         let dropped: u64 = r.ports.iter().map(|q| q.drops["fault"].as_u64().unwrap()).sum();
         prop_assert!(f.segments_retransmitted >= u64::from(dropped > 0));
     }
