@@ -9,7 +9,7 @@ for: `import atmsim` must stay fast and must not need it.
 from __future__ import annotations
 
 import os
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from typing import Any, Optional, Tuple
 
 
@@ -33,6 +33,9 @@ def local(jobs: Optional[int], tasks: int) -> Optional[Executor]:
         raise ExecutorError(f"--jobs: must be at least 1, got {n}")
     if n == 1 or tasks <= 1:
         return None
+    # Imported here: multiprocessing costs 20 ms that `import atmsim` should not pay.
+    from concurrent.futures import ProcessPoolExecutor
+
     return ProcessPoolExecutor(max_workers=min(n, tasks))
 
 
@@ -51,11 +54,21 @@ def adapt(executor: Any) -> Executor:
     )
 
 
-def dask(address: str, timeout_s: float = 15.0) -> Tuple[Executor, Any]:
+_DASK_SCHEMES = {"tcp", "tls", "ws", "wss", "ucx", "inproc"}
+
+
+def dask(address: str, timeout_s: float = 10.0) -> Tuple[Executor, Any]:
     """(executor, client) for the Dask scheduler at `address`; close the client when done.
 
-    Every worker must have the same atmsim installed: tasks name `atmsim.sweep.compute`.
+    Every worker must have the same atmsim installed: tasks name `atmsim.sweeps.compute`.
     """
+    scheme, sep, rest = address.rpartition("://")
+    if (sep and scheme not in _DASK_SCHEMES) or not rest or "/" in rest:
+        # Rejected here: a Client built on a bad address fails late and noisily at exit.
+        raise ExecutorError(
+            f"--dask {address}: expected [SCHEME://]HOST:PORT with SCHEME one of "
+            f"{', '.join(sorted(_DASK_SCHEMES))}"
+        )
     try:
         from distributed import Client  # type: ignore[import-untyped,unused-ignore]
     except ImportError:

@@ -79,6 +79,8 @@ def axis_from_values(key: str, values: Sequence[Any], option: str) -> Axis:
         raise SweepSpecError(f"{option} {key}: no values")
     out = []
     for v in values:
+        # numpy scalars (values taken from a DataFrame) as the Python values they hold.
+        v = v.item() if hasattr(v, "item") and not isinstance(v, (str, bytes)) else v
         literal = normalize([(key, v)])[0][1]
         # A value given as text is read the way the engine will read it.
         out.append((literal, value_of(literal) if isinstance(v, str) else v))
