@@ -1,0 +1,142 @@
+"""The studies `atmsim reproduce` knows, and what each one declares.
+
+A study is a paper: its runs (`Experiment`s, one per published table row, each with the
+values the paper printed), the tables those rows make up (which metrics they compare), a few
+runs recorded with `[trace]` for time-series figures, and a function drawing its figures.
+The machinery in `reproduce.py` runs everything through the sweep and the results store,
+compares, and writes the report; a study only describes.
+
+Adding a study: write a module with a `STUDY` object satisfying `Study` and add one line to
+`_BUILTIN` below. Modules are imported only when their study is asked for.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple
+
+from ..scenario import Scenario
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+@dataclass(frozen=True)
+class Compared:
+    """A metric a paper table prints. `name` is its column in the comparison table (the
+    published value is `paper_<name>`); `metric` the run metric it is read from (see
+    atmsim.metrics). Agreement is the absolute difference, or with `relative` the difference
+    as a fraction of the published value (for quantities in cells or bits, not fractions)."""
+
+    name: str
+    metric: str
+    label: str
+    relative: bool = False
+
+
+@dataclass(frozen=True)
+class PaperTable:
+    """One published table (or a figure's data): its rows' label columns and metrics."""
+
+    id: str
+    title: str
+    labels: Sequence[str]
+    compared: Sequence[Compared]
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One published row: the scenario that reruns it and the values printed for it."""
+
+    table: str
+    labels: Mapping[str, Any]
+    scenario: Scenario
+    published: Mapping[str, Optional[float]]
+    overrides: Tuple[Tuple[str, str], ...] = ()
+    cost: float = 1.0  # relative run time, to start long runs first
+
+
+@dataclass(frozen=True)
+class TraceRun:
+    """A run recorded with a [trace] table, for cwnd, queue and utilisation figures."""
+
+    name: str
+    title: str
+    scenario: Scenario
+    overrides: Tuple[Tuple[str, str], ...] = ()
+    buffer_cells: Optional[float] = None
+    cost: float = 1.0
+
+
+@dataclass(frozen=True)
+class FigureFile:
+    """A figure of the report: the table it illustrates (or "traces"), a caption, its files."""
+
+    table: str
+    caption: str
+    files: Sequence[Path]
+
+
+@dataclass
+class StudyResults:
+    """What a study's figures are drawn from.
+
+    tables: per table id, one row per experiment: label columns, then per compared metric
+    `<name>`, `<name>_ci_low`, `<name>_ci_high`, `paper_<name>`, `diff_<name>`.
+    points: every metric of every experiment, long form (table, labels, metric, n, mean, std,
+    ci_low, ci_high), as atmsim.sweep returns them.
+    traces: each trace run with its Result.traces (cwnd, queues, utilization tables).
+    """
+
+    tables: Dict[str, "pd.DataFrame"]
+    points: "pd.DataFrame"
+    traces: List[Tuple[TraceRun, Dict[str, "pd.DataFrame"]]] = field(default_factory=list)
+
+
+class Study(Protocol):
+    name: str  # command-line name, e.g. "ubr-plus"
+    title: str
+    citation: str
+    runs: int  # replications per experiment (1 for a model without randomness)
+    tables: Sequence[PaperTable]
+
+    def experiments(self, quick: bool) -> List[Experiment]:
+        """The runs; quick: a small subset that still shows the study's point."""
+
+    def trace_runs(self, quick: bool) -> List[TraceRun]:
+        """Runs recorded with [trace] for the time-series figures (may be empty)."""
+
+    def figures(self, results: StudyResults, out_dir: Path) -> List[FigureFile]:
+        """Draw the study's figures into out_dir."""
+
+
+# name -> "module:attribute" of the Study object. Other studies add their line here.
+_BUILTIN: Dict[str, str] = {
+    "ubr-plus": "atmsim.studies.ubr_plus_study:STUDY",
+}
+
+
+class UnknownStudy(KeyError):
+    def __str__(self) -> str:
+        return f"unknown study {self.args[0]!r} (choose from {', '.join(names())}, or all)"
+
+
+def names() -> List[str]:
+    """Registered study names, in registration order."""
+    return list(_BUILTIN)
+
+
+def get(name: str) -> Study:
+    """The study registered as `name`; UnknownStudy otherwise."""
+    if name not in _BUILTIN:
+        raise UnknownStudy(name)
+    module, _, attribute = _BUILTIN[name].partition(":")
+    study: Study = getattr(importlib.import_module(module), attribute)
+    return study
+
+
+def register(name: str, target: str) -> None:
+    """Register a study defined outside this package ("package.module:ATTRIBUTE")."""
+    _BUILTIN[name] = target

@@ -1,0 +1,167 @@
+"""`atmsim reproduce all`: run registered studies through the sweep and the results store,
+compare with the published values, draw the figures.
+
+Every run goes through `sweep.execute`, so runs already in the store are not computed again:
+a report can be redrawn, or an interrupted reproduction resumed, at the cost of the missing
+runs only.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
+
+from .. import _core
+from ..literals import value_of
+from ..plan import Point
+from ..result import Result
+from ..store import Store
+from ..sweeps import execute
+from ..tables import summarize
+from . import agreement
+from .registry import Experiment, FigureFile, Study, StudyResults, TraceRun
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+Pairs = Tuple[Tuple[str, str], ...]
+
+
+@dataclass
+class StudyReport:
+    """One study's outcome: comparison tables, agreement, figures, run counts, notes."""
+
+    study: Study
+    results: StudyResults
+    agreement: "pd.DataFrame"
+    figures: List[FigureFile]
+    runs: int
+    computed: int
+    cached: int
+    notes: List[str] = field(default_factory=list)
+
+
+@dataclass
+class Reproduction:
+    """Everything the report shows."""
+
+    studies: List[StudyReport]
+    quick: bool
+    overrides: Pairs
+    store: str
+    engine_version: str
+    wall_s: float
+    started: float
+
+
+def _point(study: Study, exp: Experiment, extra: Pairs) -> Point:
+    params: Dict[str, Any] = {"study": study.name, "table": exp.table, **exp.labels}
+    params.update({k: value_of(v) for k, v in extra})
+    return Point(exp.scenario, tuple(exp.overrides) + extra, params)
+
+
+def _labelled(stats: "pd.DataFrame", experiments: Sequence[Experiment]) -> "pd.DataFrame":
+    """Every metric of every experiment, long form, labelled with table and label columns."""
+    import pandas as pd
+
+    labels = pd.DataFrame([{"point": i, "table": e.table, **e.labels}
+                           for i, e in enumerate(experiments)])
+    merged = labels.merge(stats, on="point", how="right")
+    return merged.drop(columns=["point"])
+
+
+def _comparison(study: Study, points: "pd.DataFrame", experiments: Sequence[Experiment]
+                ) -> Dict[str, "pd.DataFrame"]:
+    import pandas as pd
+
+    out: Dict[str, pd.DataFrame] = {}
+    for spec in study.tables:
+        rows = []
+        for i, exp in enumerate(experiments):
+            if exp.table != spec.id:
+                continue
+            row: Dict[str, Any] = {"point": i, **{k: exp.labels.get(k) for k in spec.labels}}
+            for c in spec.compared:
+                row[f"paper_{c.name}"] = exp.published.get(c.name)
+            rows.append(row)
+        frame = pd.DataFrame(rows)
+        if not len(frame):
+            continue
+        for c in spec.compared:
+            est = points[points["metric"] == c.metric].set_index("point")
+            frame[c.name] = frame["point"].map(est["mean"])
+            frame[f"{c.name}_ci_low"] = frame["point"].map(est["ci_low"])
+            frame[f"{c.name}_ci_high"] = frame["point"].map(est["ci_high"])
+            paper = pd.to_numeric(frame[f"paper_{c.name}"], errors="coerce")
+            frame[f"diff_{c.name}"] = frame[c.name] - paper
+        ordered = list(spec.labels)
+        for c in spec.compared:
+            ordered += [c.name, f"paper_{c.name}", f"diff_{c.name}",
+                        f"{c.name}_ci_low", f"{c.name}_ci_high"]
+        out[spec.id] = frame[ordered].reset_index(drop=True)
+    return out
+
+
+def _traces(
+    study: Study, runs: List[TraceRun], extra: Pairs, store: Store, jobs: Optional[int],
+    executor: Any, progress: Optional[bool], notes: List[str],
+) -> List[Tuple[TraceRun, Dict[str, "pd.DataFrame"]]]:
+    if not runs:
+        return []
+    points = [Point(r.scenario, tuple(r.overrides) + extra, {"study": study.name, "trace": r.name})
+              for r in runs]
+    try:
+        done = execute(points, 1, store=store, executor=executor, jobs=jobs,
+                       show_progress=progress, cost=lambda p: 1.0)
+    except _core.ScenarioError as err:
+        # An engine without [trace] support must not cost the whole report its tables.
+        notes.append(f"trace figures skipped: the engine rejected the traced runs ({err})")
+        return []
+    out = []
+    for run, task in zip(runs, done.tasks):
+        raw = store.result(task.key)
+        if raw is not None:
+            out.append((run, Result(raw).traces))
+    return out
+
+
+def reproduce_study(
+    study: Study, quick: bool, extra: Pairs, store: Store, out_dir: Path,
+    jobs: Optional[int] = None, executor: Any = None, progress: Optional[bool] = None,
+) -> StudyReport:
+    experiments = study.experiments(quick)
+    points = [_point(study, e, extra) for e in experiments]
+    costs = {id(p): e.cost for p, e in zip(points, experiments)}
+    swept = execute(points, study.runs, store=store, executor=executor, jobs=jobs,
+                    show_progress=progress, cost=lambda p: costs.get(id(p), 1.0))
+    indexed = summarize(swept.runs, by=["point"])
+    tables = _comparison(study, indexed, experiments)
+    notes: List[str] = []
+    traces = _traces(study, study.trace_runs(quick), extra, store, jobs, executor, progress, notes)
+    results = StudyResults(tables=tables, points=_labelled(indexed, experiments), traces=traces)
+    figures = study.figures(results, out_dir / study.name)
+    return StudyReport(
+        study=study, results=results, agreement=agreement.summarize(tables, study.tables),
+        figures=figures, runs=len(swept.tasks), computed=swept.computed, cached=swept.cached,
+        notes=notes,
+    )
+
+
+def reproduce(
+    studies: Sequence[Study], quick: bool, store: Store, out_dir: Path,
+    overrides: Pairs = (), jobs: Optional[int] = None, executor: Any = None,
+    progress: Optional[bool] = None,
+) -> Reproduction:
+    """Run, compare and draw every study; the caller writes the report (report_site)."""
+    started = time.time()
+    clock = time.perf_counter()
+    reports = [
+        reproduce_study(s, quick, tuple(overrides), store, out_dir, jobs, executor, progress)
+        for s in studies
+    ]
+    return Reproduction(
+        studies=reports, quick=quick, overrides=tuple(overrides), store=store.path,
+        engine_version=_core.version(), wall_s=time.perf_counter() - clock, started=started,
+    )
