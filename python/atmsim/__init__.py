@@ -6,12 +6,21 @@ pandas tables, the paper reproductions and the `atmsim` command line.
     >>> import atmsim
     >>> result = atmsim.run("scenarios/ubr-plus-lan5.toml", overrides={"n_source.policy": "fba"})
     >>> result.summary["efficiency"], result.flows[["name", "goodput_bps"]]
+    >>> atmsim.sweep("scenarios/ubr-plus-lan5.toml", grid={"n_source.buffer_cells": [1000, 2000]},
+    ...              runs=3, store="results.sqlite")
 """
 
 from ._core import ScenarioError, version
 from .result import Result
 from .runner import run
 from .scenario import Scenario, load
+from .seeds import derive_seed
+from .store import Store, open_store
+from .sweeps import sweep
+from .tables import summarize
 
-__all__ = ["Result", "Scenario", "ScenarioError", "load", "run", "version"]
+__all__ = [
+    "Result", "Scenario", "ScenarioError", "Store", "derive_seed", "load", "open_store", "run",
+    "summarize", "sweep", "version",
+]
 __version__ = version()

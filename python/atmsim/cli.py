@@ -70,8 +70,13 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
 
     from .studies import parallel, ubr_plus, ubr_plus_report
 
+    if args.study != "ubr-plus" or args.out or args.store or args.dask:
+        # `reproduce all`, other registered studies, or a report folder: cli_report.py.
+        from .cli_report import cmd_report
+
+        return cmd_report(args)
     try:
-        tables = ubr_plus.TABLES if args.all else ubr_plus.parse_tables(args.tables)
+        tables = ubr_plus.TABLES if args.all else ubr_plus.parse_tables(args.tables or "1,2")
     except ValueError as err:
         raise CliError(str(err)) from None
     if args.jobs is not None and args.jobs < 1:
@@ -128,10 +133,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("reproduce", help="rerun a published study and compare")
-    p.add_argument("study", choices=["ubr-plus"], help="ubr-plus: Goyal, Jain et al., Tables 1-6")
+    # Checked by the command, not by argparse, so an unknown study is a one-line error.
+    p.add_argument(
+        "study", metavar="STUDY",
+        help="ubr-plus (Goyal, Jain et al., Tables 1-6), or all: every registered study, "
+        "written as a report folder (see --out)",
+    )
     p.add_argument("--json", action="store_true", help="print a JSON list of rows")
     p.add_argument(
-        "--tables", default="1,2", metavar="LIST",
+        "--tables", default=None, metavar="LIST",
         help="comma-separated tables among 1,2,4,5,6 (2 and 3 are one set of runs); default 1,2",
     )
     p.add_argument("--all", action="store_true", help="all tables (1,2,4,5,6)")
@@ -145,7 +155,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--set", action="append", metavar="KEY=VALUE",
         help="override a scenario field in every run (sensitivity studies); repeatable",
     )
+    from . import cli_report, cli_store, cli_sweep
+
+    cli_report.add_options(p)
     p.set_defaults(func=cmd_reproduce)
+
+    cli_sweep.add_parser(sub, _seed)
+    cli_store.add_parser(sub)
 
     p = sub.add_parser("bench", help="measure engine speed")
     p.add_argument("file", nargs="?", metavar="FILE", help=f"scenario (default: {DEFAULT_SCENARIO})")
