@@ -1,0 +1,69 @@
+"""`atmsim reproduce all`: the report folder, cached in the store; the study registry."""
+
+from __future__ import annotations
+
+import json
+
+from atmsim.studies import registry
+from conftest import run_cli
+
+
+def test_registry():
+    assert "ubr-plus" in registry.names()
+    study = registry.get("ubr-plus")
+    quick = study.experiments(quick=True)
+    assert len(quick) == 26
+    assert len(study.experiments(quick=False)) == 204
+    assert {e.table for e in quick} == {"1", "2-3"}
+    assert all(e.table in {t.id for t in study.tables} for e in quick)
+    assert all({"efficiency", "fairness"} <= set(e.published) for e in quick)
+    try:
+        registry.get("nope")
+    except registry.UnknownStudy as err:
+        assert "ubr-plus" in str(err)
+    else:
+        raise AssertionError("unknown study accepted")
+
+
+def test_reproduce_all_quick_report(tmp_path):
+    out, store = tmp_path / "report", tmp_path / "r.sqlite"
+    args = ["reproduce", "all", "--quick", "--duration", "0.05", "--jobs", "2",
+            "--out", out, "--store", store, "--json"]
+    proc = run_cli(*args)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    (ubr,) = doc["studies"]
+    assert ubr["name"] == "ubr-plus" and ubr["runs"] == 26 and ubr["runs_computed"] == 26
+    tables = {(a["table"], a["metric"]) for a in ubr["agreement"]}
+    assert {("1", "efficiency"), ("1", "max_queue_cells"), ("2-3", "fairness")} <= tables
+    for a in ubr["agreement"]:
+        assert 0 <= a["within_0.05"] <= a["within_0.10"] <= 1
+
+    index = (out / "index.html").read_text()
+    readme = (out / "README.md").read_text()
+    for text in (index, readme):
+        assert "Tables 2-3" in text and "Agreement with the paper" in text
+        assert "NOT comparable" in text  # the shortened runs are flagged
+    assert "fairness (paper)" in readme
+    figures = sorted((out / "ubr-plus").glob("*.svg"))
+    assert len(figures) >= 5
+    for svg in figures:
+        png = svg.with_suffix(".png")
+        assert png.stat().st_size > 1000 and svg.stat().st_size > 1000
+        assert f"ubr-plus/{svg.name}" in index
+        assert f"ubr-plus/{png.name}" in readme
+    assert any("trace" in f.name for f in figures)
+    assert (out / "ubr-plus" / "table-2-3.csv").read_text().count("\n") == 25
+
+    # A second run finds every run in the store.
+    again = run_cli(*args)
+    assert again.returncode == 0, again.stderr
+    (ubr,) = json.loads(again.stdout)["studies"]
+    assert (ubr["runs_computed"], ubr["runs_cached"]) == (0, 26)
+
+
+def test_reproduce_ubr_plus_text_still_works():
+    proc = run_cli("reproduce", "ubr-plus", "--quick", "--tables", "1", "--duration", "0.05",
+                   "--jobs", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert "Table 1" in proc.stdout and "eff(paper)" in proc.stdout
