@@ -122,8 +122,13 @@ def _traces(
     out = []
     for run, task in zip(runs, done.tasks):
         raw = store.result(task.key)
-        if raw is not None:
-            out.append((run, Result(raw).traces))
+        # getattr: Result.traces arrives with the engine's [trace] support; without it the
+        # report still has its tables.
+        tables = getattr(Result(raw), "traces", None) if raw is not None else None
+        if tables:
+            out.append((run, dict(tables)))
+        else:
+            notes.append(f"trace run {run.name}: no traces in its report")
     return out
 
 
