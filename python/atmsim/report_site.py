@@ -34,7 +34,7 @@ def _fmt(value: Any) -> str:
     if isinstance(value, float):
         if math.isnan(value):
             return "–"
-        if value.is_integer() and abs(value) >= 100:
+        if value.is_integer() and abs(value) >= 2:  # counts (cells), not fractions
             return f"{value:.0f}"
         return f"{value:.3f}" if abs(value) < 100 else f"{value:.4g}"
     return str(value)
@@ -107,7 +107,8 @@ def _percent(v: Any) -> str:
     return "–" if math.isnan(f) else f"{100 * f:.0f} %"
 
 
-AGREEMENT_HEAD = ["table", "metric", "rows", "mean |diff|", "within ±0.05", "within ±0.10"]
+# No "|" in headings: it would split a Markdown table cell.
+AGREEMENT_HEAD = ["table", "metric", "rows", "mean abs. difference", "within ±0.05", "within ±0.10"]
 
 
 def _settings(rep: Reproduction) -> List[str]:
