@@ -50,6 +50,7 @@ pub mod frame;
 pub mod metrics;
 pub mod net;
 pub mod overhead;
+pub mod pcap;
 pub mod report;
 pub mod rng;
 pub mod scenario;
