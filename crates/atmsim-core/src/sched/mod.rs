@@ -1,5 +1,9 @@
-//! Per-VC schedulers for switch output ports.
+//! Per-VC schedulers for switch output ports, and the port queue that chooses among them.
 
+mod queue;
+mod round_robin;
 mod virtual_spacing;
 
+pub use queue::Queue;
+pub use round_robin::RoundRobin;
 pub use virtual_spacing::VirtualSpacing;
