@@ -17,6 +17,8 @@ pub struct FlowReport {
     pub bytes_delivered: u64,
     pub segments_sent: u64,
     pub segments_retransmitted: u64,
+    /// Data octets sent, retransmissions included.
+    pub bytes_sent: u64,
     pub bytes_retransmitted: u64,
     pub rto_expirations: u64,
     pub fast_retransmits: u64,
@@ -119,6 +121,7 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
             bytes_delivered: rt.bytes_delivered,
             segments_sent: st.segments_sent,
             segments_retransmitted: st.segments_retransmitted,
+            bytes_sent: st.bytes_sent,
             bytes_retransmitted: st.bytes_retransmitted,
             rto_expirations: st.rto_expirations,
             fast_retransmits: st.fast_retransmits,
