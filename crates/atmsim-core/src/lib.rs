@@ -22,7 +22,11 @@
 //!   dispatch.
 //! - **Scenarios** ([`scenario`]): TOML → overrides → typed spec → validated model → built
 //!   simulation; every error names its field.
-//! - **Results** ([`report`], [`metrics`]) and the one entry point, [`api`].
+//! - **Results** ([`report`], [`metrics`]) and the one entry point, [`api`]. With `[trace]`,
+//!   switch ports sample their queues and links and senders keep their window history
+//!   ([`traces`]); with `[capture]`, channels and hosts record the frames they carry as pcap
+//!   files of real IPv4/TCP packets ([`pcap`]), returned as bytes by
+//!   [`api::run_scenario_with_captures`].
 //!
 //! ```
 //! let text = r#"
@@ -47,6 +51,7 @@ pub mod app;
 pub mod cell;
 pub mod conformance;
 pub mod frame;
+mod json;
 pub mod metrics;
 pub mod net;
 pub mod overhead;
@@ -57,4 +62,5 @@ pub mod scenario;
 pub mod sched;
 pub mod tcp;
 pub mod time;
+pub mod traces;
 pub mod traffic;

@@ -98,6 +98,9 @@ pub struct Report {
     pub ports: Vec<PortReport>,
     pub hosts: Vec<HostReport>,
     pub summary: Summary,
+    /// Time series, only when the scenario has a `[trace]` table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub traces: Option<crate::traces::Traces>,
 }
 
 pub fn report(b: &Built, wall_s: f64) -> Report {
@@ -226,5 +229,6 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
         ports,
         hosts,
         summary,
+        traces: crate::traces::collect(b),
     }
 }

@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use super::{InputMerge, World};
+use super::{Captures, InputMerge, World, NO_CAPTURE};
 use crate::aal5;
 use crate::app::App;
 use crate::cell::{Cell, VcId, F_CLP, F_EOF};
@@ -73,6 +73,9 @@ struct Tx<'a> {
     adapter: &'a mut Adapter,
     frames: &'a mut FrameSlab,
     vc: VcId,
+    /// The host's capture point (`NO_CAPTURE` if none) and where it records.
+    capture: u32,
+    captures: &'a mut Captures,
 }
 
 impl SegmentSink for Tx<'_> {
@@ -81,6 +84,9 @@ impl SegmentSink for Tx<'_> {
         frame.alive = frame.ncells;
         let remaining = frame.ncells;
         let id = self.frames.insert(frame);
+        if self.capture != NO_CAPTURE {
+            self.captures.on_frame(self.capture, now, self.frames.get(id), self.vc, true);
+        }
         if self.adapter.queue.is_empty() {
             self.adapter.clock.align(now);
         }
@@ -101,6 +107,8 @@ pub struct Host {
     next_timer: Time,
     pub stats: HostStats,
     merge: InputMerge,
+    /// Index of this host's capture point, `NO_CAPTURE` if it is not captured.
+    pub capture: u32,
 }
 
 impl Host {
@@ -115,6 +123,7 @@ impl Host {
             next_timer: NEVER,
             stats: HostStats::default(),
             merge: InputMerge::default(),
+            capture: NO_CAPTURE,
         }
     }
 
@@ -163,6 +172,9 @@ impl Host {
             return;
         }
         self.stats.frames_in += 1;
+        if self.capture != NO_CAPTURE {
+            world.captures.on_frame(self.capture, now, &frame, cell.vc, false);
+        }
         let Some(&i) = self.by_conn.get(frame.conn as usize) else {
             return;
         };
@@ -170,7 +182,13 @@ impl Host {
             return;
         }
         let ep = &mut self.endpoints[i as usize];
-        let mut tx = Tx { vc: ep.vc(), adapter: &mut self.adapter, frames: &mut world.frames };
+        let mut tx = Tx {
+            vc: ep.vc(),
+            adapter: &mut self.adapter,
+            frames: &mut world.frames,
+            capture: self.capture,
+            captures: &mut world.captures,
+        };
         match (ep, frame.kind) {
             (Endpoint::Receiver { tcp, .. }, SegKind::Data) => tcp.on_segment(now, &frame, &mut tx),
             (Endpoint::Sender { tcp, app, .. }, SegKind::Ack) => {
@@ -187,7 +205,13 @@ impl Host {
             if ep.next_timer() > now {
                 continue;
             }
-            let mut tx = Tx { vc: ep.vc(), adapter: &mut self.adapter, frames: &mut world.frames };
+            let mut tx = Tx {
+                vc: ep.vc(),
+                adapter: &mut self.adapter,
+                frames: &mut world.frames,
+                capture: self.capture,
+                captures: &mut world.captures,
+            };
             match ep {
                 Endpoint::Sender { tcp, app, .. } => {
                     app.on_timer(now, tcp, &mut tx);
@@ -256,8 +280,21 @@ mod tests {
 
     fn world() -> World {
         let period = CellPeriod::from_bps(155_520_000);
-        let channels = vec![Channel { name: "x".into(), period, latency: 1, route: vec![0], cells: 0 }];
-        World { fifos: vec![CellFifo::new(0)], frames: FrameSlab::default(), channels, sched: Sched::new(1) }
+        let channels = vec![Channel {
+            name: "x".into(),
+            period,
+            latency: 1,
+            route: vec![0],
+            cells: 0,
+            capture: NO_CAPTURE,
+        }];
+        World {
+            fifos: vec![CellFifo::new(0)],
+            frames: FrameSlab::default(),
+            channels,
+            sched: Sched::new(1),
+            captures: Captures::default(),
+        }
     }
 
     fn frame(w: &mut World, ncells: u32) -> u32 {

@@ -12,17 +12,21 @@
 //! all its arrivals, departures and timers in `[t, t + L_c)` in one call: for a WAN link that is
 //! thousands of cell slots per pop, and the global heap stays the size of the component list.
 
+mod capture;
 mod fault;
 mod host;
 mod merge;
 mod port;
+mod sampler;
 mod sched;
 mod sim;
 
+pub use capture::{Captures, Recorder, NO_CAPTURE};
 pub use fault::{Fault, FaultRule};
 pub use host::{Endpoint, Host, HostStats};
 pub use merge::{Arbitration, InputMerge};
 pub use port::{Port, PortStats, INFINITE};
+pub use sampler::PortTrace;
 pub use sched::Sched;
 pub use sim::{Component, Sim};
 
@@ -43,6 +47,8 @@ pub struct Channel {
     /// VC -> input FIFO at the far end (the switch's routing table for cells from this link).
     pub route: Vec<u32>,
     pub cells: u64,
+    /// Capture point recording the frames crossing this channel (`NO_CAPTURE`: none).
+    pub capture: u32,
 }
 
 /// Everything components share: FIFOs, frames in flight, channels and the scheduler.
@@ -52,6 +58,8 @@ pub struct World {
     pub frames: FrameSlab,
     pub channels: Vec<Channel>,
     pub sched: Sched,
+    /// Packet captures (none unless asked for).
+    pub captures: Captures,
 }
 
 impl World {
@@ -61,7 +69,11 @@ impl World {
         let c = &mut self.channels[ch as usize];
         c.cells += 1;
         let at = slot + c.latency;
-        let fifo = &mut self.fifos[c.route[cell.vc as usize] as usize];
+        let to = c.route[cell.vc as usize];
+        if c.capture != NO_CAPTURE {
+            self.captures.on_cell(c.capture, slot, cell, &self.frames);
+        }
+        let fifo = &mut self.fifos[to as usize];
         fifo.push(at, cell);
         self.sched.wake(fifo.owner, at);
     }

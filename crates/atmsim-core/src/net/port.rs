@@ -9,7 +9,7 @@
 
 use std::collections::VecDeque;
 
-use super::{Arbitration, Fault, InputMerge, World};
+use super::{Arbitration, Fault, InputMerge, PortTrace, World};
 use crate::accept::{BufferState, DropReason, Policy, DROP_REASONS};
 use crate::cell::Cell;
 use crate::time::{SlotClock, Time, NEVER};
@@ -75,6 +75,9 @@ pub struct Port {
     merge: InputMerge,
     /// Injected faults (usually none: checked only at first cells, and only if present).
     pub faults: Vec<Fault>,
+    /// The next trace boundary; `NEVER` without `[trace]`, so the check per event is one compare.
+    next_sample: Time,
+    pub trace: Option<Box<PortTrace>>,
 }
 
 impl Port {
@@ -99,6 +102,28 @@ impl Port {
             stats: PortStats::default(),
             merge: InputMerge::default(),
             faults: Vec::new(),
+            next_sample: NEVER,
+            trace: None,
+        }
+    }
+
+    /// Record the series `trace` asks for, from its first boundary on.
+    pub fn start_trace(&mut self, trace: PortTrace) {
+        self.next_sample = trace.first();
+        self.trace = Some(Box::new(trace));
+    }
+
+    /// Take the samples of every boundary up to `upto`. The caller guarantees that every event
+    /// before `upto` has been processed and none at or after it, so the state is the boundary's
+    /// (constant since the last event).
+    #[cold]
+    #[inline(never)]
+    fn sample(&mut self, upto: Time) {
+        let Some(tr) = self.trace.as_deref_mut() else { return };
+        while self.next_sample <= upto {
+            let vcs = &self.vcs;
+            let queue = self.queue.len() as u32;
+            self.next_sample = tr.due(self.next_sample, queue, |vc| vcs[vc as usize].y, self.stats.cells_out);
         }
     }
 
@@ -211,11 +236,28 @@ impl Port {
         let mut events = 0;
         self.merge.rebuild(&world.fifos, &self.inputs);
         loop {
+            // Stop at the next trace boundary too (`NEVER` without a trace, so an untraced port
+            // pays nothing per event): there everything before the boundary has happened and
+            // nothing at or after it, which is the state to sample.
+            let stop = horizon.min(self.next_sample);
+            events += self.process(stop, world);
+            if self.next_sample > horizon {
+                return events;
+            }
+            self.sample(self.next_sample);
+        }
+    }
+
+    /// Process every arrival and departure before `stop`.
+    #[inline(always)]
+    fn process(&mut self, stop: Time, world: &mut World) -> u64 {
+        let mut events = 0;
+        loop {
             let (ta, i) = self.merge.peek();
             let td = if self.queue.is_empty() { NEVER } else { self.clock.next() };
             // Arrivals first on ties: a cell arriving at a slot boundary may leave in that slot.
             if ta <= td {
-                if ta >= horizon {
+                if ta >= stop {
                     break;
                 }
                 let (t, cell) = world.fifos[self.inputs[i] as usize].pop().expect("head exists");
@@ -225,7 +267,7 @@ impl Port {
                 }
                 self.enqueue(t, cell, world);
             } else {
-                if td >= horizon {
+                if td >= stop {
                     break;
                 }
                 self.dequeue(world);
@@ -244,9 +286,12 @@ impl Port {
         }
     }
 
-    /// Close the time integral at the end of the run.
+    /// Close the time integral and take the last trace samples at the end of the run.
     pub fn finish(&mut self, end: Time) {
         self.account(end);
+        if end >= self.next_sample {
+            self.sample(end);
+        }
     }
 }
 
@@ -256,8 +301,8 @@ mod tests {
     use crate::cell::CellFifo;
     use crate::cell::{VcId, F_EOF};
     use crate::frame::{Frame, FrameSlab};
-    use crate::net::{Channel, Sched};
-    use crate::time::CellPeriod;
+    use crate::net::{Channel, Sched, NO_CAPTURE};
+    use crate::time::{CellPeriod, PS_PER_US};
 
     /// A port with capacity `k` whose output goes nowhere (only enqueue is exercised).
     fn fixture(k: u32, policy: Policy) -> (Port, World) {
@@ -267,8 +312,21 @@ mod tests {
             frames.insert(Frame { ncells: 1000, alive: 1000, ..Default::default() });
         }
         // Everything the port sends lands in one sink FIFO.
-        let channels = vec![Channel { name: "x".into(), period, latency: 1, route: vec![0; 4], cells: 0 }];
-        let world = World { fifos: vec![CellFifo::new(0)], frames, channels, sched: Sched::new(1) };
+        let channels = vec![Channel {
+            name: "x".into(),
+            period,
+            latency: 1,
+            route: vec![0; 4],
+            cells: 0,
+            capture: NO_CAPTURE,
+        }];
+        let world = World {
+            fifos: vec![CellFifo::new(0)],
+            frames,
+            channels,
+            sched: Sched::new(1),
+            captures: Default::default(),
+        };
         (Port::new("p".into(), 0, SlotClock::new(period), k, policy, 4), world)
     }
 
@@ -352,5 +410,41 @@ mod tests {
         assert_eq!(offer(&mut p, &mut w, 0, 1, 2), 0);
         assert_eq!(p.stats.drops[DropReason::Fba as usize], 1);
         assert_eq!(offer(&mut p, &mut w, 1, 2, 2), 2, "an idle VC is below any share");
+    }
+
+    /// A port on a 1 us cell grid with three cells of VC 0 and one of VC 1 queued at time 0,
+    /// traced every 2 us until 9 us, advanced to 9 us in steps of `step`.
+    fn traced(step: Time) -> PortTrace {
+        let (_, mut w) = fixture(10, Policy::TailDrop);
+        let period = CellPeriod::from_cells_per_s(1_000_000);
+        let mut p = Port::new("p".into(), 0, SlotClock::new(period), 10, Policy::TailDrop, 4);
+        let mut tr = PortTrace::new(2 * PS_PER_US, 9 * PS_PER_US, period, true, true);
+        tr.watch_vcs(vec![0, 1]);
+        p.start_trace(tr);
+        offer(&mut p, &mut w, 0, 0, 3);
+        offer(&mut p, &mut w, 1, 1, 1);
+        let mut t = 0;
+        while t < 9 * PS_PER_US {
+            t = (t + step).min(9 * PS_PER_US);
+            p.advance(t, &mut w);
+        }
+        p.finish(9 * PS_PER_US);
+        *p.trace.take().unwrap()
+    }
+
+    #[test]
+    fn trace_samples_the_state_at_each_boundary_instant() {
+        // Departures at 0, 1, 2 and 3 us. The boundary at 2 us sees the two before it, not the
+        // one at 2 us itself; utilisation counts cells whose slot starts in the interval.
+        let tr = traced(9 * PS_PER_US);
+        assert_eq!(tr.t, [2, 4, 6, 8].map(|k| k * PS_PER_US));
+        assert_eq!(tr.cells, [2, 0, 0, 0]);
+        assert_eq!(tr.per_vc, [vec![1, 0, 0, 0], vec![1, 0, 0, 0]]);
+        assert_eq!(tr.util, [1.0, 1.0, 0.0, 0.0]);
+        // However the run is cut into batches, the samples are the same.
+        for step in [1, 999_999, PS_PER_US, 2 * PS_PER_US, 3 * PS_PER_US + 7] {
+            let other = traced(step);
+            assert_eq!((&other.t, &other.cells, &other.util), (&tr.t, &tr.cells, &tr.util), "step {step}");
+        }
     }
 }

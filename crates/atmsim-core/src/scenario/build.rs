@@ -8,7 +8,9 @@ use super::spec::{NodeKind, NodeSpec};
 use super::validate::Model;
 use crate::cell::{CellFifo, VcId};
 use crate::frame::FrameSlab;
-use crate::net::{Channel, Component, Endpoint, Fault, FaultRule, Host, Port, Sched, Sim, World, NO_ROUTE};
+use crate::net::{
+    Channel, Component, Endpoint, Fault, FaultRule, Host, Port, Sched, Sim, World, NO_CAPTURE, NO_ROUTE,
+};
 
 fn is_switch(n: &NodeSpec) -> bool {
     n.kind == NodeKind::Switch
@@ -52,6 +54,7 @@ pub fn build(model: Model) -> Built {
                 latency: l.period.ceil_ps() + l.prop,
                 route: vec![NO_ROUTE; n_vcs],
                 cells: 0,
+                capture: NO_CAPTURE,
             });
             let ch = (2 * li + side) as u32;
             let clock = SlotClock::new(l.period);
@@ -157,7 +160,16 @@ pub fn build(model: Model) -> Built {
         }
     }
     let bottleneck = model.bottleneck.map(|k| port_comp[&k]);
-    let world = World { fifos, frames: FrameSlab::default(), channels, sched: Sched::new(comps.len()) };
+    let world = World {
+        fifos,
+        frames: FrameSlab::default(),
+        channels,
+        sched: Sched::new(comps.len()),
+        captures: Default::default(),
+    };
     let sim = Sim { comps, lookahead, world, now: 0, events: 0 };
-    Built { sim, model, endpoints, ports, bottleneck }
+    let mut built = Built { sim, model, endpoints, ports, bottleneck };
+    // Traces and captures, if the scenario asks for them.
+    super::instrument::attach(&mut built);
+    built
 }

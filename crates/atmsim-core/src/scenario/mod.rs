@@ -3,6 +3,8 @@
 pub mod app;
 pub mod build;
 pub mod fault;
+pub mod instrument;
+pub mod observe;
 pub mod overrides;
 pub mod spec;
 pub mod tcp;

@@ -25,6 +25,10 @@ pub struct ScenarioSpec {
     /// Injected losses (allowed with the template too).
     #[serde(default)]
     pub fault: Vec<FaultSpec>,
+    /// Time series to record (`observe.rs`; allowed with the template too).
+    pub trace: Option<super::observe::TraceSpec>,
+    /// Packet captures to record (`observe.rs`; allowed with the template too).
+    pub capture: Option<super::observe::CaptureSpec>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -92,6 +92,8 @@ pub struct Model {
     /// (switch node, link) of the port named as the bottleneck.
     pub bottleneck: Option<(usize, usize)>,
     pub faults: Vec<super::fault::ModelFault>,
+    /// Traces and captures to record.
+    pub observe: super::observe::Observe,
 }
 
 impl Model {
@@ -471,5 +473,9 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
         );
     }
     let faults = super::fault::faults(&spec.fault, port_of, &conns)?;
-    Ok(Model { duration, seed, nodes: spec.node, links, ports, conns, bottleneck, faults })
+    let observe = Default::default();
+    let mut model =
+        Model { duration, seed, nodes: spec.node, links, ports, conns, bottleneck, faults, observe };
+    model.observe = super::observe::observe(spec.trace.as_ref(), spec.capture.as_ref(), &model)?;
+    Ok(model)
 }
