@@ -12,7 +12,7 @@ pandas tables, the paper reproductions and the `atmsim` command line.
 
 from ._core import ScenarioError, version
 from .result import Result
-from .runner import run
+from .runner import run, run_with_captures
 from .scenario import Scenario, load
 from .seeds import derive_seed
 from .store import Store, open_store
@@ -21,6 +21,6 @@ from .tables import summarize
 
 __all__ = [
     "Result", "Scenario", "ScenarioError", "Store", "derive_seed", "load", "open_store", "run",
-    "summarize", "sweep", "version",
+    "run_with_captures", "summarize", "sweep", "version",
 ]
 __version__ = version()

@@ -1,6 +1,6 @@
 """Type stubs for the Rust extension module (crates/atmsim-py)."""
 
-from typing import Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 class ScenarioError(ValueError):
     """A scenario that cannot be run; str(err) is 'field: reason'."""
@@ -17,6 +17,20 @@ def run_json(
 
     overrides are (dotted.key, value) pairs, values written as TOML literals; seed replaces
     simulation.seed. The GIL is released while the engine runs.
+    """
+
+def run_with_captures(
+    toml_text: str,
+    overrides: Sequence[Tuple[str, str]] = ...,
+    seed: Optional[int] = None,
+    captures: Sequence[str] = ...,
+) -> Tuple[str, List[Tuple[str, bytes]]]:
+    """Run a scenario and record its packet captures.
+
+    Captures are the points of the scenario's [capture] table plus `captures` (a link
+    "from->to" or a host name each). Returns (report JSON, [(file stem, pcap bytes), ...]),
+    one classic pcap file (nanosecond timestamps) per capture point. The GIL is released
+    while the engine runs.
     """
 
 def version() -> str:

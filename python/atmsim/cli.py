@@ -51,9 +51,41 @@ def _seed(text: str) -> int:
     return value
 
 
+def _write_pcaps(files: List[Tuple[str, bytes]], directory: str) -> None:
+    if not files:
+        raise CliError("--pcap: nothing to capture (add a [capture] table or --capture NAME)")
+    os.makedirs(directory, exist_ok=True)
+    for stem, data in files:
+        with open(os.path.join(directory, f"{stem}.pcap"), "wb") as out:
+            out.write(data)
+    print(f"{PROG}: wrote {len(files)} pcap file(s) to {directory}", file=sys.stderr)
+
+
+def _write_traces(text: str, directory: str) -> None:
+    from .result import Result
+    from .traces import write
+
+    tables = Result.from_json(text).traces
+    if not tables:
+        raise CliError("--trace-dir: the scenario has no [trace] table")
+    written = write(tables, directory)
+    print(f"{PROG}: wrote {len(written)} trace file(s) to {directory}", file=sys.stderr)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     scenario = _read_scenario(args.file)
-    text = _core.run_json(scenario.text, _overrides(args.set), args.seed)
+    if args.capture and not args.pcap:
+        raise CliError("--capture needs --pcap DIR")
+    if args.pcap:
+        # Captures cost memory and time: recorded only when asked for.
+        text, files = _core.run_with_captures(
+            scenario.text, _overrides(args.set), args.seed, args.capture or []
+        )
+        _write_pcaps(files, args.pcap)
+    else:
+        text = _core.run_json(scenario.text, _overrides(args.set), args.seed)
+    if args.trace_dir:
+        _write_traces(text, args.trace_dir)
     if args.json:
         # The engine's document, byte for byte: scripts may diff or hash it.
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
@@ -130,6 +162,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--seed", type=_seed, metavar="N", help="replace simulation.seed")
     p.add_argument("--json", action="store_true", help="print the engine's JSON report")
+    p.add_argument(
+        "--trace-dir", metavar="DIR",
+        help="write the [trace] series as CSV files (and Parquet if pyarrow is installed) in DIR",
+    )
+    p.add_argument(
+        "--pcap", metavar="DIR",
+        help="record the [capture] points (and --capture ones) as pcap files in DIR",
+    )
+    p.add_argument(
+        "--capture", action="append", metavar="NAME",
+        help="also capture link 'from->to' or host NAME (with --pcap); repeatable",
+    )
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("reproduce", help="rerun a published study and compare")

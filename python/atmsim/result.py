@@ -39,6 +39,16 @@ class Result:
         return pd.DataFrame(self.raw.get("ports", []))
 
     @property
+    def traces(self) -> Dict[str, "pd.DataFrame"]:
+        """Time series of a scenario with [trace], as tidy tables: cwnd (connection, t_s,
+        cwnd_bytes, ssthresh_bytes), queues (port, t_s, cells), utilization (port, t_s,
+        utilization) and, with per_vc, queues_per_vc (port, connection, t_s, cells).
+        {} when the scenario has no [trace] table."""
+        from .traces import frames
+
+        return frames(self.raw.get("traces"))
+
+    @property
     def summary(self) -> Dict[str, Any]:
         """total_goodput_bps, efficiency, fairness, max_queue_cells (bottleneck port), ..."""
         return dict(self.raw.get("summary", {}))

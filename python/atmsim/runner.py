@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Dict, Iterable, Optional, Tuple
 
 from . import _core
 from .overrides import Overrides, normalize
@@ -23,3 +23,20 @@ def run(
     """
     sc = as_scenario(scenario)
     return Result.from_json(_core.run_json(sc.text, normalize(overrides), seed))
+
+
+def run_with_captures(
+    scenario: ScenarioLike,
+    seed: Optional[int] = None,
+    overrides: Overrides = None,
+    captures: Iterable[str] = (),
+) -> Tuple[Result, Dict[str, bytes]]:
+    """Run a scenario and record its packet captures.
+
+    The capture points are those of the scenario's [capture] table plus `captures` (links
+    "from->to" or host names). Returns the Result and {file stem: pcap file contents}, one
+    classic pcap file (nanosecond timestamps) per capture point.
+    """
+    sc = as_scenario(scenario)
+    text, files = _core.run_with_captures(sc.text, normalize(overrides), seed, list(captures))
+    return Result.from_json(text), dict(files)

@@ -1,14 +1,16 @@
 //! Python bindings: the `atmsim._core` extension module.
 //!
-//! Deliberately thin. The engine takes scenario text and returns a JSON document, so the only
-//! job here is moving strings across the boundary, releasing the GIL while the engine runs
-//! (so threads, notebooks and signal handlers stay responsive) and turning the core's
-//! `ScenarioError` into a Python exception that keeps its `field` and `reason`.
+//! Deliberately thin. The engine takes scenario text and returns a JSON document (and, when
+//! asked, pcap files as bytes), so the only job here is moving strings and bytes across the
+//! boundary, releasing the GIL while the engine runs (so threads, notebooks and signal
+//! handlers stay responsive) and turning the core's `ScenarioError` into a Python exception
+//! that keeps its `field` and `reason`.
 
 use atmsim_core::api;
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 
 // A ValueError subclass so callers that already catch ValueError for bad input keep working.
 create_exception!(
@@ -49,6 +51,33 @@ fn run_json(
     outcome.map_err(|err| to_py_error(py, err))
 }
 
+/// (file stem, pcap file) per capture point.
+type PcapFiles = Vec<(String, Py<PyBytes>)>;
+
+/// Run one scenario and also record its packet captures: the points of the scenario's
+/// `[capture]` table plus `captures` (link `"from->to"` or host names, as `--capture`).
+///
+/// Returns `(report_json, [(file_stem, pcap_bytes), ...])`, one pcap file per capture point.
+#[pyfunction]
+#[pyo3(signature = (toml_text, overrides = Vec::new(), seed = None, captures = Vec::new()))]
+fn run_with_captures(
+    py: Python<'_>,
+    toml_text: String,
+    overrides: Vec<(String, String)>,
+    seed: Option<u64>,
+    captures: Vec<String>,
+) -> PyResult<(String, PcapFiles)> {
+    let outcome = py.allow_threads(|| {
+        let (report, files) = api::run_scenario_with_captures(&toml_text, &overrides, seed, &captures)?;
+        Ok::<_, api::ScenarioError>((api::report_json(&report)?, files))
+    });
+    let (text, files) = outcome.map_err(|err| to_py_error(py, err))?;
+    // As `bytes`, not a list of ints (what a Vec<u8> would become).
+    let files =
+        files.into_iter().map(|(stem, data)| (stem, PyBytes::new_bound(py, &data).unbind())).collect();
+    Ok((text, files))
+}
+
 /// Version of the simulation engine (recorded in every report as `engine_version`).
 #[pyfunction]
 fn version() -> &'static str {
@@ -58,6 +87,7 @@ fn version() -> &'static str {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
+    m.add_function(wrap_pyfunction!(run_with_captures, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add("ScenarioError", m.py().get_type_bound::<ScenarioError>())?;
     Ok(())
