@@ -14,7 +14,7 @@ mod tests {
 
     #[test]
     fn threshold_is_strict() {
-        let at = |x| BufferState { x, k: 1000, y: 0, active: 0 };
+        let at = |x| BufferState { x, k: 1000, y: 0, active: 0, clp1: false };
         assert!(!epd_refuses(&at(800), 800));
         assert!(epd_refuses(&at(801), 800));
         assert!(!epd_refuses(&at(0), 800));

@@ -24,25 +24,25 @@ mod tests {
     fn hand_computed_thresholds() {
         // K = 1000, R = 900, Z = 0.8, X = 950: allowed ratio 0.8 * 100 / 50 = 1.6;
         // with 5 active VCs the fair share is 190 cells, so the cut is at 304 cells.
-        let s = |y| BufferState { x: 950, k: 1000, y, active: 5 };
+        let s = |y| BufferState { x: 950, k: 1000, y, active: 5, clp1: false };
         assert!(!fba_refuses(&s(304), 900, 0.8));
         assert!(fba_refuses(&s(305), 900, 0.8));
         // Nearly full buffer, X = 1000: ratio Z exactly: cut at 0.8 * 200 = 160 cells.
-        let full = |y| BufferState { x: 1000, k: 1000, y, active: 5 };
+        let full = |y| BufferState { x: 1000, k: 1000, y, active: 5, clp1: false };
         assert!(!fba_refuses(&full(160), 900, 0.8));
         assert!(fba_refuses(&full(161), 900, 0.8));
     }
 
     #[test]
     fn nothing_refused_at_or_below_r() {
-        let s = BufferState { x: 900, k: 1000, y: 900, active: 1 };
+        let s = BufferState { x: 900, k: 1000, y: 900, active: 1, clp1: false };
         assert!(!fba_refuses(&s, 900, 0.8));
     }
 
     #[test]
     fn just_above_r_allows_large_shares() {
         // X = R + 1: allowed ratio Z * (K - R) = 80: even a lone VC (ratio 1) passes.
-        let s = BufferState { x: 901, k: 1000, y: 901, active: 1 };
+        let s = BufferState { x: 901, k: 1000, y: 901, active: 1, clp1: false };
         assert!(!fba_refuses(&s, 900, 0.8));
     }
 }

@@ -5,6 +5,8 @@
 //! lost to a full buffer ([`Policy::discards_partial_packets`]), to learn whether the rest of that
 //! frame is discarded too. Counting, per-VC accounting and the frame state machine are the port's.
 
+use crate::rng::Rng;
+
 mod dfba;
 mod epd;
 mod fba;
@@ -34,9 +36,18 @@ pub enum DropReason {
     Fba = 4,
     /// Fault injection (a scenario's `[[fault]]`).
     Fault = 5,
+    /// GFR: a CLP=1 frame refused at the LBO threshold.
+    Lbo = 6,
+    /// GFR: a frame refused at the HBO threshold (FIFO-based switch).
+    Hbo = 7,
+    /// A frame of a VC over its own threshold (WFQ-based GFR T_i, or the single drop at a
+    /// threshold crossing).
+    VcThreshold = 8,
+    /// Differential FBA.
+    Dfba = 9,
 }
 
-pub const DROP_REASONS: usize = 6;
+pub const DROP_REASONS: usize = 10;
 
 impl DropReason {
     pub const ALL: [DropReason; DROP_REASONS] = [
@@ -46,6 +57,10 @@ impl DropReason {
         DropReason::SelectiveDrop,
         DropReason::Fba,
         DropReason::Fault,
+        DropReason::Lbo,
+        DropReason::Hbo,
+        DropReason::VcThreshold,
+        DropReason::Dfba,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -55,12 +70,17 @@ impl DropReason {
             DropReason::SelectiveDrop => "selective_drop",
             DropReason::Fba => "fba",
             DropReason::Fault => "fault",
+            DropReason::Lbo => "lbo",
+            DropReason::Hbo => "hbo",
+            DropReason::VcThreshold => "vc_threshold",
+            DropReason::Dfba => "dfba",
         }
     }
 }
 
-/// What a policy sees when a frame starts: the UBR+ paper's X, K, Y_i and N_a.
-#[derive(Debug, Clone, Copy)]
+/// What a policy sees when a frame starts: the UBR+ paper's X, K, Y_i and N_a, and whether the
+/// frame is tagged (CLP=1).
+#[derive(Debug, Clone, Copy, Default)]
 pub struct BufferState {
     /// Cells in the buffer (X).
     pub x: u32,
@@ -70,6 +90,17 @@ pub struct BufferState {
     pub y: u32,
     /// VCs with at least one cell in the buffer (N_a).
     pub active: u32,
+    pub clp1: bool,
+}
+
+/// A VC's own parameters and memory at a port, for the per-VC policies.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct VcPolicy {
+    /// T_i (WFQ-based GFR), R_i (DFBA) or r_i (single drop per crossing), in cells.
+    pub threshold: u32,
+    /// W_i (DFBA).
+    pub weight: f64,
+    pub crossing: Crossing,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -86,12 +117,23 @@ pub enum Policy {
     /// Fair Buffer Allocation (Heinanen & Kilkki; UBR+ paper section 7): new frames refused when
     /// X > R and Y_i * N_a / X > Z * (K - R) / (X - R); PPD.
     Fba { r: u32, z: f64 },
+    /// The GFR study's FIFO-based switch: CLP=1 frames refused above LBO, all above HBO; PPD.
+    FifoGfr { lbo: u32, hbo: u32 },
+    /// The GFR study's WFQ-based switch acceptance: CLP=1 frames only below LBO, CLP=0 frames
+    /// above HBO only while the VC is below its T_i; PPD.
+    WfqGfr { lbo: u32, hbo: u32 },
+    /// Differential FBA (rate-guarantee study section 4) with per-VC R_i and W_i; PPD.
+    Dfba { r: u32, z: f64 },
+    /// One frame dropped each time a VC's occupancy crosses its r_i (rate-guarantee study
+    /// section 3); PPD.
+    ThresholdDrop,
 }
 
 impl Policy {
-    /// At the first cell of a frame: `Some(reason)` refuses the whole frame.
+    /// At the first cell of a frame: `Some(reason)` refuses the whole frame. `vc` is the
+    /// frame's VC's parameters and memory; `rng` is drawn from only by DFBA's probabilistic band.
     #[inline]
-    pub fn frame_decision(&self, s: &BufferState) -> Option<DropReason> {
+    pub fn frame_decision(&self, s: &BufferState, vc: &mut VcPolicy, rng: &mut Rng) -> Option<DropReason> {
         match *self {
             Policy::TailDrop | Policy::Ppd => None,
             Policy::Epd { threshold } => epd_refuses(s, threshold).then_some(DropReason::EarlyPacket),
@@ -99,6 +141,22 @@ impl Policy {
                 selective_drop_refuses(s, r, z).then_some(DropReason::SelectiveDrop)
             }
             Policy::Fba { r, z } => fba_refuses(s, r, z).then_some(DropReason::Fba),
+            Policy::FifoGfr { lbo, hbo } => fifo_gfr_refuses(s.x, s.clp1, lbo, hbo).then(|| {
+                if s.x > hbo {
+                    DropReason::Hbo
+                } else {
+                    DropReason::Lbo
+                }
+            }),
+            Policy::WfqGfr { lbo, hbo } => wfq_gfr_refuses(s.x, s.clp1, lbo, hbo, s.y, vc.threshold)
+                .then_some(if s.clp1 { DropReason::Lbo } else { DropReason::VcThreshold }),
+            Policy::Dfba { r, z } => {
+                dfba_refuses(s.x, r, s.y, vc.threshold, z, vc.weight, s.clp1, || rng.uniform())
+                    .then_some(DropReason::Dfba)
+            }
+            Policy::ThresholdDrop => {
+                crossing_refuses(&mut vc.crossing, s.y, vc.threshold).then_some(DropReason::VcThreshold)
+            }
         }
     }
 
@@ -115,6 +173,10 @@ impl Policy {
             Policy::Epd { .. } => "epd",
             Policy::SelectiveDrop { .. } => "selective_drop",
             Policy::Fba { .. } => "fba",
+            Policy::FifoGfr { .. } => "fifo_gfr",
+            Policy::WfqGfr { .. } => "wfq_gfr",
+            Policy::Dfba { .. } => "dfba",
+            Policy::ThresholdDrop => "threshold_drop",
         }
     }
 }
@@ -124,13 +186,17 @@ mod tests {
     use super::*;
 
     fn st(x: u32, k: u32, y: u32, active: u32) -> BufferState {
-        BufferState { x, k, y, active }
+        BufferState { x, k, y, active, clp1: false }
+    }
+
+    fn decide(p: Policy, s: &BufferState) -> Option<DropReason> {
+        p.frame_decision(s, &mut VcPolicy::default(), &mut Rng::stream(0, "t"))
     }
 
     #[test]
     fn tail_drop_and_ppd_never_refuse_frames() {
         for p in [Policy::TailDrop, Policy::Ppd] {
-            assert_eq!(p.frame_decision(&st(999, 1000, 999, 1)), None);
+            assert_eq!(decide(p, &st(999, 1000, 999, 1)), None);
         }
         assert!(!Policy::TailDrop.discards_partial_packets());
         assert!(Policy::Ppd.discards_partial_packets());
@@ -139,11 +205,22 @@ mod tests {
     #[test]
     fn dispatch_names_the_reason() {
         let s = st(950, 1000, 800, 2);
-        assert_eq!(Policy::Epd { threshold: 800 }.frame_decision(&s), Some(DropReason::EarlyPacket));
+        assert_eq!(decide(Policy::Epd { threshold: 800 }, &s), Some(DropReason::EarlyPacket));
+        assert_eq!(decide(Policy::SelectiveDrop { r: 900, z: 0.8 }, &s), Some(DropReason::SelectiveDrop));
+        assert_eq!(decide(Policy::Fba { r: 900, z: 0.8 }, &s), Some(DropReason::Fba));
+        let tagged = BufferState { clp1: true, ..st(7000, 8192, 10, 2) };
+        assert_eq!(decide(Policy::FifoGfr { lbo: 6144, hbo: 7168 }, &tagged), Some(DropReason::Lbo));
         assert_eq!(
-            Policy::SelectiveDrop { r: 900, z: 0.8 }.frame_decision(&s),
-            Some(DropReason::SelectiveDrop)
+            decide(Policy::FifoGfr { lbo: 6144, hbo: 7168 }, &st(7169, 8192, 1, 1)),
+            Some(DropReason::Hbo)
         );
-        assert_eq!(Policy::Fba { r: 900, z: 0.8 }.frame_decision(&s), Some(DropReason::Fba));
+        let mut vc = VcPolicy { threshold: 10, ..Default::default() };
+        let mut rng = Rng::stream(0, "t");
+        let wfq = Policy::WfqGfr { lbo: 6144, hbo: 7168 };
+        assert_eq!(
+            wfq.frame_decision(&st(7169, 8192, 10, 2), &mut vc, &mut rng),
+            Some(DropReason::VcThreshold)
+        );
+        assert_eq!(wfq.frame_decision(&st(7169, 8192, 9, 2), &mut vc, &mut rng), None);
     }
 }

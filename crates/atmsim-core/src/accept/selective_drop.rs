@@ -18,11 +18,11 @@ mod tests {
     #[test]
     fn refuses_only_above_r_and_above_fair_share() {
         // 5 active VCs, X = 950 > R = 900: fair share 190; Z = 0.8 cuts at 152 cells.
-        let s = |y| BufferState { x: 950, k: 1000, y, active: 5 };
+        let s = |y| BufferState { x: 950, k: 1000, y, active: 5, clp1: false };
         assert!(!selective_drop_refuses(&s(152), 900, 0.8));
         assert!(selective_drop_refuses(&s(153), 900, 0.8));
         // Below R nothing is refused however unfair the VC.
-        let low = BufferState { x: 900, k: 1000, y: 900, active: 1 };
+        let low = BufferState { x: 900, k: 1000, y: 900, active: 1, clp1: false };
         assert!(!selective_drop_refuses(&low, 900, 0.8));
         // A VC with no cells queued has load ratio 0.
         assert!(!selective_drop_refuses(&s(0), 900, 0.8));
@@ -31,7 +31,7 @@ mod tests {
     #[test]
     fn single_active_vc_with_z_below_one_is_refused_above_r() {
         // N_a = 1 and Y = X: load ratio 1 > Z = 0.8.
-        let s = BufferState { x: 901, k: 1000, y: 901, active: 1 };
+        let s = BufferState { x: 901, k: 1000, y: 901, active: 1, clp1: false };
         assert!(selective_drop_refuses(&s, 900, 0.8));
         assert!(!selective_drop_refuses(&s, 900, 1.0));
     }

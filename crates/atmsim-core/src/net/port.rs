@@ -6,12 +6,19 @@
 //! because every frame-aware policy shares it: a frame refused at its first cell is discarded whole
 //! (EOF included), and a frame that loses a cell to overflow is, under PPD, discarded up to but not
 //! including its EOF cell, which still delimits the frame for the reassembler.
-
-use std::collections::VecDeque;
+//!
+//! Accounting is per *class*: a class is a VC as the port sees it. Normally each connection's VC
+//! is its own class; VCs merged onto one backbone VC share a class, so per-VC policies and
+//! schedulers treat them as the one VC they are there. The frame state machine stays per
+//! connection. An edge port that merges VCs (`merge_frames`) holds each frame until its EOF
+//! cell and then queues it whole, so frames of one merged VC never interleave.
 
 use super::{Arbitration, Fault, InputMerge, PortTrace, World};
-use crate::accept::{BufferState, DropReason, Policy, DROP_REASONS};
-use crate::cell::Cell;
+use crate::accept::{BufferState, DropReason, Policy, VcPolicy, DROP_REASONS};
+use crate::cell::{Cell, F_CLP};
+use crate::conformance::FGcra;
+use crate::rng::Rng;
+use crate::sched::Queue;
 use crate::time::{SlotClock, Time, NEVER};
 
 /// Buffer capacity meaning "never full".
@@ -28,15 +35,44 @@ enum Discard {
     Partial,
 }
 
+/// Per connection: the frame state machine.
 #[derive(Debug, Clone, Copy, Default)]
 struct VcState {
-    /// Cells of this VC in the buffer (Y_i).
-    y: u32,
     /// A frame is in progress: the next cell is not a first cell.
     in_frame: bool,
     discard: Discard,
     /// This frame already lost a cell here (counts it once in `frames_dropped`).
     damaged: bool,
+}
+
+/// Per accounting class (see the module comment): occupancy, policy state, and the integral of
+/// the occupancy over time.
+#[derive(Debug, Clone, Default)]
+pub struct ClassState {
+    /// Cells of this class in the buffer (Y_i / X_i).
+    pub y: u32,
+    pub policy: VcPolicy,
+    pub area: u128,
+    last: Time,
+}
+
+impl ClassState {
+    #[inline]
+    fn set(&mut self, now: Time, y: u32) {
+        self.area += self.y as u128 * (now - self.last) as u128;
+        self.last = now;
+        self.y = y;
+    }
+}
+
+/// Usage parameter control at the network ingress: F-GCRA per VC; GFR.2 tags the frames it
+/// finds non-eligible (CLP=1), GFR.1 only counts them.
+#[derive(Debug, Clone)]
+pub struct Upc {
+    pub fgcra: FGcra,
+    pub tag: bool,
+    pub frames: u64,
+    pub non_eligible: u64,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -65,12 +101,22 @@ pub struct Port {
     /// Outgoing channel.
     pub channel: u32,
     clock: SlotClock,
-    queue: VecDeque<Cell>,
+    queue: Queue,
     capacity: u32,
     pub policy: Policy,
     vcs: Vec<VcState>,
-    /// VCs with at least one queued cell (N_a), kept in O(1) per cell.
+    /// Connection VC -> accounting class.
+    class: Vec<u16>,
+    pub classes: Vec<ClassState>,
+    /// Classes with at least one queued cell (N_a), kept in O(1) per cell.
     active: u32,
+    /// DFBA's draws.
+    rng: Rng,
+    /// Per connection VC, when this port is its network ingress (empty if none is).
+    pub upc: Vec<Option<Upc>>,
+    /// Frames held until complete (edge ports that merge VCs); empty otherwise.
+    staged: Vec<Vec<Cell>>,
+    held: u32,
     pub stats: PortStats,
     merge: InputMerge,
     /// Injected faults (usually none: checked only at first cells, and only if present).
@@ -94,11 +140,17 @@ impl Port {
             inputs: Vec::new(),
             channel,
             clock,
-            queue: VecDeque::new(),
+            queue: Queue::fifo(),
             capacity,
             policy,
             vcs: vec![VcState::default(); n_vcs],
+            class: (0..n_vcs as u16).collect(),
+            classes: vec![ClassState::default(); n_vcs],
             active: 0,
+            rng: Rng::stream(0, "port"),
+            upc: Vec::new(),
+            staged: Vec::new(),
+            held: 0,
             stats: PortStats::default(),
             merge: InputMerge::default(),
             faults: Vec::new(),
@@ -121,9 +173,14 @@ impl Port {
     fn sample(&mut self, upto: Time) {
         let Some(tr) = self.trace.as_deref_mut() else { return };
         while self.next_sample <= upto {
-            let vcs = &self.vcs;
+            let (classes, class) = (&self.classes, &self.class);
             let queue = self.queue.len() as u32;
-            self.next_sample = tr.due(self.next_sample, queue, |vc| vcs[vc as usize].y, self.stats.cells_out);
+            self.next_sample = tr.due(
+                self.next_sample,
+                queue,
+                |vc| classes[class[vc as usize] as usize].y,
+                self.stats.cells_out,
+            );
         }
     }
 
@@ -131,8 +188,29 @@ impl Port {
         self.merge.arbitration = a;
     }
 
+    /// Per-VC set-up: the queue discipline, the VC -> class map (with one `VcPolicy` per class),
+    /// the random stream, and frame merging.
+    pub fn configure(
+        &mut self,
+        queue: Queue,
+        class: Vec<u16>,
+        policies: Vec<VcPolicy>,
+        rng: Rng,
+        merge_frames: bool,
+    ) {
+        self.queue = queue;
+        self.classes =
+            policies.into_iter().map(|policy| ClassState { policy, ..Default::default() }).collect();
+        self.class = class;
+        self.rng = rng;
+        if merge_frames {
+            self.staged = vec![Vec::new(); self.vcs.len()];
+        }
+    }
+
+    /// Cells in the buffer: queued, and held for frame merging.
     pub fn queue_len(&self) -> u32 {
-        self.queue.len() as u32
+        self.queue.len() as u32 + self.held
     }
 
     pub fn capacity(&self) -> u32 {
@@ -141,7 +219,7 @@ impl Port {
 
     fn account(&mut self, now: Time) {
         let s = &mut self.stats;
-        s.queue_area += self.queue.len() as u128 * (now - s.last_change) as u128;
+        s.queue_area += (self.queue.len() as u128 + self.held as u128) * (now - s.last_change) as u128;
         s.last_change = now;
     }
 
@@ -155,13 +233,25 @@ impl Port {
         world.frames.release_cell(cell.frame);
     }
 
-    /// A cell arrives at `now`: count it, run the frame state machine and the policy.
-    pub fn enqueue(&mut self, now: Time, cell: Cell, world: &mut World) {
+    /// A cell arrives at `now`: count it, police it, run the frame state machine and the policy.
+    pub fn enqueue(&mut self, now: Time, mut cell: Cell, world: &mut World) {
         self.stats.cells_in += 1;
         let vc = cell.vc as usize;
+        let c = self.class[vc] as usize;
         let eof = cell.is_eof();
-        let x = self.queue.len() as u32;
         let first = !self.vcs[vc].in_frame;
+        if !self.upc.is_empty() {
+            if let Some(u) = self.upc[vc].as_mut() {
+                let eligible = u.fgcra.cell(now, first, cell.clp());
+                if first {
+                    u.frames += 1;
+                    u.non_eligible += u64::from(!eligible);
+                }
+                if !eligible && u.tag {
+                    cell.flags |= F_CLP;
+                }
+            }
+        }
         {
             let v = &mut self.vcs[vc];
             v.in_frame = !eof;
@@ -170,7 +260,10 @@ impl Port {
                 v.damaged = false;
             }
         }
-        let full = x >= self.capacity;
+        // Guaranteed traffic of a priority port has its own buffer: no policy, no limit.
+        let guaranteed = self.queue.is_guaranteed(vc);
+        let x = self.queue.shared_len() as u32 + self.held;
+        let full = !guaranteed && x >= self.capacity;
         match self.vcs[vc].discard {
             // The frame was refused at its first cell: nothing of it enters.
             Discard::Frame => return self.drop_cell(vc, DropReason::PartialPacket, world, cell),
@@ -180,7 +273,7 @@ impl Port {
             }
             Discard::Partial => {}
             // A new frame: an injected fault or the policy may refuse it whole.
-            Discard::None if first => {
+            Discard::None if first && !guaranteed => {
                 if !self.faults.is_empty() {
                     let f = world.frames.get(cell.frame);
                     if self.faults.iter_mut().any(|x| x.hits(now, f)) {
@@ -190,8 +283,16 @@ impl Port {
                         return self.drop_cell(vc, DropReason::Fault, world, cell);
                     }
                 }
-                let state = BufferState { x, k: self.capacity, y: self.vcs[vc].y, active: self.active };
-                if let Some(reason) = self.policy.frame_decision(&state) {
+                let state = BufferState {
+                    x,
+                    k: self.capacity,
+                    y: self.classes[c].y,
+                    active: self.active,
+                    clp1: cell.clp(),
+                };
+                if let Some(reason) =
+                    self.policy.frame_decision(&state, &mut self.classes[c].policy, &mut self.rng)
+                {
                     if !eof {
                         self.vcs[vc].discard = Discard::Frame;
                     }
@@ -207,23 +308,42 @@ impl Port {
             return self.drop_cell(vc, DropReason::Overflow, world, cell);
         }
         self.account(now);
-        let v = &mut self.vcs[vc];
-        if v.y == 0 {
+        let cs = &mut self.classes[c];
+        if cs.y == 0 {
             self.active += 1;
         }
-        v.y += 1;
-        self.queue.push_back(cell);
-        self.stats.max_queue = self.stats.max_queue.max(x + 1);
+        cs.set(now, cs.y + 1);
+        if self.staged.is_empty() {
+            self.queue.push(cell);
+        } else {
+            self.stage(vc, cell);
+        }
+        self.stats.max_queue = self.stats.max_queue.max(self.queue_len());
+    }
+
+    /// Frame merging: hold the frame's cells; queue them all at its EOF cell. A frame that lost
+    /// a cell here is not merged (an edge device reassembling frames would discard it).
+    fn stage(&mut self, vc: usize, cell: Cell) {
+        self.staged[vc].push(cell);
+        self.held += 1;
+        if !cell.is_eof() {
+            return;
+        }
+        let frame = std::mem::take(&mut self.staged[vc]);
+        self.held -= frame.len() as u32;
+        for c in frame {
+            self.queue.push(c);
+        }
     }
 
     /// Send the head cell in the slot starting now.
     fn dequeue(&mut self, world: &mut World) {
         let slot = self.clock.next();
         self.account(slot);
-        let cell = self.queue.pop_front().expect("dequeue from an empty port");
-        let v = &mut self.vcs[cell.vc as usize];
-        v.y -= 1;
-        if v.y == 0 {
+        let cell = self.queue.pop(|_| true).expect("dequeue from an empty port");
+        let cs = &mut self.classes[self.class[cell.vc as usize] as usize];
+        cs.set(slot, cs.y - 1);
+        if cs.y == 0 {
             self.active -= 1;
         }
         self.stats.cells_out += 1;
@@ -286,9 +406,12 @@ impl Port {
         }
     }
 
-    /// Close the time integral and take the last trace samples at the end of the run.
+    /// Close the time integrals and take the last trace samples at the end of the run.
     pub fn finish(&mut self, end: Time) {
         self.account(end);
+        for c in self.classes.iter_mut() {
+            c.set(end, c.y);
+        }
         if end >= self.next_sample {
             self.sample(end);
         }
@@ -300,6 +423,7 @@ mod tests {
     use super::*;
     use crate::cell::CellFifo;
     use crate::cell::{VcId, F_EOF};
+    use crate::conformance::FGcra;
     use crate::frame::{Frame, FrameSlab};
     use crate::net::{Channel, Sched, NO_CAPTURE};
     use crate::time::{CellPeriod, PS_PER_US};
@@ -393,11 +517,11 @@ mod tests {
         let (mut p, mut w) = fixture(100, Policy::TailDrop);
         offer(&mut p, &mut w, 0, 0, 3);
         offer(&mut p, &mut w, 2, 1, 2);
-        assert_eq!((p.vcs[0].y, p.vcs[2].y, p.active), (3, 2, 2));
+        assert_eq!((p.classes[0].y, p.classes[2].y, p.active), (3, 2, 2));
         for _ in 0..3 {
             p.dequeue(&mut w);
         }
-        assert_eq!((p.vcs[0].y, p.vcs[2].y, p.active), (0, 2, 1));
+        assert_eq!((p.classes[0].y, p.classes[2].y, p.active), (0, 2, 1));
     }
 
     #[test]
@@ -446,5 +570,63 @@ mod tests {
             let other = traced(step);
             assert_eq!((&other.t, &other.cells, &other.util), (&tr.t, &tr.cells, &tr.util), "step {step}");
         }
+    }
+
+    #[test]
+    fn upc_tags_non_eligible_frames_and_lbo_refuses_them() {
+        // F-GCRA with T = 100 ps and no tolerance: a 4-cell frame at 1 ps per cell conforms only
+        // for its first cell's test... the frame's verdict is its first cell's: eligible; the next
+        // frame right behind it is early and gets tagged, and LBO = 0 then refuses it.
+        let (mut p, mut w) = fixture(100, Policy::FifoGfr { lbo: 0, hbo: 100 });
+        p.upc = vec![
+            Some(Upc { fgcra: FGcra::new(100, 0), tag: true, frames: 0, non_eligible: 0 }),
+            None,
+            None,
+            None,
+        ];
+        let mut t = 0;
+        for frame in 0..2 {
+            for i in 0..4 {
+                let flags = if i == 3 { F_EOF } else { 0 };
+                p.enqueue(t, Cell { frame, vc: 0, flags }, &mut w);
+                t += 1;
+            }
+        }
+        let u = p.upc[0].as_ref().unwrap();
+        assert_eq!((u.frames, u.non_eligible), (2, 1));
+        assert_eq!(p.queue_len(), 4, "the eligible frame queued, the tagged one refused at LBO");
+        assert_eq!(p.stats.drops[DropReason::Lbo as usize], 1);
+    }
+
+    #[test]
+    fn merged_frames_are_queued_whole_and_in_order_of_completion() {
+        let (mut p, mut w) = fixture(100, Policy::TailDrop);
+        // VCs 0 and 1 share class 0 (merged); frames arrive interleaved cell by cell.
+        p.configure(Queue::fifo(), vec![0, 0, 2, 3], vec![VcPolicy::default(); 4], Rng::stream(0, "m"), true);
+        for i in 0..3 {
+            let flags = if i == 2 { F_EOF } else { 0 };
+            p.enqueue(0, Cell { frame: 1, vc: 1, flags }, &mut w);
+            p.enqueue(0, Cell { frame: 0, vc: 0, flags: if i == 1 { F_EOF } else { 0 } }, &mut w);
+        }
+        // VC 0's 2-cell frame completed first, then VC 1's 3-cell frame; VC 0 then starts anew.
+        assert_eq!(p.queue_len(), 6);
+        assert_eq!(p.classes[0].y, 6, "one class for the merged VCs");
+        let order: Vec<u16> = (0..5).map(|_| p.queue.pop(|_| true).unwrap().vc).collect();
+        assert_eq!(order, vec![0, 0, 1, 1, 1]);
+        assert_eq!(p.held, 1, "the third VC 0 cell waits for its frame's EOF");
+    }
+
+    #[test]
+    fn guaranteed_cells_bypass_the_best_effort_buffer() {
+        let (mut p, mut w) = fixture(2, Policy::TailDrop);
+        let q = Queue::Priority {
+            high: Default::default(),
+            low: Default::default(),
+            guaranteed: vec![true, false, false, false],
+        };
+        p.configure(q, vec![0, 1, 2, 3], vec![VcPolicy::default(); 4], Rng::stream(0, "m"), false);
+        assert_eq!(offer(&mut p, &mut w, 1, 1, 5), 2, "best effort limited to its 2 cells");
+        assert_eq!(offer(&mut p, &mut w, 0, 0, 5), 5, "guaranteed traffic is not");
+        assert_eq!(p.queue.pop(|_| true).unwrap().vc, 0, "and goes first");
     }
 }
