@@ -33,6 +33,10 @@ pub struct FlowReport {
     pub efficiency: Option<f64>,
     /// Retransmission timeouts per 10 MB delivered (the GFR study's measure).
     pub rto_per_10mb: Option<f64>,
+    /// AAL5 frames of the connection tagged CLP=1 (by its adapter or at the network's UPC) and
+    /// their share of the frames examined; `null` when nothing tags this connection.
+    pub frames_tagged: Option<u64>,
+    pub tagged_fraction: Option<f64>,
     pub transfers_completed: u64,
     pub transfers_aborted: u64,
     pub mean_transfer_time_s: Option<f64>,
@@ -52,6 +56,9 @@ pub struct PortReport {
     pub max_queue_cells: u32,
     pub mean_queue_cells: f64,
     pub final_queue_cells: u32,
+    /// Time-averaged occupancy of each VC that used the port (merged VCs under their first
+    /// connection's name).
+    pub vc_mean_queue_cells: serde_json::Map<String, serde_json::Value>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -103,6 +110,21 @@ pub struct Report {
     pub traces: Option<crate::traces::Traces>,
 }
 
+/// (frames examined, frames tagged) for connection `vc`: at its source adapter, else at a UPC.
+fn tagging(b: &Built, vc: usize, src: usize) -> Option<(u64, u64)> {
+    if let Component::Host(h) = &b.sim.comps[src] {
+        if let Some(t) = h.tagger(vc) {
+            return Some((t.frames, t.tagged));
+        }
+    }
+    b.ports.iter().find_map(|&pc| match &b.sim.comps[pc] {
+        Component::Port(p) => {
+            p.upc.get(vc).and_then(Option::as_ref).map(|u| (u.frames, if u.tag { u.non_eligible } else { 0 }))
+        }
+        _ => None,
+    })
+}
+
 pub fn report(b: &Built, wall_s: f64) -> Report {
     let sim = &b.sim;
     let dur = to_secs_f64(b.model.duration);
@@ -118,6 +140,7 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
             unreachable!()
         };
         let (st, rt) = (&s.stats, &r.stats);
+        let tagged = tagging(b, i, sc);
         flows.push(FlowReport {
             name: c.name.clone(),
             goodput_bps: rt.bytes_delivered as f64 * 8.0 / dur,
@@ -136,6 +159,8 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
             efficiency: (st.bytes_sent > 0).then(|| rt.bytes_delivered as f64 / st.bytes_sent as f64),
             rto_per_10mb: (rt.bytes_delivered > 0)
                 .then(|| st.rto_expirations as f64 * 1e7 / rt.bytes_delivered as f64),
+            frames_tagged: tagged.map(|t| t.1),
+            tagged_fraction: tagged.and_then(|(n, t)| (n > 0).then(|| t as f64 / n as f64)),
             transfers_completed: app.stats.transfers_completed,
             transfers_aborted: app.stats.transfers_aborted,
             mean_transfer_time_s: (app.stats.transfers_completed > 0)
@@ -166,6 +191,15 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
             max_queue_cells: s.max_queue,
             mean_queue_cells: s.queue_area as f64 / b.model.duration as f64,
             final_queue_cells: p.queue_len(),
+            vc_mean_queue_cells: p
+                .classes
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.area > 0)
+                .map(|(i, c)| {
+                    (b.model.conns[i].name.clone(), (c.area as f64 / b.model.duration as f64).into())
+                })
+                .collect(),
         });
     }
     for comp in &sim.comps {

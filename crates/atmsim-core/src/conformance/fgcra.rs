@@ -29,7 +29,8 @@ impl FGcra {
     /// A cell at `ta`; returns whether it belongs to an eligible frame.
     pub fn cell(&mut self, ta: Time, first: bool, clp1: bool) -> bool {
         if first {
-            self.eligible = !(ta + self.f < self.tat || clp1);
+            // MCR = 0 (T = NEVER): no frame is eligible.
+            self.eligible = !(ta + self.f < self.tat || clp1 || self.t == crate::time::NEVER);
         }
         if self.eligible {
             self.tat = self.tat.max(ta) + self.t;

@@ -15,7 +15,10 @@ pub use tagger::AdapterTagger;
 
 use crate::time::{Time, PS_PER_S};
 
-/// T = 1/rate in picoseconds, for a rate in cells per second.
+/// T = 1/rate in picoseconds, for a rate in cells per second; `NEVER` for a rate of 0.
 pub fn increment(cells_per_s: f64) -> Time {
+    if cells_per_s <= 0.0 {
+        return crate::time::NEVER;
+    }
     (PS_PER_S as f64 / cells_per_s).round() as Time
 }

@@ -27,6 +27,10 @@ impl AdapterTagger {
 
     /// A frame of `len` cells starts at `ta`: true sends it CLP=0, false tags it CLP=1.
     pub fn frame(&mut self, ta: Time, len: u32) -> bool {
+        // MCR = 0 (T_MCR = NEVER): nothing is eligible, every frame is tagged.
+        if self.t_mcr == crate::time::NEVER {
+            return false;
+        }
         let n = len.saturating_sub(1) as Time;
         let last_at_pcr = ta + n * self.t_pcr;
         let base = self.tat.max(ta);

@@ -7,6 +7,7 @@ use super::{Captures, InputMerge, World, NO_CAPTURE};
 use crate::aal5;
 use crate::app::App;
 use crate::cell::{Cell, VcId, F_CLP, F_EOF};
+use crate::conformance::AdapterTagger;
 use crate::frame::{Frame, FrameSlab, SegKind};
 use crate::tcp::{SegmentSink, TcpReceiver, TcpSender};
 use crate::time::{SlotClock, Time, NEVER};
@@ -47,6 +48,16 @@ struct TxFrame {
     vc: VcId,
     remaining: u32,
     flags: u8,
+    /// No cell sent yet: the tagging decision is still to come.
+    fresh: bool,
+}
+
+/// The GFR study's adapter tagging for one VC, with its counts.
+#[derive(Debug, Clone)]
+pub struct VcTagger {
+    pub tagger: AdapterTagger,
+    pub frames: u64,
+    pub tagged: u64,
 }
 
 /// Segmentation side of the adapter: frames waiting for their cells to be sent, in FIFO order.
@@ -55,6 +66,8 @@ struct Adapter {
     queue: VecDeque<TxFrame>,
     clock: SlotClock,
     channel: u32,
+    /// Per VC, when the adapter tags (empty if it never does).
+    taggers: Vec<Option<VcTagger>>,
 }
 
 /// Per-VC reassembly: cells since the last EOF, and the frame the first of them belonged to.
@@ -91,7 +104,7 @@ impl SegmentSink for Tx<'_> {
             self.adapter.clock.align(now);
         }
         let flags = if clp { F_CLP } else { 0 };
-        self.adapter.queue.push_back(TxFrame { frame: id, vc: self.vc, remaining, flags });
+        self.adapter.queue.push_back(TxFrame { frame: id, vc: self.vc, remaining, flags, fresh: true });
     }
 }
 
@@ -116,7 +129,7 @@ impl Host {
         Host {
             name,
             inputs: Vec::new(),
-            adapter: Adapter { queue: VecDeque::new(), clock, channel },
+            adapter: Adapter { queue: VecDeque::new(), clock, channel, taggers: Vec::new() },
             endpoints: Vec::new(),
             by_conn: vec![u32::MAX; n_conns],
             reasm: vec![Reasm::default(); n_vcs],
@@ -125,6 +138,17 @@ impl Host {
             merge: InputMerge::default(),
             capture: NO_CAPTURE,
         }
+    }
+
+    /// Tag this VC's frames at the adapter (GFR study section 5).
+    pub fn set_tagger(&mut self, vc: usize, n_vcs: usize, tagger: AdapterTagger) {
+        let t = &mut self.adapter.taggers;
+        t.resize(n_vcs, None);
+        t[vc] = Some(VcTagger { tagger, frames: 0, tagged: 0 });
+    }
+
+    pub fn tagger(&self, vc: usize) -> Option<&VcTagger> {
+        self.adapter.taggers.get(vc).and_then(Option::as_ref)
     }
 
     pub fn add_endpoint(&mut self, conn: u32, ep: Endpoint) {
@@ -228,6 +252,17 @@ impl Host {
         let a = &mut self.adapter;
         let slot = a.clock.next();
         let head = a.queue.front_mut().expect("adapter has a frame");
+        if head.fresh {
+            head.fresh = false;
+            // The tagging algorithm decides when a frame's transmission begins, for all of it.
+            if let Some(Some(t)) = a.taggers.get_mut(head.vc as usize) {
+                t.frames += 1;
+                if !t.tagger.frame(slot, head.remaining) {
+                    t.tagged += 1;
+                    head.flags |= F_CLP;
+                }
+            }
+        }
         head.remaining -= 1;
         let mut cell = Cell { vc: head.vc, frame: head.frame, flags: head.flags };
         if head.remaining == 0 {

@@ -25,7 +25,7 @@ pub use capture::{Captures, Recorder, NO_CAPTURE};
 pub use fault::{Fault, FaultRule};
 pub use host::{Endpoint, Host, HostStats};
 pub use merge::{Arbitration, InputMerge};
-pub use port::{Port, PortStats, INFINITE};
+pub use port::{ClassState, Port, PortStats, Upc, INFINITE};
 pub use sampler::PortTrace;
 pub use sched::Sched;
 pub use sim::{Component, Sim};

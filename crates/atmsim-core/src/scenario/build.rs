@@ -16,8 +16,13 @@ fn is_switch(n: &NodeSpec) -> bool {
     n.kind == NodeKind::Switch
 }
 use super::fault::ModelFaultRule;
+use super::spec::{ConformanceSpec, SchedulerSpec, TaggingSpec};
+use crate::accept::VcPolicy;
 use crate::app::{App, AppKind};
+use crate::conformance::{increment, AdapterTagger, FGcra};
+use crate::net::Upc;
 use crate::rng::Rng;
+use crate::sched::{Queue, VirtualSpacing};
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::time::{SlotClock, Time, NEVER};
 
@@ -30,6 +35,43 @@ pub struct Built {
     /// Switch port components in a stable order (by link, then end).
     pub ports: Vec<usize>,
     pub bottleneck: Option<usize>,
+}
+
+/// Each switch port's queue discipline, accounting classes, per-class policy parameters, random
+/// stream and frame merging.
+fn configure_ports(
+    model: &Model,
+    port_comp: &HashMap<(usize, usize), usize>,
+    comps: &mut [Component],
+    n_vcs: usize,
+) {
+    let class: Vec<u16> = model.conns.iter().map(|c| c.class as u16).collect();
+    let mut policies = vec![VcPolicy::default(); n_vcs];
+    let mut rates = vec![0.0; n_vcs];
+    for c in &model.conns {
+        let p = &mut policies[c.class];
+        p.threshold = c.vc_threshold.unwrap_or(0);
+        p.weight = c.vc_weight;
+        // A merged VC is weighted by the sum of its members' MCRs.
+        rates[c.class] += c.gfr.as_ref().map_or(0.0, |g| g.mcr);
+    }
+    let guaranteed: Vec<bool> = model.conns.iter().map(|c| c.guaranteed).collect();
+    for (key, &pc) in port_comp {
+        let mp = &model.ports[key];
+        let queue = match mp.scheduler.unwrap_or(SchedulerSpec::Fifo) {
+            SchedulerSpec::Fifo => Queue::fifo(),
+            SchedulerSpec::VirtualSpacing => Queue::VirtualSpacing(VirtualSpacing::new(&rates)),
+            SchedulerSpec::Priority => Queue::Priority {
+                high: Default::default(),
+                low: Default::default(),
+                guaranteed: guaranteed.clone(),
+            },
+        };
+        if let Component::Port(p) = &mut comps[pc] {
+            let rng = Rng::stream(model.seed, &format!("port/{}", p.name));
+            p.configure(queue, class.clone(), policies.clone(), rng, mp.merge_frames);
+        }
+    }
 }
 
 fn channel_id(model: &Model, link: usize, from: usize) -> usize {
@@ -138,6 +180,37 @@ pub fn build(model: Model) -> Built {
         endpoints.push(ends);
     }
 
+    configure_ports(&model, &port_comp, &mut comps, n_vcs);
+    for (vc, c) in model.conns.iter().enumerate() {
+        let Some(g) = &c.gfr else { continue };
+        let (t_mcr, t_pcr) = (increment(g.mcr), increment(g.pcr));
+        match g.tagging {
+            TaggingSpec::None => {}
+            // Whole frames tagged by the source's adapter, with a burst of MBS cells at PCR.
+            TaggingSpec::Adapter => {
+                if let Component::Host(h) = &mut comps[host_comp[c.path[0]]] {
+                    h.set_tagger(
+                        vc,
+                        n_vcs,
+                        AdapterTagger::new(t_mcr, t_pcr, AdapterTagger::tolerance(t_mcr, t_pcr, g.mbs)),
+                    );
+                }
+            }
+            // F-GCRA at the first switch port on the way (the network ingress).
+            TaggingSpec::Upc => {
+                let f = FGcra::tolerance(t_mcr, t_pcr, g.cdvt, g.mbs);
+                if let Component::Port(p) = &mut comps[port_comp[&(c.path[1], c.links[1])]] {
+                    p.upc.resize_with(n_vcs, || None);
+                    p.upc[vc] = Some(Upc {
+                        fgcra: FGcra::new(t_mcr, f),
+                        tag: g.conformance == ConformanceSpec::Gfr2,
+                        frames: 0,
+                        non_eligible: 0,
+                    });
+                }
+            }
+        }
+    }
     for (i, f) in model.faults.iter().enumerate() {
         let c = &model.conns[f.conn];
         // Stream positions count from the first data octet (after the SYN, if any).

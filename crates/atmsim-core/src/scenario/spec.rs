@@ -109,6 +109,10 @@ pub enum PolicyKind {
     Epd,
     SelectiveDrop,
     Fba,
+    FifoGfr,
+    WfqGfr,
+    Dfba,
+    ThresholdDrop,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -119,8 +123,11 @@ pub struct PolicySpec {
     pub threshold_cells: Option<i64>,
     /// Selective Drop / FBA minimum threshold R.
     pub r_cells: Option<i64>,
-    /// Selective Drop / FBA scale Z.
+    /// Selective Drop / FBA scale Z; DFBA's Z (> 1).
     pub z: Option<f64>,
+    /// GFR thresholds (fifo_gfr, wfq_gfr).
+    pub lbo_cells: Option<i64>,
+    pub hbo_cells: Option<i64>,
 }
 
 /// Order of cells that reach a port at the same instant (equal links share one slot phase).
@@ -144,6 +151,59 @@ pub struct PortSpec {
     pub policy: PolicySpec,
     /// Default: rotating.
     pub arbitration: Option<ArbitrationSpec>,
+    /// Service discipline; default fifo.
+    pub scheduler: Option<SchedulerSpec>,
+    /// Hold each frame until complete and queue it whole (an edge switch merging VCs).
+    #[serde(default)]
+    pub merge_frames: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SchedulerSpec {
+    Fifo,
+    /// Per-VC queues, Virtual Spacing weighted by each VC's MCR.
+    VirtualSpacing,
+    /// Connections marked `guaranteed` first, each class FIFO.
+    Priority,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TaggingSpec {
+    /// The GFR study's adapter tagging algorithm (frames tagged at the source).
+    Adapter,
+    /// F-GCRA at the network ingress (the first switch port).
+    Upc,
+    None,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConformanceSpec {
+    /// The network does not change CLP bits.
+    Gfr1,
+    /// The UPC tags non-eligible frames CLP=1.
+    Gfr2,
+}
+
+/// A GFR traffic contract (GFR study section 2).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GfrSpec {
+    pub mcr_cells_per_s: f64,
+    /// Default: 2 * MFS (the GFR study's burst of two maximum-size frames).
+    pub mbs_cells: Option<i64>,
+    /// Default 200 cells (the GFR study).
+    pub mfs_cells: Option<i64>,
+    /// Default: the rate of the connection's access link.
+    pub pcr_cells_per_s: Option<f64>,
+    #[serde(default)]
+    pub cdvt_us: f64,
+    /// Default none.
+    pub tagging: Option<TaggingSpec>,
+    /// Default gfr2.
+    pub conformance: Option<ConformanceSpec>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -207,6 +267,16 @@ pub struct ConnectionSpec {
     /// `"greedy"` or a table `{ kind = "transfers" | "messages", ... }` (see `validate::app`).
     pub app: Option<toml::Value>,
     pub tcp: Option<TcpSpec>,
+    pub gfr: Option<GfrSpec>,
+    /// Connections with the same label share one VC (merged) at the ports they share.
+    pub vc: Option<String>,
+    /// The VC's threshold at per-VC policies (T_i, R_i, r_i); default: the contract's MBS.
+    pub vc_threshold_cells: Option<i64>,
+    /// DFBA's W_i (default 1).
+    pub vc_weight: Option<f64>,
+    /// Served first at priority ports (guaranteed traffic).
+    #[serde(default)]
+    pub guaranteed: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]

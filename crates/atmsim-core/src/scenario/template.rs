@@ -50,6 +50,8 @@ pub fn expand(t: &NSourceSpec, spec: &mut ScenarioSpec) {
             PolicyKind::SelectiveDrop | PolicyKind::Fba => Some(t.z),
             _ => None,
         },
+        lbo_cells: None,
+        hbo_cells: None,
     };
     let port = |node: &str, toward: &str| PortSpec {
         node: node.to_string(),
@@ -57,6 +59,8 @@ pub fn expand(t: &NSourceSpec, spec: &mut ScenarioSpec) {
         buffer_cells: t.buffer_cells,
         policy: policy.clone(),
         arbitration: t.arbitration,
+        scheduler: None,
+        merge_frames: false,
     };
 
     spec.node.push(node("sw1".into(), NodeKind::Switch));
@@ -82,6 +86,11 @@ pub fn expand(t: &NSourceSpec, spec: &mut ScenarioSpec) {
                 tick_phase_ms: Some(tick_ms * (i - 1) as f64 / n as f64),
                 ..Default::default()
             }),
+            gfr: None,
+            vc: None,
+            vc_threshold_cells: None,
+            vc_weight: None,
+            guaranteed: false,
         });
     }
     let mut tcp = TcpSpec { preset: Some(TcpPreset::UbrPlus), ..Default::default() };

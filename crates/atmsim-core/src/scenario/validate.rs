@@ -66,12 +66,32 @@ pub struct ModelPort {
     pub capacity: u32,
     pub policy: Policy,
     pub arbitration: Arbitration,
+    pub scheduler: Option<SchedulerSpec>,
+    pub merge_frames: bool,
+}
+
+/// A connection's GFR contract, rates in cells per second.
+#[derive(Debug, Clone)]
+pub struct ModelGfr {
+    pub mcr: f64,
+    pub pcr: f64,
+    pub mbs: u32,
+    pub mfs: u32,
+    pub cdvt: Time,
+    pub tagging: TaggingSpec,
+    pub conformance: ConformanceSpec,
 }
 
 #[derive(Debug, Clone)]
 pub struct ModelConn {
     pub name: String,
     pub app: crate::app::AppKind,
+    pub gfr: Option<ModelGfr>,
+    /// Accounting class: the index of the first connection with the same `vc` label.
+    pub class: usize,
+    pub vc_threshold: Option<u32>,
+    pub vc_weight: f64,
+    pub guaranteed: bool,
     /// Node indices from sender to receiver.
     pub path: Vec<usize>,
     /// Link indices between consecutive nodes of `path`.
@@ -175,7 +195,54 @@ fn check_template(t: &NSourceSpec) -> Result<(), ScenarioError> {
     if let Some(tcp_t) = &t.tcp {
         tcp::check_table(tcp_t, "n_source.tcp")?;
     }
+    if !matches!(
+        t.policy,
+        PolicyKind::TailDrop
+            | PolicyKind::Ppd
+            | PolicyKind::Epd
+            | PolicyKind::SelectiveDrop
+            | PolicyKind::Fba
+    ) {
+        return Err(bad(
+            "n_source",
+            "policy",
+            "the N-source template takes the UBR+ policies: tail_drop, ppd, epd, selective_drop or fba",
+        ));
+    }
     Ok(())
+}
+
+fn other_end(l: &ModelLink, node: usize) -> usize {
+    if l.ends[0] == node {
+        l.ends[1]
+    } else {
+        l.ends[0]
+    }
+}
+
+/// A GFR contract; `access_rate` (cells/s) is the PCR by default.
+fn gfr_of(g: &GfrSpec, path: &str, access_rate: f64) -> Result<ModelGfr, ScenarioError> {
+    let c = Check(path);
+    c.non_negative_f64("mcr_cells_per_s", g.mcr_cells_per_s)?;
+    let pcr = g.pcr_cells_per_s.unwrap_or(access_rate);
+    c.positive_f64("pcr_cells_per_s", Some(pcr))?;
+    if g.mcr_cells_per_s > pcr {
+        return Err(bad(path, "mcr_cells_per_s", format!("({}) exceeds the PCR ({pcr})", g.mcr_cells_per_s)));
+    }
+    let mfs = g.mfs_cells.unwrap_or(200);
+    c.int_range("mfs_cells", Some(mfs), 1, 1366)?;
+    let mbs = g.mbs_cells.unwrap_or(2 * mfs);
+    c.int_range("mbs_cells", Some(mbs), mfs, MAX_CELLS)?;
+    c.non_negative_f64("cdvt_us", g.cdvt_us)?;
+    Ok(ModelGfr {
+        mcr: g.mcr_cells_per_s,
+        pcr,
+        mbs: mbs as u32,
+        mfs: mfs as u32,
+        cdvt: (g.cdvt_us * PS_PER_US as f64).round() as Time,
+        tagging: g.tagging.unwrap_or(TaggingSpec::None),
+        conformance: g.conformance.unwrap_or(ConformanceSpec::Gfr2),
+    })
 }
 
 fn policy_of(p: &PolicySpec, capacity: Option<i64>, path: &str) -> Result<Policy, ScenarioError> {
@@ -199,28 +266,59 @@ fn policy_of(p: &PolicySpec, capacity: Option<i64>, path: &str) -> Result<Policy
             _ => Ok(v as u32),
         }
     };
+    // Every key a kind does not use is an error, so a typo or a misplaced key never passes.
+    let used: &[&str] = match p.kind {
+        PolicyKind::TailDrop | PolicyKind::Ppd | PolicyKind::ThresholdDrop => &[],
+        PolicyKind::Epd => &["threshold_cells"],
+        PolicyKind::SelectiveDrop | PolicyKind::Fba | PolicyKind::Dfba => &["r_cells", "z"],
+        PolicyKind::FifoGfr | PolicyKind::WfqGfr => &["lbo_cells", "hbo_cells"],
+    };
+    for (f, present) in [
+        ("threshold_cells", p.threshold_cells.is_some()),
+        ("r_cells", p.r_cells.is_some()),
+        ("z", p.z.is_some()),
+        ("lbo_cells", p.lbo_cells.is_some()),
+        ("hbo_cells", p.hbo_cells.is_some()),
+    ] {
+        forbid(f, present && !used.contains(&f))?;
+    }
+    let z = || p.z.ok_or_else(|| bad(&path, "z", format!("is required by policy {:?}", p.kind)));
     match p.kind {
-        PolicyKind::TailDrop | PolicyKind::Ppd => {
-            forbid("threshold_cells", p.threshold_cells.is_some())?;
-            forbid("r_cells", p.r_cells.is_some())?;
-            forbid("z", p.z.is_some())?;
-            Ok(if p.kind == PolicyKind::Ppd { Policy::Ppd } else { Policy::TailDrop })
-        }
+        PolicyKind::TailDrop => Ok(Policy::TailDrop),
+        PolicyKind::Ppd => Ok(Policy::Ppd),
+        PolicyKind::ThresholdDrop => Ok(Policy::ThresholdDrop),
         PolicyKind::Epd => {
-            forbid("r_cells", p.r_cells.is_some())?;
-            forbid("z", p.z.is_some())?;
             let th = within_buffer("threshold_cells", need("threshold_cells", p.threshold_cells)?)?;
             Ok(Policy::Epd { threshold: th })
         }
         PolicyKind::SelectiveDrop | PolicyKind::Fba => {
-            forbid("threshold_cells", p.threshold_cells.is_some())?;
             let r = within_buffer("r_cells", need("r_cells", p.r_cells)?)?;
-            let z = p.z.ok_or_else(|| bad(&path, "z", format!("is required by policy {:?}", p.kind)))?;
+            let z = z()?;
             c.positive_f64("z", Some(z))?;
             if p.kind == PolicyKind::Fba && Some(r as i64) == capacity {
                 return Err(bad(&path, "r_cells", "must be below buffer_cells for FBA (K - R is its scale)"));
             }
             Ok(if p.kind == PolicyKind::Fba { Policy::Fba { r, z } } else { Policy::SelectiveDrop { r, z } })
+        }
+        PolicyKind::Dfba => {
+            let r = within_buffer("r_cells", need("r_cells", p.r_cells)?)?;
+            let z = z()?;
+            if !(z.is_finite() && z > 1.0) {
+                return Err(bad(&path, "z", format!("must be above 1 for DFBA (Z R_i caps a VC), got {z}")));
+            }
+            Ok(Policy::Dfba { r, z })
+        }
+        PolicyKind::FifoGfr | PolicyKind::WfqGfr => {
+            let lbo = within_buffer("lbo_cells", need("lbo_cells", p.lbo_cells)?)?;
+            let hbo = within_buffer("hbo_cells", need("hbo_cells", p.hbo_cells)?)?;
+            if lbo > hbo {
+                return Err(bad(&path, "lbo_cells", format!("({lbo}) exceeds hbo_cells ({hbo})")));
+            }
+            Ok(if p.kind == PolicyKind::FifoGfr {
+                Policy::FifoGfr { lbo, hbo }
+            } else {
+                Policy::WfqGfr { lbo, hbo }
+            })
         }
     }
 }
@@ -338,6 +436,8 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
                         capacity: INFINITE,
                         policy: Policy::TailDrop,
                         arbitration: Arbitration::Rotating,
+                        scheduler: None,
+                        merge_frames: false,
                     },
                 );
             }
@@ -377,7 +477,13 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
         };
         ports.insert(
             (node, li),
-            ModelPort { capacity: capacity.map_or(INFINITE, |k| k as u32), policy, arbitration },
+            ModelPort {
+                capacity: capacity.map_or(INFINITE, |k| k as u32),
+                policy,
+                arbitration,
+                scheduler: p.scheduler,
+                merge_frames: p.merge_frames,
+            },
         );
     }
 
@@ -446,7 +552,46 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
         };
         let cfg = tcp::resolve(&merged, &tcp_path)?;
         let app = super::app::app_of(c.app.as_ref(), &path)?;
-        conns.push(ModelConn { name: c.name.clone(), app, path: nodes, links: route_links, tcp: cfg, start });
+        let gfr = match &c.gfr {
+            Some(g) => {
+                let m = gfr_of(g, &format!("{path}.gfr"), links[route_links[0]].period.cells_per_s())?;
+                if m.tagging == TaggingSpec::Upc && nodes.len() < 3 {
+                    return Err(bad(
+                        &path,
+                        "gfr.tagging",
+                        "\"upc\" polices at the first switch: the route has none",
+                    ));
+                }
+                Some(m)
+            }
+            None => None,
+        };
+        let class = match &c.vc {
+            Some(label) => spec.connection.iter().position(|o| o.vc.as_ref() == Some(label)).unwrap_or(i),
+            None => i,
+        };
+        let vc_threshold = match c.vc_threshold_cells {
+            Some(t) => {
+                Check(&path).int_range("vc_threshold_cells", Some(t), 0, MAX_CELLS)?;
+                Some(t as u32)
+            }
+            None => gfr.as_ref().map(|g| g.mbs),
+        };
+        let vc_weight = c.vc_weight.unwrap_or(1.0);
+        Check(&path).non_negative_f64("vc_weight", vc_weight)?;
+        conns.push(ModelConn {
+            name: c.name.clone(),
+            app,
+            gfr,
+            class,
+            vc_threshold,
+            vc_weight,
+            guaranteed: c.guaranteed,
+            path: nodes,
+            links: route_links,
+            tcp: cfg,
+            start,
+        });
     }
     if conns.len() > crate::cell::MAX_VCS {
         return Err(bad(
@@ -473,6 +618,24 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
         );
     }
     let faults = super::fault::faults(&spec.fault, port_of, &conns)?;
+    // Per-VC policies need every VC that leaves through the port to have a threshold.
+    for (&(node, link), p) in &ports {
+        if !matches!(p.policy, Policy::WfqGfr { .. } | Policy::Dfba { .. } | Policy::ThresholdDrop) {
+            continue;
+        }
+        for (i, c) in conns.iter().enumerate() {
+            let crosses = (0..c.links.len()).any(|h| (c.path[h], c.links[h]) == (node, link));
+            if crosses && c.vc_threshold.is_none() {
+                let port =
+                    format!("{}->{}", spec.node[node].name, spec.node[other_end(&links[link], node)].name);
+                return Err(bad(
+                    &format!("connection[{i}]"),
+                    "vc_threshold_cells",
+                    format!("is required: port `{port}`'s policy {} needs a per-VC threshold (or a gfr contract's MBS)", p.policy.name()),
+                ));
+            }
+        }
+    }
     let observe = Default::default();
     let mut model =
         Model { duration, seed, nodes: spec.node, links, ports, conns, bottleneck, faults, observe };
