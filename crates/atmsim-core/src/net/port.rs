@@ -117,6 +117,12 @@ pub struct Port {
     /// Frames held until complete (edge ports that merge VCs); empty otherwise.
     staged: Vec<Vec<Cell>>,
     held: u32,
+    /// Cells in `queue`, and those of them in a priority queue's guaranteed class: counted here
+    /// so the per-cell path never asks the queue (an enum) for its length.
+    queued: u32,
+    queued_guaranteed: u32,
+    /// The queue has a guaranteed class (a priority queue).
+    priority: bool,
     pub stats: PortStats,
     merge: InputMerge,
     /// Injected faults (usually none: checked only at first cells, and only if present).
@@ -151,6 +157,9 @@ impl Port {
             upc: Vec::new(),
             staged: Vec::new(),
             held: 0,
+            queued: 0,
+            queued_guaranteed: 0,
+            priority: false,
             stats: PortStats::default(),
             merge: InputMerge::default(),
             faults: Vec::new(),
@@ -174,7 +183,7 @@ impl Port {
         let Some(tr) = self.trace.as_deref_mut() else { return };
         while self.next_sample <= upto {
             let (classes, class) = (&self.classes, &self.class);
-            let queue = self.queue.len() as u32;
+            let queue = self.queued + self.held;
             self.next_sample = tr.due(
                 self.next_sample,
                 queue,
@@ -198,6 +207,7 @@ impl Port {
         rng: Rng,
         merge_frames: bool,
     ) {
+        self.priority = matches!(queue, Queue::Priority { .. });
         self.queue = queue;
         self.classes =
             policies.into_iter().map(|policy| ClassState { policy, ..Default::default() }).collect();
@@ -210,7 +220,14 @@ impl Port {
 
     /// Cells in the buffer: queued, and held for frame merging.
     pub fn queue_len(&self) -> u32 {
-        self.queue.len() as u32 + self.held
+        self.queued + self.held
+    }
+
+    #[inline]
+    fn push(&mut self, cell: Cell, guaranteed: bool) {
+        self.queue.push(cell);
+        self.queued += 1;
+        self.queued_guaranteed += u32::from(guaranteed);
     }
 
     pub fn capacity(&self) -> u32 {
@@ -219,7 +236,7 @@ impl Port {
 
     fn account(&mut self, now: Time) {
         let s = &mut self.stats;
-        s.queue_area += (self.queue.len() as u128 + self.held as u128) * (now - s.last_change) as u128;
+        s.queue_area += (self.queued + self.held) as u128 * (now - s.last_change) as u128;
         s.last_change = now;
     }
 
@@ -261,8 +278,8 @@ impl Port {
             }
         }
         // Guaranteed traffic of a priority port has its own buffer: no policy, no limit.
-        let guaranteed = self.queue.is_guaranteed(vc);
-        let x = self.queue.shared_len() as u32 + self.held;
+        let guaranteed = self.priority && self.queue.is_guaranteed(vc);
+        let x = self.queued - self.queued_guaranteed + self.held;
         let full = !guaranteed && x >= self.capacity;
         match self.vcs[vc].discard {
             // The frame was refused at its first cell: nothing of it enters.
@@ -314,16 +331,16 @@ impl Port {
         }
         cs.set(now, cs.y + 1);
         if self.staged.is_empty() {
-            self.queue.push(cell);
+            self.push(cell, guaranteed);
         } else {
-            self.stage(vc, cell);
+            self.stage(vc, cell, guaranteed);
         }
         self.stats.max_queue = self.stats.max_queue.max(self.queue_len());
     }
 
     /// Frame merging: hold the frame's cells; queue them all at its EOF cell. A frame that lost
     /// a cell here is not merged (an edge device reassembling frames would discard it).
-    fn stage(&mut self, vc: usize, cell: Cell) {
+    fn stage(&mut self, vc: usize, cell: Cell, guaranteed: bool) {
         self.staged[vc].push(cell);
         self.held += 1;
         if !cell.is_eof() {
@@ -332,7 +349,7 @@ impl Port {
         let frame = std::mem::take(&mut self.staged[vc]);
         self.held -= frame.len() as u32;
         for c in frame {
-            self.queue.push(c);
+            self.push(c, guaranteed);
         }
     }
 
@@ -341,6 +358,10 @@ impl Port {
         let slot = self.clock.next();
         self.account(slot);
         let cell = self.queue.pop(|_| true).expect("dequeue from an empty port");
+        self.queued -= 1;
+        if self.priority && self.queue.is_guaranteed(cell.vc as usize) {
+            self.queued_guaranteed -= 1;
+        }
         let cs = &mut self.classes[self.class[cell.vc as usize] as usize];
         cs.set(slot, cs.y - 1);
         if cs.y == 0 {
@@ -374,7 +395,7 @@ impl Port {
         let mut events = 0;
         loop {
             let (ta, i) = self.merge.peek();
-            let td = if self.queue.is_empty() { NEVER } else { self.clock.next() };
+            let td = if self.queued == 0 { NEVER } else { self.clock.next() };
             // Arrivals first on ties: a cell arriving at a slot boundary may leave in that slot.
             if ta <= td {
                 if ta >= stop {
@@ -382,7 +403,7 @@ impl Port {
                 }
                 let (t, cell) = world.fifos[self.inputs[i] as usize].pop().expect("head exists");
                 self.merge.popped(&world.fifos, &self.inputs);
-                if self.queue.is_empty() {
+                if self.queued == 0 {
                     self.clock.align(t);
                 }
                 self.enqueue(t, cell, world);
@@ -399,7 +420,7 @@ impl Port {
 
     pub fn next_key(&self, world: &World) -> Time {
         let ta = world.earliest(&self.inputs).0;
-        if self.queue.is_empty() {
+        if self.queued == 0 {
             ta
         } else {
             ta.min(self.clock.next())
