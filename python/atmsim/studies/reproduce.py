@@ -139,9 +139,17 @@ def reproduce_study(
     experiments = study.experiments(quick)
     points = [_point(study, e, extra) for e in experiments]
     costs = {id(p): e.cost for p, e in zip(points, experiments)}
+    # Optional study hooks: `detail_metrics = True` reads every flow and port field of the
+    # reports (not only summary and goodputs); `derive_metrics(runs)` returns the run table
+    # with extra metric columns (listed in its attrs["metrics"]).
     swept = execute(points, study.runs, store=store, executor=executor, jobs=jobs,
-                    show_progress=progress, cost=lambda p: costs.get(id(p), 1.0))
-    indexed = summarize(swept.runs, by=["point"])
+                    show_progress=progress, cost=lambda p: costs.get(id(p), 1.0),
+                    detail=bool(getattr(study, "detail_metrics", False)))
+    run_table = swept.runs
+    derive = getattr(study, "derive_metrics", None)
+    if derive is not None:
+        run_table = derive(run_table)
+    indexed = summarize(run_table, by=["point"])
     tables = _comparison(study, indexed, experiments)
     notes: List[str] = []
     traces = _traces(study, study.trace_runs(quick), extra, store, jobs, executor, progress, notes)
