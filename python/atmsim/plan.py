@@ -119,7 +119,8 @@ def points(
     for combo, i in itertools.product(list(grid_rows), range(n_zip)):
         chosen = [(a.key, combo[j]) for j, a in enumerate(grid)]
         chosen += [(a.key, a.values[i]) for a in zipped]
-        overrides = fixed + tuple((key, lit) for key, (lit, _) in chosen)
+        # The scenario's own overrides come first, the sweep's after them.
+        overrides = tuple(scenario.overrides) + fixed + tuple((key, lit) for key, (lit, _) in chosen)
         params = dict(fixed_params, **{key: value for key, (_, value) in chosen})
         out.append(Point(scenario, overrides, params))
     return out

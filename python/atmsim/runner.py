@@ -22,7 +22,7 @@ def run(
     engine rejects and FileNotFoundError for a missing file.
     """
     sc = as_scenario(scenario)
-    return Result.from_json(_core.run_json(sc.text, normalize(overrides), seed))
+    return Result.from_json(_core.run_json(sc.text, list(sc.overrides) + normalize(overrides), seed))
 
 
 def run_with_captures(
@@ -38,5 +38,5 @@ def run_with_captures(
     classic pcap file (nanosecond timestamps) per capture point.
     """
     sc = as_scenario(scenario)
-    text, files = _core.run_with_captures(sc.text, normalize(overrides), seed, list(captures))
+    text, files = _core.run_with_captures(sc.text, list(sc.overrides) + normalize(overrides), seed, list(captures))
     return Result.from_json(text), dict(files)

@@ -9,24 +9,35 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Union
+from typing import Tuple, Union
+
+from .overrides import Overrides, normalize
 
 
 @dataclass(frozen=True)
 class Scenario:
-    """Scenario text plus where it came from (for messages)."""
+    """Scenario text, where it came from (for messages), and dotted-key overrides applied to it
+    before any given when it is run (`(key, TOML literal)` pairs, in order)."""
 
     text: str
     source: str = "<text>"
+    overrides: Tuple[Tuple[str, str], ...] = ()
+
+    def with_overrides(self, overrides: Overrides = None, **values: object) -> "Scenario":
+        """A copy with more overrides: a mapping or pairs of ("dotted.key", value), "key=value"
+        strings, or keyword arguments with `__` for dots (`n_source__policy="epd"`)."""
+        extra = normalize(overrides) + normalize({k.replace("__", "."): v for k, v in values.items()})
+        return Scenario(self.text, self.source, self.overrides + tuple(extra))
 
 
 ScenarioLike = Union[Scenario, str, "os.PathLike[str]"]
 
 
-def load(path: Union[str, "os.PathLike[str]"]) -> Scenario:
-    """Read a scenario file. Raises FileNotFoundError (an OSError) if it does not exist."""
+def load(path: Union[str, "os.PathLike[str]"], overrides: Overrides = None) -> Scenario:
+    """Read a scenario file, optionally with overrides by dotted key. Raises FileNotFoundError
+    (an OSError) if it does not exist."""
     p = Path(path)
-    return Scenario(text=p.read_text(encoding="utf-8"), source=str(p))
+    return Scenario(text=p.read_text(encoding="utf-8"), source=str(p), overrides=tuple(normalize(overrides)))
 
 
 def _looks_like_path(s: str) -> bool:

@@ -59,7 +59,7 @@ class Reproduction:
 def _point(study: Study, exp: Experiment, extra: Pairs) -> Point:
     params: Dict[str, Any] = {"study": study.name, "table": exp.table, **exp.labels}
     params.update({k: value_of(v) for k, v in extra})
-    return Point(exp.scenario, tuple(exp.overrides) + extra, params)
+    return Point(exp.scenario, tuple(exp.scenario.overrides) + tuple(exp.overrides) + extra, params)
 
 
 def _labelled(stats: "pd.DataFrame", experiments: Sequence[Experiment]) -> "pd.DataFrame":
@@ -110,7 +110,7 @@ def _traces(
 ) -> List[Tuple[TraceRun, Dict[str, "pd.DataFrame"]]]:
     if not runs:
         return []
-    points = [Point(r.scenario, tuple(r.overrides) + extra, {"study": study.name, "trace": r.name})
+    points = [Point(r.scenario, tuple(r.scenario.overrides) + tuple(r.overrides) + extra, {"study": study.name, "trace": r.name})
               for r in runs]
     try:
         done = execute(points, 1, store=store, executor=executor, jobs=jobs,
