@@ -115,6 +115,7 @@ class Study(Protocol):
 # name -> "module:attribute" of the Study object. Other studies add their line here.
 _BUILTIN: Dict[str, str] = {
     "ubr-plus": "atmsim.studies.ubr_plus_study:STUDY",
+    "gfr-bonaventure": "atmsim.studies.gfr_bonaventure_study:STUDY",
 }
 
 
