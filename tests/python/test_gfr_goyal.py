@@ -1,0 +1,94 @@
+"""The gfr-goyal study: the transcribed tables, the scenarios, and one short end-to-end run."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+
+import pytest
+
+from atmsim.studies import gfr_goyal, gfr_goyal_data as data, registry
+from atmsim.studies.gfr_goyal_study import STUDY, group_values
+from conftest import run_cli
+
+
+def test_row_counts():
+    assert len(data.rows_1_3()) == 4 * 5
+    assert len(data.rows_4_5()) == 3 * 5
+    assert len(STUDY.experiments(quick=False)) == 35
+    assert len(STUDY.experiments(quick=True)) == 10
+
+
+def test_thresholds_sum_to_the_printed_totals():
+    for e, r in data.TABLE1_THRESHOLDS.items():
+        assert 3 * sum(r) == data.TABLE1_TOTALS[e]
+        assert list(r) == sorted(r)
+    for e, r in data.TABLE4_THRESHOLDS.items():
+        assert sum(r) == data.TABLE4_TOTALS[e]
+    # Every threshold fits the 48000-cell buffer, totals at 29/43/57/71 % of it.
+    shares = [int(100 * t / data.BUFFER_CELLS) for t in data.TABLE1_TOTALS.values()]
+    assert shares == [28, 42, 57, 71]  # the paper rounds these to 29, 43, 57, 71 %
+
+
+def test_published_values_are_consistent():
+    for row in data.rows_1_3():
+        assert 0.5 < row["ratio"] < 1.5
+        assert 0 < row["throughput_mbps"] < 20
+        # Table 3 follows from Tables 1 and 2 (to 0.04: see the data module's notes).
+        derived = (row["throughput_mbps"] / row["total_mbps"]) / (row["r_i"] / row["r"])
+        assert derived == pytest.approx(row["ratio"], abs=0.045)
+    for e, total in data.TABLE2_TOTAL_MBPS.items():
+        assert 3 * sum(data.TABLE2_MBPS[e]) == pytest.approx(total, rel=0.01)
+        assert total < 126.1
+    for row in data.rows_4_5():
+        assert 0.5 < row["ratio"] < 1.5
+
+
+def test_group_values():
+    # Goodputs exactly proportional to the thresholds give ratio 1 everywhere.
+    r = data.TABLE1_THRESHOLDS[1]
+    goodputs = {i: 1e3 * r[gfr_goyal.group_of(i)] for i in range(1, 16)}
+    for v in group_values(goodputs, list(r), per_tcp=True):
+        assert v["ratio"] == pytest.approx(1.0)
+    assert group_values(goodputs, list(r), per_tcp=False)[0]["ratio"] == pytest.approx(1.0)
+
+
+def test_scenarios_parse():
+    tomllib = pytest.importorskip("tomllib")
+    t = tomllib.loads(gfr_goyal.threshold_scenario(2))
+    assert len(t["connection"]) == 15
+    assert t["port"][0]["policy"] == {"kind": "threshold_drop"}
+    assert [c["vc_threshold_cells"] for c in t["connection"][::3]] == list(
+        data.TABLE1_THRESHOLDS[2])
+    d = tomllib.loads(gfr_goyal.dfba_scenario(3))
+    assert {c["vc"] for c in d["connection"]} == {f"vc{k}" for k in range(1, 6)}
+    assert sum(1 for p in d["port"] if p.get("merge_frames")) == 5
+    # RTT 30 ms: one-way delays along each route add up to 15 ms.
+    delays = {tuple(sorted(link["ends"])): link["delay_us"] for link in d["link"]}
+    route = d["connection"][0]["route"]
+    assert sum(delays[tuple(sorted(p))] for p in zip(route, route[1:])) == 15000
+
+
+def test_registered():
+    assert "gfr-goyal" in registry.names()
+    assert registry.get("gfr-goyal") is STUDY
+
+
+def test_short_end_to_end(tmp_path):
+    out, store = tmp_path / "rep", tmp_path / "s.sqlite"
+    done = run_cli("reproduce", "gfr-goyal", "--quick", "--duration", "2", "--jobs", "2",
+                   "--out", out, "--store", store, "--json", timeout=120)
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    (study,) = doc["studies"]
+    assert study["name"] == "gfr-goyal" and study["runs_computed"] == 2
+    tables = {(a["table"], a["metric"]) for a in study["agreement"]}
+    assert ("1-3", "ratio") in tables and ("4-5", "ratio") in tables
+    for table in ("1-3", "4-5"):
+        with open(out / "gfr-goyal" / f"table-{table}.csv", newline="") as f:
+            rows = list(csv.DictReader(f))
+        assert len(rows) == 5
+        for row in rows:
+            assert math.isfinite(float(row["ratio"])) and 0 < float(row["ratio"]) < 3
+            assert float(row["paper_ratio"]) > 0
