@@ -116,6 +116,7 @@ class Study(Protocol):
 _BUILTIN: Dict[str, str] = {
     "ubr-plus": "atmsim.studies.ubr_plus_study:STUDY",
     "gfr-bonaventure": "atmsim.studies.gfr_bonaventure_study:STUDY",
+    "gfr-goyal": "atmsim.studies.gfr_goyal_study:STUDY",
 }
 
 
