@@ -87,6 +87,62 @@ def _experiment(table: str, preset: str, mcr: int, mode: str, duration: float,
     )
 
 
+def _fmt(v: Any) -> str:
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return "-"
+    return "-" if f != f else f"{f:.3g}"
+
+
+def _metric_mean(results: StudyResults, table: str, metric: str) -> Optional[float]:
+    pts = results.points
+    if not len(pts):
+        return None
+    sub = pts[(pts["table"] == table) & (pts["metric"] == metric)]
+    return float(sub["mean"].mean()) if len(sub) else None
+
+
+def notes(quick: bool, results: StudyResults) -> List[str]:
+    """The settings, then every number the paper's text states beside the simulated value,
+    then the text's comparisons between the TCP variants."""
+    out: List[str] = []
+    if quick:
+        out.append(f"quick mode: {QUICK_DURATION_S:g} s runs instead of the paper's "
+                   f"{net.DURATION_S:g} s, privileged MCR {', '.join(map(str, QUICK_MCRS))} "
+                   f"only, {GfrBonaventureStudy.runs} replications: noisy, for a first look")
+    labels = {c.name: c.label for t in GfrBonaventureStudy.tables for c in t.compared}
+    for st in data.STATEMENTS:
+        frame = results.tables.get(st.figure)
+        if frame is None or not len(frame):
+            continue
+        row = frame[frame["mcr"] == st.mcr]
+        if not len(row):
+            continue
+        r = row.iloc[0]
+        out.append(
+            f"figure {st.figure}, {st.preset}, MCR {st.mcr}: {labels[st.column]} atmsim "
+            f"{_fmt(r[st.column])} (95 % CI {_fmt(r[st.column + '_ci_low'])}.."
+            f"{_fmt(r[st.column + '_ci_high'])}), paper ~{st.value:g} (\"{st.quote}\")")
+    retx = {t: _metric_mean(results, t, "derived.retx_segments_all") for t in ("5", "7")}
+    if retx["5"] and retx["7"] is not None:
+        out.append(f"retransmitted segments of all sources, TCP_fast / TCP_default (mean over "
+                   f"the MCR points): atmsim {retx['7'] / retx['5']:.2f}, paper ~3")
+    good = {t: _metric_mean(results, t, "derived.priv_goodput_bps") for t in ("5", "7", "9")}
+    if all(good.values()):
+        out.append(
+            "privileged goodput averaged over the MCR points: TCP_default "
+            f"{good['5'] / 1e6:.1f} Mb/s, TCP_fast {good['7'] / 1e6:.1f}, TCP_SACK "
+            f"{good['9'] / 1e6:.1f} (paper: fast slightly below default, SACK above both)")
+    t4 = results.tables.get("4")
+    if t4 is not None and len(t4):
+        ratio = (t4["priv_goodput_bps"] / t4["paper_priv_goodput_bps"]).astype(float)
+        out.append(f"figure 4: privileged goodput / UNI2 capacity at application level: "
+                   f"atmsim {ratio.min():.2f}..{ratio.max():.2f}, paper ~1 (\"able to "
+                   f"completely utilize the bandwidth available on the UNI2 links\")")
+    return out
+
+
 class GfrBonaventureStudy:
     name = "gfr-bonaventure"
     title = "TCP over ATM GFR: FIFO-based switch with LBO/HBO and adapter tagging (LAN)"
@@ -125,6 +181,9 @@ class GfrBonaventureStudy:
                 "bg_goodput_bps": net.reserved_bps(net.BACKGROUND_MCR),
             }))
         return out
+
+    def report_notes(self, quick: bool, results: StudyResults) -> List[str]:
+        return notes(quick, results)
 
     def trace_runs(self, quick: bool) -> List[TraceRun]:
         return []

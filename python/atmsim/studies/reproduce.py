@@ -154,6 +154,11 @@ def reproduce_study(
     notes: List[str] = []
     traces = _traces(study, study.trace_runs(quick), extra, store, jobs, executor, progress, notes)
     results = StudyResults(tables=tables, points=_labelled(indexed, experiments), traces=traces)
+    # Optional hook: `report_notes(quick, results)` adds lines of the study's own (settings,
+    # statements compared in prose) to the report and the command's output.
+    study_notes = getattr(study, "report_notes", None)
+    if study_notes is not None:
+        notes.extend(study_notes(quick, results))
     figures = study.figures(results, out_dir / study.name)
     return StudyReport(
         study=study, results=results, agreement=agreement.summarize(tables, study.tables),
