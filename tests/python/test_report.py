@@ -32,7 +32,10 @@ def test_reproduce_all_quick_report(tmp_path):
     proc = run_cli(*args)
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
-    (ubr,) = doc["studies"]
+    # Every registered study is in the report; this test checks the UBR+ one.
+    by_name = {s["name"]: s for s in doc["studies"]}
+    assert "gfr-goyal" in by_name
+    ubr = by_name["ubr-plus"]
     assert ubr["name"] == "ubr-plus" and ubr["runs"] == 26 and ubr["runs_computed"] == 26
     tables = {(a["table"], a["metric"]) for a in ubr["agreement"]}
     assert {("1", "efficiency"), ("1", "max_queue_cells"), ("2-3", "fairness")} <= tables
@@ -59,7 +62,7 @@ def test_reproduce_all_quick_report(tmp_path):
     # A second run finds every run in the store.
     again = run_cli(*args)
     assert again.returncode == 0, again.stderr
-    (ubr,) = json.loads(again.stdout)["studies"]
+    ubr = {s["name"]: s for s in json.loads(again.stdout)["studies"]}["ubr-plus"]
     assert (ubr["runs_computed"], ubr["runs_cached"]) == (0, 26)
 
 
