@@ -1,6 +1,8 @@
 //! Applications end to end: repeated transfers on new connections, ON-OFF messages at a target
 //! rate, the GFR study's TCP presets, and the seed's effect on random applications.
 
+mod common;
+
 use atmsim_core::api::run_scenario;
 use atmsim_core::report::Report;
 
@@ -12,28 +14,12 @@ fn path(duration: f64, seed: u64, conn: &str) -> Report {
 [simulation]
 duration_s = {duration}
 seed = {seed}
-[[node]]
-name = "a"
-kind = "host"
-[[node]]
-name = "s"
-kind = "switch"
-[[node]]
-name = "b"
-kind = "host"
-[[link]]
-ends = ["a", "s"]
-rate_bps = 155_520_000
-delay_us = 100
-[[link]]
-ends = ["s", "b"]
-rate_bps = 155_520_000
-delay_us = 100
-[[connection]]
+{net}[[connection]]
 name = "c"
 route = ["a", "s", "b"]
 {conn}
-"#
+"#,
+        net = common::PATH_A_S_B
     );
     let r = run_scenario(&text, &[], None).unwrap_or_else(|e| panic!("{e}"));
     assert!(r.summary.conservation.balanced);

@@ -8,6 +8,8 @@
 
 use std::collections::VecDeque;
 
+mod common;
+
 use atmsim_core::api::run_scenario;
 use atmsim_core::frame::Frame;
 use atmsim_core::tcp::{SegmentSink, TcpConfig, TcpReceiver, TcpSender, Variant};
@@ -146,24 +148,7 @@ seed = {seed}
 [tcp]
 variant = "{v}"
 fast_retransmit = true
-[[node]]
-name = "a"
-kind = "host"
-[[node]]
-name = "s"
-kind = "switch"
-[[node]]
-name = "b"
-kind = "host"
-[[link]]
-ends = ["a", "s"]
-rate_bps = 155_520_000
-delay_us = 100
-[[link]]
-ends = ["s", "b"]
-rate_bps = 155_520_000
-delay_us = 100
-[[connection]]
+{net}[[connection]]
 name = "c"
 route = ["a", "s", "b"]
 app = {{ kind = "transfers", bytes = 100_000, mean_idle_s = 1000.0 }}
@@ -171,7 +156,7 @@ app = {{ kind = "transfers", bytes = 100_000, mean_idle_s = 1000.0 }}
 port = "s->b"
 connection = "c"
 loss_rate = {p}
-"#);
+"#, net = common::PATH_A_S_B);
         let r = run_scenario(&text, &[], None).unwrap();
         prop_assert!(r.summary.conservation.balanced);
         let f = &r.flows[0];
