@@ -91,6 +91,12 @@ struct Tx<'a> {
     captures: &'a mut Captures,
 }
 
+impl<'a> Tx<'a> {
+    fn new(vc: VcId, adapter: &'a mut Adapter, world: &'a mut World, capture: u32) -> Self {
+        Tx { adapter, frames: &mut world.frames, vc, capture, captures: &mut world.captures }
+    }
+}
+
 impl SegmentSink for Tx<'_> {
     fn send(&mut self, now: Time, mut frame: Frame, clp: bool) {
         frame.ncells = aal5::cells_for_segment(frame.len, frame.opt_len as u32);
@@ -206,13 +212,7 @@ impl Host {
             return;
         }
         let ep = &mut self.endpoints[i as usize];
-        let mut tx = Tx {
-            vc: ep.vc(),
-            adapter: &mut self.adapter,
-            frames: &mut world.frames,
-            capture: self.capture,
-            captures: &mut world.captures,
-        };
+        let mut tx = Tx::new(ep.vc(), &mut self.adapter, world, self.capture);
         match (ep, frame.kind) {
             (Endpoint::Receiver { tcp, .. }, SegKind::Data) => tcp.on_segment(now, &frame, &mut tx),
             (Endpoint::Sender { tcp, app, .. }, SegKind::Ack) => {
@@ -229,13 +229,7 @@ impl Host {
             if ep.next_timer() > now {
                 continue;
             }
-            let mut tx = Tx {
-                vc: ep.vc(),
-                adapter: &mut self.adapter,
-                frames: &mut world.frames,
-                capture: self.capture,
-                captures: &mut world.captures,
-            };
+            let mut tx = Tx::new(ep.vc(), &mut self.adapter, world, self.capture);
             match ep {
                 Endpoint::Sender { tcp, app, .. } => {
                     app.on_timer(now, tcp, &mut tx);
