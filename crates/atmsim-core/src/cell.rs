@@ -19,6 +19,19 @@ pub const MAX_VCS: usize = VcId::MAX as usize;
 pub const F_EOF: u8 = 1 << 0;
 /// Cell Loss Priority: 1 marks a cell the network may drop first (ITU-T I.361).
 pub const F_CLP: u8 = 1 << 1;
+/// Explicit Forward Congestion Indication on a user data cell (PTI bit 1, ITU-T I.361): set by
+/// a congested switch, read by the destination (PRCA).
+pub const F_EFCI: u8 = 1 << 2;
+/// A resource-management cell (PTI = 110, ATM Forum TM 4.0 clause 5.10): it carries no frame;
+/// `Cell::frame` holds its payload (see [`rm`]).
+pub const F_RM: u8 = 1 << 3;
+/// Direction of an RM cell: set on its way back from the destination (TM 4.0 "DIR" bit).
+pub const F_BACKWARD: u8 = 1 << 4;
+/// A credit cell of FCVC (hop by hop, never leaves the link it was sent on): `Cell::frame`
+/// holds the low 32 bits of the sender's forwarded-cell count C.
+pub const F_CREDIT: u8 = 1 << 5;
+/// Cells that are not part of an AAL5 frame (no frame slot to release, no frame state).
+pub const F_CONTROL: u8 = F_RM | F_CREDIT;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cell {
@@ -37,7 +50,23 @@ impl Cell {
     pub fn clp(&self) -> bool {
         self.flags & F_CLP != 0
     }
+    /// An RM or credit cell (see [`F_CONTROL`]).
+    #[inline]
+    pub fn is_control(&self) -> bool {
+        self.flags & F_CONTROL != 0
+    }
 }
+
+/// What an RM cell carries in `Cell::frame`: PRCA's congestion indication (CI, set by the
+/// destination) and the adaptive shaper's ternary feedback (0 = IR, 1 = KR, 2 = DR).
+pub mod rm {
+    /// CI bit: the destination saw EFCI on the VC's last data cell.
+    pub const CI: u32 = 1 << 0;
+    /// Ternary feedback in bits 1-2.
+    pub const FEEDBACK_SHIFT: u32 = 1;
+    pub const FEEDBACK_MASK: u32 = 0b11 << FEEDBACK_SHIFT;
+}
+
 
 /// Cells on their way to one input of a component, in arrival order.
 ///
