@@ -44,6 +44,14 @@ impl CreditSender {
         self.balance += (c - self.c_old) as u32;
         self.c_old = c;
     }
+
+    /// A credit cell carrying the low 32 bits of the count (what fits in a cell, see
+    /// `cell::F_CREDIT`): counts only grow and two credit cells are never 2^32 cells apart, so
+    /// the full count is the last one plus the 32-bit difference.
+    pub fn credit_cell(&mut self, low: u32) {
+        let c = self.c_old + u64::from(low.wrapping_sub(self.c_old as u32));
+        self.credit(c);
+    }
 }
 
 /// Downstream end: counts forwarded cells and says when a credit cell is due.
@@ -103,5 +111,14 @@ mod tests {
             }
         }
         assert!(up.balance() <= buf);
+    }
+
+    #[test]
+    fn counts_wrap_in_the_cell_but_not_in_the_balance() {
+        let mut up = CreditSender::new(11);
+        up.credit(u32::MAX as u64 - 4);
+        let b = up.balance();
+        up.credit_cell(5); // 2^32 + 5: ten cells later
+        assert_eq!(up.balance(), b + 10);
     }
 }
