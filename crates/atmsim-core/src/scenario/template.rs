@@ -61,6 +61,9 @@ pub fn expand(t: &NSourceSpec, spec: &mut ScenarioSpec) {
         arbitration: t.arbitration,
         scheduler: None,
         merge_frames: false,
+        best_effort: None,
+        efci_threshold_cells: None,
+        rm_feedback: None,
     };
 
     spec.node.push(node("sw1".into(), NodeKind::Switch));
@@ -91,6 +94,7 @@ pub fn expand(t: &NSourceSpec, spec: &mut ScenarioSpec) {
             vc_threshold_cells: None,
             vc_weight: None,
             guaranteed: false,
+            fcvc: None,
         });
     }
     let mut tcp = TcpSpec { preset: Some(TcpPreset::UbrPlus), ..Default::default() };
