@@ -167,8 +167,13 @@ pub struct Port {
     /// no VC does, so the common case costs one test.
     own: Vec<bool>,
     has_own: bool,
-    /// Every queued cell belongs to a VC without credit: no departure until something arrives.
-    stalled: bool,
+    /// No departure while `queued <= stall_floor`: 0 normally; the queue length when every
+    /// queued cell belongs to a VC without credit, until the next arrival (one compare either way,
+    /// as the plain emptiness test it replaces).
+    stall_floor: u32,
+    /// Some flow-control feature is on (EFCI, a published level, FCVC counting or gating): the
+    /// arrival and departure paths take their hooks only then, so plain ports pay one test.
+    hooks: bool,
     /// Per VC, when the next hop is an FCVC switch: the credit balance (empty if none is).
     credit: Vec<Option<CreditSender>>,
     /// Per VC, when this port forwards it under FCVC (empty if none).
@@ -220,7 +225,8 @@ impl Port {
             queued_own: 0,
             own: Vec::new(),
             has_own: false,
-            stalled: false,
+            stall_floor: 0,
+            hooks: false,
             credit: Vec::new(),
             fcvc: Vec::new(),
             efci_threshold: INFINITE,
@@ -304,12 +310,14 @@ impl Port {
     /// Mark data cells arriving above `threshold` shared cells with EFCI (PRCA).
     pub fn set_efci_threshold(&mut self, threshold: u32) {
         self.efci_threshold = threshold;
+        self.hooks = true;
     }
 
     /// Publish this port's band against `t_low` / `t_high` to `log` (the CLASS study's forward
     /// port); the log must start in the band of an empty buffer.
     pub fn publish_level(&mut self, log: SharedLevel, t_low: u32, t_high: u32) {
         self.level = Some(Box::new(LevelWriter { log, t_low, t_high }));
+        self.hooks = true;
         self.set_band(0);
     }
 
@@ -324,6 +332,7 @@ impl Port {
     pub fn gate_credit(&mut self, vc: usize, n_vcs: usize, buffer: u32) {
         self.credit.resize(n_vcs, None);
         self.credit[vc] = Some(CreditSender::new(buffer));
+        self.hooks = true;
     }
 
     /// This port forwards `vc` under FCVC: a buffer of its own of `limit` (N2 + N3) cells, and a
@@ -334,6 +343,7 @@ impl Port {
         self.own.resize(n_vcs, false);
         self.own[vc] = true;
         self.has_own = true;
+        self.hooks = true;
     }
 
     /// FCVC state of `vc` here, if this port forwards it under FCVC.
@@ -484,9 +494,8 @@ impl Port {
             }
             return self.drop_cell(vc, DropReason::Overflow, world, cell);
         }
-        if x > self.efci_threshold && !guaranteed {
-            cell.flags |= F_EFCI;
-            self.stats.efci_marked += 1;
+        if self.hooks {
+            self.arrival_hooks(now, &mut cell, x, guaranteed);
         }
         self.account(now);
         let cs = &mut self.classes[c];
@@ -499,12 +508,22 @@ impl Port {
         } else {
             self.stage(vc, cell, guaranteed);
         }
-        if guaranteed {
-            self.own_arrival(vc);
-        } else {
-            self.level_moved(now, x + 1);
-        }
         self.stats.max_queue = self.stats.max_queue.max(self.queue_len());
+    }
+
+    /// Flow control for an accepted data cell arriving at shared occupancy `x`: EFCI, and the
+    /// occupancy it is about to add to (own buffer or shared level).
+    #[inline(never)]
+    fn arrival_hooks(&mut self, now: Time, cell: &mut Cell, x: u32, own: bool) {
+        if own {
+            self.own_arrival(cell.vc as usize);
+            return;
+        }
+        if x > self.efci_threshold {
+            cell.flags |= F_EFCI;
+            self.stats.efci_marked += 1;
+        }
+        self.level_moved(now, x + 1);
     }
 
     /// A cell entered `vc`'s own buffer: track an FCVC VC's occupancy against N2 + N3.
@@ -580,16 +599,21 @@ impl Port {
         }
     }
 
-    /// Send the next cell in the slot starting now; if every queued cell waits for credit, send
-    /// nothing and stall until the next arrival.
+    /// Send the next cell in the slot starting now.
+    #[inline(always)]
     fn dequeue(&mut self, world: &mut World) {
-        let popped = if self.credit.is_empty() { self.queue.pop(|_| true) } else { self.pop_gated() };
-        let Some(cell) = popped else {
-            self.stalled = true;
-            return;
-        };
+        if self.hooks {
+            return self.dequeue_hooked(world);
+        }
         let slot = self.clock.next();
         self.account(slot);
+        let cell = self.queue.pop(|_| true).expect("dequeue from an empty port");
+        self.sent(slot, cell, world);
+    }
+
+    /// A cell leaves in `slot`: the counts, and the transmitter.
+    #[inline(always)]
+    fn sent(&mut self, slot: Time, cell: Cell, world: &mut World) -> bool {
         self.queued -= 1;
         let vc = cell.vc as usize;
         let own = self.has_own && self.own[vc];
@@ -601,13 +625,27 @@ impl Port {
         }
         self.stats.cells_out += 1;
         world.transmit(self.channel, slot, cell);
-        if own {
-            self.own_departure(vc, slot, world);
+        self.clock.advance();
+        own
+    }
+
+    /// `dequeue` with flow control: only VCs with credit may send (if none may, stall until the
+    /// next arrival), FCVC counting, and the published level.
+    #[inline(never)]
+    fn dequeue_hooked(&mut self, world: &mut World) {
+        let popped = if self.credit.is_empty() { self.queue.pop(|_| true) } else { self.pop_gated() };
+        let Some(cell) = popped else {
+            self.stall_floor = self.queued;
+            return;
+        };
+        let slot = self.clock.next();
+        self.account(slot);
+        if self.sent(slot, cell, world) {
+            self.own_departure(cell.vc as usize, slot, world);
         } else {
             let x = self.shared_level();
             self.level_moved(slot, x);
         }
-        self.clock.advance();
     }
 
     /// The next cell of a VC with credit (or not gated), debiting its balance.
@@ -658,7 +696,7 @@ impl Port {
         let mut events = 0;
         loop {
             let (ta, i) = self.merge.peek();
-            let td = if self.queued == 0 || self.stalled { NEVER } else { self.clock.next() };
+            let td = if self.queued <= self.stall_floor { NEVER } else { self.clock.next() };
             // Arrivals first on ties: a cell arriving at a slot boundary may leave in that slot.
             if ta <= td {
                 if ta >= stop {
@@ -668,9 +706,9 @@ impl Port {
                 self.merge.popped(&world.fifos, &self.inputs);
                 // An idle or stalled transmitter next sends in the first slot from `t` (after a
                 // stall, the arrival may be the credit or the cell of a VC that can send).
-                if self.queued == 0 || self.stalled {
+                if self.queued <= self.stall_floor {
                     self.clock.align(t);
-                    self.stalled = false;
+                    self.stall_floor = 0;
                 }
                 self.enqueue(t, cell, world);
             } else {
@@ -686,7 +724,7 @@ impl Port {
 
     pub fn next_key(&self, world: &World) -> Time {
         let ta = world.earliest(&self.inputs).0;
-        if self.queued == 0 || self.stalled {
+        if self.queued <= self.stall_floor {
             ta
         } else {
             ta.min(self.clock.next())
