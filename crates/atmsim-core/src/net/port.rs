@@ -267,8 +267,12 @@ impl Port {
         }
     }
 
-    pub fn set_arbitration(&mut self, a: Arbitration) {
+    /// How simultaneous arrivals are ordered (`rng` for `Random`), and whether arrivals count
+    /// from the next boundary of this port's slot grid (a slotted switch, see `merge.rs`).
+    pub fn set_arbitration(&mut self, a: Arbitration, slotted: bool, rng: Rng) {
         self.merge.arbitration = a;
+        self.merge.rng = (a == Arbitration::Random).then_some(rng);
+        self.merge.grid = slotted.then(|| self.clock.period());
     }
 
     /// Per-VC set-up: the queue discipline, the VC -> class map (with one `VcPolicy` per class),
@@ -544,7 +548,7 @@ impl Port {
         if cell.flags & F_CREDIT != 0 {
             self.stats.credit_cells_in += 1;
             if let Some(Some(c)) = self.credit.get_mut(vc) {
-                c.credit_cell(cell.frame);
+                c.credit_low32(cell.frame);
             }
             return;
         }
@@ -702,15 +706,16 @@ impl Port {
                 if ta >= stop {
                     break;
                 }
-                let (t, cell) = world.fifos[self.inputs[i] as usize].pop().expect("head exists");
+                let (_, cell) = world.fifos[self.inputs[i] as usize].pop().expect("head exists");
                 self.merge.popped(&world.fifos, &self.inputs);
-                // An idle or stalled transmitter next sends in the first slot from `t` (after a
-                // stall, the arrival may be the credit or the cell of a VC that can send).
+                // An idle or stalled transmitter next sends in the first slot from `ta` (`ta`, not
+                // the cell's own time: they differ only in a slotted port; after a stall, the
+                // arrival may be the credit or the cell of a VC that can send).
                 if self.queued <= self.stall_floor {
-                    self.clock.align(t);
+                    self.clock.align(ta);
                     self.stall_floor = 0;
                 }
-                self.enqueue(t, cell, world);
+                self.enqueue(ta, cell, world);
             } else {
                 if td >= stop {
                     break;
@@ -723,7 +728,7 @@ impl Port {
     }
 
     pub fn next_key(&self, world: &World) -> Time {
-        let ta = world.earliest(&self.inputs).0;
+        let ta = self.merge.key(world.earliest(&self.inputs).0);
         if self.queued <= self.stall_floor {
             ta
         } else {

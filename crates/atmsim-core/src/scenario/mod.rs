@@ -3,11 +3,12 @@
 pub mod app;
 pub mod build;
 pub mod fault;
-pub mod flow_control;
+pub mod flow;
 pub mod instrument;
 pub mod observe;
 pub mod overrides;
 pub mod spec;
+pub mod switch_flow;
 pub mod tcp;
 pub mod template;
 pub mod validate;

@@ -19,6 +19,9 @@ pub struct ScenarioSpec {
     pub port: Vec<PortSpec>,
     #[serde(default)]
     pub connection: Vec<ConnectionSpec>,
+    /// Background (non-TCP) sources (`flow.rs`).
+    #[serde(default)]
+    pub background: Vec<super::flow::BackgroundSpec>,
     /// TCP settings shared by every connection (a connection's own `tcp` table overrides them).
     pub tcp: Option<TcpSpec>,
     pub metrics: Option<MetricsSpec>,
@@ -138,6 +141,18 @@ pub enum ArbitrationSpec {
     Rotating,
     /// Lowest input first, always.
     Fixed,
+    /// A random order, drawn afresh for each tie.
+    Random,
+}
+
+/// When a port takes an arriving cell into account.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArrivalsSpec {
+    /// At the instant its last bit arrives.
+    Continuous,
+    /// At the next boundary of the port's output slot grid (a slotted switch fabric).
+    Slotted,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -151,6 +166,8 @@ pub struct PortSpec {
     pub policy: PolicySpec,
     /// Default: rotating.
     pub arbitration: Option<ArbitrationSpec>,
+    /// Default: continuous.
+    pub arrivals: Option<ArrivalsSpec>,
     /// Service discipline; default fifo.
     pub scheduler: Option<SchedulerSpec>,
     /// Hold each frame until complete and queue it whole (an edge switch merging VCs).
@@ -291,7 +308,7 @@ pub struct TcpSpec {
     pub nodelay: Option<bool>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConnectionSpec {
     pub name: String,
@@ -312,6 +329,10 @@ pub struct ConnectionSpec {
     /// Served first at priority ports (guaranteed traffic).
     #[serde(default)]
     pub guaranteed: bool,
+    /// GCRA shaping at the source adapter (`flow.rs`).
+    pub shaping: Option<super::flow::ShapingSpec>,
+    /// Rate-based source control: PRCA or adaptive shaping (`flow.rs`).
+    pub abr: Option<super::flow::AbrSpec>,
     /// Hop-by-hop credit flow control (FCVC) of the connection's data.
     pub fcvc: Option<FcvcSpec>,
 }

@@ -59,6 +59,7 @@ pub fn expand(t: &NSourceSpec, spec: &mut ScenarioSpec) {
         buffer_cells: t.buffer_cells,
         policy: policy.clone(),
         arbitration: t.arbitration,
+        arrivals: None,
         scheduler: None,
         merge_frames: false,
         best_effort: None,
@@ -89,12 +90,7 @@ pub fn expand(t: &NSourceSpec, spec: &mut ScenarioSpec) {
                 tick_phase_ms: Some(tick_ms * (i - 1) as f64 / n as f64),
                 ..Default::default()
             }),
-            gfr: None,
-            vc: None,
-            vc_threshold_cells: None,
-            vc_weight: None,
-            guaranteed: false,
-            fcvc: None,
+            ..Default::default()
         });
     }
     let mut tcp = TcpSpec { preset: Some(TcpPreset::UbrPlus), ..Default::default() };

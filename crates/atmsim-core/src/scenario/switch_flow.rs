@@ -1,5 +1,5 @@
 //! Flow control in a scenario (the credit/rate study's PRCA and FCVC, the CLASS study's adaptive
-//! shaping), switch side: the port keys `best_effort`, `efci_threshold_cells` and `rm_feedback`,
+//! shaping), switch side (the sources' side is `flow.rs`): the port keys `best_effort`, `efci_threshold_cells` and `rm_feedback`,
 //! the connection key `fcvc`; their checks, and the wiring of the built ports.
 
 use std::collections::HashMap;
@@ -11,11 +11,6 @@ use crate::api::ScenarioError;
 use crate::cell::CellFifo;
 use crate::net::{Channel, Component, LevelLog};
 use crate::time::Time;
-
-/// HOST CREDITS: whether a sending host's adapter takes credit cells (the host side's
-/// `Host::set_credit`). Off until that is merged: the first hop from a host is then not
-/// credit-controlled, and the first switch does not count credits for it.
-const HOST_CREDITS: bool = false;
 
 /// A port's flow-control settings.
 #[derive(Debug, Clone, Default)]
@@ -178,7 +173,7 @@ pub fn wire(
     lookahead: &mut [Time],
     channels: &[Channel],
 ) {
-    let n_vcs = model.conns.len();
+    let n_vcs = model.n_vcs();
     // Sorted for a deterministic FIFO numbering.
     let mut keys: Vec<(usize, usize)> = port_comp.keys().copied().collect();
     keys.sort_unstable();
@@ -218,13 +213,10 @@ pub fn wire(
             let latency = channels[back].latency;
             let limit = f.n2 + f.n3_for(latency) as u32;
             let upstream = if host_comp[up_node] != usize::MAX {
-                if !HOST_CREDITS {
-                    continue;
+                // The sending host's adapter sends this VC only with credit for this hop.
+                if let Component::Host(hc) = &mut comps[host_comp[up_node]] {
+                    hc.set_credit(vc, n_vcs, limit);
                 }
-                // HOST CREDITS: uncomment after `git merge main` brings `Host::set_credit`.
-                // if let Component::Host(hc) = &mut comps[host_comp[up_node]] {
-                //     hc.set_credit(vc, n_vcs, limit);
-                // }
                 host_comp[up_node]
             } else {
                 let u = port_comp[&(up_node, up_link)];
