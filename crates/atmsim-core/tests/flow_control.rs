@@ -1,6 +1,7 @@
 //! Flow control end to end, switch side: FCVC over a chain of switches (credit cells, per-VC
-//! buffers of N2 + N3 cells, round robin skipping VCs without credit), and the ATOM switch's
-//! priority port with a round-robin best-effort class.
+//! buffers of N2 + N3 cells, round robin skipping VCs without credit), the ATOM switch's
+//! priority port with a round-robin best-effort class, EFCI marking for PRCA sources, and the
+//! adaptive-shaping feedback set on backward RM cells from the forward port's buffer.
 
 use atmsim_core::api::run_scenario;
 use atmsim_core::report::{PortReport, Report};
@@ -109,4 +110,70 @@ fn priority_port_serves_guaranteed_first_and_best_effort_round_robin_with_credit
     assert!(g[0] > 8.0 * (g[1] + g[2]), "{g:?}");
     let s2 = port(&r, "s2->s3");
     assert!(s2.fcvc_vc_max_queue_cells.values().all(|m| m.as_u64().unwrap() <= 11));
+}
+
+/// Hosts a1..aN -> s1 -> s2 -> b1..bN: 155.52 Mb/s access links, an s1-s2 link of `rate` bit/s;
+/// all 70 us. `port` configures s1->s2, `conn` is added to every connection.
+fn dumbbell(n: usize, rate: u64, port: &str, conn: &str) -> Report {
+    let mut t = String::from("[simulation]\nduration_s = 1.0\n[tcp]\nwindow_bytes = 65535\n");
+    t += "[[node]]\nname = \"s1\"\nkind = \"switch\"\n[[node]]\nname = \"s2\"\nkind = \"switch\"\n";
+    t += &format!("[[link]]\nends = [\"s1\", \"s2\"]\nrate_bps = {rate}\ndelay_us = 70\n");
+    t += &format!("[[port]]\nnode = \"s1\"\ntoward = \"s2\"\n{port}\n");
+    for i in 1..=n {
+        t += &format!(
+            "[[node]]\nname = \"a{i}\"\nkind = \"host\"\n[[node]]\nname = \"b{i}\"\nkind = \"host\"\n\
+             [[link]]\nends = [\"a{i}\", \"s1\"]\nrate_bps = 155_520_000\ndelay_us = 70\n\
+             [[link]]\nends = [\"s2\", \"b{i}\"]\nrate_bps = 155_520_000\ndelay_us = 70\n\
+             [[connection]]\nname = \"c{i}\"\nroute = [\"a{i}\", \"s1\", \"s2\", \"b{i}\"]\n{conn}\n"
+        );
+    }
+    let r = run_scenario(&t, &[], None).unwrap_or_else(|e| panic!("{e}"));
+    let c = &r.summary.conservation;
+    assert!(c.balanced, "{c:?}");
+    r
+}
+
+#[test]
+fn prca_sources_slow_down_on_efci_marked_at_the_switch() {
+    // Eight PRCA sources (about 2 Mb/s each over this round trip) into 10 Mb/s and 165 cells
+    // (the credit/rate study's ABR buffer, EFCI at 50 %).
+    let buf = "buffer_cells = 165\npolicy = { kind = \"tail_drop\" }";
+    let prca = "abr = { kind = \"prca\" }";
+    let marked = dumbbell(8, 10_000_000, &format!("{buf}\nefci_threshold_cells = 82"), prca);
+    let unmarked = dumbbell(8, 10_000_000, buf, prca);
+    let (m, u) = (port(&marked, "s1->s2"), port(&unmarked, "s1->s2"));
+    assert!(m.efci_marked > 0 && u.efci_marked == 0);
+    assert!(m.rm_cells > 0, "forward RM cells queue with the data");
+    assert!(port(&marked, "s2->s1").rm_cells > 0, "backward RM cells with the ACKs");
+    assert!(
+        m.cells_dropped < u.cells_dropped,
+        "{} dropped with EFCI, {} without",
+        m.cells_dropped,
+        u.cells_dropped
+    );
+}
+
+#[test]
+fn adaptive_sources_follow_the_forward_ports_feedback() {
+    // Three adaptive sources at up to 155 Mb/s into 50 Mb/s, T_l = 1 % and T_h = 50 % of 1000
+    // cells (the CLASS study). Without thresholds every RM cell comes back IR.
+    let buf = "buffer_cells = 1000\npolicy = { kind = \"tail_drop\" }";
+    let adaptive = "abr = { kind = \"adaptive\" }";
+    let fed = dumbbell(
+        3,
+        50_000_000,
+        &format!("{buf}\nrm_feedback = {{ t_low_cells = 10, t_high_cells = 500 }}"),
+        adaptive,
+    );
+    let blind = dumbbell(3, 50_000_000, buf, adaptive);
+    let raised: u64 = (1..=3).map(|i| port(&fed, &format!("s1->a{i}")).rm_feedback_raised).sum();
+    let none: u64 = blind.ports.iter().map(|p| p.rm_feedback_raised).sum();
+    let (f, b) = (port(&fed, "s1->s2"), port(&blind, "s1->s2"));
+    assert!(raised > 0 && none == 0);
+    assert!(
+        f.cells_dropped < b.cells_dropped,
+        "{} dropped with feedback, {} without",
+        f.cells_dropped,
+        b.cells_dropped
+    );
 }
