@@ -22,7 +22,7 @@
 //! the previous hop every N2 cells it sends; a port whose next hop is such a switch holds a
 //! credit balance per VC and its scheduler skips VCs without credit.
 
-use super::{Arbitration, Fault, InputMerge, PortTrace, SharedLevel, World};
+use super::{feedback_of, with_feedback, Arbitration, Fault, InputMerge, PortTrace, SharedLevel, World};
 use crate::abr::{CreditReceiver, CreditSender, Feedback};
 use crate::accept::{BufferState, DropReason, Policy, VcPolicy, DROP_REASONS};
 use crate::cell::{Cell, F_BACKWARD, F_CLP, F_CREDIT, F_EFCI};
@@ -559,9 +559,8 @@ impl Port {
                 // The forward port's band when this RM cell passes (see `level_log` for how
                 // stale it can be).
                 let here = log.lock().expect("level log").at(now);
-                let f = Feedback::from_rm(cell.frame);
-                if here > f {
-                    cell.frame = here.into_rm(cell.frame);
+                if here > feedback_of(cell.frame) {
+                    cell.frame = with_feedback(cell.frame, here);
                     self.stats.rm_feedback_raised += 1;
                 }
             }
@@ -997,11 +996,11 @@ mod tests {
     }
 
     fn backward_rm(t: Time, p: &mut Port, w: &mut World, f: Feedback) -> Feedback {
-        p.enqueue(t, Cell { frame: f.into_rm(rm::CI), vc: 0, flags: F_RM | F_BACKWARD }, w);
+        p.enqueue(t, Cell { frame: with_feedback(rm::CI, f), vc: 0, flags: F_RM | F_BACKWARD }, w);
         let c = p.queue.pop(|_| true).unwrap();
         p.queued -= 1;
         assert_eq!(c.frame & rm::CI, rm::CI, "CI untouched");
-        Feedback::from_rm(c.frame)
+        feedback_of(c.frame)
     }
 
     #[test]
@@ -1019,7 +1018,7 @@ mod tests {
         assert_eq!(p.stats.rm_feedback_raised, 2);
         // Forward RM cells are left alone.
         p.enqueue(250, Cell { frame: 0, vc: 0, flags: F_RM }, &mut w);
-        assert_eq!(Feedback::from_rm(p.queue.pop(|_| true).unwrap().frame), Increase);
+        assert_eq!(feedback_of(p.queue.pop(|_| true).unwrap().frame), Increase);
     }
 
     #[test]
