@@ -338,7 +338,7 @@ impl Adapter {
         if cell.flags & F_CREDIT != 0 {
             if let Some(i) = self.slot(cell.vc) {
                 if let Some(c) = &mut self.controlled[i].credit {
-                    c.credit_cell(cell.frame);
+                    c.credit_low32(cell.frame);
                 }
             }
         } else if cell.flags & F_BACKWARD != 0 {
