@@ -121,10 +121,14 @@ impl SlotClock {
     }
 
     /// Make the next free slot the first one starting at or after `t` (never an earlier one).
+    #[inline]
     pub fn align(&mut self, t: Time) {
-        if t <= self.t {
-            return;
+        if t > self.t {
+            self.jump(t);
         }
+    }
+
+    fn jump(&mut self, t: Time) {
         // Jump close without 128-bit arithmetic: each slot lasts q or q + 1 ps, so skipping
         // gap / (q + 1) slots cannot pass `t`; then step the few slots that remain.
         let n = (t - self.t) / (self.q + 1);

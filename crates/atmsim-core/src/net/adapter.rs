@@ -308,6 +308,17 @@ impl Adapter {
     /// Recompute `next` after a change at `now` (slots before `now` are gone).
     fn refresh(&mut self, now: Time) {
         self.clock.align(now);
+        self.recompute();
+    }
+
+    /// Recompute `next` from the clock as it is.
+    #[inline]
+    fn recompute(&mut self) {
+        if self.controlled.is_empty() {
+            let idle = self.control.is_empty() && self.plain.is_empty();
+            self.next = if idle { NEVER } else { self.clock.next() };
+            return;
+        }
         let mut ready = if self.control.is_empty() && self.plain.is_empty() { NEVER } else { 0 };
         for c in &self.controlled {
             ready = ready.min(c.ready_at());
@@ -359,10 +370,17 @@ impl Adapter {
         let slot = self.next;
         self.clock.align(slot);
         debug_assert_eq!(self.clock.next(), slot);
-        let cell = if let Some(c) = self.control.pop_front() { c } else { self.pick(slot) };
+        let cell = if let Some(c) = self.control.pop_front() {
+            c
+        } else if self.controlled.is_empty() {
+            // Only plain VCs (the common case): no round robin to run.
+            Self::next_cell(&mut self.plain, &mut self.taggers, slot)
+        } else {
+            self.pick(slot)
+        };
         self.clock.advance();
         world.transmit(self.channel, slot, cell);
-        self.refresh(slot);
+        self.recompute();
         cell
     }
 

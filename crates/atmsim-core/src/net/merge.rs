@@ -81,7 +81,7 @@ impl InputMerge {
     }
 
     /// The head of the earliest input was just popped: look at its next cell.
-    #[inline]
+    #[inline(always)]
     pub fn popped(&mut self, fifos: &[CellFifo], inputs: &[u32]) {
         let i = self.heap[0].2;
         match self.arbitration {
@@ -90,15 +90,16 @@ impl InputMerge {
                 self.rank[i as usize] = self.served;
                 self.heap[0].1 = self.served;
             }
-            Arbitration::Random => {
-                let r = self.rng.as_mut().expect("random arbitration has a stream").next_u64();
-                self.rank[i as usize] = r;
-                self.heap[0].1 = r;
-            }
+            Arbitration::Random => self.draw_rank(i),
             Arbitration::Fixed => {}
         }
         match fifos[inputs[i as usize] as usize].head_time() {
-            Some(t) => self.heap[0].0 = self.key(t),
+            Some(t) => {
+                self.heap[0].0 = match self.grid {
+                    None => t,
+                    Some(g) => g.slot_at_or_after(t),
+                }
+            }
             None => {
                 let last = self.heap.pop().expect("popped from a non-empty merge");
                 if self.heap.is_empty() {
@@ -108,6 +109,13 @@ impl InputMerge {
             }
         }
         self.sift_down(0);
+    }
+
+    #[cold]
+    fn draw_rank(&mut self, i: u32) {
+        let r = self.rng.as_mut().expect("random arbitration has a stream").next_u64();
+        self.rank[i as usize] = r;
+        self.heap[0].1 = r;
     }
 
     #[inline]
