@@ -162,7 +162,7 @@ STATEMENTS: List[Statement] = [
     Statement("6", {"buffer": 5000}, "efficiency", 1.0,
               "all TCP connections have efficiency one, all of them receive the same amount "
               "of bandwidth"),
-    Statement("12", {"buffer": 1000}, "efficiency", 1.0,
+    Statement("12", {"buffer": 1000}, "efficiency_min", 1.0,
               "when buffers are 1000 cells long all connections attain efficiency 1"),
 ]
 
