@@ -32,6 +32,25 @@ class Result:
         return pd.DataFrame(self.raw.get("flows", []))
 
     @property
+    def background(self) -> "pd.DataFrame":
+        """One row per background source: name, messages_offered, cells_offered,
+        cells_delivered, messages_delivered, offered_user_bps, delivered_user_bps,
+        cell_loss_ratio (empty without [[background]])."""
+        import pandas as pd
+
+        columns = [
+            "name",
+            "messages_offered",
+            "cells_offered",
+            "cells_delivered",
+            "messages_delivered",
+            "offered_user_bps",
+            "delivered_user_bps",
+            "cell_loss_ratio",
+        ]
+        return pd.DataFrame(self.raw.get("background", []), columns=columns)
+
+    @property
     def ports(self) -> "pd.DataFrame":
         """One row per switch output port: name, cells_in, cells_out, cells_dropped, ..."""
         import pandas as pd

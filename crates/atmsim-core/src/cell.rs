@@ -67,7 +67,6 @@ pub mod rm {
     pub const FEEDBACK_MASK: u32 = 0b11 << FEEDBACK_SHIFT;
 }
 
-
 /// Cells on their way to one input of a component, in arrival order.
 ///
 /// One sender feeds each FIFO and the sender emits cells in time order, so arrivals are sorted

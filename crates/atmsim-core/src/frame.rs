@@ -10,6 +10,8 @@ pub enum SegKind {
     #[default]
     Data,
     Ack,
+    /// A background message (not TCP): `len` user octets in `ncells` cells.
+    Background,
 }
 
 /// TCP SYN flag (RFC 793).

@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::aal5;
 use crate::accept::DropReason;
 use crate::metrics::jain;
-use crate::net::{Component, Endpoint, INFINITE};
+use crate::net::{Component, Endpoint, RateControl, INFINITE};
 use crate::scenario::build::Built;
 use crate::time::to_secs_f64;
 
@@ -41,6 +41,29 @@ pub struct FlowReport {
     pub transfers_aborted: u64,
     pub mean_transfer_time_s: Option<f64>,
     pub messages: u64,
+    /// RM cells the source sent and got back, and how many of those carried congestion (PRCA
+    /// CI or adaptive DR); `null` without `abr`.
+    pub rm_cells_sent: Option<u64>,
+    pub rm_cells_returned: Option<u64>,
+    pub rm_cells_congested: Option<u64>,
+    /// The source's allowed rate at the end (bit/s of cells): PRCA's ACR, adaptive C / N_S,
+    /// or the fixed shaping rate; `null` for an unpaced connection.
+    pub final_rate_bps: Option<f64>,
+}
+
+/// A background source and its sink.
+#[derive(Debug, Clone, Serialize)]
+pub struct BackgroundReport {
+    pub name: String,
+    pub messages_offered: u64,
+    pub cells_offered: u64,
+    /// Cells that reached the sink, and the messages that arrived whole.
+    pub cells_delivered: u64,
+    pub messages_delivered: u64,
+    pub offered_user_bps: f64,
+    pub delivered_user_bps: f64,
+    /// 1 - delivered / offered cells (cells still queued or in flight at the end count as lost).
+    pub cell_loss_ratio: Option<f64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -102,6 +125,7 @@ pub struct Report {
     pub events: u64,
     pub engine_version: &'static str,
     pub flows: Vec<FlowReport>,
+    pub background: Vec<BackgroundReport>,
     pub ports: Vec<PortReport>,
     pub hosts: Vec<HostReport>,
     pub summary: Summary,
@@ -125,6 +149,15 @@ fn tagging(b: &Built, vc: usize, src: usize) -> Option<(u64, u64)> {
     })
 }
 
+fn host_of(b: &Built, node: usize) -> &crate::net::Host {
+    let Some(Component::Host(h)) =
+        b.sim.comps.iter().find(|c| matches!(c, Component::Host(h) if h.name == b.model.nodes[node].name))
+    else {
+        unreachable!("every host node has a component")
+    };
+    h
+}
+
 pub fn report(b: &Built, wall_s: f64) -> Report {
     let sim = &b.sim;
     let dur = to_secs_f64(b.model.duration);
@@ -141,6 +174,8 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
         };
         let (st, rt) = (&s.stats, &r.stats);
         let tagged = tagging(b, i, sc);
+        let ctl = sh.controlled_vc(i);
+        let abr = ctl.filter(|c| !matches!(c.rate, RateControl::Fixed));
         flows.push(FlowReport {
             name: c.name.clone(),
             goodput_bps: rt.bytes_delivered as f64 * 8.0 / dur,
@@ -166,6 +201,35 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
             mean_transfer_time_s: (app.stats.transfers_completed > 0)
                 .then(|| to_secs_f64(app.stats.transfer_time_sum) / app.stats.transfers_completed as f64),
             messages: app.stats.messages,
+            rm_cells_sent: abr.map(|c| c.stats.rm_sent),
+            rm_cells_returned: abr.map(|c| c.stats.rm_returned),
+            rm_cells_congested: abr.map(|c| c.stats.rm_congested),
+            final_rate_bps: ctl.and_then(|c| c.shaper).map(|s| 424e12 / s.t),
+        });
+    }
+    let mut background = Vec::new();
+    for (j, bg) in b.model.background.iter().enumerate() {
+        let vc = b.model.conns.len() + j;
+        let (src, dst) = (host_of(b, bg.path[0]), host_of(b, bg.path[bg.path.len() - 1]));
+        let gen = src.endpoints.iter().find_map(|e| match e {
+            Endpoint::Background { vc: v, gen } if *v as usize == vc => Some(gen),
+            _ => None,
+        });
+        let sink = dst.endpoints.iter().find_map(|e| match e {
+            Endpoint::Sink { vc: v, stats } if *v as usize == vc => Some(stats),
+            _ => None,
+        });
+        let (Some(gen), Some(sink)) = (gen, sink) else { unreachable!("built with both ends") };
+        let payload = gen.source.payload() as f64;
+        background.push(BackgroundReport {
+            name: bg.name.clone(),
+            messages_offered: gen.bursts,
+            cells_offered: gen.cells,
+            cells_delivered: sink.cells,
+            messages_delivered: sink.messages,
+            offered_user_bps: gen.cells as f64 * payload * 8.0 / dur,
+            delivered_user_bps: sink.user_octets as f64 * 8.0 / dur,
+            cell_loss_ratio: (gen.cells > 0).then(|| 1.0 - sink.cells as f64 / gen.cells as f64),
         });
     }
 
@@ -197,7 +261,7 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
                 .enumerate()
                 .filter(|(_, c)| c.area > 0)
                 .map(|(i, c)| {
-                    (b.model.conns[i].name.clone(), (c.area as f64 / b.model.duration as f64).into())
+                    (b.model.vc_name(i).to_string(), (c.area as f64 / b.model.duration as f64).into())
                 })
                 .collect(),
         });
@@ -260,6 +324,7 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
         events: sim.events,
         engine_version: crate::api::version(),
         flows,
+        background,
         ports,
         hosts,
         summary,

@@ -44,6 +44,13 @@ impl CreditSender {
         self.balance += (c - self.c_old) as u32;
         self.c_old = c;
     }
+
+    /// A credit cell carrying only the low 32 bits of the count (what `Cell::frame` holds):
+    /// counts only grow, so the difference modulo 2^32 is the number of cells credited.
+    pub fn credit_low32(&mut self, c: u32) {
+        let delta = c.wrapping_sub(self.c_old as u32);
+        self.credit(self.c_old + u64::from(delta));
+    }
 }
 
 /// Downstream end: counts forwarded cells and says when a credit cell is due.
@@ -103,5 +110,14 @@ mod tests {
             }
         }
         assert!(up.balance() <= buf);
+    }
+
+    #[test]
+    fn a_32_bit_count_wraps_without_losing_credit() {
+        let mut up = CreditSender::new(5);
+        up.credit(u64::from(u32::MAX) - 2);
+        let before = up.balance();
+        up.credit_low32(7); // the count went from 2^32 - 3 to 2^32 + 7: ten more cells
+        assert_eq!(up.balance(), before + 10);
     }
 }

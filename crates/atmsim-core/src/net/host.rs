@@ -1,33 +1,66 @@
 //! A host: TCP endpoints above, AAL5 reassembly of arriving cells, and the adapter that segments
 //! frames into cells and sends them at the line's slot rate (the host's PCR).
 
-use std::collections::VecDeque;
-
+use super::adapter::{Adapter, ControlledVc, TxFrame, VcTagger};
 use super::{Captures, InputMerge, World, NO_CAPTURE};
 use crate::aal5;
+use crate::abr::CreditSender;
 use crate::app::App;
-use crate::cell::{Cell, VcId, F_CLP, F_EOF};
+use crate::cell::{Cell, VcId, F_CLP, F_EFCI};
 use crate::conformance::AdapterTagger;
 use crate::frame::{Frame, FrameSlab, SegKind};
 use crate::tcp::{SegmentSink, TcpReceiver, TcpSender};
 use crate::time::{SlotClock, Time, NEVER};
+use crate::traffic::Generator;
 
 #[derive(Debug, Clone)]
 pub enum Endpoint {
-    Sender { vc: VcId, tcp: TcpSender, app: App },
-    Receiver { vc: VcId, tcp: TcpReceiver },
+    Sender {
+        vc: VcId,
+        tcp: TcpSender,
+        app: App,
+    },
+    Receiver {
+        vc: VcId,
+        tcp: TcpReceiver,
+    },
+    /// A background (non-TCP) source: messages or bursts handed to the adapter as frames.
+    Background {
+        vc: VcId,
+        gen: Generator,
+    },
+    /// Where a background source's frames end.
+    Sink {
+        vc: VcId,
+        stats: SinkStats,
+    },
+}
+
+/// What a background sink received: whole messages (a message missing a cell is useless to
+/// its application, as with AAL3/4 or AAL5 reassembly) and every cell.
+#[derive(Debug, Clone, Default)]
+pub struct SinkStats {
+    pub cells: u64,
+    pub messages: u64,
+    pub message_cells: u64,
+    pub user_octets: u64,
 }
 
 impl Endpoint {
     fn vc(&self) -> VcId {
         match self {
-            Endpoint::Sender { vc, .. } | Endpoint::Receiver { vc, .. } => *vc,
+            Endpoint::Sender { vc, .. }
+            | Endpoint::Receiver { vc, .. }
+            | Endpoint::Background { vc, .. }
+            | Endpoint::Sink { vc, .. } => *vc,
         }
     }
     fn next_timer(&self) -> Time {
         match self {
             Endpoint::Sender { tcp, app, .. } => tcp.next_timer().min(app.next_timer()),
             Endpoint::Receiver { tcp, .. } => tcp.next_timer(),
+            Endpoint::Background { gen, .. } => gen.next_at(),
+            Endpoint::Sink { .. } => NEVER,
         }
     }
 }
@@ -40,34 +73,8 @@ pub struct HostStats {
     /// Frames that arrived with cells missing (or merged with the next frame after a lost EOF):
     /// discarded by AAL5 reassembly.
     pub frames_corrupted: u64,
-}
-
-#[derive(Debug, Clone, Copy)]
-struct TxFrame {
-    frame: u32,
-    vc: VcId,
-    remaining: u32,
-    flags: u8,
-    /// No cell sent yet: the tagging decision is still to come.
-    fresh: bool,
-}
-
-/// The GFR study's adapter tagging for one VC, with its counts.
-#[derive(Debug, Clone)]
-pub struct VcTagger {
-    pub tagger: AdapterTagger,
-    pub frames: u64,
-    pub tagged: u64,
-}
-
-/// Segmentation side of the adapter: frames waiting for their cells to be sent, in FIFO order.
-#[derive(Debug)]
-struct Adapter {
-    queue: VecDeque<TxFrame>,
-    clock: SlotClock,
-    channel: u32,
-    /// Per VC, when the adapter tags (empty if it never does).
-    taggers: Vec<Option<VcTagger>>,
+    /// RM and credit cells received (included in `cells_in`).
+    pub control_in: u64,
 }
 
 /// Per-VC reassembly: cells since the last EOF, and the frame the first of them belonged to.
@@ -79,6 +86,8 @@ struct Reasm {
     count: u32,
     first: u32,
     mixed: bool,
+    /// The last data cell carried EFCI (the CI a returned RM cell gets, for PRCA).
+    efci: bool,
 }
 
 /// The adapter seen from a TCP endpoint: frames in, cells queued.
@@ -97,6 +106,17 @@ impl<'a> Tx<'a> {
     }
 }
 
+impl Tx<'_> {
+    /// A frame whose cell count is already known (background messages), not captured (the
+    /// capture writes TCP/IP packets).
+    fn send_cells(&mut self, now: Time, mut frame: Frame, ncells: u32) {
+        frame.ncells = ncells;
+        frame.alive = ncells;
+        let id = self.frames.insert(frame);
+        self.adapter.push(now, TxFrame { frame: id, vc: self.vc, remaining: ncells, flags: 0, fresh: true });
+    }
+}
+
 impl SegmentSink for Tx<'_> {
     fn send(&mut self, now: Time, mut frame: Frame, clp: bool) {
         frame.ncells = aal5::cells_for_segment(frame.len, frame.opt_len as u32);
@@ -106,11 +126,8 @@ impl SegmentSink for Tx<'_> {
         if self.capture != NO_CAPTURE {
             self.captures.on_frame(self.capture, now, self.frames.get(id), self.vc, true);
         }
-        if self.adapter.queue.is_empty() {
-            self.adapter.clock.align(now);
-        }
         let flags = if clp { F_CLP } else { 0 };
-        self.adapter.queue.push_back(TxFrame { frame: id, vc: self.vc, remaining, flags, fresh: true });
+        self.adapter.push(now, TxFrame { frame: id, vc: self.vc, remaining, flags, fresh: true });
     }
 }
 
@@ -128,6 +145,8 @@ pub struct Host {
     merge: InputMerge,
     /// Index of this host's capture point, `NO_CAPTURE` if it is not captured.
     pub capture: u32,
+    /// VC -> index of its background sink in `endpoints` (empty without sinks).
+    sink_of: Vec<u32>,
 }
 
 impl Host {
@@ -135,7 +154,7 @@ impl Host {
         Host {
             name,
             inputs: Vec::new(),
-            adapter: Adapter { queue: VecDeque::new(), clock, channel, taggers: Vec::new() },
+            adapter: Adapter::new(clock, channel),
             endpoints: Vec::new(),
             by_conn: vec![u32::MAX; n_conns],
             reasm: vec![Reasm::default(); n_vcs],
@@ -143,6 +162,7 @@ impl Host {
             stats: HostStats::default(),
             merge: InputMerge::default(),
             capture: NO_CAPTURE,
+            sink_of: Vec::new(),
         }
     }
 
@@ -157,7 +177,30 @@ impl Host {
         self.adapter.taggers.get(vc).and_then(Option::as_ref)
     }
 
+    /// Give this VC its own queue in the adapter, with its pacing and source control.
+    pub fn control_vc(&mut self, n_vcs: usize, c: ControlledVc) {
+        self.adapter.control_vc(n_vcs, c);
+    }
+
+    /// FCVC for the first hop: the VC sends only with credit for the next node's `buffer`
+    /// cells (it gets its own adapter queue if it has none yet).
+    pub fn set_credit(&mut self, vc: usize, n_vcs: usize, buffer: u32) {
+        if self.adapter.controlled_vc(vc).is_none() {
+            let c = ControlledVc::new(vc as VcId, None, super::adapter::RateControl::Fixed, None);
+            self.adapter.control_vc(n_vcs, c);
+        }
+        self.adapter.controlled_mut(vc).expect("just added").credit = Some(CreditSender::new(buffer));
+    }
+
+    pub fn controlled_vc(&self, vc: usize) -> Option<&ControlledVc> {
+        self.adapter.controlled_vc(vc)
+    }
+
     pub fn add_endpoint(&mut self, conn: u32, ep: Endpoint) {
+        if let Endpoint::Sink { vc, .. } = &ep {
+            self.sink_of.resize(self.by_conn.len(), u32::MAX);
+            self.sink_of[*vc as usize] = self.endpoints.len() as u32;
+        }
         self.by_conn[conn as usize] = self.endpoints.len() as u32;
         self.endpoints.push(ep);
         self.refresh_timer();
@@ -169,12 +212,23 @@ impl Host {
 
     /// Cells the adapter still holds (not yet sent).
     pub fn backlog_cells(&self) -> u64 {
-        self.adapter.queue.iter().map(|f| f.remaining as u64).sum()
+        self.adapter.backlog_cells()
     }
 
     fn receive(&mut self, now: Time, cell: Cell, world: &mut World) {
         self.stats.cells_in += 1;
+        if cell.is_control() {
+            self.stats.control_in += 1;
+            let ci = self.reasm[cell.vc as usize].efci;
+            return self.adapter.on_control(now, cell, ci);
+        }
+        if let Some(&i) = self.sink_of.get(cell.vc as usize) {
+            if let Some(Endpoint::Sink { stats, .. }) = self.endpoints.get_mut(i as usize) {
+                stats.cells += 1;
+            }
+        }
         let r = &mut self.reasm[cell.vc as usize];
+        r.efci = cell.flags & F_EFCI != 0;
         // The first cell since the last EOF keeps its hold on its frame slot (see `Reasm`).
         let pinned = r.count > 0;
         if !pinned {
@@ -202,7 +256,7 @@ impl Host {
             return;
         }
         self.stats.frames_in += 1;
-        if self.capture != NO_CAPTURE {
+        if self.capture != NO_CAPTURE && frame.kind != SegKind::Background {
             world.captures.on_frame(self.capture, now, &frame, cell.vc, false);
         }
         let Some(&i) = self.by_conn.get(frame.conn as usize) else {
@@ -218,6 +272,11 @@ impl Host {
             (Endpoint::Sender { tcp, app, .. }, SegKind::Ack) => {
                 tcp.on_ack(now, &frame, &mut tx);
                 app.after(now, tcp);
+            }
+            (Endpoint::Sink { stats, .. }, SegKind::Background) => {
+                stats.messages += 1;
+                stats.message_cells += u64::from(frame.ncells);
+                stats.user_octets += u64::from(frame.len);
             }
             _ => {}
         }
@@ -237,35 +296,28 @@ impl Host {
                     app.after(now, tcp);
                 }
                 Endpoint::Receiver { tcp, .. } => tcp.on_timer(now, &mut tx),
+                Endpoint::Background { gen, .. } => {
+                    while gen.next_at() <= now {
+                        let (ncells, len) = gen.fire();
+                        let f = Frame {
+                            conn: tx.vc as u32,
+                            kind: SegKind::Background,
+                            len,
+                            created: now,
+                            ..Default::default()
+                        };
+                        tx.send_cells(now, f, ncells);
+                    }
+                }
+                Endpoint::Sink { .. } => {}
             }
         }
         self.refresh_timer();
     }
 
     fn send_cell(&mut self, world: &mut World) {
-        let a = &mut self.adapter;
-        let slot = a.clock.next();
-        let head = a.queue.front_mut().expect("adapter has a frame");
-        if head.fresh {
-            head.fresh = false;
-            // The tagging algorithm decides when a frame's transmission begins, for all of it.
-            if let Some(Some(t)) = a.taggers.get_mut(head.vc as usize) {
-                t.frames += 1;
-                if !t.tagger.frame(slot, head.remaining) {
-                    t.tagged += 1;
-                    head.flags |= F_CLP;
-                }
-            }
-        }
-        head.remaining -= 1;
-        let mut cell = Cell { vc: head.vc, frame: head.frame, flags: head.flags };
-        if head.remaining == 0 {
-            cell.flags |= F_EOF;
-            a.queue.pop_front();
-        }
-        a.clock.advance();
+        self.adapter.send(world);
         self.stats.cells_out += 1;
-        world.transmit(a.channel, slot, cell);
     }
 
     pub fn advance(&mut self, horizon: Time, world: &mut World) -> u64 {
@@ -274,7 +326,7 @@ impl Host {
         loop {
             let (ta, i) = self.merge.peek();
             let tt = self.next_timer;
-            let td = if self.adapter.queue.is_empty() { NEVER } else { self.adapter.clock.next() };
+            let td = self.adapter.next_send();
             // On ties: arrivals, then timers, then the adapter's slot.
             let t = ta.min(tt).min(td);
             if t >= horizon {
@@ -295,7 +347,7 @@ impl Host {
     }
 
     pub fn next_key(&self, world: &World) -> Time {
-        let td = if self.adapter.queue.is_empty() { NEVER } else { self.adapter.clock.next() };
+        let td = self.adapter.next_send();
         world.earliest(&self.inputs).0.min(self.next_timer).min(td)
     }
 }
@@ -303,7 +355,7 @@ impl Host {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cell::CellFifo;
+    use crate::cell::{CellFifo, F_EOF};
     use crate::net::{Channel, Sched};
     use crate::time::CellPeriod;
 

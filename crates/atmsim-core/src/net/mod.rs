@@ -12,6 +12,7 @@
 //! all its arrivals, departures and timers in `[t, t + L_c)` in one call: for a WAN link that is
 //! thousands of cell slots per pop, and the global heap stays the size of the component list.
 
+mod adapter;
 mod capture;
 mod fault;
 mod host;
@@ -21,9 +22,10 @@ mod sampler;
 mod sched;
 mod sim;
 
+pub use adapter::{feedback_of, with_feedback, ControlledVc, RateControl, Shaper, VcTxStats};
 pub use capture::{Captures, Recorder, NO_CAPTURE};
 pub use fault::{Fault, FaultRule};
-pub use host::{Endpoint, Host, HostStats};
+pub use host::{Endpoint, Host, HostStats, SinkStats};
 pub use merge::{Arbitration, InputMerge};
 pub use port::{ClassState, Port, PortStats, Upc, INFINITE};
 pub use sampler::PortTrace;

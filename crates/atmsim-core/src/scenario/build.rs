@@ -20,11 +20,12 @@ use super::spec::{ConformanceSpec, SchedulerSpec, TaggingSpec};
 use crate::accept::VcPolicy;
 use crate::app::{App, AppKind};
 use crate::conformance::{increment, AdapterTagger, FGcra};
-use crate::net::Upc;
+use crate::net::{ControlledVc, RateControl, Upc};
 use crate::rng::Rng;
 use crate::sched::{Queue, VirtualSpacing};
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::time::{SlotClock, Time, NEVER};
+use crate::traffic::Generator;
 
 /// A built simulation and where to find what the report needs.
 pub struct Built {
@@ -45,7 +46,13 @@ fn configure_ports(
     comps: &mut [Component],
     n_vcs: usize,
 ) {
-    let class: Vec<u16> = model.conns.iter().map(|c| c.class as u16).collect();
+    // Background sources are their own classes, after the connections.
+    let class: Vec<u16> = model
+        .conns
+        .iter()
+        .map(|c| c.class as u16)
+        .chain((model.conns.len()..n_vcs).map(|v| v as u16))
+        .collect();
     let mut policies = vec![VcPolicy::default(); n_vcs];
     let mut rates = vec![0.0; n_vcs];
     for c in &model.conns {
@@ -55,7 +62,12 @@ fn configure_ports(
         // A merged VC is weighted by the sum of its members' MCRs.
         rates[c.class] += c.gfr.as_ref().map_or(0.0, |g| g.mcr);
     }
-    let guaranteed: Vec<bool> = model.conns.iter().map(|c| c.guaranteed).collect();
+    let guaranteed: Vec<bool> = model
+        .conns
+        .iter()
+        .map(|c| c.guaranteed)
+        .chain(model.background.iter().map(|b| b.guaranteed))
+        .collect();
     for (key, &pc) in port_comp {
         let mp = &model.ports[key];
         let queue = match mp.scheduler.unwrap_or(SchedulerSpec::Fifo) {
@@ -79,7 +91,7 @@ fn channel_id(model: &Model, link: usize, from: usize) -> usize {
 }
 
 pub fn build(model: Model) -> Built {
-    let n_vcs = model.conns.len();
+    let n_vcs = model.n_vcs();
     let n_channels = 2 * model.links.len();
     let mut comps: Vec<Component> = Vec::new();
     let mut host_comp = vec![usize::MAX; model.nodes.len()];
@@ -178,6 +190,41 @@ pub fn build(model: Model) -> Built {
             );
         }
         endpoints.push(ends);
+    }
+
+    let n_conns = model.conns.len();
+    for (j, b) in model.background.iter().enumerate() {
+        let vc = n_conns + j;
+        let m = b.path.len() - 1;
+        // One way only: a background source gets no acknowledgements.
+        for hop in 0..m {
+            let ch = channel_id(&model, b.links[hop], b.path[hop]);
+            let owner = if hop + 1 == m {
+                host_comp[b.path[m]]
+            } else {
+                port_comp[&(b.path[hop + 1], b.links[hop + 1])]
+            };
+            let fifo = feed(ch, owner, &mut comps, &channels);
+            channels[ch].route[vc] = fifo;
+        }
+        if let Component::Host(h) = &mut comps[host_comp[b.path[0]]] {
+            let rng = Rng::stream(model.seed, &format!("background/{}", b.name));
+            let gen = Generator::new(b.source.clone(), rng, b.start);
+            h.add_endpoint(vc as u32, Endpoint::Background { vc: vc as VcId, gen });
+            if let Some(s) = b.shaper {
+                h.control_vc(n_vcs, ControlledVc::new(vc as VcId, Some(s), RateControl::Fixed, None));
+            }
+        }
+        if let Component::Host(h) = &mut comps[host_comp[b.path[m]]] {
+            h.add_endpoint(vc as u32, Endpoint::Sink { vc: vc as VcId, stats: Default::default() });
+        }
+    }
+    // TCP connections with a source control get their own adapter queue.
+    for (vc, c) in model.conns.iter().enumerate() {
+        let Some(p) = &c.pacing else { continue };
+        if let Component::Host(h) = &mut comps[host_comp[c.path[0]]] {
+            h.control_vc(n_vcs, ControlledVc::new(vc as VcId, p.shaper, p.rate.clone(), None));
+        }
     }
 
     configure_ports(&model, &port_comp, &mut comps, n_vcs);

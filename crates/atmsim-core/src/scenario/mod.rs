@@ -3,6 +3,7 @@
 pub mod app;
 pub mod build;
 pub mod fault;
+pub mod flow;
 pub mod instrument;
 pub mod observe;
 pub mod overrides;

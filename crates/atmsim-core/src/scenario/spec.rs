@@ -19,6 +19,9 @@ pub struct ScenarioSpec {
     pub port: Vec<PortSpec>,
     #[serde(default)]
     pub connection: Vec<ConnectionSpec>,
+    /// Background (non-TCP) sources (`flow.rs`).
+    #[serde(default)]
+    pub background: Vec<super::flow::BackgroundSpec>,
     /// TCP settings shared by every connection (a connection's own `tcp` table overrides them).
     pub tcp: Option<TcpSpec>,
     pub metrics: Option<MetricsSpec>,
@@ -256,7 +259,7 @@ pub struct TcpSpec {
     pub nodelay: Option<bool>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConnectionSpec {
     pub name: String,
@@ -277,6 +280,10 @@ pub struct ConnectionSpec {
     /// Served first at priority ports (guaranteed traffic).
     #[serde(default)]
     pub guaranteed: bool,
+    /// GCRA shaping at the source adapter (`flow.rs`).
+    pub shaping: Option<super::flow::ShapingSpec>,
+    /// Rate-based source control: PRCA or adaptive shaping (`flow.rs`).
+    pub abr: Option<super::flow::AbrSpec>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

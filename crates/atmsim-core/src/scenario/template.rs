@@ -86,11 +86,7 @@ pub fn expand(t: &NSourceSpec, spec: &mut ScenarioSpec) {
                 tick_phase_ms: Some(tick_ms * (i - 1) as f64 / n as f64),
                 ..Default::default()
             }),
-            gfr: None,
-            vc: None,
-            vc_threshold_cells: None,
-            vc_weight: None,
-            guaranteed: false,
+            ..Default::default()
         });
     }
     let mut tcp = TcpSpec { preset: Some(TcpPreset::UbrPlus), ..Default::default() };

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use super::flow::{ModelBackground, ModelPacing};
 use super::spec::*;
 use super::tcp;
 use crate::accept::Policy;
@@ -98,6 +99,8 @@ pub struct ModelConn {
     pub links: Vec<usize>,
     pub tcp: TcpConfig,
     pub start: Time,
+    /// Own adapter queue with shaping or rate control (`None`: the plain FIFO).
+    pub pacing: Option<ModelPacing>,
 }
 
 #[derive(Debug, Clone)]
@@ -109,6 +112,8 @@ pub struct Model {
     /// Switch output ports keyed by (switch node, link).
     pub ports: HashMap<(usize, usize), ModelPort>,
     pub conns: Vec<ModelConn>,
+    /// Background sources; their VCs follow the connections' (VC = conns.len() + index).
+    pub background: Vec<ModelBackground>,
     /// (switch node, link) of the port named as the bottleneck.
     pub bottleneck: Option<(usize, usize)>,
     pub faults: Vec<super::fault::ModelFault>,
@@ -117,6 +122,19 @@ pub struct Model {
 }
 
 impl Model {
+    /// Connections and background sources, each with its own VC.
+    pub fn n_vcs(&self) -> usize {
+        self.conns.len() + self.background.len()
+    }
+
+    /// The name of the connection or background source on `vc`.
+    pub fn vc_name(&self, vc: usize) -> &str {
+        match self.conns.get(vc) {
+            Some(c) => &c.name,
+            None => &self.background[vc - self.conns.len()].name,
+        }
+    }
+
     pub fn port_name(&self, node: usize, link: usize) -> String {
         let l = &self.links[link];
         let other = if l.ends[0] == node { l.ends[1] } else { l.ends[0] };
@@ -323,6 +341,82 @@ fn policy_of(p: &PolicySpec, capacity: Option<i64>, path: &str) -> Result<Policy
     }
 }
 
+/// A route's nodes and links: hosts at both ends, distinct switches between, joined by links.
+fn resolve_route(
+    route: &[String],
+    path: &str,
+    node: &[NodeSpec],
+    index: &HashMap<String, usize>,
+    link_between: &dyn Fn(usize, usize) -> Option<usize>,
+) -> Result<(Vec<usize>, Vec<usize>), ScenarioError> {
+    if route.len() < 2 {
+        return Err(bad(path, "route", "needs at least a sending and a receiving host"));
+    }
+    let mut nodes = Vec::new();
+    for (j, n) in route.iter().enumerate() {
+        let ni =
+            *index.get(n).ok_or_else(|| bad(path, &format!("route[{j}]"), format!("unknown node `{n}`")))?;
+        let want = if j == 0 || j + 1 == route.len() { NodeKind::Host } else { NodeKind::Switch };
+        if node[ni].kind != want {
+            return Err(bad(
+                path,
+                &format!("route[{j}]"),
+                format!("`{n}` must be a {want:?} (hosts at both ends, switches between)").to_lowercase(),
+            ));
+        }
+        if nodes.contains(&ni) {
+            return Err(bad(path, &format!("route[{j}]"), format!("`{n}` appears twice")));
+        }
+        nodes.push(ni);
+    }
+    let mut links = Vec::new();
+    for j in 1..nodes.len() {
+        let li = link_between(nodes[j - 1], nodes[j]).ok_or_else(|| {
+            bad(path, &format!("route[{j}]"), format!("no link joins `{}` and `{}`", route[j - 1], route[j]))
+        })?;
+        links.push(li);
+    }
+    Ok((nodes, links))
+}
+
+/// `[[background]]` tables, one model source per `count`; names must not clash with
+/// connections'.
+fn backgrounds(
+    spec: &ScenarioSpec,
+    index: &HashMap<String, usize>,
+    link_between: &dyn Fn(usize, usize) -> Option<usize>,
+    names: &mut HashMap<String, usize>,
+) -> Result<Vec<ModelBackground>, ScenarioError> {
+    let mut out = Vec::new();
+    for (i, b) in spec.background.iter().enumerate() {
+        let path = format!("background[{i}]");
+        let (path_nodes, links) = resolve_route(&b.route, &path, &spec.node, index, link_between)?;
+        Check(&path).non_negative_f64("start_s", b.start_s)?;
+        if b.start_s > MAX_DURATION_S {
+            return Err(bad(&path, "start_s", format!("must be at most {MAX_DURATION_S} seconds")));
+        }
+        Check(&path).int_range("count", b.count, 1, crate::cell::MAX_VCS as i64)?;
+        let (source, shaper) = super::flow::source_of(b, &path)?;
+        let count = b.count.unwrap_or(1);
+        for k in 1..=count {
+            let name = if b.count.is_none() { b.name.clone() } else { format!("{}.{k}", b.name) };
+            if b.name.is_empty() || names.insert(name.clone(), usize::MAX).is_some() {
+                return Err(bad(&path, "name", format!("must be non-empty and unique, got `{name}`")));
+            }
+            out.push(ModelBackground {
+                name,
+                path: path_nodes.clone(),
+                links: links.clone(),
+                start: from_secs_f64(b.start_s),
+                source: source.clone(),
+                shaper,
+                guaranteed: b.guaranteed,
+            });
+        }
+    }
+    Ok(out)
+}
+
 pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
     let sim = &spec.simulation;
     if !(sim.duration_s.is_finite() && sim.duration_s > 0.0 && sim.duration_s <= MAX_DURATION_S) {
@@ -500,35 +594,7 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
         if c.route.len() < 2 {
             return Err(bad(&path, "route", "needs at least a sending and a receiving host"));
         }
-        let mut nodes = Vec::new();
-        for (j, n) in c.route.iter().enumerate() {
-            let ni = *index
-                .get(n)
-                .ok_or_else(|| bad(&path, &format!("route[{j}]"), format!("unknown node `{n}`")))?;
-            let want = if j == 0 || j + 1 == c.route.len() { NodeKind::Host } else { NodeKind::Switch };
-            if spec.node[ni].kind != want {
-                return Err(bad(
-                    &path,
-                    &format!("route[{j}]"),
-                    format!("`{n}` must be a {want:?} (hosts at both ends, switches between)").to_lowercase(),
-                ));
-            }
-            if nodes.contains(&ni) {
-                return Err(bad(&path, &format!("route[{j}]"), format!("`{n}` appears twice")));
-            }
-            nodes.push(ni);
-        }
-        let mut route_links = Vec::new();
-        for j in 1..nodes.len() {
-            let li = link_between(nodes[j - 1], nodes[j]).ok_or_else(|| {
-                bad(
-                    &path,
-                    &format!("route[{j}]"),
-                    format!("no link joins `{}` and `{}`", c.route[j - 1], c.route[j]),
-                )
-            })?;
-            route_links.push(li);
-        }
+        let (nodes, route_links) = resolve_route(&c.route, &path, &spec.node, &index, &link_between)?;
         Check(&path).non_negative_f64("start_s", c.start_s)?;
         if c.start_s > MAX_DURATION_S {
             return Err(bad(&path, "start_s", format!("must be at most {MAX_DURATION_S} seconds")));
@@ -579,7 +645,10 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
         };
         let vc_weight = c.vc_weight.unwrap_or(1.0);
         Check(&path).non_negative_f64("vc_weight", vc_weight)?;
+        let pacing =
+            super::flow::pacing_of(c.shaping.as_ref(), c.abr.as_ref(), links[route_links[0]].period, &path)?;
         conns.push(ModelConn {
+            pacing,
             name: c.name.clone(),
             app,
             gfr,
@@ -593,11 +662,12 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
             start,
         });
     }
-    if conns.len() > crate::cell::MAX_VCS {
+    let background = backgrounds(&spec, &index, &link_between, &mut names)?;
+    if conns.len() + background.len() > crate::cell::MAX_VCS {
         return Err(bad(
             "",
             "connection",
-            format!("at most {} connections per scenario", crate::cell::MAX_VCS),
+            format!("at most {} connections and background sources per scenario", crate::cell::MAX_VCS),
         ));
     }
     if conns.is_empty() {
@@ -637,8 +707,18 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
         }
     }
     let observe = Default::default();
-    let mut model =
-        Model { duration, seed, nodes: spec.node, links, ports, conns, bottleneck, faults, observe };
+    let mut model = Model {
+        duration,
+        seed,
+        nodes: spec.node,
+        links,
+        ports,
+        conns,
+        background,
+        bottleneck,
+        faults,
+        observe,
+    };
     model.observe = super::observe::observe(spec.trace.as_ref(), spec.capture.as_ref(), &model)?;
     Ok(model)
 }

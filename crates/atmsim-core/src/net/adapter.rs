@@ -1,0 +1,560 @@
+//! The host adapter: AAL5 segmentation and the cell scheduler in front of the access link.
+//!
+//! Frames of plain VCs (no shaping, no rate or credit control) wait in one FIFO and leave at
+//! the line rate, cell after cell, as a simple SAR chip sends them. A VC with a source control
+//! gets its own queue:
+//!
+//! - GCRA shaping (the CLASS study, section 2): cells are delayed, never dropped, to conform to
+//!   GCRA(T, tau) in its virtual-scheduling form: a cell may leave at t >= TAT - tau, and then
+//!   TAT <- max(TAT, t) + T (ITU-T I.371 annex 1).
+//! - PRCA (the credit/rate study, II.A): the same pacing with T = 1 / ACR, ACR moved by the
+//!   [`Prca`] state machine; an RM cell after every NRM data cells.
+//! - Adaptive shaping (the CLASS study, section 2.1): T = N_S cell times of the access link,
+//!   N_S moved by one per returning RM cell; an RM cell (feedback IR) after every N_RM data cells.
+//! - FCVC (the credit/rate study, II.B): a cell leaves only with credit for the next hop's
+//!   per-VC buffer.
+//!
+//! At each slot the adapter sends, in this order: an RM cell being returned to its source
+//! (the destination's turnaround), then the first ready queue in round-robin order among the
+//! plain FIFO and the controlled VCs. The time of the next cell is cached and recomputed only
+//! when something changes (a frame, a credit, an RM cell, a departure).
+
+use std::collections::VecDeque;
+
+use super::World;
+use crate::abr::{AdaptiveShaper, CreditSender, Feedback, Prca};
+use crate::cell::{rm, Cell, VcId, F_BACKWARD, F_CLP, F_CREDIT, F_EOF, F_RM};
+use crate::conformance::AdapterTagger;
+use crate::time::{CellPeriod, SlotClock, Time, NEVER};
+
+/// Bits per cell (53 octets), to turn bit rates of cells into cell periods.
+const CELL_BITS: f64 = 424.0;
+const PS_PER_S: f64 = 1e12;
+
+/// `VcControl::slot_of` for a plain VC.
+const PLAIN: u16 = u16::MAX;
+
+#[derive(Debug, Clone, Copy)]
+pub struct TxFrame {
+    pub frame: u32,
+    pub vc: VcId,
+    pub remaining: u32,
+    pub flags: u8,
+    /// No cell sent yet: the tagging decision is still to come.
+    pub fresh: bool,
+}
+
+/// The GFR study's adapter tagging for one VC, with its counts.
+#[derive(Debug, Clone)]
+pub struct VcTagger {
+    pub tagger: AdapterTagger,
+    pub frames: u64,
+    pub tagged: u64,
+}
+
+/// GCRA(T, tau) as a shaper, in picoseconds (f64 holds every instant of a run exactly enough:
+/// 2^53 ps is over two hours, and TAT never drifts because it restarts from the departure).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Shaper {
+    pub t: f64,
+    pub tau: f64,
+    tat: f64,
+}
+
+impl Shaper {
+    pub fn new(t_ps: f64, tau_ps: f64) -> Self {
+        Shaper { t: t_ps, tau: tau_ps, tat: 0.0 }
+    }
+
+    /// A shaper at `bps` bits per second of cells (53 octets each).
+    pub fn at_rate(bps: f64, tau_ps: f64) -> Self {
+        Shaper::new(CELL_BITS * PS_PER_S / bps, tau_ps)
+    }
+
+    /// The earliest instant the next cell conforms. Truncated to the picosecond: slot starts
+    /// are truncated too, so a cell due exactly at a slot's real start is not pushed past it.
+    #[inline]
+    pub fn earliest(&self) -> Time {
+        (self.tat - self.tau).max(0.0) as Time
+    }
+
+    #[inline]
+    pub fn sent(&mut self, at: Time) {
+        self.tat = self.tat.max(at as f64) + self.t;
+    }
+}
+
+/// The source's rate control of an ABR-like VC.
+#[derive(Debug, Clone)]
+pub enum RateControl {
+    /// Fixed pacing (or none): the shaper's T never changes.
+    Fixed,
+    Prca(Prca),
+    /// C / N_S with C the access link's cell rate.
+    Adaptive {
+        shaper: AdaptiveShaper,
+        nrm: u32,
+        since_rm: u32,
+    },
+}
+
+/// Counts of a controlled VC at its source.
+#[derive(Debug, Clone, Default)]
+pub struct VcTxStats {
+    pub cells: u64,
+    pub rm_sent: u64,
+    pub rm_returned: u64,
+    /// RM cells that came back with congestion (PRCA CI, or adaptive DR).
+    pub rm_congested: u64,
+}
+
+/// A VC with its own queue: pacing, rate control, credit.
+#[derive(Debug, Clone)]
+pub struct ControlledVc {
+    pub vc: VcId,
+    queue: VecDeque<TxFrame>,
+    /// `None`: line rate (a credit-only VC).
+    pub shaper: Option<Shaper>,
+    pub rate: RateControl,
+    pub credit: Option<CreditSender>,
+    /// An RM cell goes before the next data cell.
+    rm_due: bool,
+    pub stats: VcTxStats,
+}
+
+impl ControlledVc {
+    pub fn new(vc: VcId, shaper: Option<Shaper>, rate: RateControl, credit: Option<CreditSender>) -> Self {
+        ControlledVc {
+            vc,
+            queue: VecDeque::new(),
+            shaper,
+            rate,
+            credit,
+            rm_due: false,
+            stats: Default::default(),
+        }
+    }
+
+    fn backlogged(&self) -> bool {
+        self.rm_due || !self.queue.is_empty()
+    }
+
+    /// When this VC could send next (`NEVER` if it has nothing or no credit).
+    fn ready_at(&self) -> Time {
+        if !self.backlogged() || self.credit.as_ref().is_some_and(|c| !c.can_send()) {
+            return NEVER;
+        }
+        self.shaper.as_ref().map_or(0, Shaper::earliest)
+    }
+
+    /// A data cell left: the rate control's bookkeeping and the shaper's new increment.
+    fn after_data_cell(&mut self, link: CellPeriod) {
+        match &mut self.rate {
+            RateControl::Fixed => {}
+            RateControl::Prca(p) => {
+                self.rm_due |= p.cell_sent();
+                if let Some(s) = &mut self.shaper {
+                    s.t = CELL_BITS * PS_PER_S / p.acr;
+                }
+            }
+            RateControl::Adaptive { shaper, nrm, since_rm } => {
+                *since_rm += 1;
+                if *since_rm >= *nrm {
+                    *since_rm = 0;
+                    self.rm_due = true;
+                }
+                if let Some(s) = &mut self.shaper {
+                    s.t = adaptive_t(shaper, link);
+                }
+            }
+        }
+    }
+
+    /// A backward RM cell came home with `payload`.
+    fn on_rm(&mut self, payload: u32, link: CellPeriod) {
+        self.stats.rm_returned += 1;
+        match &mut self.rate {
+            RateControl::Fixed => {}
+            RateControl::Prca(p) => {
+                let congested = payload & rm::CI != 0;
+                self.stats.rm_congested += u64::from(congested);
+                p.rm_returned(congested);
+                if let Some(s) = &mut self.shaper {
+                    s.t = CELL_BITS * PS_PER_S / p.acr;
+                }
+            }
+            RateControl::Adaptive { shaper, .. } => {
+                let f = feedback_of(payload);
+                self.stats.rm_congested += u64::from(f == Feedback::Decrease);
+                shaper.on_rm(f);
+                if let Some(s) = &mut self.shaper {
+                    s.t = adaptive_t(shaper, link);
+                }
+            }
+        }
+    }
+}
+
+/// N_S cell times of the access link.
+fn adaptive_t(s: &AdaptiveShaper, link: CellPeriod) -> f64 {
+    s.n_s as f64 * link.num as f64 / link.den as f64
+}
+
+/// The ternary feedback an RM cell carries.
+pub fn feedback_of(payload: u32) -> Feedback {
+    match (payload & rm::FEEDBACK_MASK) >> rm::FEEDBACK_SHIFT {
+        0 => Feedback::Increase,
+        1 => Feedback::Keep,
+        _ => Feedback::Decrease,
+    }
+}
+
+/// The payload bits for `f` (other bits kept).
+pub fn with_feedback(payload: u32, f: Feedback) -> u32 {
+    let code = match f {
+        Feedback::Increase => 0,
+        Feedback::Keep => 1,
+        Feedback::Decrease => 2,
+    };
+    (payload & !rm::FEEDBACK_MASK) | (code << rm::FEEDBACK_SHIFT)
+}
+
+#[derive(Debug)]
+pub struct Adapter {
+    /// Frames of plain VCs, in FIFO order.
+    plain: VecDeque<TxFrame>,
+    pub controlled: Vec<ControlledVc>,
+    /// VC -> index in `controlled`, `PLAIN` otherwise (empty while no VC is controlled).
+    slot_of: Vec<u16>,
+    /// RM cells turned around at this destination, sent before anything else.
+    control: VecDeque<Cell>,
+    pub clock: SlotClock,
+    pub channel: u32,
+    /// Per VC, when the adapter tags (empty if it never does).
+    pub taggers: Vec<Option<VcTagger>>,
+    /// Round robin: the queue served first next time (0 = the plain FIFO, i + 1 = controlled i).
+    rr: usize,
+    /// Start of the slot of the next cell (`NEVER`: nothing can go).
+    next: Time,
+}
+
+impl Adapter {
+    pub fn new(clock: SlotClock, channel: u32) -> Self {
+        Adapter {
+            plain: VecDeque::new(),
+            controlled: Vec::new(),
+            slot_of: Vec::new(),
+            control: VecDeque::new(),
+            clock,
+            channel,
+            taggers: Vec::new(),
+            rr: 0,
+            next: NEVER,
+        }
+    }
+
+    /// Give `vc` its own controlled queue.
+    pub fn control_vc(&mut self, n_vcs: usize, c: ControlledVc) {
+        self.slot_of.resize(n_vcs, PLAIN);
+        self.slot_of[c.vc as usize] = self.controlled.len() as u16;
+        self.controlled.push(c);
+    }
+
+    pub fn controlled_vc(&self, vc: usize) -> Option<&ControlledVc> {
+        match self.slot_of.get(vc) {
+            Some(&i) if i != PLAIN => Some(&self.controlled[i as usize]),
+            _ => None,
+        }
+    }
+
+    pub fn controlled_mut(&mut self, vc: usize) -> Option<&mut ControlledVc> {
+        match self.slot_of.get(vc) {
+            Some(&i) if i != PLAIN => Some(&mut self.controlled[i as usize]),
+            _ => None,
+        }
+    }
+
+    fn slot(&self, vc: VcId) -> Option<usize> {
+        match self.slot_of.get(vc as usize) {
+            Some(&i) if i != PLAIN => Some(i as usize),
+            _ => None,
+        }
+    }
+
+    /// Start of the slot the next cell leaves in, `NEVER` if none can.
+    #[inline]
+    pub fn next_send(&self) -> Time {
+        self.next
+    }
+
+    /// Cells waiting (data cells of queued frames).
+    pub fn backlog_cells(&self) -> u64 {
+        let queued = |q: &VecDeque<TxFrame>| q.iter().map(|f| f.remaining as u64).sum::<u64>();
+        queued(&self.plain) + self.controlled.iter().map(|c| queued(&c.queue)).sum::<u64>()
+    }
+
+    /// Recompute `next` after a change at `now` (slots before `now` are gone).
+    fn refresh(&mut self, now: Time) {
+        self.clock.align(now);
+        let mut ready = if self.control.is_empty() && self.plain.is_empty() { NEVER } else { 0 };
+        for c in &self.controlled {
+            ready = ready.min(c.ready_at());
+        }
+        self.next = if ready == NEVER {
+            NEVER
+        } else if ready <= self.clock.next() {
+            self.clock.next()
+        } else {
+            let mut c = self.clock.clone();
+            c.align(ready);
+            c.next()
+        };
+    }
+
+    pub fn push(&mut self, now: Time, f: TxFrame) {
+        match self.slot(f.vc) {
+            Some(i) => self.controlled[i].queue.push_back(f),
+            None => self.plain.push_back(f),
+        }
+        self.refresh(now);
+    }
+
+    /// A control cell for this host's adapter arrived at `now`: a credit, a backward RM cell
+    /// for one of its sources, or a forward RM cell to return (`ci`: the destination saw EFCI
+    /// on the VC's last data cell).
+    pub fn on_control(&mut self, now: Time, cell: Cell, ci: bool) {
+        if cell.flags & F_CREDIT != 0 {
+            if let Some(i) = self.slot(cell.vc) {
+                if let Some(c) = &mut self.controlled[i].credit {
+                    c.credit_low32(cell.frame);
+                }
+            }
+        } else if cell.flags & F_BACKWARD != 0 {
+            if let Some(i) = self.slot(cell.vc) {
+                let link = self.clock.period();
+                self.controlled[i].on_rm(cell.frame, link);
+            }
+        } else {
+            // Turnaround (TM 4.0 clause 5.10.5): same VC, DIR = backward, CI from EFCI.
+            let payload = if ci { cell.frame | rm::CI } else { cell.frame };
+            self.control.push_back(Cell { frame: payload, vc: cell.vc, flags: F_RM | F_BACKWARD });
+        }
+        self.refresh(now);
+    }
+
+    /// Send the next cell in the slot starting at `self.next`.
+    pub fn send(&mut self, world: &mut World) -> Cell {
+        let slot = self.next;
+        self.clock.align(slot);
+        debug_assert_eq!(self.clock.next(), slot);
+        let cell = if let Some(c) = self.control.pop_front() { c } else { self.pick(slot) };
+        self.clock.advance();
+        world.transmit(self.channel, slot, cell);
+        self.refresh(slot);
+        cell
+    }
+
+    /// The cell of the first ready queue in round-robin order.
+    fn pick(&mut self, slot: Time) -> Cell {
+        let n = self.controlled.len() + 1;
+        for k in 0..n {
+            let q = (self.rr + k) % n;
+            if q == 0 {
+                if self.plain.is_empty() {
+                    continue;
+                }
+                self.rr = 1 % n;
+                return Self::next_cell(&mut self.plain, &mut self.taggers, slot);
+            }
+            let c = &mut self.controlled[q - 1];
+            if c.ready_at() > slot {
+                continue;
+            }
+            self.rr = (q + 1) % n;
+            c.stats.cells += 1;
+            if let Some(s) = &mut c.shaper {
+                s.sent(slot);
+            }
+            if let Some(cr) = &mut c.credit {
+                cr.sent();
+            }
+            if c.rm_due {
+                c.rm_due = false;
+                c.stats.rm_sent += 1;
+                return Cell { frame: 0, vc: c.vc, flags: F_RM };
+            }
+            let cell = Self::next_cell(&mut c.queue, &mut self.taggers, slot);
+            c.after_data_cell(self.clock.period());
+            return cell;
+        }
+        unreachable!("send called with no ready queue")
+    }
+
+    /// The next cell of the head frame of `queue` (tagging the frame at its first cell).
+    fn next_cell(queue: &mut VecDeque<TxFrame>, taggers: &mut [Option<VcTagger>], slot: Time) -> Cell {
+        let head = queue.front_mut().expect("a ready queue has a frame");
+        if head.fresh {
+            head.fresh = false;
+            // The tagging algorithm decides when a frame's transmission begins, for all of it.
+            if let Some(Some(t)) = taggers.get_mut(head.vc as usize) {
+                t.frames += 1;
+                if !t.tagger.frame(slot, head.remaining) {
+                    t.tagged += 1;
+                    head.flags |= F_CLP;
+                }
+            }
+        }
+        head.remaining -= 1;
+        let mut cell = Cell { vc: head.vc, frame: head.frame, flags: head.flags };
+        if head.remaining == 0 {
+            cell.flags |= F_EOF;
+            queue.pop_front();
+        }
+        cell
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cell::CellFifo;
+    use crate::conformance::Gcra;
+    use crate::net::{Channel, Sched, NO_CAPTURE};
+
+    fn world(n_vcs: usize) -> World {
+        let period = CellPeriod::from_cells_per_s(1_000_000);
+        let channels = vec![Channel {
+            name: "x".into(),
+            period,
+            latency: 1,
+            route: vec![0; n_vcs],
+            cells: 0,
+            capture: NO_CAPTURE,
+        }];
+        World {
+            fifos: vec![CellFifo::new(0)],
+            frames: Default::default(),
+            channels,
+            sched: Sched::new(1),
+            captures: Default::default(),
+        }
+    }
+
+    fn frame(vc: VcId, n: u32) -> TxFrame {
+        TxFrame { frame: 0, vc, remaining: n, flags: 0, fresh: true }
+    }
+
+    /// Send everything the adapter will send before `end`; the departure slots.
+    fn drain(a: &mut Adapter, w: &mut World, end: Time) -> Vec<(Time, Cell)> {
+        let mut out = Vec::new();
+        while a.next_send() < end {
+            let t = a.next_send();
+            out.push((t, a.send(w)));
+        }
+        out
+    }
+
+    const US: Time = 1_000_000;
+
+    #[test]
+    fn plain_frames_leave_back_to_back_at_the_line_rate() {
+        let mut w = world(1);
+        let mut a = Adapter::new(SlotClock::new(CellPeriod::from_cells_per_s(1_000_000)), 0);
+        a.push(5 * US + 3, frame(0, 3));
+        let out = drain(&mut a, &mut w, NEVER);
+        let times: Vec<Time> = out.iter().map(|x| x.0).collect();
+        assert_eq!(times, vec![6 * US, 7 * US, 8 * US]);
+        assert!(out[2].1.is_eof() && !out[1].1.is_eof());
+    }
+
+    #[test]
+    fn shaped_output_conforms_to_its_gcra() {
+        // T = 3.7 cell times, tau = 5 cell times: a burst of 3 goes early, then the pace holds.
+        let mut w = world(1);
+        let mut a = Adapter::new(SlotClock::new(CellPeriod::from_cells_per_s(1_000_000)), 0);
+        let (t, tau) = (3.7 * US as f64, 5.0 * US as f64);
+        a.control_vc(1, ControlledVc::new(0, Some(Shaper::new(t, tau)), RateControl::Fixed, None));
+        a.push(0, frame(0, 200));
+        let out = drain(&mut a, &mut w, NEVER);
+        assert_eq!(out.len(), 200);
+        // An independent GCRA with the same (T, tau), with one picosecond of slack for the
+        // truncation to whole picoseconds, accepts every departure.
+        let mut g = Gcra::new(t.ceil() as Time - 1, tau as Time + 1);
+        for &(at, _) in &out {
+            assert!(g.conforms(at), "cell at {at} ps does not conform");
+        }
+        // And it is not slower than needed: 200 cells in 199 T - tau, give or take a slot.
+        let span = (out[199].0 - out[0].0) as f64;
+        assert!((span - (199.0 * t - tau)).abs() <= 1.0 * US as f64 + 1.0, "{span}");
+    }
+
+    #[test]
+    fn controlled_and_plain_queues_share_slots_in_turn() {
+        let mut w = world(2);
+        let mut a = Adapter::new(SlotClock::new(CellPeriod::from_cells_per_s(1_000_000)), 0);
+        a.control_vc(2, ControlledVc::new(1, None, RateControl::Fixed, None));
+        a.push(0, frame(0, 3));
+        a.push(0, frame(1, 3));
+        let vcs: Vec<u16> = drain(&mut a, &mut w, NEVER).iter().map(|x| x.1.vc).collect();
+        assert_eq!(vcs, vec![0, 1, 0, 1, 0, 1]);
+    }
+
+    #[test]
+    fn without_credit_a_vc_waits_and_resumes_on_a_credit_cell() {
+        let mut w = world(1);
+        let mut a = Adapter::new(SlotClock::new(CellPeriod::from_cells_per_s(1_000_000)), 0);
+        a.control_vc(1, ControlledVc::new(0, None, RateControl::Fixed, Some(CreditSender::new(2))));
+        a.push(0, frame(0, 5));
+        assert_eq!(drain(&mut a, &mut w, NEVER).len(), 2, "two cells of credit");
+        assert_eq!(a.next_send(), NEVER);
+        a.on_control(10 * US, Cell { frame: 3, vc: 0, flags: F_CREDIT }, false);
+        let out = drain(&mut a, &mut w, NEVER);
+        assert_eq!(out.len(), 3);
+        assert_eq!(out[0].0, 10 * US, "sends at the first slot after the credit");
+    }
+
+    #[test]
+    fn prca_sends_an_rm_cell_every_nrm_cells_and_slows_without_good_news() {
+        let mut w = world(1);
+        let link = CellPeriod::from_cells_per_s(1_000_000);
+        let mut a = Adapter::new(SlotClock::new(link), 0);
+        // PCR = the line rate (424 Mb/s of cells at 1 M cells/s), NRM 4, MDF 2.
+        let p = Prca::new(424e6, 424e4, 0.0, 2, 4, 424e6);
+        a.control_vc(1, ControlledVc::new(0, Some(Shaper::at_rate(424e6, 0.0)), RateControl::Prca(p), None));
+        a.push(0, frame(0, 8));
+        let out = drain(&mut a, &mut w, NEVER);
+        let rm_at: Vec<usize> =
+            out.iter().enumerate().filter(|(_, c)| c.1.flags & F_RM != 0).map(|x| x.0).collect();
+        assert_eq!(rm_at, vec![4, 9], "an RM cell after every 4 data cells");
+        // ACR fell by a quarter of itself after the first cell: the gaps grow.
+        assert!(out[2].0 - out[1].0 > out[1].0 - out[0].0);
+        let c = a.controlled_vc(0).unwrap();
+        assert_eq!(c.stats.rm_sent, 2);
+    }
+
+    #[test]
+    fn rm_cells_are_turned_around_with_ci_and_adaptive_rate_follows_feedback() {
+        let mut w = world(1);
+        let link = CellPeriod::from_cells_per_s(1_000_000);
+        let mut dst = Adapter::new(SlotClock::new(link), 0);
+        dst.on_control(0, Cell { frame: with_feedback(0, Feedback::Keep), vc: 0, flags: F_RM }, true);
+        let back = drain(&mut dst, &mut w, NEVER);
+        assert_eq!(back.len(), 1);
+        let c = back[0].1;
+        assert_eq!(c.flags, F_RM | F_BACKWARD);
+        assert_eq!((c.frame & rm::CI, feedback_of(c.frame)), (rm::CI, Feedback::Keep));
+
+        let mut src = Adapter::new(SlotClock::new(link), 0);
+        let rate = RateControl::Adaptive { shaper: AdaptiveShaper::new(3, 100), nrm: 32, since_rm: 0 };
+        src.control_vc(1, ControlledVc::new(0, Some(Shaper::new(3.0 * US as f64, 0.0)), rate, None));
+        src.on_control(
+            0,
+            Cell { frame: with_feedback(0, Feedback::Decrease), vc: 0, flags: F_RM | F_BACKWARD },
+            false,
+        );
+        src.push(0, frame(0, 3));
+        let out = drain(&mut src, &mut w, NEVER);
+        // N_S went from 3 to 4: after the first cell, one every 4 slots.
+        assert_eq!(out[2].0 - out[1].0, 4 * US);
+    }
+}
