@@ -65,7 +65,7 @@ def test_gerla_scenario():
     assert doc["simulation"]["duration_s"] == 2.0
     (port,) = doc["port"]
     assert port == {"node": "sw", "toward": "dst", "buffer_cells": 165, "scheduler": "priority",
-                    "best_effort": "round_robin"}
+                    "policy": {"kind": "tail_drop"}, "best_effort": "round_robin"}
     (bg,) = doc["background"]
     assert bg["count"] == 14 and bg["guaranteed"] is True and bg["route"] == ["g", "sw", "dst"]
     assert bg["source"] == {"kind": "on_off", "peak_bps": 10e6, "mean_burst_bytes": 4800,
@@ -190,7 +190,8 @@ def test_gerla_derived_metrics():
         "point": [0], "mss": [1024],
         "summary.total_goodput_bps": [12e6],
         "flows.tcp1.goodput_bps": [12e6], "flows.tcp1.bytes_delivered": [12e6 * 20 / 8],
-        "background.guaranteed.cells_delivered": [128.8e6 * 20 / 424],
+        "background.guaranteed.1.cells_delivered": [64.4e6 * 20 / 424],
+        "background.guaranteed.2.cells_delivered": [64.4e6 * 20 / 424],
         f"ports.{gerla.BOTTLENECK}.cells_dropped": [3.0],
     })
     out = gerla_derive(runs)
@@ -206,10 +207,11 @@ def test_class_derived_metrics():
     runs = pd.DataFrame({
         "flows.tcp1.goodput_bps": [40e6], "flows.tcp2.goodput_bps": [20e6],
         "flows.tcp1.bytes_delivered": [40e6 * d / 8], "flows.tcp2.bytes_delivered": [20e6 * d / 8],
-        "flows.tcp1.bytes_sent": [40e6 * d / 8], "flows.tcp2.bytes_sent": [40e6 * d / 8],
-        "flows.tcp1.efficiency": [1.0], "flows.tcp2.efficiency": [0.5],
+        "flows.tcp1.bytes_retransmitted": [0.0], "flows.tcp2.bytes_retransmitted": [20e6 * d / 8],
         "flows.tcp1.aborts": [0.0], "flows.tcp2.aborts": [1.0],
         "ports.A->B.cells_out": [100e6 * d / 424],
+        "background.bg_fwd.1.cells_delivered": [10e6 * d / 424],
+        "background.bg_fwd.2.cells_delivered": [10e6 * d / 424],
         "ports.MI->RO.cells_out": [300e6 * d / 424],
     })
     out = class_derive(runs)
@@ -218,6 +220,7 @@ def test_class_derived_metrics():
     assert out["derived.efficiency"][0] == pytest.approx(0.75)
     assert out["derived.efficiency_min"][0] == 0.5
     assert out["derived.aborts"][0] == 1.0
-    assert out["derived.tcp_link_mbps"][0] == pytest.approx(100.0)
+    assert out["derived.efficiency.tcp1"][0] == 1.0
+    assert out["derived.tcp_link_mbps"][0] == pytest.approx(80.0)
     assert out["derived.load.MI->RO"][0] == pytest.approx(0.5)
     assert math.isnan(out["derived.load.RO->MI"][0]) if "derived.load.RO->MI" in out else True

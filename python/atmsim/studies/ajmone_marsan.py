@@ -54,7 +54,8 @@ def _bg_source(user_bps: float, shaped: bool, beta: float) -> List[str]:
 
 def _port(node: str, toward: str, buffer_cells: int,
           thresholds: Optional[Tuple[int, int]] = None) -> str:
-    text = f'[[port]]\nnode = "{node}"\ntoward = "{toward}"\nbuffer_cells = {buffer_cells}'
+    text = (f'[[port]]\nnode = "{node}"\ntoward = "{toward}"\nbuffer_cells = {buffer_cells}\n'
+            'policy = { kind = "tail_drop" }')
     if thresholds is not None:
         text += (f"\nrm_feedback = {{ t_low_cells = {thresholds[0]}, "
                  f"t_high_cells = {thresholds[1]} }}")

@@ -53,7 +53,7 @@ def _per_flow(names: Sequence[str]) -> List[Compared]:
     for n in names:
         out.append(Compared(f"goodput_{n}", f"derived.goodput_mbps.{n}", f"{n} goodput (Mb/s)",
                             relative=True))
-        out.append(Compared(f"efficiency_{n}", f"flows.{n}.efficiency", f"{n} efficiency"))
+        out.append(Compared(f"efficiency_{n}", f"derived.efficiency.{n}", f"{n} efficiency"))
     return out
 
 
@@ -74,6 +74,13 @@ def _flows(runs: "pd.DataFrame", field: str) -> Dict[str, str]:
             if c.startswith(prefix) and c.endswith(suffix)}
 
 
+def pd_min(columns: List[Any]) -> Any:
+    """Row-wise minimum of equally indexed series (NaN skipped)."""
+    import pandas as pd
+
+    return pd.concat(columns, axis=1).min(axis=1)
+
+
 def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
     """Per run: total and per-connection goodput in the paper's unit, total efficiency, lowest
     efficiency, aborted connections, TCP cells on the two-node bottleneck, and for the Table 2
@@ -88,14 +95,22 @@ def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
     if goodput:
         derived["derived.goodput_mbps"] = runs[list(goodput.values())].sum(axis=1) \
             * SEGMENT_FACTOR / 1e6
-    delivered, sent = _flows(runs, "bytes_delivered"), _flows(runs, "bytes_sent")
-    if delivered and sent:
-        total_sent = runs[list(sent.values())].sum(axis=1)
-        derived["derived.efficiency"] = (runs[list(delivered.values())].sum(axis=1)
-                                         / total_sent.where(total_sent > 0))
-    eff = list(_flows(runs, "efficiency").values())
-    if eff:
-        derived["derived.efficiency_min"] = runs[eff].min(axis=1)
+    # Efficiency: goodput over the offered TCP load, i.e. payload delivered over payload
+    # delivered plus payload retransmitted. (flows[].efficiency divides by every octet sent,
+    # which also counts the window still in flight, or waiting in a shaper, at the end of the
+    # run: a bias of up to 1 MB per connection that short runs would show as lost efficiency.)
+    delivered, retx = _flows(runs, "bytes_delivered"), _flows(runs, "bytes_retransmitted")
+    per_flow = []
+    for name, col in delivered.items():
+        if name in retx:
+            offered = runs[col] + runs[retx[name]]
+            derived[f"derived.efficiency.{name}"] = runs[col] / offered.where(offered > 0)
+            per_flow.append(f"derived.efficiency.{name}")
+    if per_flow:
+        tot_d = runs[[delivered[n] for n in delivered if n in retx]].sum(axis=1)
+        tot_r = runs[[retx[n] for n in delivered if n in retx]].sum(axis=1)
+        derived["derived.efficiency"] = tot_d / (tot_d + tot_r).where(tot_d + tot_r > 0)
+        derived["derived.efficiency_min"] = pd_min([derived[c] for c in per_flow])
     aborts = list(_flows(runs, "aborts").values())
     if aborts:
         derived["derived.aborts"] = runs[aborts].sum(axis=1)
@@ -110,10 +125,10 @@ def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
             duration.fillna(runs["duration_s"].astype(float))
     if duration is not None and "ports.A->B.cells_out" in runs:
         tcp_cells = runs["ports.A->B.cells_out"].copy()
-        bg = [c for c in runs.columns if c.startswith("background.bg_fwd.")
-              and "deliver" in c and "cells" in c]
+        bg = [c for c in runs.columns if c.startswith("background.bg_fwd")
+              and c.endswith(".cells_delivered")]
         if bg:
-            tcp_cells = tcp_cells - runs[bg[0]].fillna(0)
+            tcp_cells = tcp_cells - runs[bg].fillna(0).sum(axis=1)
         derived["derived.tcp_link_mbps"] = tcp_cells * 424.0 / duration / 1e6
     if duration is not None:
         caps = it.capacity(it.TOPOLOGY)

@@ -61,7 +61,7 @@ def scenario_text(
         f'[[link]]\nends = ["sw", "dst"]\nrate_cells_per_s = {rate}\ndelay_us = {delay}',
     ]
     port = [f'[[port]]\nnode = "sw"\ntoward = "dst"\nbuffer_cells = {data.ABR_BUFFER_CELLS}',
-            'scheduler = "priority"']
+            'policy = { kind = "tail_drop" }', 'scheduler = "priority"']
     if control == "prca":
         port += ['best_effort = "fifo"', f"efci_threshold_cells = {EFCI_THRESHOLD_CELLS}"]
     else:

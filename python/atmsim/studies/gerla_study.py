@@ -56,10 +56,11 @@ def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
         num = runs[delivered].sum(axis=1) * 8.0
         den = runs[goodput].sum(axis=1)
         duration = (num / den.where(den > 0)).astype(float)
-    cells = [c for c in _columns(runs, "background.guaranteed", "")
-             if "deliver" in c and "cells" in c]
+    # One report entry per source: "guaranteed" alone, or "guaranteed.1" .. "guaranteed.14".
+    cells = [c for c in runs.columns if c.endswith(".cells_delivered") and (
+        c.startswith("background.guaranteed.") and c.count(".") <= 3)]
     if cells and duration is not None:
-        g_bps = runs[cells[0]] * 424.0 / duration
+        g_bps = runs[cells].sum(axis=1) * 424.0 / duration
         derived["derived.b_av_mbps"] = data.LINK_CELLS_PER_S * 424.0 / 1e6 - g_bps / 1e6
     if "derived.b_av_mbps" in derived and "mss" in runs:
         from .. import _core
