@@ -146,7 +146,7 @@ def test_italy_scenario_follows_the_topology_and_table1():
     # No source exceeds its 150 Mb/s access link at the largest total.
     assert max(u for *_, u in am.background_sources(1.2e9)) * 53 / 44 < 0.5 * 150e6
     none = tomllib.loads(am.italy_scenario(1.0e9, 1000, None, False, tcp=False))
-    assert "connection" not in none
+    assert [c["route"] for c in none["connection"]] == [["probe_s", "MI", "probe_d"]]
 
 
 def test_generated_scenario_files_are_current():

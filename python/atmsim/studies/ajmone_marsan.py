@@ -161,7 +161,8 @@ def italy_scenario(
 ) -> str:
     """Figures 8-12: total background (0.8/1.0/1.2 Gb/s), buffer per switch port (100/1000),
     TCP shaping (None, a rate in bit/s, "adaptive"), background shaped (beta 1.5) or not.
-    tcp=False leaves the TCP connections out (the check of Table 2's background loads)."""
+    tcp=False replaces the six TCP connections by a trickle that crosses no switch-to-switch
+    link (the check of Table 2's background loads)."""
     adaptive = shaping == "adaptive"
     paths = it.routes(links)
     out = [f"[simulation]\nduration_s = {float(duration_s)!r}\nseed = {seed}"]
@@ -186,6 +187,15 @@ def italy_scenario(
                 'tcp = { preset = "reno_class" }']
         conn += _shaping_fields(shaping, cap)
         out.append("\n".join(conn))
+    if not tcp:
+        # The engine needs one connection: a trickle between two hosts on the Milan switch,
+        # which crosses no switch-to-switch link.
+        out += ['[[node]]\nname = "probe_s"\nkind = "host"',
+                '[[node]]\nname = "probe_d"\nkind = "host"',
+                f'[[link]]\nends = ["probe_s", "MI"]\nrate_bps = {LINK_BPS}\ndelay_us = 0',
+                f'[[link]]\nends = ["MI", "probe_d"]\nrate_bps = {LINK_BPS}\ndelay_us = 0',
+                '[[connection]]\nname = "probe"\nroute = ["probe_s", "MI", "probe_d"]\n'
+                'app = { kind = "messages", mean_bytes = 1000, rate_bps = 1000.0 }']
     for city in it.NODES:
         out += [f'[[node]]\nname = "sink_{city}"\nkind = "host"',
                 f'[[link]]\nends = ["{city}", "sink_{city}"]\nrate_bps = {SINK_BPS}\n'
