@@ -62,6 +62,14 @@ impl CellPeriod {
         self.den as f64 * PS_PER_S as f64 / self.num as f64
     }
 
+    /// The start of the first slot of a grid with this period (slot k at floor(k * num / den))
+    /// that begins at or after `t`.
+    pub fn slot_at_or_after(&self, t: Time) -> Time {
+        let (num, den) = (self.num as u128, self.den as u128);
+        let k = (t as u128 * den).div_ceil(num);
+        (k * num / den) as Time
+    }
+
     /// The period rounded up to a whole picosecond: the latency a cell needs to cross the wire.
     pub fn ceil_ps(&self) -> Time {
         self.num.div_ceil(self.den)

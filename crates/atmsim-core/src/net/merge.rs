@@ -8,9 +8,15 @@
 //! Cells that arrive at the same picosecond (common: equal links share one slot phase) are taken
 //! by [`Arbitration`]: `Rotating` serves the input served least recently first, so no input wins
 //! every tie; `Fixed` always prefers the lower input index (a fixed-order scan).
+//!
+//! With a slot `grid` (a slotted switch), an arrival counts from the first slot boundary of the
+//! port's output grid at or after it: every cell that arrived during a slot is then a tie at its
+//! end, decided by the arbitration, instead of by the fixed sub-slot phases of ideal link clocks
+//! (which otherwise let the input whose phase follows the departure win every free place).
 
 use crate::cell::CellFifo;
-use crate::time::{Time, NEVER};
+use crate::rng::Rng;
+use crate::time::{CellPeriod, Time, NEVER};
 
 /// How simultaneous arrivals at one component are ordered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -20,6 +26,8 @@ pub enum Arbitration {
     Rotating,
     /// Lowest input index first.
     Fixed,
+    /// A fresh random rank at each service: ties go to each contender with equal chance.
+    Random,
 }
 
 #[derive(Debug, Default)]
@@ -30,9 +38,22 @@ pub struct InputMerge {
     rank: Vec<u64>,
     served: u64,
     pub arbitration: Arbitration,
+    /// Slotted arrivals: the output slot grid arrivals are moved to (see the module comment).
+    pub grid: Option<CellPeriod>,
+    /// `Random`'s draws.
+    pub rng: Option<Rng>,
 }
 
 impl InputMerge {
+    /// When an arrival at `t` is taken into account.
+    #[inline]
+    pub fn key(&self, t: Time) -> Time {
+        match self.grid {
+            Some(g) if t != NEVER => g.slot_at_or_after(t),
+            _ => t,
+        }
+    }
+
     /// Start a batch: take the current head of every non-empty input.
     pub fn rebuild(&mut self, fifos: &[CellFifo], inputs: &[u32]) {
         if self.rank.len() != inputs.len() {
@@ -42,7 +63,7 @@ impl InputMerge {
         self.heap.clear();
         for (i, &f) in inputs.iter().enumerate() {
             if let Some(t) = fifos[f as usize].head_time() {
-                self.heap.push((t, self.rank[i], i as u32));
+                self.heap.push((self.key(t), self.rank[i], i as u32));
             }
         }
         for i in (0..self.heap.len() / 2).rev() {
@@ -63,13 +84,21 @@ impl InputMerge {
     #[inline]
     pub fn popped(&mut self, fifos: &[CellFifo], inputs: &[u32]) {
         let i = self.heap[0].2;
-        if self.arbitration == Arbitration::Rotating {
-            self.served += 1;
-            self.rank[i as usize] = self.served;
-            self.heap[0].1 = self.served;
+        match self.arbitration {
+            Arbitration::Rotating => {
+                self.served += 1;
+                self.rank[i as usize] = self.served;
+                self.heap[0].1 = self.served;
+            }
+            Arbitration::Random => {
+                let r = self.rng.as_mut().expect("random arbitration has a stream").next_u64();
+                self.rank[i as usize] = r;
+                self.heap[0].1 = r;
+            }
+            Arbitration::Fixed => {}
         }
         match fifos[inputs[i as usize] as usize].head_time() {
-            Some(t) => self.heap[0].0 = t,
+            Some(t) => self.heap[0].0 = self.key(t),
             None => {
                 let last = self.heap.pop().expect("popped from a non-empty merge");
                 if self.heap.is_empty() {
@@ -146,6 +175,37 @@ mod tests {
         fifos.push(CellFifo::new(0));
         let order: Vec<usize> = drain(&mut m, &mut fifos, &inputs).iter().map(|&(_, i)| i).collect();
         assert_eq!(order, vec![0, 1]);
+    }
+
+    #[test]
+    fn a_slotted_merge_ties_arrivals_within_one_slot() {
+        // Slots every 10 ps. Input 0 always arrives 1 ps into a slot, input 1 at 9 ps: without
+        // slots input 0 is always first; slotted, they tie at the boundary and take turns.
+        let mut fifos = fifos_of(&[vec![1, 11, 21], vec![9, 19, 29]]);
+        let inputs = [0u32, 1];
+        let mut m = InputMerge { grid: Some(CellPeriod { num: 10, den: 1 }), ..Default::default() };
+        let out = drain(&mut m, &mut fifos, &inputs);
+        assert_eq!(out, vec![(10, 0), (10, 1), (20, 0), (20, 1), (30, 0), (30, 1)]);
+        let mut fifos = fifos_of(&[vec![1, 11], vec![9, 19]]);
+        let mut m = InputMerge::default();
+        let order: Vec<usize> = drain(&mut m, &mut fifos, &inputs).iter().map(|&(_, i)| i).collect();
+        assert_eq!(order, vec![0, 1, 0, 1]);
+    }
+
+    #[test]
+    fn random_arbitration_splits_ties_evenly() {
+        // Two inputs tied at every instant: each goes first about half the time.
+        let times: Vec<Time> = (1..=4000).collect();
+        let mut fifos = fifos_of(&[times.clone(), times]);
+        let inputs = [0u32, 1];
+        let mut m = InputMerge {
+            arbitration: Arbitration::Random,
+            rng: Some(Rng::stream(3, "arb")),
+            ..Default::default()
+        };
+        let out = drain(&mut m, &mut fifos, &inputs);
+        let first0 = out.chunks(2).filter(|p| p[0].1 == 0).count();
+        assert!((1800..2200).contains(&first0), "{first0}");
     }
 
     #[test]

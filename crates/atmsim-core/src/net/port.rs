@@ -193,8 +193,12 @@ impl Port {
         }
     }
 
-    pub fn set_arbitration(&mut self, a: Arbitration) {
+    /// How simultaneous arrivals are ordered (`rng` for `Random`), and whether arrivals count
+    /// from the next boundary of this port's slot grid (a slotted switch, see `merge.rs`).
+    pub fn set_arbitration(&mut self, a: Arbitration, slotted: bool, rng: Rng) {
         self.merge.arbitration = a;
+        self.merge.rng = (a == Arbitration::Random).then_some(rng);
+        self.merge.grid = slotted.then(|| self.clock.period());
     }
 
     /// Per-VC set-up: the queue discipline, the VC -> class map (with one `VcPolicy` per class),
@@ -401,12 +405,13 @@ impl Port {
                 if ta >= stop {
                     break;
                 }
-                let (t, cell) = world.fifos[self.inputs[i] as usize].pop().expect("head exists");
+                let (_, cell) = world.fifos[self.inputs[i] as usize].pop().expect("head exists");
                 self.merge.popped(&world.fifos, &self.inputs);
+                // `ta`, not the cell's own time: they differ only in a slotted port.
                 if self.queued == 0 {
-                    self.clock.align(t);
+                    self.clock.align(ta);
                 }
-                self.enqueue(t, cell, world);
+                self.enqueue(ta, cell, world);
             } else {
                 if td >= stop {
                     break;
@@ -419,7 +424,7 @@ impl Port {
     }
 
     pub fn next_key(&self, world: &World) -> Time {
-        let ta = world.earliest(&self.inputs).0;
+        let ta = self.merge.key(world.earliest(&self.inputs).0);
         if self.queued == 0 {
             ta
         } else {

@@ -117,8 +117,9 @@ pub fn build(model: Model) -> Built {
                 let name = model.port_name(from, li);
                 port_comp.insert((from, li), comps.len());
                 ports.push(comps.len());
-                let mut port = Port::new(name, ch, clock, mp.capacity, mp.policy, n_vcs);
-                port.set_arbitration(mp.arbitration);
+                let mut port = Port::new(name.clone(), ch, clock, mp.capacity, mp.policy, n_vcs);
+                let rng = Rng::stream(model.seed, &format!("arbitration/{name}"));
+                port.set_arbitration(mp.arbitration, mp.slotted, rng);
                 comps.push(Component::Port(port));
             } else {
                 host_comp[from] = comps.len();

@@ -141,6 +141,18 @@ pub enum ArbitrationSpec {
     Rotating,
     /// Lowest input first, always.
     Fixed,
+    /// A random order, drawn afresh for each tie.
+    Random,
+}
+
+/// When a port takes an arriving cell into account.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArrivalsSpec {
+    /// At the instant its last bit arrives.
+    Continuous,
+    /// At the next boundary of the port's output slot grid (a slotted switch fabric).
+    Slotted,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -154,6 +166,8 @@ pub struct PortSpec {
     pub policy: PolicySpec,
     /// Default: rotating.
     pub arbitration: Option<ArbitrationSpec>,
+    /// Default: continuous.
+    pub arrivals: Option<ArrivalsSpec>,
     /// Service discipline; default fifo.
     pub scheduler: Option<SchedulerSpec>,
     /// Hold each frame until complete and queue it whole (an edge switch merging VCs).

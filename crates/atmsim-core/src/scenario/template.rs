@@ -59,6 +59,7 @@ pub fn expand(t: &NSourceSpec, spec: &mut ScenarioSpec) {
         buffer_cells: t.buffer_cells,
         policy: policy.clone(),
         arbitration: t.arbitration,
+        arrivals: None,
         scheduler: None,
         merge_frames: false,
     };

@@ -67,6 +67,8 @@ pub struct ModelPort {
     pub capacity: u32,
     pub policy: Policy,
     pub arbitration: Arbitration,
+    /// Arrivals counted from the next output slot boundary.
+    pub slotted: bool,
     pub scheduler: Option<SchedulerSpec>,
     pub merge_frames: bool,
 }
@@ -530,6 +532,7 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
                         capacity: INFINITE,
                         policy: Policy::TailDrop,
                         arbitration: Arbitration::Rotating,
+                        slotted: false,
                         scheduler: None,
                         merge_frames: false,
                     },
@@ -567,6 +570,7 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
         let policy = policy_of(&p.policy, capacity, &path)?;
         let arbitration = match p.arbitration {
             Some(ArbitrationSpec::Fixed) => Arbitration::Fixed,
+            Some(ArbitrationSpec::Random) => Arbitration::Random,
             Some(ArbitrationSpec::Rotating) | None => Arbitration::Rotating,
         };
         ports.insert(
@@ -575,6 +579,7 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
                 capacity: capacity.map_or(INFINITE, |k| k as u32),
                 policy,
                 arbitration,
+                slotted: p.arrivals == Some(ArrivalsSpec::Slotted),
                 scheduler: p.scheduler,
                 merge_frames: p.merge_frames,
             },
