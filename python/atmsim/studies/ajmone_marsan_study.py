@@ -139,8 +139,25 @@ def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
     for name, column in derived.items():
         out[name] = np.asarray(column, dtype="float64")
     out.attrs = dict(runs.attrs)
-    out.attrs["metrics"] = list(runs.attrs.get("metrics", [])) + list(derived)
+    # Only these are summarized: the Italian reports hold thousands of per-port, per-VC and
+    # per-source fields, and summarizing them all takes minutes.
+    kept = [m for m in runs.attrs.get("metrics", []) if _kept(m)]
+    out.attrs["metrics"] = kept + list(derived)
     return out
+
+
+_FLOW_FIELDS = (".goodput_bps", ".efficiency", ".aborts", ".rto_expirations",
+                ".fast_retransmits", ".final_rate_bps", ".rm_cells_congested")
+
+
+def _kept(metric: str) -> bool:
+    if metric.startswith("summary."):
+        return True
+    if metric.startswith("flows."):
+        return metric.endswith(_FLOW_FIELDS)
+    if metric.startswith("ports.A->B."):
+        return metric.split(".", 2)[2] in ("cells_dropped", "max_queue_cells", "mean_queue_cells")
+    return False
 
 
 def _two_node(table: str, buffer: int, shaping: net.Shaping, bg: float, lengths: str,

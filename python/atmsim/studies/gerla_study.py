@@ -73,7 +73,12 @@ def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
     for name, column in derived.items():
         out[name] = np.asarray(column, dtype="float64")
     out.attrs = dict(runs.attrs)
-    out.attrs["metrics"] = list(runs.attrs.get("metrics", [])) + list(derived)
+    # Summarize only what the tables, figures and notes use (not every per-VC field).
+    kept = [m for m in runs.attrs.get("metrics", []) if m.startswith("summary.") or (
+        m.startswith("flows.") and m.endswith((".goodput_bps", ".rto_expirations",
+                                               ".final_rate_bps", ".rm_cells_congested")))
+        or m in (f"ports.{net.BOTTLENECK}.cells_dropped", f"ports.{net.BOTTLENECK}.mean_queue_cells")]
+    out.attrs["metrics"] = kept + list(derived)
     return out
 
 
