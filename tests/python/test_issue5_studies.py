@@ -224,3 +224,24 @@ def test_class_derived_metrics():
     assert out["derived.tcp_link_mbps"][0] == pytest.approx(80.0)
     assert out["derived.load.MI->RO"][0] == pytest.approx(0.5)
     assert math.isnan(out["derived.load.RO->MI"][0]) if "derived.load.RO->MI" in out else True
+
+
+# --- the engine accepts every kind of scenario the studies build -----------------------------
+
+@pytest.mark.parametrize("text", [
+    gerla.scenario_text("prca", 1.2, 3, duration_s=0.02, trace=True),
+    gerla.scenario_text("fcvc", 1.1, 3, duration_s=0.02),
+    am.two_node_scenario(50, 1000, None, bg_shaped=False, duration_s=0.02),
+    am.two_node_scenario(50, 5000, 15e6, lengths="mixed", duration_s=0.02),
+    am.two_node_scenario(25, 1000, "adaptive", duration_s=0.02),
+    am.italy_scenario(0.8e9, 100, "adaptive", True, duration_s=0.005),
+    am.italy_scenario(1.2e9, 1000, 37.5e6, False, duration_s=0.005),
+    am.italy_scenario(1.0e9, 1000, None, True, duration_s=0.005, tcp=False),
+], ids=["gerla-prca", "gerla-fcvc", "two-node-unshaped", "two-node-mixed-15",
+        "two-node-adaptive", "italy-adaptive", "italy-37.5", "italy-load-check"])
+def test_engine_runs_the_scenarios(text):
+    import json
+
+    report = json.loads(_core.run_json(text))
+    assert report["summary"]["conservation"]["balanced"]
+    assert report["background"], "the background sources are in the report"
