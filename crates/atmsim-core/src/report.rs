@@ -82,6 +82,16 @@ pub struct PortReport {
     /// Time-averaged occupancy of each VC that used the port (merged VCs under their first
     /// connection's name).
     pub vc_mean_queue_cells: serde_json::Map<String, serde_json::Value>,
+    /// RM cells that arrived (in `cells_in`), and backward ones whose feedback was raised here.
+    pub rm_cells: u64,
+    pub rm_feedback_raised: u64,
+    /// Data cells marked EFCI here.
+    pub efci_marked: u64,
+    /// FCVC credit cells consumed and sent here (never queued: not in `cells_in`/`cells_out`).
+    pub credit_cells_in: u64,
+    pub credit_cells_out: u64,
+    /// Per FCVC connection forwarded here: the largest occupancy of its N2 + N3 buffer.
+    pub fcvc_vc_max_queue_cells: serde_json::Map<String, serde_json::Value>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -92,6 +102,8 @@ pub struct HostReport {
     pub frames_in: u64,
     pub frames_corrupted: u64,
     pub backlog_cells: u64,
+    /// RM and credit cells received (part of `cells_in`).
+    pub control_cells_in: u64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -235,6 +247,10 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
 
     let mut ports = Vec::new();
     let mut hosts = Vec::new();
+    // Conservation: hosts send and receive data and RM cells; credit cells are made by ports and
+    // consumed by ports or hosts (a host counts those in its `cells_in`). So cells offered are
+    // the hosts' plus the ports' credit cells, and cells delivered the hosts' plus the credit
+    // cells ports consumed; in between a credit cell is on the wire, never queued or dropped.
     let (mut dropped, mut queued, mut offered, mut delivered) = (0, 0, 0, 0);
     for &pc in &b.ports {
         let Component::Port(p) = &sim.comps[pc] else { unreachable!() };
@@ -243,6 +259,8 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
             DropReason::ALL.iter().map(|r| (r.name().to_string(), s.drops[*r as usize].into())).collect();
         dropped += s.cells_dropped();
         queued += p.queue_len() as u64;
+        offered += s.credit_cells_out;
+        delivered += s.credit_cells_in;
         ports.push(PortReport {
             name: p.name.clone(),
             policy: p.policy.name(),
@@ -264,6 +282,14 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
                     (b.model.vc_name(i).to_string(), (c.area as f64 / b.model.duration as f64).into())
                 })
                 .collect(),
+            rm_cells: s.rm_cells,
+            rm_feedback_raised: s.rm_feedback_raised,
+            efci_marked: s.efci_marked,
+            credit_cells_in: s.credit_cells_in,
+            credit_cells_out: s.credit_cells_out,
+            fcvc_vc_max_queue_cells: (0..b.model.conns.len())
+                .filter_map(|vc| p.fcvc_hop(vc).map(|h| (b.model.conns[vc].name.clone(), h.max_y.into())))
+                .collect(),
         });
     }
     for comp in &sim.comps {
@@ -277,6 +303,7 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
                 frames_in: h.stats.frames_in,
                 frames_corrupted: h.stats.frames_corrupted,
                 backlog_cells: h.backlog_cells(),
+                control_cells_in: h.stats.control_in,
             });
         }
     }

@@ -101,6 +101,20 @@ fn nsrc(keys: &str, after: &str) -> String {
     format!("{SIM}{NSRC}{keys}\n{after}")
 }
 
+/// The base connection with `keys` added (flow-control cases).
+fn fcvc_conn(keys: &str) -> String {
+    format!("{CONN}{keys}\n")
+}
+
+/// The base network with its port round-robin (plus `extra` keys) and `conn` as connection.
+fn rr_port(conn: &str, extra: &str) -> String {
+    let port = format!(
+        "[[port]]\nnode = \"s\"\ntoward = \"b\"\nbuffer_cells = 165\npolicy = {{ kind = \"tail_drop\" }}\n\
+         scheduler = \"round_robin\"\n{extra}\n"
+    );
+    net(SIM, NODES, LINKS, &port, conn)
+}
+
 struct Case {
     name: &'static str,
     text: String,
@@ -1188,6 +1202,128 @@ fn cases() -> Vec<Case> {
             "n_source.r",
             "got 1.5",
         ),
+        // --- Flow control (credit/rate and CLASS studies) -------------------------------------
+        case(
+            "fcvc n2 zero",
+            with_conn(&fcvc_conn("fcvc = { n2 = 0, n3 = 1 }")),
+            "connection[0].fcvc.n2",
+            "must be between 1 and",
+        ),
+        case(
+            "fcvc without n3 or target rate",
+            with_conn(&fcvc_conn("fcvc = { n2 = 10 }")),
+            "connection[0].fcvc.n3",
+            "is required",
+        ),
+        case(
+            "fcvc with both n3 and a target rate",
+            with_conn(&fcvc_conn("fcvc = { n2 = 10, n3 = 1, target_bps = 2.5e6 }")),
+            "connection[0].fcvc.n3",
+            "not both",
+        ),
+        case(
+            "fcvc negative n3",
+            with_conn(&fcvc_conn("fcvc = { n2 = 10, n3 = -1 }")),
+            "connection[0].fcvc.n3",
+            "must be between 0 and",
+        ),
+        case(
+            "fcvc zero target rate",
+            with_conn(&fcvc_conn("fcvc = { n2 = 10, target_bps = 0.0 }")),
+            "connection[0].fcvc.target_bps",
+            "must be a positive number",
+        ),
+        case(
+            "fcvc target rate giving a huge N3",
+            rr_port(&fcvc_conn("fcvc = { n2 = 10, target_bps = 1e30 }"), ""),
+            "connection[0].fcvc.target_bps",
+            "more than",
+        ),
+        case(
+            "unknown key in fcvc",
+            with_conn(&fcvc_conn("fcvc = { n2 = 10, n4 = 1 }")),
+            "connection[0].fcvc.n4",
+            "unknown field `n4`",
+        ),
+        case(
+            "fcvc through a FIFO port",
+            with_conn(&fcvc_conn("fcvc = { n2 = 10, n3 = 1 }")),
+            "connection[0].fcvc",
+            "port `s->b` on the route must serve VCs in turn",
+        ),
+        case(
+            "fcvc through a priority port with a FIFO best-effort class",
+            net(
+                SIM,
+                NODES,
+                LINKS,
+                "[[port]]\nnode = \"s\"\ntoward = \"b\"\nbuffer_cells = 165\npolicy = { kind = \"tail_drop\" }\n\
+                 scheduler = \"priority\"\nbest_effort = \"fifo\"\n",
+                &fcvc_conn("fcvc = { n2 = 10, n3 = 1 }"),
+            ),
+            "connection[0].fcvc",
+            "must serve VCs in turn",
+        ),
+        case(
+            "fcvc on a guaranteed connection",
+            rr_port(&fcvc_conn("fcvc = { n2 = 10, n3 = 1 }\nguaranteed = true"), ""),
+            "connection[0].fcvc",
+            "guaranteed",
+        ),
+        case(
+            "fcvc on a merged VC",
+            rr_port(&fcvc_conn("fcvc = { n2 = 10, n3 = 1 }\nvc = \"m\""), ""),
+            "connection[0].fcvc",
+            "credits are per VC",
+        ),
+        case(
+            "fcvc through a frame-merging port",
+            rr_port(&fcvc_conn("fcvc = { n2 = 10, n3 = 1 }"), "merge_frames = true"),
+            "connection[0].fcvc",
+            "merges frames",
+        ),
+        case(
+            "EFCI threshold above the buffer",
+            with_port(&format!("{PORT}efci_threshold_cells = 1001\n")),
+            "port[0].efci_threshold_cells",
+            "(1001) exceeds buffer_cells (1000)",
+        ),
+        case(
+            "negative EFCI threshold",
+            with_port(&format!("{PORT}efci_threshold_cells = -1\n")),
+            "port[0].efci_threshold_cells",
+            "must be between 0 and",
+        ),
+        case(
+            "RM feedback thresholds reversed",
+            with_port(&format!("{PORT}rm_feedback = {{ t_low_cells = 500, t_high_cells = 10 }}\n")),
+            "port[0].rm_feedback.t_low_cells",
+            "(500) exceeds t_high_cells (10)",
+        ),
+        case(
+            "RM feedback threshold above the buffer",
+            with_port(&format!("{PORT}rm_feedback = {{ t_low_cells = 10, t_high_cells = 5000 }}\n")),
+            "port[0].rm_feedback.t_high_cells",
+            "(5000) exceeds buffer_cells (1000)",
+        ),
+        case(
+            "RM feedback without its high threshold",
+            with_port(&format!("{PORT}rm_feedback = {{ t_low_cells = 10 }}\n")),
+            "port[0].rm_feedback",
+            "missing field `t_high_cells`",
+        ),
+        case(
+            "best_effort on a FIFO port",
+            with_port(&format!("{PORT}best_effort = \"round_robin\"\n")),
+            "port[0].best_effort",
+            "applies only to scheduler = \"priority\"",
+        ),
+        case(
+            "unknown best_effort class",
+            with_port(&format!("{PORT}scheduler = \"priority\"\nbest_effort = \"lifo\"\n")),
+            "port[0].best_effort",
+            "unknown variant `lifo`",
+        ),
     ]
 }
 
@@ -1210,6 +1346,32 @@ fn the_base_scenarios_load_and_run() {
 fn edge_cases() -> Vec<(&'static str, String, Vec<(String, String)>)> {
     let set = |k: &str, v: &str| vec![(k.to_string(), v.to_string())];
     vec![
+        (
+            "fcvc with N3 = 0 and N2 = 1, EFCI and RM thresholds at 0",
+            net(
+                SIM,
+                NODES,
+                LINKS,
+                "[[port]]\nnode = \"s\"\ntoward = \"b\"\nbuffer_cells = 1\npolicy = { kind = \"tail_drop\" }\n\
+                 scheduler = \"round_robin\"\nefci_threshold_cells = 0\n\
+                 rm_feedback = { t_low_cells = 0, t_high_cells = 0 }\n",
+                &fcvc_conn("fcvc = { n2 = 1, n3 = 0 }"),
+            ),
+            vec![],
+        ),
+        (
+            "fcvc with N3 from a tiny target rate on an infinite priority port",
+            net(
+                SIM,
+                NODES,
+                LINKS,
+                "[[port]]\nnode = \"s\"\ntoward = \"b\"\nbuffer_cells = \"infinite\"\n\
+                 policy = { kind = \"tail_drop\" }\nscheduler = \"priority\"\nbest_effort = \"round_robin\"\n\
+                 efci_threshold_cells = 4000000\n",
+                &fcvc_conn("fcvc = { n2 = 1073741823, target_bps = 1e-9 }"),
+            ),
+            vec![],
+        ),
         (
             "minimum RTO equal to the maximum",
             plus("[tcp]\nmin_rto_ticks = 640\n"),

@@ -326,7 +326,7 @@ impl Adapter {
         if cell.flags & F_CREDIT != 0 {
             if let Some(i) = self.slot(cell.vc) {
                 if let Some(c) = &mut self.controlled[i].credit {
-                    c.credit_low32(cell.frame);
+                    c.credit_cell(cell.frame);
                 }
             }
         } else if cell.flags & F_BACKWARD != 0 {

@@ -16,6 +16,7 @@ mod adapter;
 mod capture;
 mod fault;
 mod host;
+mod level_log;
 mod merge;
 mod port;
 mod sampler;
@@ -26,6 +27,7 @@ pub use adapter::{feedback_of, with_feedback, ControlledVc, RateControl, Shaper,
 pub use capture::{Captures, Recorder, NO_CAPTURE};
 pub use fault::{Fault, FaultRule};
 pub use host::{Endpoint, Host, HostStats, SinkStats};
+pub use level_log::{LevelLog, SharedLevel};
 pub use merge::{Arbitration, InputMerge};
 pub use port::{ClassState, Port, PortStats, Upc, INFINITE};
 pub use sampler::PortTrace;
@@ -78,6 +80,21 @@ impl World {
         let fifo = &mut self.fifos[to as usize];
         fifo.push(at, cell);
         self.sched.wake(fifo.owner, at);
+    }
+
+    /// Put FCVC credit cell `cell` on channel `ch` at `slot`, into `fifo` at the far end.
+    ///
+    /// A credit cell does not take a slot of the channel's transmitter: it leaves with the data
+    /// cell whose departure it counts (the credit/rate study's reverse direction carries only
+    /// ACKs, so the slot it would take is almost always free). It has its own FIFO per (sending
+    /// port, receiving component), because several ports of a switch may send credits back over
+    /// one link, and a FIFO must have one sender to stay in time order.
+    #[inline]
+    pub fn send_credit(&mut self, ch: u32, fifo: u32, slot: Time, cell: Cell) {
+        let at = slot + self.channels[ch as usize].latency;
+        let f = &mut self.fifos[fifo as usize];
+        f.push(at, cell);
+        self.sched.wake(f.owner, at);
     }
 
     /// The earliest arrival among `inputs`: (time, position in `inputs`).

@@ -12,10 +12,20 @@
 //! schedulers treat them as the one VC they are there. The frame state machine stays per
 //! connection. An edge port that merges VCs (`merge_frames`) holds each frame until its EOF
 //! cell and then queues it whole, so frames of one merged VC never interleave.
+//!
+//! Flow control (the credit/rate and CLASS studies) adds control cells, handled off the data
+//! path (one flag test per arrival): RM cells queue like data cells but never touch the frame
+//! state, the policy or the UPC; backward RM cells first get the adaptive-shaping feedback of
+//! this switch's forward port ([`SharedLevel`]); FCVC credit cells are consumed here. A data
+//! cell arriving above `efci_threshold` gets EFCI (PRCA). FCVC (per VC, per hop): a port that
+//! forwards an FCVC VC gives it its own buffer of N2 + N3 cells and sends a credit cell back to
+//! the previous hop every N2 cells it sends; a port whose next hop is such a switch holds a
+//! credit balance per VC and its scheduler skips VCs without credit.
 
-use super::{Arbitration, Fault, InputMerge, PortTrace, World};
+use super::{Arbitration, Fault, InputMerge, PortTrace, SharedLevel, World};
+use crate::abr::{CreditReceiver, CreditSender, Feedback};
 use crate::accept::{BufferState, DropReason, Policy, VcPolicy, DROP_REASONS};
-use crate::cell::{Cell, F_CLP};
+use crate::cell::{Cell, F_BACKWARD, F_CLP, F_CREDIT, F_EFCI};
 use crate::conformance::FGcra;
 use crate::rng::Rng;
 use crate::sched::Queue;
@@ -75,10 +85,41 @@ pub struct Upc {
     pub non_eligible: u64,
 }
 
+/// FCVC at the port that forwards a VC (the downstream end of the hop before it).
+#[derive(Debug, Clone)]
+pub struct FcvcHop {
+    rx: CreditReceiver,
+    /// Channel back to the previous hop, and the FIFO there that takes this port's credits.
+    channel: u32,
+    fifo: u32,
+    /// The VC's buffer here (N2 + N3), its occupancy and the largest occupancy seen.
+    pub limit: u32,
+    pub y: u32,
+    pub max_y: u32,
+}
+
+/// Publishes this port's adaptive-shaping band (its occupancy against T_l and T_h).
+#[derive(Debug)]
+struct LevelWriter {
+    log: SharedLevel,
+    t_low: u32,
+    t_high: u32,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct PortStats {
+    /// Data and RM cells (credit cells are counted apart: they never queue).
     pub cells_in: u64,
     pub cells_out: u64,
+    /// RM cells that arrived (both directions; included in `cells_in`).
+    pub rm_cells: u64,
+    /// Backward RM cells whose feedback this switch made more pessimistic.
+    pub rm_feedback_raised: u64,
+    /// Data cells queued with EFCI set here.
+    pub efci_marked: u64,
+    /// FCVC credit cells consumed here and sent from here.
+    pub credit_cells_in: u64,
+    pub credit_cells_out: u64,
     pub drops: [u64; DROP_REASONS],
     pub frames_dropped: u64,
     pub max_queue: u32,
@@ -117,12 +158,30 @@ pub struct Port {
     /// Frames held until complete (edge ports that merge VCs); empty otherwise.
     staged: Vec<Vec<Cell>>,
     held: u32,
-    /// Cells in `queue`, and those of them in a priority queue's guaranteed class: counted here
-    /// so the per-cell path never asks the queue (an enum) for its length.
+    /// Cells in `queue`, and those of them in a buffer of their own (a priority queue's
+    /// guaranteed class, FCVC per-VC buffers): counted here so the per-cell path never asks the
+    /// queue (an enum) for its length.
     queued: u32,
-    queued_guaranteed: u32,
-    /// The queue has a guaranteed class (a priority queue).
-    priority: bool,
+    queued_own: u32,
+    /// Per VC: has a buffer of its own (outside `capacity`, no policy); `has_own` is false when
+    /// no VC does, so the common case costs one test.
+    own: Vec<bool>,
+    has_own: bool,
+    /// Every queued cell belongs to a VC without credit: no departure until something arrives.
+    stalled: bool,
+    /// Per VC, when the next hop is an FCVC switch: the credit balance (empty if none is).
+    credit: Vec<Option<CreditSender>>,
+    /// Per VC, when this port forwards it under FCVC (empty if none).
+    fcvc: Vec<Option<FcvcHop>>,
+    /// Data cells arriving above this shared-buffer occupancy get EFCI (`INFINITE`: never).
+    efci_threshold: u32,
+    /// The occupancy band `[band_lo, band_lo + band_span]` whose leaving is published to
+    /// `level` (the whole range, never left, when nothing reads it).
+    band_lo: u32,
+    band_span: u32,
+    level: Option<Box<LevelWriter>>,
+    /// Per VC: the level log of the VC's forward port at this switch, read by backward RM cells.
+    rm_levels: Vec<Option<SharedLevel>>,
     pub stats: PortStats,
     merge: InputMerge,
     /// Injected faults (usually none: checked only at first cells, and only if present).
@@ -158,8 +217,17 @@ impl Port {
             staged: Vec::new(),
             held: 0,
             queued: 0,
-            queued_guaranteed: 0,
-            priority: false,
+            queued_own: 0,
+            own: Vec::new(),
+            has_own: false,
+            stalled: false,
+            credit: Vec::new(),
+            fcvc: Vec::new(),
+            efci_threshold: INFINITE,
+            band_lo: 0,
+            band_span: u32::MAX,
+            level: None,
+            rm_levels: Vec::new(),
             stats: PortStats::default(),
             merge: InputMerge::default(),
             faults: Vec::new(),
@@ -211,7 +279,10 @@ impl Port {
         rng: Rng,
         merge_frames: bool,
     ) {
-        self.priority = matches!(queue, Queue::Priority { .. });
+        if let Queue::Priority { guaranteed, .. } = &queue {
+            self.own = guaranteed.clone();
+            self.has_own = self.own.contains(&true);
+        }
         self.queue = queue;
         self.classes =
             policies.into_iter().map(|policy| ClassState { policy, ..Default::default() }).collect();
@@ -227,11 +298,96 @@ impl Port {
         self.queued + self.held
     }
 
+    /// Cells in the shared buffer (what `capacity`, the policies, EFCI and the adaptive-shaping
+    /// thresholds see).
     #[inline]
-    fn push(&mut self, cell: Cell, guaranteed: bool) {
+    fn shared_level(&self) -> u32 {
+        self.queued - self.queued_own + self.held
+    }
+
+    /// Mark data cells arriving above `threshold` shared cells with EFCI (PRCA).
+    pub fn set_efci_threshold(&mut self, threshold: u32) {
+        self.efci_threshold = threshold;
+    }
+
+    /// Publish this port's band against `t_low` / `t_high` to `log` (the CLASS study's forward
+    /// port); the log must start in the band of an empty buffer.
+    pub fn publish_level(&mut self, log: SharedLevel, t_low: u32, t_high: u32) {
+        self.level = Some(Box::new(LevelWriter { log, t_low, t_high }));
+        self.set_band(0);
+    }
+
+    /// Backward RM cells of `vc` take their feedback from `log` (its forward port's level).
+    pub fn read_level(&mut self, vc: usize, n_vcs: usize, log: SharedLevel) {
+        self.rm_levels.resize(n_vcs, None);
+        self.rm_levels[vc] = Some(log);
+    }
+
+    /// The next hop is an FCVC switch giving `vc` a buffer of `buffer` cells: send only on
+    /// credit. The queue must skip blocked VCs (`Queue::skips_blocked_vcs`).
+    pub fn gate_credit(&mut self, vc: usize, n_vcs: usize, buffer: u32) {
+        self.credit.resize(n_vcs, None);
+        self.credit[vc] = Some(CreditSender::new(buffer));
+    }
+
+    /// This port forwards `vc` under FCVC: a buffer of its own of `limit` (N2 + N3) cells, and a
+    /// credit cell every `n2` cells sent, on `channel` into `fifo` at the previous hop.
+    pub fn count_credit(&mut self, vc: usize, n_vcs: usize, n2: u32, limit: u32, channel: u32, fifo: u32) {
+        self.fcvc.resize(n_vcs, None);
+        self.fcvc[vc] = Some(FcvcHop { rx: CreditReceiver::new(n2), channel, fifo, limit, y: 0, max_y: 0 });
+        self.own.resize(n_vcs, false);
+        self.own[vc] = true;
+        self.has_own = true;
+    }
+
+    /// FCVC state of `vc` here, if this port forwards it under FCVC.
+    pub fn fcvc_hop(&self, vc: usize) -> Option<&FcvcHop> {
+        self.fcvc.get(vc).and_then(Option::as_ref)
+    }
+
+    /// The credit balance of `vc` toward the next hop, if it is gated here.
+    pub fn credit_balance(&self, vc: usize) -> Option<u32> {
+        self.credit.get(vc).and_then(Option::as_ref).map(CreditSender::balance)
+    }
+
+    #[inline]
+    fn push(&mut self, cell: Cell, own: bool) {
         self.queue.push(cell);
         self.queued += 1;
-        self.queued_guaranteed += u32::from(guaranteed);
+        self.queued_own += u32::from(own);
+    }
+
+    /// The shared occupancy is now `x`: publish it if it left its band (one compare when it did
+    /// not, or when nothing is published: the band is then the whole range).
+    #[inline(always)]
+    fn level_moved(&mut self, now: Time, x: u32) {
+        if x.wrapping_sub(self.band_lo) > self.band_span {
+            self.band_changed(now, x);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn band_changed(&mut self, now: Time, x: u32) {
+        let f = self.set_band(x);
+        if let Some(w) = &self.level {
+            w.log.lock().expect("level log").push(now, f);
+        }
+    }
+
+    /// Make the band around `x` current; returns its feedback. The bands follow
+    /// `Feedback::at_switch`: below T_l, T_l..=T_h, above T_h.
+    fn set_band(&mut self, x: u32) -> Feedback {
+        let Some(w) = &self.level else { return Feedback::Increase };
+        let f = Feedback::Increase.at_switch(x, w.t_low, w.t_high);
+        let (lo, hi) = match f {
+            Feedback::Increase => (0, w.t_low - 1),
+            Feedback::Keep => (w.t_low, w.t_high),
+            Feedback::Decrease => (w.t_high + 1, u32::MAX),
+        };
+        self.band_lo = lo;
+        self.band_span = hi - lo;
+        f
     }
 
     pub fn capacity(&self) -> u32 {
@@ -256,6 +412,9 @@ impl Port {
 
     /// A cell arrives at `now`: count it, police it, run the frame state machine and the policy.
     pub fn enqueue(&mut self, now: Time, mut cell: Cell, world: &mut World) {
+        if cell.is_control() {
+            return self.enqueue_control(now, cell);
+        }
         self.stats.cells_in += 1;
         let vc = cell.vc as usize;
         let c = self.class[vc] as usize;
@@ -281,9 +440,10 @@ impl Port {
                 v.damaged = false;
             }
         }
-        // Guaranteed traffic of a priority port has its own buffer: no policy, no limit.
-        let guaranteed = self.priority && self.queue.is_guaranteed(vc);
-        let x = self.queued - self.queued_guaranteed + self.held;
+        // Guaranteed traffic of a priority port has its own buffer, and so has an FCVC VC (whose
+        // credits keep it from overflowing): no policy, no limit.
+        let guaranteed = self.has_own && self.own[vc];
+        let x = self.shared_level();
         let full = !guaranteed && x >= self.capacity;
         match self.vcs[vc].discard {
             // The frame was refused at its first cell: nothing of it enters.
@@ -328,6 +488,10 @@ impl Port {
             }
             return self.drop_cell(vc, DropReason::Overflow, world, cell);
         }
+        if x > self.efci_threshold && !guaranteed {
+            cell.flags |= F_EFCI;
+            self.stats.efci_marked += 1;
+        }
         self.account(now);
         let cs = &mut self.classes[c];
         if cs.y == 0 {
@@ -338,6 +502,69 @@ impl Port {
             self.push(cell, guaranteed);
         } else {
             self.stage(vc, cell, guaranteed);
+        }
+        if guaranteed {
+            self.own_arrival(vc);
+        } else {
+            self.level_moved(now, x + 1);
+        }
+        self.stats.max_queue = self.stats.max_queue.max(self.queue_len());
+    }
+
+    /// A cell entered `vc`'s own buffer: track an FCVC VC's occupancy against N2 + N3.
+    #[inline]
+    fn own_arrival(&mut self, vc: usize) {
+        if let Some(Some(h)) = self.fcvc.get_mut(vc) {
+            h.y += 1;
+            h.max_y = h.max_y.max(h.y);
+        }
+    }
+
+    /// An RM or credit cell (see the module comment). Neither belongs to a frame: no frame
+    /// state, no policy, no UPC, and no frame slot to release when one is dropped.
+    #[cold]
+    #[inline(never)]
+    fn enqueue_control(&mut self, now: Time, mut cell: Cell) {
+        let vc = cell.vc as usize;
+        if cell.flags & F_CREDIT != 0 {
+            self.stats.credit_cells_in += 1;
+            if let Some(Some(c)) = self.credit.get_mut(vc) {
+                c.credit_cell(cell.frame);
+            }
+            return;
+        }
+        self.stats.cells_in += 1;
+        self.stats.rm_cells += 1;
+        if cell.flags & F_BACKWARD != 0 {
+            if let Some(Some(log)) = self.rm_levels.get(vc) {
+                // The forward port's band when this RM cell passes (see `level_log` for how
+                // stale it can be).
+                let here = log.lock().expect("level log").at(now);
+                let f = Feedback::from_rm(cell.frame);
+                if here > f {
+                    cell.frame = here.into_rm(cell.frame);
+                    self.stats.rm_feedback_raised += 1;
+                }
+            }
+        }
+        let own = self.has_own && self.own[vc];
+        let x = self.shared_level();
+        if !own && x >= self.capacity {
+            self.stats.drops[DropReason::Overflow as usize] += 1;
+            return;
+        }
+        self.account(now);
+        let cs = &mut self.classes[self.class[vc] as usize];
+        if cs.y == 0 {
+            self.active += 1;
+        }
+        cs.set(now, cs.y + 1);
+        // Straight to the queue even at a frame-merging port: an RM cell is not part of a frame.
+        self.push(cell, own);
+        if own {
+            self.own_arrival(vc);
+        } else {
+            self.level_moved(now, x + 1);
         }
         self.stats.max_queue = self.stats.max_queue.max(self.queue_len());
     }
@@ -357,23 +584,59 @@ impl Port {
         }
     }
 
-    /// Send the head cell in the slot starting now.
+    /// Send the next cell in the slot starting now; if every queued cell waits for credit, send
+    /// nothing and stall until the next arrival.
     fn dequeue(&mut self, world: &mut World) {
+        let popped = if self.credit.is_empty() { self.queue.pop(|_| true) } else { self.pop_gated() };
+        let Some(cell) = popped else {
+            self.stalled = true;
+            return;
+        };
         let slot = self.clock.next();
         self.account(slot);
-        let cell = self.queue.pop(|_| true).expect("dequeue from an empty port");
         self.queued -= 1;
-        if self.priority && self.queue.is_guaranteed(cell.vc as usize) {
-            self.queued_guaranteed -= 1;
-        }
-        let cs = &mut self.classes[self.class[cell.vc as usize] as usize];
+        let vc = cell.vc as usize;
+        let own = self.has_own && self.own[vc];
+        self.queued_own -= u32::from(own);
+        let cs = &mut self.classes[self.class[vc] as usize];
         cs.set(slot, cs.y - 1);
         if cs.y == 0 {
             self.active -= 1;
         }
         self.stats.cells_out += 1;
         world.transmit(self.channel, slot, cell);
+        if own {
+            self.own_departure(vc, slot, world);
+        } else {
+            let x = self.shared_level();
+            self.level_moved(slot, x);
+        }
         self.clock.advance();
+    }
+
+    /// The next cell of a VC with credit (or not gated), debiting its balance.
+    #[inline(never)]
+    fn pop_gated(&mut self) -> Option<Cell> {
+        let credit = &self.credit;
+        let cell = self.queue.pop(|vc| credit[vc].as_ref().is_none_or(CreditSender::can_send))?;
+        if let Some(c) = &mut self.credit[cell.vc as usize] {
+            c.sent();
+        }
+        Some(cell)
+    }
+
+    /// A cell left `vc`'s own buffer in `slot`: under FCVC, count it and send a credit cell
+    /// back to the previous hop every N2 cells (credit/rate study II.B).
+    #[inline]
+    fn own_departure(&mut self, vc: usize, slot: Time, world: &mut World) {
+        let Some(Some(h)) = self.fcvc.get_mut(vc) else { return };
+        h.y -= 1;
+        if let Some(count) = h.rx.forwarded() {
+            // The count's low 32 bits (see `cell::F_CREDIT`).
+            let credit = Cell { frame: count as u32, vc: vc as u16, flags: F_CREDIT };
+            world.send_credit(h.channel, h.fifo, slot, credit);
+            self.stats.credit_cells_out += 1;
+        }
     }
 
     /// Process every arrival and departure before `horizon`; returns the number of events.
@@ -399,7 +662,7 @@ impl Port {
         let mut events = 0;
         loop {
             let (ta, i) = self.merge.peek();
-            let td = if self.queued == 0 { NEVER } else { self.clock.next() };
+            let td = if self.queued == 0 || self.stalled { NEVER } else { self.clock.next() };
             // Arrivals first on ties: a cell arriving at a slot boundary may leave in that slot.
             if ta <= td {
                 if ta >= stop {
@@ -407,9 +670,12 @@ impl Port {
                 }
                 let (_, cell) = world.fifos[self.inputs[i] as usize].pop().expect("head exists");
                 self.merge.popped(&world.fifos, &self.inputs);
-                // `ta`, not the cell's own time: they differ only in a slotted port.
-                if self.queued == 0 {
+                // `ta`, not the cell's own time (they differ only in a slotted port). An idle or
+                // stalled transmitter next sends in the first slot from `ta` (after a stall, the
+                // arrival may be the credit or the cell of a VC that can send).
+                if self.queued == 0 || self.stalled {
                     self.clock.align(ta);
+                    self.stalled = false;
                 }
                 self.enqueue(ta, cell, world);
             } else {
@@ -425,7 +691,7 @@ impl Port {
 
     pub fn next_key(&self, world: &World) -> Time {
         let ta = self.merge.key(world.earliest(&self.inputs).0);
-        if self.queued == 0 {
+        if self.queued == 0 || self.stalled {
             ta
         } else {
             ta.min(self.clock.next())
@@ -448,10 +714,12 @@ impl Port {
 mod tests {
     use super::*;
     use crate::cell::CellFifo;
-    use crate::cell::{VcId, F_EOF};
+    use crate::cell::{rm, VcId, F_EOF, F_RM};
     use crate::conformance::FGcra;
     use crate::frame::{Frame, FrameSlab};
+    use crate::net::LevelLog;
     use crate::net::{Channel, Sched, NO_CAPTURE};
+    use crate::sched::RoundRobin;
     use crate::time::{CellPeriod, PS_PER_US};
 
     /// A port with capacity `k` whose output goes nowhere (only enqueue is exercised).
@@ -654,5 +922,151 @@ mod tests {
         assert_eq!(offer(&mut p, &mut w, 1, 1, 5), 2, "best effort limited to its 2 cells");
         assert_eq!(offer(&mut p, &mut w, 0, 0, 5), 5, "guaranteed traffic is not");
         assert_eq!(p.queue.pop(|_| true).unwrap().vc, 0, "and goes first");
+    }
+
+    #[test]
+    fn efci_marks_data_cells_arriving_above_the_threshold_only() {
+        let (mut p, mut w) = fixture(100, Policy::TailDrop);
+        p.set_efci_threshold(5);
+        offer(&mut p, &mut w, 0, 0, 10);
+        // The cell arriving at occupancy x is marked when x > 5: the 7th to the 10th.
+        let marked: Vec<bool> =
+            std::iter::from_fn(|| p.queue.pop(|_| true)).map(|c| c.flags & F_EFCI != 0).collect();
+        assert_eq!(marked, [false, false, false, false, false, false, true, true, true, true]);
+        assert_eq!(p.stats.efci_marked, 4);
+    }
+
+    #[test]
+    fn rm_cells_queue_without_frame_state_and_overflow_without_a_frame_release() {
+        let (mut p, mut w) = fixture(2, Policy::Epd { threshold: 0 });
+        let live = w.frames.live();
+        // EPD at threshold 0 refuses every new frame when the buffer holds anything, but an RM
+        // cell is not a frame: it queues.
+        p.enqueue(0, Cell { frame: 0, vc: 0, flags: F_RM }, &mut w);
+        p.enqueue(0, Cell { frame: 0, vc: 0, flags: F_RM }, &mut w);
+        assert_eq!(p.queue_len(), 2);
+        p.enqueue(0, Cell { frame: 0, vc: 0, flags: F_RM | F_BACKWARD }, &mut w);
+        assert_eq!(p.stats.drops[DropReason::Overflow as usize], 1, "full: dropped as overflow");
+        assert_eq!((p.stats.frames_dropped, w.frames.live()), (0, live), "no frame touched");
+        assert_eq!((p.stats.cells_in, p.stats.rm_cells), (3, 3));
+        // A credit cell is consumed, never queued, and counted apart.
+        p.enqueue(0, Cell { frame: 10, vc: 1, flags: F_CREDIT }, &mut w);
+        assert_eq!((p.queue_len(), p.stats.cells_in, p.stats.credit_cells_in), (2, 3, 1));
+        // The VC's next data frame starts clean.
+        p.dequeue(&mut w);
+        p.dequeue(&mut w);
+        assert_eq!(offer(&mut p, &mut w, 0, 1, 1), 1);
+    }
+
+    fn backward_rm(t: Time, p: &mut Port, w: &mut World, f: Feedback) -> Feedback {
+        p.enqueue(t, Cell { frame: f.into_rm(rm::CI), vc: 0, flags: F_RM | F_BACKWARD }, w);
+        let c = p.queue.pop(|_| true).unwrap();
+        p.queued -= 1;
+        assert_eq!(c.frame & rm::CI, rm::CI, "CI untouched");
+        Feedback::from_rm(c.frame)
+    }
+
+    #[test]
+    fn backward_rm_feedback_only_gets_more_pessimistic_from_the_forward_log() {
+        use Feedback::*;
+        let (mut p, mut w) = fixture(100, Policy::TailDrop);
+        let log = LevelLog::shared(Increase, 1_000_000);
+        log.lock().unwrap().push(100, Keep);
+        log.lock().unwrap().push(200, Decrease);
+        p.read_level(0, 4, log);
+        assert_eq!(backward_rm(50, &mut p, &mut w, Increase), Increase);
+        assert_eq!(backward_rm(50, &mut p, &mut w, Keep), Keep, "never more optimistic");
+        assert_eq!(backward_rm(150, &mut p, &mut w, Increase), Keep);
+        assert_eq!(backward_rm(250, &mut p, &mut w, Keep), Decrease);
+        assert_eq!(p.stats.rm_feedback_raised, 2);
+        // Forward RM cells are left alone.
+        p.enqueue(250, Cell { frame: 0, vc: 0, flags: F_RM }, &mut w);
+        assert_eq!(Feedback::from_rm(p.queue.pop(|_| true).unwrap().frame), Increase);
+    }
+
+    #[test]
+    fn forward_port_publishes_each_band_change_with_its_time() {
+        use Feedback::*;
+        let (mut p, mut w) = fixture(100, Policy::TailDrop);
+        let log = LevelLog::shared(Increase, PS_PER_US * 1000);
+        p.publish_level(log.clone(), 2, 4);
+        for t in 1..=5 {
+            p.enqueue(t * 10, Cell { frame: t as u32, vc: 0, flags: F_EOF }, &mut w);
+        }
+        // x = 2 at 20 (T_l): Keep; x = 5 at 50 (> T_h): Decrease.
+        let l = log.lock().unwrap().clone();
+        assert_eq!(l.len(), 3);
+        assert_eq!([l.at(19), l.at(20), l.at(49), l.at(50)], [Increase, Keep, Keep, Decrease]);
+        drop(l);
+        p.advance(PS_PER_US * 100, &mut w);
+        // Emptied: back to Increase after the departure that left one cell.
+        let l = log.lock().unwrap();
+        assert_eq!(l.at(PS_PER_US * 100), Increase);
+        assert_eq!(l.len(), 5, "Keep at x = 4, Increase at x = 1");
+    }
+
+    /// A round-robin port whose VC 0 is credit-gated with `buffer` cells of credit, its output in
+    /// FIFO 0 and credit cells for it arriving in FIFO 1 (an input).
+    fn gated(buffer: u32) -> (Port, World) {
+        let (mut p, mut w) = fixture(100, Policy::TailDrop);
+        p.configure(
+            Queue::RoundRobin(RoundRobin::new(4)),
+            vec![0, 1, 2, 3],
+            vec![VcPolicy::default(); 4],
+            Rng::stream(0, "m"),
+            false,
+        );
+        p.gate_credit(0, 4, buffer);
+        w.fifos.push(CellFifo::new(0));
+        p.inputs.push(1);
+        (p, w)
+    }
+
+    fn sent(w: &World) -> Vec<(Time, u16)> {
+        w.fifos[0].iter().map(|&(t, c)| (t, c.vc)).collect()
+    }
+
+    #[test]
+    fn credit_gating_skips_blocked_vcs_idles_and_resumes_on_credit() {
+        let (mut p, mut w) = gated(2);
+        offer(&mut p, &mut w, 0, 0, 4);
+        offer(&mut p, &mut w, 1, 1, 2);
+        p.advance(PS_PER_US * 100, &mut w);
+        let vcs: Vec<u16> = sent(&w).iter().map(|x| x.1).collect();
+        assert_eq!(vcs, [0, 1, 0, 1], "VC 0 stops after its 2 credits; VC 1 is not held up");
+        assert_eq!((p.queue_len(), p.credit_balance(0)), (2, Some(0)));
+        assert_eq!(p.next_key(&w), NEVER, "blocked cells only: no departure scheduled");
+        // A credit cell (count 1: one cell forwarded downstream) at 200 us wakes the port.
+        let t_credit = PS_PER_US * 200;
+        w.fifos[1].push(t_credit, Cell { frame: 1, vc: 0, flags: F_CREDIT });
+        assert_eq!(p.next_key(&w), t_credit);
+        p.advance(PS_PER_US * 300, &mut w);
+        let out = sent(&w);
+        assert_eq!(out.len(), 5, "one credit, one cell");
+        let slot = CellPeriod::from_bps(155_520_000);
+        let mut clock = SlotClock::new(slot);
+        clock.align(t_credit);
+        assert_eq!(out[4], (clock.next() + 1, 0), "sent in the first slot from the credit");
+        assert_eq!((p.stats.credit_cells_in, p.credit_balance(0)), (1, Some(0)));
+    }
+
+    #[test]
+    fn a_credit_cell_with_the_count_every_n2_cells_sent() {
+        let (mut p, mut w) = fixture(100, Policy::TailDrop);
+        w.fifos.push(CellFifo::new(0));
+        p.count_credit(0, 4, 3, 4, 0, 1);
+        offer(&mut p, &mut w, 0, 0, 7);
+        offer(&mut p, &mut w, 1, 1, 2);
+        assert_eq!(p.queue_len(), 9);
+        assert_eq!(p.shared_level(), 2, "the FCVC VC's cells are in its own buffer");
+        p.advance(PS_PER_US * 100, &mut w);
+        let out = sent(&w);
+        let credits: Vec<(Time, u32)> = w.fifos[1].iter().map(|&(t, c)| (t, c.frame)).collect();
+        // Departures of VC 0's 3rd and 6th cells (the FIFO sends VC 0's seven first), + latency.
+        assert_eq!(credits, [(out[2].0, 3), (out[5].0, 6)]);
+        assert!(w.fifos[1].iter().all(|&(_, c)| c.flags == F_CREDIT && c.vc == 0));
+        assert_eq!(p.stats.credit_cells_out, 2);
+        let h = p.fcvc_hop(0).unwrap();
+        assert_eq!((h.y, h.max_y), (0, 7));
     }
 }

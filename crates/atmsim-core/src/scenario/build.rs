@@ -16,13 +16,13 @@ fn is_switch(n: &NodeSpec) -> bool {
     n.kind == NodeKind::Switch
 }
 use super::fault::ModelFaultRule;
-use super::spec::{ConformanceSpec, SchedulerSpec, TaggingSpec};
+use super::spec::{BestEffortSpec, ConformanceSpec, SchedulerSpec, TaggingSpec};
 use crate::accept::VcPolicy;
 use crate::app::{App, AppKind};
 use crate::conformance::{increment, AdapterTagger, FGcra};
 use crate::net::{ControlledVc, RateControl, Upc};
 use crate::rng::Rng;
-use crate::sched::{Queue, VirtualSpacing};
+use crate::sched::{BestEffort, Queue, RoundRobin, VirtualSpacing};
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::time::{SlotClock, Time, NEVER};
 use crate::traffic::Generator;
@@ -75,9 +75,13 @@ fn configure_ports(
             SchedulerSpec::VirtualSpacing => Queue::VirtualSpacing(VirtualSpacing::new(&rates)),
             SchedulerSpec::Priority => Queue::Priority {
                 high: Default::default(),
-                low: Default::default(),
+                low: match mp.flow.best_effort.unwrap_or(BestEffortSpec::Fifo) {
+                    BestEffortSpec::Fifo => BestEffort::default(),
+                    BestEffortSpec::RoundRobin => BestEffort::RoundRobin(RoundRobin::new(n_vcs)),
+                },
                 guaranteed: guaranteed.clone(),
             },
+            SchedulerSpec::RoundRobin => Queue::RoundRobin(RoundRobin::new(n_vcs)),
         };
         if let Component::Port(p) = &mut comps[pc] {
             let rng = Rng::stream(model.seed, &format!("port/{}", p.name));
@@ -86,7 +90,7 @@ fn configure_ports(
     }
 }
 
-fn channel_id(model: &Model, link: usize, from: usize) -> usize {
+pub(super) fn channel_id(model: &Model, link: usize, from: usize) -> usize {
     2 * link + usize::from(model.links[link].ends[0] != from)
 }
 
@@ -229,6 +233,15 @@ pub fn build(model: Model) -> Built {
     }
 
     configure_ports(&model, &port_comp, &mut comps, n_vcs);
+    super::flow_control::wire(
+        &model,
+        &port_comp,
+        &host_comp,
+        &mut comps,
+        &mut fifos,
+        &mut lookahead,
+        &channels,
+    );
     for (vc, c) in model.conns.iter().enumerate() {
         let Some(g) = &c.gfr else { continue };
         let (t_mcr, t_pcr) = (increment(g.mcr), increment(g.pcr));

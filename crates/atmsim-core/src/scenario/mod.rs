@@ -4,6 +4,7 @@ pub mod app;
 pub mod build;
 pub mod fault;
 pub mod flow;
+pub mod flow_control;
 pub mod instrument;
 pub mod observe;
 pub mod overrides;

@@ -173,6 +173,39 @@ pub struct PortSpec {
     /// Hold each frame until complete and queue it whole (an edge switch merging VCs).
     #[serde(default)]
     pub merge_frames: bool,
+    /// The best-effort class of a `priority` port; default fifo.
+    pub best_effort: Option<BestEffortSpec>,
+    /// PRCA: data cells arriving above this many cells in the shared buffer get EFCI.
+    pub efci_threshold_cells: Option<i64>,
+    /// Adaptive shaping: this port's thresholds for the feedback of backward RM cells.
+    pub rm_feedback: Option<RmFeedbackSpec>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BestEffortSpec {
+    /// One shared FIFO (PRCA).
+    Fifo,
+    /// Per-VC queues in turn (FCVC).
+    RoundRobin,
+}
+
+/// The CLASS study's T_l and T_h on a forward port's buffer.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RmFeedbackSpec {
+    pub t_low_cells: i64,
+    pub t_high_cells: i64,
+}
+
+/// FCVC for a connection: N2, and N3 either given or from a target rate (credit/rate study
+/// eq. 1).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FcvcSpec {
+    pub n2: i64,
+    pub n3: Option<i64>,
+    pub target_bps: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -181,8 +214,10 @@ pub enum SchedulerSpec {
     Fifo,
     /// Per-VC queues, Virtual Spacing weighted by each VC's MCR.
     VirtualSpacing,
-    /// Connections marked `guaranteed` first, each class FIFO.
+    /// Connections marked `guaranteed` first, in FIFO order; then best effort (`best_effort`).
     Priority,
+    /// Per-VC queues served in turn (FCVC's switch).
+    RoundRobin,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -298,6 +333,8 @@ pub struct ConnectionSpec {
     pub shaping: Option<super::flow::ShapingSpec>,
     /// Rate-based source control: PRCA or adaptive shaping (`flow.rs`).
     pub abr: Option<super::flow::AbrSpec>,
+    /// Hop-by-hop credit flow control (FCVC) of the connection's data.
+    pub fcvc: Option<FcvcSpec>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

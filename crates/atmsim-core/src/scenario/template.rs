@@ -62,6 +62,9 @@ pub fn expand(t: &NSourceSpec, spec: &mut ScenarioSpec) {
         arrivals: None,
         scheduler: None,
         merge_frames: false,
+        best_effort: None,
+        efci_threshold_cells: None,
+        rm_feedback: None,
     };
 
     spec.node.push(node("sw1".into(), NodeKind::Switch));

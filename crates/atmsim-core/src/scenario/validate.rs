@@ -51,7 +51,7 @@ impl Check<'_> {
 /// Also the bound of every other time given in seconds (start times, TCP timers).
 pub const MAX_DURATION_S: f64 = 1.0e6;
 /// Largest buffer or threshold accepted, in cells.
-const MAX_CELLS: i64 = 1 << 30;
+pub const MAX_CELLS: i64 = 1 << 30;
 /// Largest link delay accepted (a geostationary hop is 0.27 s).
 const MAX_DELAY_US: f64 = 10.0e6;
 
@@ -71,6 +71,8 @@ pub struct ModelPort {
     pub slotted: bool,
     pub scheduler: Option<SchedulerSpec>,
     pub merge_frames: bool,
+    /// EFCI threshold, adaptive-shaping thresholds, best-effort class of a priority port.
+    pub flow: super::flow_control::PortFlow,
 }
 
 /// A connection's GFR contract, rates in cells per second.
@@ -95,6 +97,7 @@ pub struct ModelConn {
     pub vc_threshold: Option<u32>,
     pub vc_weight: f64,
     pub guaranteed: bool,
+    pub fcvc: Option<super::flow_control::ModelFcvc>,
     /// Node indices from sender to receiver.
     pub path: Vec<usize>,
     /// Link indices between consecutive nodes of `path`.
@@ -535,6 +538,7 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
                         slotted: false,
                         scheduler: None,
                         merge_frames: false,
+                        flow: Default::default(),
                     },
                 );
             }
@@ -568,6 +572,7 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
             BufferSize::Named(_) => None,
         };
         let policy = policy_of(&p.policy, capacity, &path)?;
+        let flow = super::flow_control::port_flow(p, capacity, &path)?;
         let arbitration = match p.arbitration {
             Some(ArbitrationSpec::Fixed) => Arbitration::Fixed,
             Some(ArbitrationSpec::Random) => Arbitration::Random,
@@ -582,6 +587,7 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
                 slotted: p.arrivals == Some(ArrivalsSpec::Slotted),
                 scheduler: p.scheduler,
                 merge_frames: p.merge_frames,
+                flow,
             },
         );
     }
@@ -648,6 +654,10 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
             }
             None => gfr.as_ref().map(|g| g.mbs),
         };
+        let fcvc = match &c.fcvc {
+            Some(f) => Some(super::flow_control::fcvc_of(f, &format!("{path}.fcvc"))?),
+            None => None,
+        };
         let vc_weight = c.vc_weight.unwrap_or(1.0);
         Check(&path).non_negative_f64("vc_weight", vc_weight)?;
         let pacing =
@@ -661,6 +671,7 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
             vc_threshold,
             vc_weight,
             guaranteed: c.guaranteed,
+            fcvc,
             path: nodes,
             links: route_links,
             tcp: cfg,
@@ -711,6 +722,7 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
             }
         }
     }
+    super::flow_control::check_routes(&spec.connection, &conns, &ports, &links, &spec.node)?;
     let observe = Default::default();
     let mut model = Model {
         duration,

@@ -4,6 +4,6 @@ mod queue;
 mod round_robin;
 mod virtual_spacing;
 
-pub use queue::Queue;
+pub use queue::{BestEffort, Queue};
 pub use round_robin::RoundRobin;
 pub use virtual_spacing::VirtualSpacing;

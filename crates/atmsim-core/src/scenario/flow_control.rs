@@ -1,0 +1,243 @@
+//! Flow control in a scenario (the credit/rate study's PRCA and FCVC, the CLASS study's adaptive
+//! shaping), switch side: the port keys `best_effort`, `efci_threshold_cells` and `rm_feedback`,
+//! the connection key `fcvc`; their checks, and the wiring of the built ports.
+
+use std::collections::HashMap;
+
+use super::spec::{BestEffortSpec, ConnectionSpec, FcvcSpec, NodeSpec, PortSpec, SchedulerSpec};
+use super::validate::{bad, Check, Model, ModelConn, ModelLink, ModelPort, MAX_CELLS};
+use crate::abr::{self, Feedback};
+use crate::api::ScenarioError;
+use crate::cell::CellFifo;
+use crate::net::{Channel, Component, LevelLog};
+use crate::time::Time;
+
+/// A port's flow-control settings.
+#[derive(Debug, Clone, Default)]
+pub struct PortFlow {
+    pub best_effort: Option<BestEffortSpec>,
+    pub efci_threshold: Option<u32>,
+    /// (T_l, T_h).
+    pub rm_feedback: Option<(u32, u32)>,
+}
+
+/// A connection's FCVC parameters; N3 is fixed or computed per hop from `target_bps`.
+#[derive(Debug, Clone)]
+pub struct ModelFcvc {
+    pub n2: u32,
+    pub n3: Option<u32>,
+    pub target_bps: Option<f64>,
+}
+
+impl ModelFcvc {
+    /// N3 for a hop whose link has one-way latency `latency` (credit/rate study eq. 1, over
+    /// the link's round trip).
+    pub fn n3_for(&self, latency: Time) -> u64 {
+        match (self.n3, self.target_bps) {
+            (Some(n3), _) => u64::from(n3),
+            (None, Some(b)) => u64::from(abr::n3(2 * latency, b)),
+            (None, None) => unreachable!("validated: n3 or target_bps"),
+        }
+    }
+}
+
+/// Port keys; `capacity` is the buffer in cells (`None`: infinite).
+pub fn port_flow(p: &PortSpec, capacity: Option<i64>, path: &str) -> Result<PortFlow, ScenarioError> {
+    if p.best_effort.is_some() && p.scheduler != Some(SchedulerSpec::Priority) {
+        return Err(bad(path, "best_effort", "applies only to scheduler = \"priority\""));
+    }
+    let within = |path: &str, f: &str, v: i64| -> Result<u32, ScenarioError> {
+        Check(path).int_range(f, Some(v), 0, MAX_CELLS)?;
+        match capacity {
+            Some(k) if v > k => Err(bad(path, f, format!("({v}) exceeds buffer_cells ({k})"))),
+            _ => Ok(v as u32),
+        }
+    };
+    let efci_threshold = match p.efci_threshold_cells {
+        Some(t) => Some(within(path, "efci_threshold_cells", t)?),
+        None => None,
+    };
+    let rm_feedback = match &p.rm_feedback {
+        Some(r) => {
+            let rp = format!("{path}.rm_feedback");
+            let (lo, hi) =
+                (within(&rp, "t_low_cells", r.t_low_cells)?, within(&rp, "t_high_cells", r.t_high_cells)?);
+            if lo > hi {
+                return Err(bad(&rp, "t_low_cells", format!("({lo}) exceeds t_high_cells ({hi})")));
+            }
+            Some((lo, hi))
+        }
+        None => None,
+    };
+    Ok(PortFlow { best_effort: p.best_effort, efci_threshold, rm_feedback })
+}
+
+/// A connection's `fcvc` table (`path` is its dotted name).
+pub fn fcvc_of(f: &FcvcSpec, path: &str) -> Result<ModelFcvc, ScenarioError> {
+    let c = Check(path);
+    c.int_range("n2", Some(f.n2), 1, MAX_CELLS)?;
+    match (f.n3, f.target_bps) {
+        (Some(_), Some(_)) => return Err(bad(path, "n3", "give either n3 or target_bps, not both")),
+        (None, None) => return Err(bad(path, "n3", "is required (or target_bps, to compute it by eq. 1)")),
+        _ => {}
+    }
+    c.int_range("n3", f.n3, 0, MAX_CELLS)?;
+    c.positive_f64("target_bps", f.target_bps)?;
+    Ok(ModelFcvc { n2: f.n2 as u32, n3: f.n3.map(|n| n as u32), target_bps: f.target_bps })
+}
+
+/// Whether a port can pass over a VC without credit (per-VC queues in turn).
+fn round_robin(p: &ModelPort) -> bool {
+    match p.scheduler {
+        Some(SchedulerSpec::RoundRobin) => true,
+        Some(SchedulerSpec::Priority) => p.flow.best_effort == Some(BestEffortSpec::RoundRobin),
+        _ => false,
+    }
+}
+
+/// FCVC connections against the ports on their routes.
+pub fn check_routes(
+    specs: &[ConnectionSpec],
+    conns: &[ModelConn],
+    ports: &HashMap<(usize, usize), ModelPort>,
+    links: &[ModelLink],
+    nodes: &[NodeSpec],
+) -> Result<(), ScenarioError> {
+    for (i, c) in conns.iter().enumerate() {
+        let Some(f) = &c.fcvc else { continue };
+        let path = format!("connection[{i}]");
+        if specs[i].vc.is_some() {
+            return Err(bad(&path, "fcvc", "cannot be combined with `vc` (merged VCs): credits are per VC"));
+        }
+        if c.guaranteed {
+            return Err(bad(
+                &path,
+                "fcvc",
+                "cannot be combined with guaranteed = true (served first, not credit-controlled)",
+            ));
+        }
+        if c.path.len() < 3 {
+            return Err(bad(&path, "fcvc", "the route has no switch to give the VC a buffer"));
+        }
+        for h in 1..c.path.len() - 1 {
+            let (node, link) = (c.path[h], c.links[h]);
+            let p = &ports[&(node, link)];
+            let l = &links[link];
+            let other = if l.ends[0] == node { l.ends[1] } else { l.ends[0] };
+            let name = format!("{}->{}", nodes[node].name, nodes[other].name);
+            if !round_robin(p) {
+                return Err(bad(
+                    &path,
+                    "fcvc",
+                    format!(
+                        "port `{name}` on the route must serve VCs in turn (scheduler = \"round_robin\", or \
+                         \"priority\" with best_effort = \"round_robin\"): a FIFO would hold every VC behind \
+                         one without credit"
+                    ),
+                ));
+            }
+            if p.merge_frames {
+                return Err(bad(
+                    &path,
+                    "fcvc",
+                    format!("port `{name}` merges frames: a held frame would wait for cells its credits do not cover"),
+                ));
+            }
+            // The buffer of this hop, over the link from the previous node.
+            let up = &links[c.links[h - 1]];
+            let n3 = f.n3_for(up.period.ceil_ps() + up.prop);
+            if u64::from(f.n2) + n3 > MAX_CELLS as u64 {
+                return Err(bad(
+                    &format!("{path}.fcvc"),
+                    "target_bps",
+                    format!(
+                        "gives N2 + N3 = {} cells at `{name}`, more than {MAX_CELLS}",
+                        u64::from(f.n2) + n3
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Wire the built ports: EFCI thresholds, adaptive-shaping level logs (forward port writes,
+/// the reverse port of each VC reads), and FCVC (credit counting at the port forwarding a VC,
+/// credit gating at the previous hop, one credit FIFO per (sending port, receiving component)).
+pub fn wire(
+    model: &Model,
+    port_comp: &HashMap<(usize, usize), usize>,
+    host_comp: &[usize],
+    comps: &mut [Component],
+    fifos: &mut Vec<CellFifo>,
+    lookahead: &mut [Time],
+    channels: &[Channel],
+) {
+    let n_vcs = model.conns.len();
+    // Sorted for a deterministic FIFO numbering.
+    let mut keys: Vec<(usize, usize)> = port_comp.keys().copied().collect();
+    keys.sort_unstable();
+    // Readers may ask for a band up to one lookahead old, the writer may be one lookahead
+    // ahead: twice the largest latency covers both (see `net::level_log`).
+    let window = 2 * channels.iter().map(|c| c.latency).max().unwrap_or(0);
+    for &(node, link) in &keys {
+        let flow = &model.ports[&(node, link)].flow;
+        let pc = port_comp[&(node, link)];
+        if let (Some(th), Component::Port(p)) = (flow.efci_threshold, &mut comps[pc]) {
+            p.set_efci_threshold(th);
+        }
+        let Some((lo, hi)) = flow.rm_feedback else { continue };
+        let log = LevelLog::shared(Feedback::Increase.at_switch(0, lo, hi), window);
+        if let Component::Port(p) = &mut comps[pc] {
+            p.publish_level(log.clone(), lo, hi);
+        }
+        // Every VC whose data leaves through this port: its backward RM cells pass this switch
+        // on the port toward the VC's previous hop.
+        for (vc, c) in model.conns.iter().enumerate() {
+            let Some(h) = (1..c.path.len() - 1).find(|&h| (c.path[h], c.links[h]) == (node, link)) else {
+                continue;
+            };
+            if let Component::Port(r) = &mut comps[port_comp[&(node, c.links[h - 1])]] {
+                r.read_level(vc, n_vcs, log.clone());
+            }
+        }
+    }
+
+    let mut credit_fifo: HashMap<(usize, usize), u32> = HashMap::new();
+    for (vc, c) in model.conns.iter().enumerate() {
+        let Some(f) = &c.fcvc else { continue };
+        for h in 1..c.path.len() - 1 {
+            let (node, up_node, up_link) = (c.path[h], c.path[h - 1], c.links[h - 1]);
+            let down = port_comp[&(node, c.links[h])];
+            let back = super::build::channel_id(model, up_link, node);
+            let latency = channels[back].latency;
+            let limit = f.n2 + f.n3_for(latency) as u32;
+            let upstream = if host_comp[up_node] != usize::MAX {
+                // The source's adapter sends only with credit for the first switch's buffer.
+                if let Component::Host(hc) = &mut comps[host_comp[up_node]] {
+                    hc.set_credit(vc, n_vcs, limit);
+                }
+                host_comp[up_node]
+            } else {
+                let u = port_comp[&(up_node, up_link)];
+                if let Component::Port(p) = &mut comps[u] {
+                    p.gate_credit(vc, n_vcs, limit);
+                }
+                u
+            };
+            let fifo = *credit_fifo.entry((down, upstream)).or_insert_with(|| {
+                let id = fifos.len() as u32;
+                fifos.push(CellFifo::new(upstream as u32));
+                match &mut comps[upstream] {
+                    Component::Port(p) => p.inputs.push(id),
+                    Component::Host(hc) => hc.inputs.push(id),
+                }
+                lookahead[upstream] = lookahead[upstream].min(latency);
+                id
+            });
+            if let Component::Port(p) = &mut comps[down] {
+                p.count_credit(vc, n_vcs, f.n2, limit, back as u32, fifo);
+            }
+        }
+    }
+}

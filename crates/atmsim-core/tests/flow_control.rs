@@ -1,0 +1,114 @@
+//! Flow control end to end, switch side: FCVC over a chain of switches (credit cells, per-VC
+//! buffers of N2 + N3 cells, round robin skipping VCs without credit), and the ATOM switch's
+//! priority port with a round-robin best-effort class.
+
+use atmsim_core::api::run_scenario;
+use atmsim_core::report::{PortReport, Report};
+
+/// Hosts a1..aN -> s1 -> s2 -> s3 -> b1..bN: 155.52 Mb/s everywhere except the 10 Mb/s s2-s3
+/// bottleneck; 70 us links between switches (the credit/rate study's), 5 us to hosts. Every
+/// switch port on the way is `port` (TOML body, no node/toward) except s1->s2, whose buffer is
+/// infinite; `conn(i)` is added to connection `ci`. Greedy TCPs with 64 KB windows overload the
+/// bottleneck many times over.
+fn chain(n: usize, port: &str, conn: impl Fn(usize) -> &'static str) -> Report {
+    let mut t = String::from("[simulation]\nduration_s = 0.3\n[tcp]\nwindow_bytes = 65535\n");
+    for s in ["s1", "s2", "s3"] {
+        t += &format!("[[node]]\nname = \"{s}\"\nkind = \"switch\"\n");
+    }
+    for (a, b, rate) in [("s1", "s2", 155_520_000), ("s2", "s3", 10_000_000)] {
+        t += &format!("[[link]]\nends = [\"{a}\", \"{b}\"]\nrate_bps = {rate}\ndelay_us = 70\n");
+    }
+    let s1 = port.replace("buffer_cells = 50", "buffer_cells = \"infinite\"");
+    t += &format!("[[port]]\nnode = \"s1\"\ntoward = \"s2\"\n{s1}\n");
+    t += &format!("[[port]]\nnode = \"s2\"\ntoward = \"s3\"\n{port}\n");
+    for i in 1..=n {
+        t += &format!(
+            "[[node]]\nname = \"a{i}\"\nkind = \"host\"\n[[node]]\nname = \"b{i}\"\nkind = \"host\"\n\
+             [[link]]\nends = [\"a{i}\", \"s1\"]\nrate_bps = 155_520_000\ndelay_us = 5\n\
+             [[link]]\nends = [\"s3\", \"b{i}\"]\nrate_bps = 155_520_000\ndelay_us = 5\n\
+             [[port]]\nnode = \"s3\"\ntoward = \"b{i}\"\n{port}\n\
+             [[connection]]\nname = \"c{i}\"\nroute = [\"a{i}\", \"s1\", \"s2\", \"s3\", \"b{i}\"]\n{}\n",
+            conn(i)
+        );
+    }
+    let r = run_scenario(&t, &[], None).unwrap_or_else(|e| panic!("{e}"));
+    let c = &r.summary.conservation;
+    assert!(c.balanced, "{c:?}");
+    r
+}
+
+fn port<'a>(r: &'a Report, name: &str) -> &'a PortReport {
+    r.ports.iter().find(|p| p.name == name).unwrap_or_else(|| panic!("no port {name}"))
+}
+
+const RR: &str = "buffer_cells = 50\npolicy = { kind = \"tail_drop\" }\nscheduler = \"round_robin\"";
+const FCVC: &str = "fcvc = { n2 = 10, target_bps = 2.5e6 }";
+
+#[test]
+fn without_flow_control_the_chain_is_overloaded() {
+    let r = chain(4, RR, |_| "");
+    assert!(port(&r, "s2->s3").cells_dropped > 0, "the 10 Mb/s hop must overflow 50 cells");
+}
+
+#[test]
+fn fcvc_loses_no_cell_and_never_overflows_a_vc_buffer_whatever_the_number_of_vcs() {
+    for n in [1, 3, 8] {
+        let r = chain(n, RR, |_| FCVC);
+        for p in &r.ports {
+            assert_eq!(p.cells_dropped, 0, "{n} VCs: {} dropped cells", p.name);
+        }
+        // N3 by eq. 1 over each hop's round trip at 2.5 Mb/s: 1 cell over the 155 Mb/s s1-s2
+        // link (2 x 72.7 us), 2 over the 10 Mb/s s2-s3 link (2 x 112.4 us).
+        let mut hops = vec![("s2->s3".to_string(), 11)];
+        hops.extend((1..=n).map(|i| (format!("s3->b{i}"), 12)));
+        let mut forwarded = 0;
+        for (name, limit) in hops {
+            let p = port(&r, &name);
+            for (conn, max) in &p.fcvc_vc_max_queue_cells {
+                let max = max.as_u64().unwrap();
+                assert!(max <= limit, "{n} VCs: {conn} at {name} held {max} cells, buffer {limit}");
+                assert!(max > 0);
+            }
+            forwarded += p.cells_out;
+            assert!(p.credit_cells_out > 0, "{name} sends credits");
+        }
+        assert!(forwarded > 0);
+        // The credits sent are the credits consumed, up to those still on the wire.
+        let sent: u64 = r.ports.iter().map(|p| p.credit_cells_out).sum();
+        // Ports take the credits of the hops between switches, the sources' adapters those of
+        // the first hop.
+        let got: u64 = r.ports.iter().map(|p| p.credit_cells_in).sum::<u64>()
+            + r.hosts.iter().map(|h| h.control_cells_in).sum::<u64>();
+        assert!(got <= sent && sent - got <= 2 * n as u64 * 2, "{sent} sent, {got} consumed");
+        assert!(port(&r, "s1->s2").credit_cells_in > 0 && port(&r, "s2->s3").credit_cells_in > 0);
+        for f in &r.flows {
+            assert!(f.goodput_bps > 0.0, "{n} VCs: {} starved", f.name);
+            assert_eq!(f.rto_expirations, 0, "{n} VCs: {} timed out with no loss", f.name);
+        }
+        // Credits reach back to the sources: their adapters keep the backlog the chain cannot,
+        // and the first switch holds no more than its per-VC buffers.
+        assert!(r.hosts.iter().map(|h| h.backlog_cells).sum::<u64>() > 0);
+        let first = port(&r, "s1->s2");
+        assert!(first.max_queue_cells <= 11 * n as u32, "{n} VCs: s1 held {}", first.max_queue_cells);
+    }
+}
+
+#[test]
+fn priority_port_serves_guaranteed_first_and_best_effort_round_robin_with_credits() {
+    let prio = "buffer_cells = 50\npolicy = { kind = \"tail_drop\" }\nscheduler = \"priority\"\n\
+                best_effort = \"round_robin\"";
+    // Three FCVC VCs share the bottleneck in turn.
+    let r = chain(3, prio, |_| FCVC);
+    assert!(r.ports.iter().all(|p| p.cells_dropped == 0));
+    let g: Vec<f64> = r.flows.iter().map(|f| f.goodput_bps).collect();
+    let mean = g.iter().sum::<f64>() / 3.0;
+    assert!(mean > 0.0 && g.iter().all(|x| (x / mean - 1.0).abs() < 0.15), "{g:?}");
+    // A greedy guaranteed connection (its own unlimited buffer) takes the bottleneck; the FCVC
+    // VCs wait behind it, still without losing a cell.
+    let r = chain(3, prio, |i| if i == 1 { "guaranteed = true" } else { FCVC });
+    assert!(r.ports.iter().all(|p| p.cells_dropped == 0));
+    let g: Vec<f64> = r.flows.iter().map(|f| f.goodput_bps).collect();
+    assert!(g[0] > 8.0 * (g[1] + g[2]), "{g:?}");
+    let s2 = port(&r, "s2->s3");
+    assert!(s2.fcvc_vc_max_queue_cells.values().all(|m| m.as_u64().unwrap() <= 11));
+}
