@@ -173,7 +173,7 @@ pub fn wire(
     lookahead: &mut [Time],
     channels: &[Channel],
 ) {
-    let n_vcs = model.conns.len();
+    let n_vcs = model.n_vcs(); // connections and background sources: the ports are sized for both
     // Sorted for a deterministic FIFO numbering.
     let mut keys: Vec<(usize, usize)> = port_comp.keys().copied().collect();
     keys.sort_unstable();
