@@ -16,7 +16,7 @@ def _panel(frame, x: str, groups: Sequence[str], columns: Sequence[str], out: Pa
            title: str, xlabel: str, table: str, caption: str, hlines=()) -> List[FigureFile]:
     if frame is None or not len(frame):
         return []
-    fig = plots._figure(10.0, 3.8)
+    fig = plots._figure(max(10.0, 3.4 * len(columns)), 3.8)
     axes = fig.subplots(1, len(columns))
     if len(columns) == 1:
         axes = [axes]

@@ -275,7 +275,7 @@ class AjmoneMarsanStudy:
         PaperTable("5", "Figure 5: adaptive shaping, 1000 km, buffers 1000/5000",
                    ["buffer", "bg_mbps"], [GOODPUT, EFFICIENCY, ABORTS] + _per_flow(TWO_NODE)),
         PaperTable("6", "Figure 6: adaptive shaping, 505/550/1000 km, 5000 cells",
-                   ["bg_mbps"], [GOODPUT, EFFICIENCY, ABORTS] + _per_flow(TWO_NODE)),
+                   ["buffer", "bg_mbps"], [GOODPUT, EFFICIENCY, ABORTS] + _per_flow(TWO_NODE)),
         PaperTable("8-9", "Figures 8-9: Italian network, 100-cell buffers",
                    ["total_gbps", "shaping", "bg_shaped"], _per_flow(ITALY) + [ABORTS]),
         PaperTable("10-11", "Figures 10-11: Italian network, 1000-cell buffers",
