@@ -9,8 +9,11 @@ import pytest
 import atmsim
 from atmsim.studies import gfr_bonaventure as net
 from atmsim.studies import gfr_bonaventure_data as data
+from atmsim.studies import gfr_bonaventure_setups as setups
 from atmsim.studies import registry
-from atmsim.studies.gfr_bonaventure_study import STUDY, derive_metrics
+from atmsim.studies.gfr_bonaventure_study import (
+    STUDY, GfrBonaventureStudy, derive_metrics, experiment_list, trace_list,
+)
 from atmsim.studies.reproduce import reproduce_study
 
 tomllib = pytest.importorskip("tomllib")
@@ -51,7 +54,46 @@ def test_builder_rejects_unknown_values():
     with pytest.raises(ValueError):
         net.scenario_text("reno", 20000)
     with pytest.raises(ValueError):
-        net.scenario_text("tcp_default", 20000, mode="wfq")
+        net.scenario_text("tcp_default", 20000, mode="drr")
+    with pytest.raises(ValueError):
+        net.scenario_text("tcp_default", 20000, mode="wfq", conformance="gfr3")
+
+
+def test_wfq_scenario_has_virtual_spacing_and_the_upc():
+    doc = tomllib.loads(setups.SETUPS["22"].scenario_text(180000, 3.0))
+    nni = [p for p in doc["port"] if (p["node"], p["toward"]) == ("sw1", "sw2")][0]
+    assert nni["scheduler"] == "virtual_spacing"
+    assert nni["policy"] == {"kind": "wfq_gfr", "lbo_cells": 6144, "hbo_cells": 7168}
+    conns = {c["name"]: c for c in doc["connection"]}
+    assert conns["priv"]["gfr"] == {"mcr_cells_per_s": 180000, "mfs_cells": 200,
+                                    "tagging": "upc", "conformance": "gfr2"}
+    # Figure 22: privileged MSS 512, background 9140, 64 KB windows for everyone.
+    assert conns["priv"]["tcp"] == {"preset": "tcp_sack", "mss": 512, "window_bytes": 65536,
+                                    "snd_buffer_bytes": 65536}
+    assert conns["bg4"]["tcp"] == {"preset": "tcp_sack", "window_bytes": 65536,
+                                   "snd_buffer_bytes": 65536}
+    gfr1 = tomllib.loads(setups.SETUPS["20"].scenario_text(20000, 3.0))
+    assert gfr1["connection"][0]["gfr"]["conformance"] == "gfr1"
+    delays = {tuple(link["ends"]): link["delay_us"] for link in gfr1["link"]}
+    assert delays[("sw1", "sw2")] == 10000 and delays[("s_priv", "sw1")] == 2500
+    assert gfr1["connection"][0]["tcp"]["window_bytes"] == 550 * 1024
+
+
+def test_figure_setups_vary_what_the_text_says():
+    three = tomllib.loads(setups.SETUPS["11-3bg"].scenario_text(20000, 1.0))
+    assert [c["name"] for c in three["connection"]] == ["priv", "bg1", "bg2", "bg3"]
+    assert sum(c["gfr"]["mcr_cells_per_s"] for c in three["connection"][1:]) == 180000
+    six = setups.SETUPS["11-6bg"]
+    assert six.background_sources * six.background_mcr == 180000
+    assert setups.SETUPS["13"].priv_segment == 9140 and setups.SETUPS["13"].bg_segment == 512
+    assert setups.SETUPS["14"].priv_segment == 512 and setups.SETUPS["14"].bg_segment == 9140
+    assert setups.SETUPS["17"].background_mcr == 5000
+    assert {setups.SETUPS[f].mode for f in setups.WFQ_FIGURES} == {"wfq"}
+    assert {setups.SETUPS[f].mode for f in setups.FIFO_VARIANTS} == {"gfr"}
+    assert [f for f in setups.FIGURES if setups.SETUPS[f].conformance == "gfr2"] == \
+        ["21", "22", "23"]
+    # Small segments cost more per simulated second.
+    assert setups.SETUPS["13"].cost() > setups.SETUPS["14"].cost() > setups.SETUPS["5"].cost()
 
 
 def test_reserved_bandwidth_at_application_level():
@@ -59,25 +101,43 @@ def test_reserved_bandwidth_at_application_level():
     assert net.FRAME_CELLS == 192
     assert net.reserved_bps(180000) == pytest.approx(180000 / 192 * 9128 * 8)
     assert net.reserved_bps(20000) == pytest.approx(7.606667e6, rel=1e-6)
+    # 1460 / 512-octet segments: 1448 / 500 data octets in 32 / 12 cells.
+    assert (net.frame_cells(1460), net.frame_cells(512)) == (32, 12)
+    assert net.reserved_bps(180000, 512) == pytest.approx(180000 / 12 * 500 * 8)
 
 
 def test_statements_belong_to_the_study():
-    columns = {c.name for t in STUDY.tables for c in t.compared}
+    compared = {t.id: {c.name for c in t.compared} for t in STUDY.tables}
     for s in data.STATEMENTS:
-        assert s.column in columns and s.mcr in net.MCRS and s.preset in net.PRESETS
+        assert s.column in compared[s.figure], s
+        assert s.mcr in net.MCRS and s.preset == setups.SETUPS[s.figure].preset
+    for u in data.UNPLACED:
+        assert u.column in compared[u.figure]
     assert data.published("5", "tcp_default", 180000)["rto_per_10mb"] == 4.0
     assert data.published("9", "tcp_sack", 20000) == {}
-    # every stated MCR is among the quick points too
-    from atmsim.studies.gfr_bonaventure_study import QUICK_MCRS
-    assert {s.mcr for s in data.STATEMENTS} <= set(QUICK_MCRS)
+    assert data.published("17", "tcp_sack", 180000) == {"priv_delay_ms": 1.16,
+                                                        "bg_delay_ms": 32.7}
+    # every stated MCR is among the quick points of its figure (figure 16's statement holds
+    # at every MCR)
+    quick = {(e.table, e.labels["mcr"]) for e in STUDY.experiments(True)}
+    for s in data.STATEMENTS:
+        assert (s.figure, s.mcr) in quick or s.figure == "16"
 
 
 def test_experiments_quick_and_full():
     quick, full = STUDY.experiments(True), STUDY.experiments(False)
-    assert len(quick) == 4 * 3 and len(full) == 4 * 9
-    assert {e.table for e in full} == {"4", "5", "7", "9"}
+    assert len(quick) == 4 * 3 + 14 * 2 and len(full) == 4 * 9 + 14 * 5
+    assert {e.table for e in full} == set(setups.FIGURES) == {t.id for t in STUDY.tables}
+    assert {e.labels["mcr"] for e in quick if e.table == "5"} == {20000, 100000, 180000}
+    assert {e.labels["mcr"] for e in quick if e.table == "22"} == {20000, 180000}
     assert "duration_s = 20.0" in quick[0].scenario.text
     assert "duration_s = 250.0" in full[0].scenario.text
+    # every run is its own scenario (the store keys runs by scenario text)
+    assert len({e.scenario.text for e in full}) == len(full)
+    # the reserved bandwidth label follows the privileged source's MSS
+    f14 = [e for e in full if e.table == "14" and e.labels["mcr"] == 180000][0]
+    assert f14.labels["reserved_bps"] == round(net.reserved_bps(180000, 512))
+    assert experiment_list(True, ("16",))[0].table == "16"
     assert "gfr-bonaventure" in registry.names()
     assert registry.get("gfr-bonaventure") is STUDY
 
@@ -98,16 +158,62 @@ def test_derive_metrics():
     assert row["derived.priv_rtt_ms"] == pytest.approx(14.0)
     assert row["derived.retx_segments_all"] == 7.0
     assert "derived.bg_mean_goodput_bps" in out.attrs["metrics"]
+    assert "derived.priv_fair_ratio" not in out  # no table / mcr columns: no MCR share
+
+
+def test_derive_metrics_wfq_quantities():
+    # Figure 16 network: priv MCR 180000, 9 x 20000 in the background; goodputs exactly in
+    # proportion to the MCRs give a fair ratio of 1.
+    runs = pd.DataFrame({
+        "table": ["16"], "mcr": [180000],
+        "flows.priv.goodput_bps": [9.0], "flows.priv.mean_delay_s": [0.002],
+        **{f"flows.bg{i}.goodput_bps": [1.0] for i in range(1, 10)},
+        **{f"flows.bg{i}.mean_delay_s": [0.001 * i] for i in range(1, 10)},
+        "ports.sw1->sw2.vc_mean_queue_cells.priv": [100.0],
+        "ports.sw1->sw2.vc_mean_queue_cells.bg1": [300.0],
+        "ports.sw1->sw2.vc_mean_queue_cells.bg2": [500.0],
+    })
+    out = derive_metrics(runs).iloc[0]
+    assert out["derived.priv_fair_ratio"] == pytest.approx(1.0)
+    assert out["derived.priv_delay_ms"] == pytest.approx(2.0)
+    assert out["derived.bg_mean_delay_ms"] == pytest.approx(5.0)
+    assert out["derived.priv_vc_queue_cells"] == 100.0
+    assert out["derived.bg_mean_vc_queue_cells"] == 400.0
+    # Figure 4 has no GFR contract: no MCR share.
+    runs["table"] = ["4"]
+    assert derive_metrics(runs)["derived.priv_fair_ratio"].isna().all()
+
+
+def test_trace_runs_are_figures_6_8_10():
+    runs = trace_list(True)
+    assert [r.name for r in runs] == ["figure6-tcp_default", "figure8-tcp_fast",
+                                      "figure10-tcp_sack"]
+    for r in runs:
+        doc = tomllib.loads(r.scenario.text)
+        assert doc["trace"]["connections"] == ["priv"]
+        assert doc["trace"]["ports"] == ["sw1->sw2"]
+        assert doc["connection"][0]["gfr"]["mcr_cells_per_s"] == 180000
+    assert trace_list(False) == runs
+
+
+class _Subset(GfrBonaventureStudy):
+    """The study restricted to a few figures, to keep the end-to-end test short."""
+
+    def experiments(self, quick: bool) -> list:
+        return experiment_list(quick, ("5", "4", "16", "22"))
+
+    def trace_runs(self, quick: bool) -> list:
+        return trace_list(quick)[:1]
 
 
 def test_short_end_to_end(tmp_path):
     store = atmsim.open_store(str(tmp_path / "s.sqlite"))
     try:
-        report = reproduce_study(STUDY, True, (("simulation.duration_s", "0.5"),), store,
+        report = reproduce_study(_Subset(), True, (("simulation.duration_s", "0.5"),), store,
                                  tmp_path / "rep", jobs=1, progress=False)
     finally:
         store.close()
-    assert report.runs == 12 * STUDY.runs
+    assert report.runs == (3 + 3 + 2 + 2) * STUDY.runs
     t5 = report.results.tables["5"]
     assert list(t5["mcr"]) == [20000, 100000, 180000]
     assert (t5["priv_goodput_bps"] > 0).all()
@@ -115,5 +221,10 @@ def test_short_end_to_end(tmp_path):
     assert t5.loc[t5["mcr"] == 180000, "paper_rto_per_10mb"].item() == 4.0
     t4 = report.results.tables["4"]
     assert (t4["bg_goodput_bps"] > 0).all()
-    assert len(report.figures) == 4
+    t16 = report.results.tables["16"]
+    assert (t16["paper_bottleneck_drops"] == 0).all()
+    assert t16["priv_fair_ratio"].notna().all()
+    assert report.results.tables["22"].loc[0, "paper_rto_per_10mb"] == 20.0
+    # four goodput figures, the cwnd and queue traces of figure 6
+    assert len(report.figures) == 4 + 2
     assert all(p.exists() for f in report.figures for p in f.files)

@@ -9,7 +9,8 @@ import math
 import pytest
 
 from atmsim.studies import gfr_goyal, gfr_goyal_data as data, registry
-from atmsim.studies.gfr_goyal_study import STUDY, group_values
+from atmsim.studies.gfr_goyal_study import STUDY, derive_metrics, group_values
+from atmsim.studies.reproduce import _relabelled
 from conftest import run_cli
 
 
@@ -52,6 +53,42 @@ def test_group_values():
     for v in group_values(goodputs, list(r), per_tcp=True):
         assert v["ratio"] == pytest.approx(1.0)
     assert group_values(goodputs, list(r), per_tcp=False)[0]["ratio"] == pytest.approx(1.0)
+
+
+def test_derive_metrics_reads_each_rows_group():
+    pd = pytest.importorskip("pandas")
+    r = data.TABLE1_THRESHOLDS[1]
+    # Group 1's TCPs get twice their proportional share, the others exactly theirs.
+    goodputs = {i: 1e3 * r[gfr_goyal.group_of(i)] * (2 if i <= 3 else 1) for i in range(1, 16)}
+    flows = {f"flows.tcp{i}.goodput_bps": [g, g] for i, g in goodputs.items()}
+    runs = pd.DataFrame({"table": ["1-3", "1-3"], "experiment": [1, 1],
+                         "tcps": [data.GROUPS[0], data.GROUPS[1]], "vc": [None, None], **flows})
+    runs.attrs["metrics"] = list(flows)
+    out = derive_metrics(runs)
+    expected = {k: v["ratio"] for k, v in enumerate(group_values(goodputs, list(r), True))}
+    assert out["derived.ratio"].tolist() == pytest.approx([expected[0], expected[1]])
+    assert out["derived.ratio"][0] > 1.5 > 1 > out["derived.ratio"][1]
+    assert out["derived.throughput_mbps"][0] == pytest.approx(2e3 * r[0] / 1e6)
+    assert {"derived.ratio", "derived.throughput_mbps"} <= set(out.attrs["metrics"])
+    # Tables 4-5 rows: the VC's summed goodput; no per-TCP throughput.
+    runs45 = runs.assign(table=["4-5", "4-5"], tcps=[None, None], vc=[data.VCS[0], data.VCS[4]])
+    out45 = derive_metrics(runs45)
+    assert out45["derived.ratio"].notna().all() and out45["derived.throughput_mbps"].isna().all()
+
+
+def test_rows_sharing_a_run_get_their_own_labels():
+    pd = pytest.importorskip("pandas")
+    experiments = STUDY.experiments(quick=True)
+    # The store returns the first point's parameters for every row of a shared run.
+    runs = pd.DataFrame({"point": list(range(len(experiments))),
+                         "table": [experiments[0].table] * len(experiments),
+                         "tcps": [experiments[0].labels["tcps"]] * len(experiments)})
+    runs.attrs["metrics"] = []
+    out = _relabelled(runs, experiments)
+    assert out["table"].tolist() == [e.table for e in experiments]
+    for key in ("tcps", "vc"):
+        got = [v if isinstance(v, str) or v == v else None for v in out[key]]
+        assert got == [e.labels.get(key) for e in experiments]
 
 
 def test_scenarios_parse():

@@ -16,6 +16,11 @@
 //!   Karn's rule and backoff, go-back-N after timeouts, optional fast retransmit, Reno fast
 //!   recovery) and a receiver that caches out-of-order segments. The caller owns the clock: every
 //!   entry point takes `now`, and timers are enum variants carrying their deadline.
+//! - **Source and flow control** ([`conformance`], [`abr`], [`traffic`]): GCRA and F-GCRA,
+//!   the GFR adapter tagger, PRCA, FCVC credits and the CLASS study's adaptive shaper as pure
+//!   state machines; background sources (CBR, on-off VBR, Poisson messages). The host adapter
+//!   (`net/adapter.rs`) paces each controlled VC with them and inserts and returns RM cells;
+//!   switch ports mark EFCI, rewrite backward RM cells and send credit cells.
 //! - **Network** ([`net`]): switch output ports and hosts as components in a vector, channels
 //!   between them, and a scheduler that lets each component run ahead in batches as far as its
 //!   input latency allows, so the per-cell path has no heap operation, allocation or dynamic

@@ -104,3 +104,75 @@ source = { kind = "poisson", user_bps = 50e6 }
     assert!(sent > 0 && f.rm_cells_returned.unwrap() + 2 >= sent, "{f:?}");
     assert!(a.summary.conservation.balanced);
 }
+
+/// Three greedy sources a1..a3 -> s -> b over 155.52 Mb/s access links and a `rate`-bps
+/// bottleneck s->b with a 1000-cell buffer and the port options `port`, every link `delay_us`
+/// long; each connection gets `conn`.
+fn bottleneck(rate: u64, delay_us: u32, port: &str, conn: &str, duration_s: f64) -> Report {
+    let mut t = format!("[simulation]\nduration_s = {duration_s}\nseed = 3\n");
+    t += "[[node]]\nname = \"s\"\nkind = \"switch\"\n[[node]]\nname = \"b\"\nkind = \"host\"\n";
+    t += &format!("[[link]]\nends = [\"s\", \"b\"]\nrate_bps = {rate}\ndelay_us = {delay_us}\n");
+    t += &format!("[[port]]\nnode = \"s\"\ntoward = \"b\"\nbuffer_cells = 1000\npolicy = {{ kind = \"tail_drop\" }}\n{port}\n");
+    for i in 1..=3 {
+        t += &format!(
+            "[[node]]\nname = \"a{i}\"\nkind = \"host\"\n[[link]]\nends = [\"a{i}\", \"s\"]\n\
+             rate_bps = 155_520_000\ndelay_us = {delay_us}\n[[connection]]\nname = \"c{i}\"\n\
+             route = [\"a{i}\", \"s\", \"b\"]\ntcp = {{ preset = \"reno_class\" }}\n{conn}\n"
+        );
+    }
+    run_scenario(&t, &[], None).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn adaptive_shaping_converges_to_the_fair_share_without_loss() {
+    // 50 Mb/s bottleneck, sources allowed up to the full 155 Mb/s access rate: without
+    // feedback they would flood the 1000-cell buffer; with it each settles near a third.
+    let r = bottleneck(
+        50_000_000,
+        500,
+        "rm_feedback = { t_low_cells = 10, t_high_cells = 500 }",
+        "abr = { kind = \"adaptive\" }",
+        10.0,
+    );
+    let g: Vec<f64> = r.flows.iter().map(|f| f.goodput_bps).collect();
+    let total: f64 = g.iter().sum();
+    let fair = r.summary.fairness.unwrap();
+    assert!(fair > 0.95, "{g:?}");
+    // At most 9140 / (192 * 53) of the link is TCP data.
+    let max = 50e6 * 9140.0 / (192.0 * 53.0);
+    // The rates are quantised to C / N_S (17.3 or 15.6 Mb/s around the 16.7 share), so the
+    // sources oscillate between the two and the link is not quite full.
+    assert!(total > 0.7 * max && total <= max, "{total} of {max}");
+    for f in &r.flows {
+        assert!(f.rm_cells_congested.unwrap() > 0, "the switch did push back");
+        // The rates ended near the share: C / N_S with C = 155.52 Mb/s, share 16.7 Mb/s.
+        let rate = f.final_rate_bps.unwrap();
+        assert!(rate < 40e6, "{}: {rate}", f.name);
+    }
+    // Only the start-up transient (all three at the full access rate before the first DR
+    // returns) can overflow the buffer: the CLASS study's point about buffers and network span.
+    let p = r.ports.iter().find(|p| p.name == "s->b").unwrap();
+    assert!(p.cells_dropped * 1000 < p.cells_in, "{} of {} cells dropped", p.cells_dropped, p.cells_in);
+    assert!(r.summary.conservation.balanced);
+}
+
+#[test]
+fn prca_with_efci_shares_the_bottleneck() {
+    // The credit/rate study's LAN (70 us links) with a 5 Mb/s bottleneck for three PRCA
+    // sources of PCR 12 Mb/s (each sustains about 2.5 Mb/s of user data when nothing is
+    // congested, as the study chose its parameters): EFCI above half of the buffer stops the
+    // increases, every cell decreases the rate, so the sources share the link.
+    let r = bottleneck(5_000_000, 70, "efci_threshold_cells = 500", "abr = { kind = \"prca\" }", 20.0);
+    let g: Vec<f64> = r.flows.iter().map(|f| f.goodput_bps).collect();
+    assert!(r.summary.fairness.unwrap() > 0.9, "{g:?}");
+    let total: f64 = g.iter().sum();
+    let max = 5e6 * 9140.0 / (192.0 * 53.0);
+    assert!(total > 0.6 * max, "{total} of {max}");
+    for f in &r.flows {
+        let congested = f.rm_cells_congested.unwrap();
+        assert!(congested > 0 && congested < f.rm_cells_returned.unwrap(), "{f:?}");
+        // Between MCR and PCR, and well below PCR (three sources on 10 Mb/s).
+        let acr = f.final_rate_bps.unwrap();
+        assert!((0.5e6..12e6).contains(&acr), "{}: {acr}", f.name);
+    }
+}

@@ -4,10 +4,14 @@ One privileged and N background sources, each on its own host and VC: src -> sw1
 sw1 -> sw2 (NNI), sw2 -> dst (UNI2), every link 155 Mb/s = 365566 cells/s. Every source runs
 10 MB transfers separated by exponential idle times (mean 0.1 s), each on a new connection.
 
-Two switch configurations:
+Three switch configurations:
 - "gfr": FIFO-based GFR switches (8192-cell buffers, LBO 6144, HBO 7168) with tagging of the
   non-eligible AAL5-PDUs in the adapters (MFS 200 cells, MBS 2 MFS, PCR = line rate);
-  figures 5, 7 and 9.
+  figures 5, 7, 9 and 11-15.
+- "wfq": WFQ-based GFR switches (section 3): per-VC queues served by Virtual Spacing weighted
+  by the MCR, LBO 6144 / HBO 7168 and per-VC thresholds T_i = MBS (2 MFS); an F-GCRA UPC at
+  the first switch that only counts the non-eligible frames (GFR.1, sections 7-8) or tags
+  them CLP=1 (GFR.2, section 9); figures 16-23.
 - "ubr": the artificial UBR baseline of figure 4: EPD (threshold 7168 of 8192 cells), no GFR
   contract, and the UNI2 links as bottlenecks (background destinations at 20000 cells/s, the
   privileged one at the swept "MCR").
@@ -16,7 +20,7 @@ Two switch configurations:
 from __future__ import annotations
 
 import math
-from typing import List, Optional
+from typing import Dict, List, Optional, Union
 
 LINE_CELLS_PER_S = 365566
 BUFFER_CELLS = 8192
@@ -42,14 +46,22 @@ MCRS = (20000, 40000, 60000, 80000, 100000, 120000, 140000, 160000, 180000)
 MSS = 9140
 TIMESTAMP_OCTETS = 12
 SEGMENT_DATA = MSS - TIMESTAMP_OCTETS
-FRAME_CELLS = math.ceil((MSS + 40 + 8 + 8) / 48)
 
 
-def reserved_bps(mcr_cells_per_s: float) -> float:
+def frame_cells(mss: int = MSS) -> int:
+    """Cells of the AAL5-PDU carrying one full segment: MSS + 40 (TCP/IP) + 8 (LLC/SNAP)
+    + 8 (AAL5 trailer) octets, padded to whole cells."""
+    return math.ceil((mss + 40 + 8 + 8) / 48)
+
+
+FRAME_CELLS = frame_cells()
+
+
+def reserved_bps(mcr_cells_per_s: float, mss: int = MSS) -> float:
     """MCR (cells/s) as the application-level throughput it can carry (bit/s):
     MCR x 48/53 x segment data / segment octets on the wire, on the 53-octet cell rate."""
-    wire_octets = FRAME_CELLS * 48
-    return mcr_cells_per_s * 53 * 8 * (48 / 53) * SEGMENT_DATA / wire_octets
+    wire_octets = frame_cells(mss) * 48
+    return mcr_cells_per_s * 53 * 8 * (48 / 53) * (mss - TIMESTAMP_OCTETS) / wire_octets
 
 
 def privileged() -> str:
@@ -64,6 +76,16 @@ def flows(background_sources: int = BACKGROUND_SOURCES) -> List[str]:
     return [privileged()] + [background(i) for i in range(1, background_sources + 1)]
 
 
+def _tcp_table(preset: str, mss: Optional[int], window_bytes: Optional[int]) -> str:
+    keys: Dict[str, Union[str, int]] = {"preset": f'"{preset}"'}
+    if mss is not None:
+        keys["mss"] = mss
+    if window_bytes is not None:
+        keys["window_bytes"] = window_bytes
+        keys["snd_buffer_bytes"] = window_bytes
+    return "{ " + ", ".join(f"{k} = {v}" for k, v in keys.items()) + " }"
+
+
 def scenario_text(
     preset: str,
     privileged_mcr: int,
@@ -74,17 +96,30 @@ def scenario_text(
     config: str = "LAN",
     seed: int = 1,
     trace: Optional[str] = None,
+    priv_mss: Optional[int] = None,
+    bg_mss: Optional[int] = None,
+    window_bytes: Optional[int] = None,
+    conformance: str = "gfr1",
 ) -> str:
-    """The scenario for one point. mode "gfr" (FIFO-based GFR switch, adapter tagging) or
-    "ubr" (figure 4: EPD, UNI2 bottlenecks at the given rates)."""
+    """The scenario for one point. mode "gfr" (FIFO-based GFR switch, adapter tagging), "wfq"
+    (WFQ-based GFR switch, F-GCRA UPC with the given conformance definition) or "ubr"
+    (figure 4: EPD, UNI2 bottlenecks at the given rates). priv_mss / bg_mss / window_bytes
+    override the preset's MSS and socket buffers (both send and receive, as the paper's
+    "window size") of the privileged / background sources / all sources."""
     if preset not in PRESETS:
         raise ValueError(f"unknown preset {preset!r}")
-    if mode not in ("gfr", "ubr"):
+    if mode not in ("gfr", "wfq", "ubr"):
         raise ValueError(f"unknown mode {mode!r}")
+    if conformance not in ("gfr1", "gfr2"):
+        raise ValueError(f"unknown conformance {conformance!r}")
     uni_us, nni_us = DELAYS_US[config]
     if mode == "gfr":
         policy = (f'{{ kind = "fifo_gfr", lbo_cells = {LBO_CELLS}, '
                   f'hbo_cells = {HBO_CELLS} }}')
+    elif mode == "wfq":
+        # T_i defaults to each VC's MBS (2 MFS), as the paper's reference [13] proposes.
+        policy = (f'{{ kind = "wfq_gfr", lbo_cells = {LBO_CELLS}, '
+                  f'hbo_cells = {HBO_CELLS} }}\nscheduler = "virtual_spacing"')
     else:
         policy = f'{{ kind = "epd", threshold_cells = {EPD_THRESHOLD_CELLS} }}'
     out = [
@@ -93,7 +128,7 @@ def scenario_text(
         f"seed = {seed}",
         "",
         "[metrics]",
-        'bottleneck = "sw1->sw2"' if mode == "gfr" else f'bottleneck = "sw2->d_{privileged()}"',
+        'bottleneck = "sw1->sw2"' if mode != "ubr" else f'bottleneck = "sw2->d_{privileged()}"',
         "",
         '[[node]]\nname = "sw1"\nkind = "switch"',
         '[[node]]\nname = "sw2"\nkind = "switch"',
@@ -104,7 +139,7 @@ def scenario_text(
     for k, name in enumerate(flows(background_sources)):
         mcr = privileged_mcr if k == 0 else background_mcr
         src, dst = f"s_{name}", f"d_{name}"
-        uni2_rate = LINE_CELLS_PER_S if mode == "gfr" else mcr
+        uni2_rate = mcr if mode == "ubr" else LINE_CELLS_PER_S
         out += [
             f'[[node]]\nname = "{src}"\nkind = "host"',
             f'[[node]]\nname = "{dst}"\nkind = "host"',
@@ -120,11 +155,14 @@ def scenario_text(
         conn = [
             f'[[connection]]\nname = "{name}"\nroute = ["{src}", "sw1", "sw2", "{dst}"]',
             f'app = {{ kind = "transfers", bytes = {TRANSFER_BYTES}, mean_idle_s = {MEAN_IDLE_S} }}',
-            f'tcp = {{ preset = "{preset}" }}',
+            f"tcp = {_tcp_table(preset, priv_mss if k == 0 else bg_mss, window_bytes)}",
         ]
         if mode == "gfr":
             conn.append(f'gfr = {{ mcr_cells_per_s = {mcr}, mfs_cells = {MFS_CELLS}, '
                         'tagging = "adapter" }')
+        elif mode == "wfq":
+            conn.append(f'gfr = {{ mcr_cells_per_s = {mcr}, mfs_cells = {MFS_CELLS}, '
+                        f'tagging = "upc", conformance = "{conformance}" }}')
         out.append("\n".join(conn))
     if trace:
         out.append(trace)

@@ -5,24 +5,26 @@ Rows: Tables 1-3 (experiment x group of 3 TCPs: r_i, throughput per TCP, ratio
 experiment share one scenario, hence one run (the store keys runs by scenario text).
 
 The compared values are derived from several flows of a run (a group's mean goodput over the
-total), which no single run metric holds. The registry has no hook for derived metrics, so
-they are computed from `StudyResults.points` (every flow's goodput per row) in `figures()`,
-which `reproduce_study` calls before it computes the agreement; `fill_derived` writes them
-into the comparison tables in place. See docs/gfr-goyal-reproduction.md.
+total), which no single run metric holds: the study's `derive_metrics` hook computes them per
+run (so replications, if any, give them intervals like any other metric), from the row's
+experiment, group and the goodputs of tcp1..tcp15. See docs/gfr-goyal-reproduction.md.
 """
 
 from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional
 
 from ..scenario import Scenario
 from . import gfr_goyal as model
 from . import gfr_goyal_data as data
 from .registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
 
-# Derived metrics (no run metric of these names exists; filled by fill_derived).
+if TYPE_CHECKING:
+    import pandas as pd
+
+# Derived metrics (computed per run by derive_metrics).
 RATIO = Compared("ratio", "derived.ratio", "(mu_i/mu)/(r_i/r)")
 THROUGHPUT = Compared("throughput_mbps", "derived.throughput_mbps",
                       "throughput per TCP (Mb/s)", relative=True)
@@ -60,17 +62,6 @@ def _experiments_4_5(quick: bool) -> List[Experiment]:
     return out
 
 
-def _goodputs(points: Any, table: str, experiment: int) -> Dict[int, float]:
-    """Goodput (b/s) of tcp1..tcp15 in one experiment's run."""
-    rows = points[(points["table"] == table) & (points["experiment"] == experiment)]
-    out: Dict[int, float] = {}
-    for metric, mean in zip(rows["metric"], rows["mean"]):
-        if metric.startswith("flows.tcp") and metric.endswith(".goodput_bps"):
-            i = int(metric[len("flows.tcp"):-len(".goodput_bps")])
-            out.setdefault(i, float(mean))
-    return out
-
-
 def group_values(goodputs: Dict[int, float], thresholds: List[int], per_tcp: bool
                  ) -> List[Dict[str, float]]:
     """Per group (VC) k: mean goodput per TCP (Mb/s) and the ratio (mu_k/mu)/(r_k/r).
@@ -90,29 +81,47 @@ def group_values(goodputs: Dict[int, float], thresholds: List[int], per_tcp: boo
     return out
 
 
-def fill_derived(results: StudyResults) -> None:
-    """Write the derived ratio and throughput columns into results.tables, in place."""
-    for table, key, thresholds, per_tcp in (
-        ("1-3", "tcps", data.TABLE1_THRESHOLDS, True),
-        ("4-5", "vc", data.TABLE4_THRESHOLDS, False),
-    ):
-        frame = results.tables.get(table)
-        if frame is None or not len(frame):
-            continue
-        keys = list(data.GROUPS) if per_tcp else list(data.VCS)
-        names = ["ratio"] + (["throughput_mbps"] if per_tcp else [])
-        for e in sorted(set(frame["experiment"])):
-            vals = group_values(_goodputs(results.points, table, e), list(thresholds[e]),
-                                per_tcp)
-            for idx in frame.index[frame["experiment"] == e]:
-                k = keys.index(frame.at[idx, key])
-                for name in names:
-                    v = vals[k][name]
-                    frame.at[idx, name] = v
-                    frame.at[idx, f"{name}_ci_low"] = v  # one deterministic run
-                    frame.at[idx, f"{name}_ci_high"] = v
-                    frame.at[idx, f"diff_{name}"] = v - float(frame.at[idx, f"paper_{name}"])
-        results.tables[table] = frame
+# Per table: the label holding the row's group, the groups in order, the thresholds per
+# experiment, and whether each TCP is its own VC (Tables 1-3) or 3 TCPs share one (4-5).
+_GROUPING = {
+    "1-3": ("tcps", data.GROUPS, data.TABLE1_THRESHOLDS, True),
+    "4-5": ("vc", data.VCS, data.TABLE4_THRESHOLDS, False),
+}
+
+
+def _row_values(row: Mapping[Any, Any]) -> Dict[str, float]:
+    """The derived ratio (and throughput per TCP for Tables 1-3) of one run row."""
+    grouping = _GROUPING.get(str(row.get("table")))
+    if grouping is None:
+        return {}
+    key, groups, thresholds, per_tcp = grouping
+    try:
+        experiment = int(row["experiment"])
+        k = list(groups).index(row[key])
+    except (KeyError, TypeError, ValueError):
+        return {}
+    goodputs = {}
+    for i in range(1, data.TCPS_PER_GROUP * len(groups) + 1):
+        v = row.get(f"flows.tcp{i}.goodput_bps")
+        if v is not None and v == v:
+            goodputs[i] = float(v)
+    vals = group_values(goodputs, list(thresholds[experiment]), per_tcp)[k]
+    return vals if per_tcp else {"ratio": vals["ratio"]}
+
+
+def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
+    """Add `derived.ratio` ((mu_i/mu)/(r_i/r) of the row's group) and, for Tables 1-3,
+    `derived.throughput_mbps` (the group's mean goodput per TCP) to every run row; the row's
+    `table`, `experiment` and `tcps` / `vc` columns say which group it is."""
+    out = runs.copy()
+    values = [_row_values(row) for row in runs.to_dict("records")]
+    for name in ("ratio", "throughput_mbps"):
+        out[f"derived.{name}"] = [v.get(name, math.nan) for v in values]
+        out[f"derived.{name}"] = out[f"derived.{name}"].astype("float64")
+    out.attrs = dict(runs.attrs)
+    out.attrs["metrics"] = list(runs.attrs.get("metrics", [])) + ["derived.ratio",
+                                                                 "derived.throughput_mbps"]
+    return out
 
 
 class GfrGoyalStudy:
@@ -131,6 +140,10 @@ class GfrGoyalStudy:
                    ["experiment", "vc", "r_i"], [RATIO]),
     ]
 
+    @staticmethod
+    def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
+        return derive_metrics(runs)
+
     def experiments(self, quick: bool) -> List[Experiment]:
         return _experiments_1_3(quick) + _experiments_4_5(quick)
 
@@ -138,7 +151,6 @@ class GfrGoyalStudy:
         return []
 
     def figures(self, results: StudyResults, out_dir: Path) -> List[FigureFile]:
-        fill_derived(results)
         from .. import plots
 
         out_dir.mkdir(parents=True, exist_ok=True)

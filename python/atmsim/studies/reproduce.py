@@ -72,6 +72,22 @@ def _labelled(stats: "pd.DataFrame", experiments: Sequence[Experiment]) -> "pd.D
     return merged.drop(columns=["point"])
 
 
+def _relabelled(runs: "pd.DataFrame", experiments: Sequence[Experiment]) -> "pd.DataFrame":
+    """The run table with each row's `table` and label columns taken from its experiment.
+
+    Experiments with the same scenario share one stored run, and the store keeps the
+    parameters of the point that computed it: without this, every row of such a run would
+    carry the first experiment's labels, and a derive_metrics hook could not tell them apart.
+    """
+    out = runs.copy()
+    keys = ["table"] + sorted({k for e in experiments for k in e.labels})
+    for key in keys:
+        values = [e.table if key == "table" else e.labels.get(key) for e in experiments]
+        out[key] = [values[int(i)] for i in out["point"]]
+    out.attrs = dict(runs.attrs)
+    return out
+
+
 def _comparison(study: Study, points: "pd.DataFrame", experiments: Sequence[Experiment]
                 ) -> Dict[str, "pd.DataFrame"]:
     import pandas as pd
@@ -148,7 +164,7 @@ def reproduce_study(
     run_table = swept.runs
     derive = getattr(study, "derive_metrics", None)
     if derive is not None:
-        run_table = derive(run_table)
+        run_table = derive(_relabelled(run_table, experiments))
     indexed = summarize(run_table, by=["point"])
     tables = _comparison(study, indexed, experiments)
     notes: List[str] = []

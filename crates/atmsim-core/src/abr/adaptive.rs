@@ -2,15 +2,12 @@
 //! on the backward trip and only ever made more pessimistic; the source's rate is C / N_S with
 //! N_S moved by one per RM cell.
 
-use crate::cell::rm;
-
-/// Feedback carried by an RM cell, from optimistic to pessimistic; the discriminants are the
-/// codes in the RM payload (`cell::rm`).
+/// Feedback carried by an RM cell, from optimistic to pessimistic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Feedback {
-    Increase = 0,
-    Keep = 1,
-    Decrease = 2,
+    Increase,
+    Keep,
+    Decrease,
 }
 
 impl Feedback {
@@ -25,21 +22,6 @@ impl Feedback {
             Feedback::Increase
         };
         self.max(here)
-    }
-
-    /// The feedback an RM cell's payload carries (`cell::rm::FEEDBACK_*`; the unused code 3
-    /// reads as Decrease, the safe side).
-    pub fn from_rm(payload: u32) -> Feedback {
-        match (payload & rm::FEEDBACK_MASK) >> rm::FEEDBACK_SHIFT {
-            0 => Feedback::Increase,
-            1 => Feedback::Keep,
-            _ => Feedback::Decrease,
-        }
-    }
-
-    /// `payload` with its feedback replaced by `self`.
-    pub fn into_rm(self, payload: u32) -> u32 {
-        (payload & !rm::FEEDBACK_MASK) | ((self as u32) << rm::FEEDBACK_SHIFT)
     }
 }
 
@@ -81,16 +63,6 @@ mod tests {
         assert_eq!(Feedback::Increase.at_switch(501, tl, th), Feedback::Decrease);
         assert_eq!(Feedback::Decrease.at_switch(0, tl, th), Feedback::Decrease);
         assert_eq!(Feedback::Keep.at_switch(0, tl, th), Feedback::Keep);
-    }
-
-    #[test]
-    fn feedback_round_trips_through_the_rm_payload_without_touching_ci() {
-        for f in [Feedback::Increase, Feedback::Keep, Feedback::Decrease] {
-            let p = f.into_rm(rm::CI);
-            assert_eq!(Feedback::from_rm(p), f);
-            assert_eq!(p & rm::CI, rm::CI);
-        }
-        assert_eq!(Feedback::from_rm(rm::FEEDBACK_MASK), Feedback::Decrease);
     }
 
     #[test]

@@ -45,12 +45,11 @@ impl CreditSender {
         self.c_old = c;
     }
 
-    /// A credit cell carrying the low 32 bits of the count (what fits in a cell, see
-    /// `cell::F_CREDIT`): counts only grow and two credit cells are never 2^32 cells apart, so
-    /// the full count is the last one plus the 32-bit difference.
-    pub fn credit_cell(&mut self, low: u32) {
-        let c = self.c_old + u64::from(low.wrapping_sub(self.c_old as u32));
-        self.credit(c);
+    /// A credit cell carrying only the low 32 bits of the count (what `Cell::frame` holds):
+    /// counts only grow, so the difference modulo 2^32 is the number of cells credited.
+    pub fn credit_low32(&mut self, c: u32) {
+        let delta = c.wrapping_sub(self.c_old as u32);
+        self.credit(self.c_old + u64::from(delta));
     }
 }
 
@@ -114,11 +113,11 @@ mod tests {
     }
 
     #[test]
-    fn counts_wrap_in_the_cell_but_not_in_the_balance() {
-        let mut up = CreditSender::new(11);
-        up.credit(u32::MAX as u64 - 4);
-        let b = up.balance();
-        up.credit_cell(5); // 2^32 + 5: ten cells later
-        assert_eq!(up.balance(), b + 10);
+    fn a_32_bit_count_wraps_without_losing_credit() {
+        let mut up = CreditSender::new(5);
+        up.credit(u64::from(u32::MAX) - 2);
+        let before = up.balance();
+        up.credit_low32(7); // the count went from 2^32 - 3 to 2^32 + 7: ten more cells
+        assert_eq!(up.balance(), before + 10);
     }
 }

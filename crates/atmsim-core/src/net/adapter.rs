@@ -59,11 +59,13 @@ pub struct Shaper {
     pub t: f64,
     pub tau: f64,
     tat: f64,
+    /// The theoretical departure of the last cell, from which `tat` was counted.
+    base: f64,
 }
 
 impl Shaper {
     pub fn new(t_ps: f64, tau_ps: f64) -> Self {
-        Shaper { t: t_ps, tau: tau_ps, tat: 0.0 }
+        Shaper { t: t_ps, tau: tau_ps, tat: 0.0, base: f64::NEG_INFINITY }
     }
 
     /// A shaper at `bps` bits per second of cells (53 octets each).
@@ -80,7 +82,17 @@ impl Shaper {
 
     #[inline]
     pub fn sent(&mut self, at: Time) {
-        self.tat = self.tat.max(at as f64) + self.t;
+        self.base = self.tat.max(at as f64);
+        self.tat = self.base + self.t;
+    }
+
+    /// A new rate takes effect at once (an ABR source's rate is allowed now, TM 4.0 5.10.4):
+    /// the next cell is due one new period after the last.
+    pub fn retune(&mut self, t_ps: f64) {
+        self.t = t_ps;
+        if self.base.is_finite() {
+            self.tat = self.base + t_ps;
+        }
     }
 }
 
@@ -154,7 +166,7 @@ impl ControlledVc {
             RateControl::Prca(p) => {
                 self.rm_due |= p.cell_sent();
                 if let Some(s) = &mut self.shaper {
-                    s.t = CELL_BITS * PS_PER_S / p.acr;
+                    s.retune(CELL_BITS * PS_PER_S / p.acr);
                 }
             }
             RateControl::Adaptive { shaper, nrm, since_rm } => {
@@ -164,7 +176,7 @@ impl ControlledVc {
                     self.rm_due = true;
                 }
                 if let Some(s) = &mut self.shaper {
-                    s.t = adaptive_t(shaper, link);
+                    s.retune(adaptive_t(shaper, link));
                 }
             }
         }
@@ -180,7 +192,7 @@ impl ControlledVc {
                 self.stats.rm_congested += u64::from(congested);
                 p.rm_returned(congested);
                 if let Some(s) = &mut self.shaper {
-                    s.t = CELL_BITS * PS_PER_S / p.acr;
+                    s.retune(CELL_BITS * PS_PER_S / p.acr);
                 }
             }
             RateControl::Adaptive { shaper, .. } => {
@@ -188,7 +200,7 @@ impl ControlledVc {
                 self.stats.rm_congested += u64::from(f == Feedback::Decrease);
                 shaper.on_rm(f);
                 if let Some(s) = &mut self.shaper {
-                    s.t = adaptive_t(shaper, link);
+                    s.retune(adaptive_t(shaper, link));
                 }
             }
         }
@@ -326,7 +338,7 @@ impl Adapter {
         if cell.flags & F_CREDIT != 0 {
             if let Some(i) = self.slot(cell.vc) {
                 if let Some(c) = &mut self.controlled[i].credit {
-                    c.credit_cell(cell.frame);
+                    c.credit_low32(cell.frame);
                 }
             }
         } else if cell.flags & F_BACKWARD != 0 {
@@ -526,8 +538,10 @@ mod tests {
         let rm_at: Vec<usize> =
             out.iter().enumerate().filter(|(_, c)| c.1.flags & F_RM != 0).map(|x| x.0).collect();
         assert_eq!(rm_at, vec![4, 9], "an RM cell after every 4 data cells");
-        // ACR fell by a quarter of itself after the first cell: the gaps grow.
-        assert!(out[2].0 - out[1].0 > out[1].0 - out[0].0);
+        // ACR falls by a quarter of PCR per cell (1, 0.75, 0.5, 0.25 of PCR), and each new
+        // rate applies at once: gaps of 1.33 -> 2, 2 and 4 slots.
+        let gaps: Vec<Time> = out[..4].windows(2).map(|w| (w[1].0 - w[0].0) / US).collect();
+        assert_eq!(gaps, vec![2, 2, 4]);
         let c = a.controlled_vc(0).unwrap();
         assert_eq!(c.stats.rm_sent, 2);
     }

@@ -22,7 +22,7 @@
 //! the previous hop every N2 cells it sends; a port whose next hop is such a switch holds a
 //! credit balance per VC and its scheduler skips VCs without credit.
 
-use super::{Arbitration, Fault, InputMerge, PortTrace, SharedLevel, World};
+use super::{feedback_of, with_feedback, Arbitration, Fault, InputMerge, PortTrace, SharedLevel, World};
 use crate::abr::{CreditReceiver, CreditSender, Feedback};
 use crate::accept::{BufferState, DropReason, Policy, VcPolicy, DROP_REASONS};
 use crate::cell::{Cell, F_BACKWARD, F_CLP, F_CREDIT, F_EFCI};
@@ -167,8 +167,13 @@ pub struct Port {
     /// no VC does, so the common case costs one test.
     own: Vec<bool>,
     has_own: bool,
-    /// Every queued cell belongs to a VC without credit: no departure until something arrives.
-    stalled: bool,
+    /// No departure while `queued <= stall_floor`: 0 normally; the queue length when every
+    /// queued cell belongs to a VC without credit, until the next arrival (one compare either way,
+    /// as the plain emptiness test it replaces).
+    stall_floor: u32,
+    /// Some flow-control feature is on (EFCI, a published level, FCVC counting or gating): the
+    /// arrival and departure paths take their hooks only then, so plain ports pay one test.
+    hooks: bool,
     /// Per VC, when the next hop is an FCVC switch: the credit balance (empty if none is).
     credit: Vec<Option<CreditSender>>,
     /// Per VC, when this port forwards it under FCVC (empty if none).
@@ -220,7 +225,8 @@ impl Port {
             queued_own: 0,
             own: Vec::new(),
             has_own: false,
-            stalled: false,
+            stall_floor: 0,
+            hooks: false,
             credit: Vec::new(),
             fcvc: Vec::new(),
             efci_threshold: INFINITE,
@@ -308,12 +314,14 @@ impl Port {
     /// Mark data cells arriving above `threshold` shared cells with EFCI (PRCA).
     pub fn set_efci_threshold(&mut self, threshold: u32) {
         self.efci_threshold = threshold;
+        self.hooks = true;
     }
 
     /// Publish this port's band against `t_low` / `t_high` to `log` (the CLASS study's forward
     /// port); the log must start in the band of an empty buffer.
     pub fn publish_level(&mut self, log: SharedLevel, t_low: u32, t_high: u32) {
         self.level = Some(Box::new(LevelWriter { log, t_low, t_high }));
+        self.hooks = true;
         self.set_band(0);
     }
 
@@ -328,6 +336,7 @@ impl Port {
     pub fn gate_credit(&mut self, vc: usize, n_vcs: usize, buffer: u32) {
         self.credit.resize(n_vcs, None);
         self.credit[vc] = Some(CreditSender::new(buffer));
+        self.hooks = true;
     }
 
     /// This port forwards `vc` under FCVC: a buffer of its own of `limit` (N2 + N3) cells, and a
@@ -338,6 +347,7 @@ impl Port {
         self.own.resize(n_vcs, false);
         self.own[vc] = true;
         self.has_own = true;
+        self.hooks = true;
     }
 
     /// FCVC state of `vc` here, if this port forwards it under FCVC.
@@ -488,9 +498,8 @@ impl Port {
             }
             return self.drop_cell(vc, DropReason::Overflow, world, cell);
         }
-        if x > self.efci_threshold && !guaranteed {
-            cell.flags |= F_EFCI;
-            self.stats.efci_marked += 1;
+        if self.hooks {
+            self.arrival_hooks(now, &mut cell, x, guaranteed);
         }
         self.account(now);
         let cs = &mut self.classes[c];
@@ -503,12 +512,22 @@ impl Port {
         } else {
             self.stage(vc, cell, guaranteed);
         }
-        if guaranteed {
-            self.own_arrival(vc);
-        } else {
-            self.level_moved(now, x + 1);
-        }
         self.stats.max_queue = self.stats.max_queue.max(self.queue_len());
+    }
+
+    /// Flow control for an accepted data cell arriving at shared occupancy `x`: EFCI, and the
+    /// occupancy it is about to add to (own buffer or shared level).
+    #[inline(never)]
+    fn arrival_hooks(&mut self, now: Time, cell: &mut Cell, x: u32, own: bool) {
+        if own {
+            self.own_arrival(cell.vc as usize);
+            return;
+        }
+        if x > self.efci_threshold {
+            cell.flags |= F_EFCI;
+            self.stats.efci_marked += 1;
+        }
+        self.level_moved(now, x + 1);
     }
 
     /// A cell entered `vc`'s own buffer: track an FCVC VC's occupancy against N2 + N3.
@@ -529,7 +548,7 @@ impl Port {
         if cell.flags & F_CREDIT != 0 {
             self.stats.credit_cells_in += 1;
             if let Some(Some(c)) = self.credit.get_mut(vc) {
-                c.credit_cell(cell.frame);
+                c.credit_low32(cell.frame);
             }
             return;
         }
@@ -540,9 +559,8 @@ impl Port {
                 // The forward port's band when this RM cell passes (see `level_log` for how
                 // stale it can be).
                 let here = log.lock().expect("level log").at(now);
-                let f = Feedback::from_rm(cell.frame);
-                if here > f {
-                    cell.frame = here.into_rm(cell.frame);
+                if here > feedback_of(cell.frame) {
+                    cell.frame = with_feedback(cell.frame, here);
                     self.stats.rm_feedback_raised += 1;
                 }
             }
@@ -584,16 +602,21 @@ impl Port {
         }
     }
 
-    /// Send the next cell in the slot starting now; if every queued cell waits for credit, send
-    /// nothing and stall until the next arrival.
+    /// Send the next cell in the slot starting now.
+    #[inline(always)]
     fn dequeue(&mut self, world: &mut World) {
-        let popped = if self.credit.is_empty() { self.queue.pop(|_| true) } else { self.pop_gated() };
-        let Some(cell) = popped else {
-            self.stalled = true;
-            return;
-        };
+        if self.hooks {
+            return self.dequeue_hooked(world);
+        }
         let slot = self.clock.next();
         self.account(slot);
+        let cell = self.queue.pop(|_| true).expect("dequeue from an empty port");
+        self.sent(slot, cell, world);
+    }
+
+    /// A cell leaves in `slot`: the counts, and the transmitter.
+    #[inline(always)]
+    fn sent(&mut self, slot: Time, cell: Cell, world: &mut World) -> bool {
         self.queued -= 1;
         let vc = cell.vc as usize;
         let own = self.has_own && self.own[vc];
@@ -605,13 +628,27 @@ impl Port {
         }
         self.stats.cells_out += 1;
         world.transmit(self.channel, slot, cell);
-        if own {
-            self.own_departure(vc, slot, world);
+        self.clock.advance();
+        own
+    }
+
+    /// `dequeue` with flow control: only VCs with credit may send (if none may, stall until the
+    /// next arrival), FCVC counting, and the published level.
+    #[inline(never)]
+    fn dequeue_hooked(&mut self, world: &mut World) {
+        let popped = if self.credit.is_empty() { self.queue.pop(|_| true) } else { self.pop_gated() };
+        let Some(cell) = popped else {
+            self.stall_floor = self.queued;
+            return;
+        };
+        let slot = self.clock.next();
+        self.account(slot);
+        if self.sent(slot, cell, world) {
+            self.own_departure(cell.vc as usize, slot, world);
         } else {
             let x = self.shared_level();
             self.level_moved(slot, x);
         }
-        self.clock.advance();
     }
 
     /// The next cell of a VC with credit (or not gated), debiting its balance.
@@ -662,7 +699,7 @@ impl Port {
         let mut events = 0;
         loop {
             let (ta, i) = self.merge.peek();
-            let td = if self.queued == 0 || self.stalled { NEVER } else { self.clock.next() };
+            let td = if self.queued <= self.stall_floor { NEVER } else { self.clock.next() };
             // Arrivals first on ties: a cell arriving at a slot boundary may leave in that slot.
             if ta <= td {
                 if ta >= stop {
@@ -670,12 +707,12 @@ impl Port {
                 }
                 let (_, cell) = world.fifos[self.inputs[i] as usize].pop().expect("head exists");
                 self.merge.popped(&world.fifos, &self.inputs);
-                // `ta`, not the cell's own time (they differ only in a slotted port). An idle or
-                // stalled transmitter next sends in the first slot from `ta` (after a stall, the
+                // An idle or stalled transmitter next sends in the first slot from `ta` (`ta`, not
+                // the cell's own time: they differ only in a slotted port; after a stall, the
                 // arrival may be the credit or the cell of a VC that can send).
-                if self.queued == 0 || self.stalled {
+                if self.queued <= self.stall_floor {
                     self.clock.align(ta);
-                    self.stalled = false;
+                    self.stall_floor = 0;
                 }
                 self.enqueue(ta, cell, world);
             } else {
@@ -691,7 +728,7 @@ impl Port {
 
     pub fn next_key(&self, world: &World) -> Time {
         let ta = self.merge.key(world.earliest(&self.inputs).0);
-        if self.queued == 0 || self.stalled {
+        if self.queued <= self.stall_floor {
             ta
         } else {
             ta.min(self.clock.next())
@@ -959,11 +996,11 @@ mod tests {
     }
 
     fn backward_rm(t: Time, p: &mut Port, w: &mut World, f: Feedback) -> Feedback {
-        p.enqueue(t, Cell { frame: f.into_rm(rm::CI), vc: 0, flags: F_RM | F_BACKWARD }, w);
+        p.enqueue(t, Cell { frame: with_feedback(rm::CI, f), vc: 0, flags: F_RM | F_BACKWARD }, w);
         let c = p.queue.pop(|_| true).unwrap();
         p.queued -= 1;
         assert_eq!(c.frame & rm::CI, rm::CI, "CI untouched");
-        Feedback::from_rm(c.frame)
+        feedback_of(c.frame)
     }
 
     #[test]
@@ -981,7 +1018,7 @@ mod tests {
         assert_eq!(p.stats.rm_feedback_raised, 2);
         // Forward RM cells are left alone.
         p.enqueue(250, Cell { frame: 0, vc: 0, flags: F_RM }, &mut w);
-        assert_eq!(Feedback::from_rm(p.queue.pop(|_| true).unwrap().frame), Increase);
+        assert_eq!(feedback_of(p.queue.pop(|_| true).unwrap().frame), Increase);
     }
 
     #[test]

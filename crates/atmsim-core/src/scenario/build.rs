@@ -233,7 +233,7 @@ pub fn build(model: Model) -> Built {
     }
 
     configure_ports(&model, &port_comp, &mut comps, n_vcs);
-    super::flow_control::wire(
+    super::switch_flow::wire(
         &model,
         &port_comp,
         &host_comp,

@@ -72,7 +72,7 @@ pub struct ModelPort {
     pub scheduler: Option<SchedulerSpec>,
     pub merge_frames: bool,
     /// EFCI threshold, adaptive-shaping thresholds, best-effort class of a priority port.
-    pub flow: super::flow_control::PortFlow,
+    pub flow: super::switch_flow::PortFlow,
 }
 
 /// A connection's GFR contract, rates in cells per second.
@@ -97,7 +97,7 @@ pub struct ModelConn {
     pub vc_threshold: Option<u32>,
     pub vc_weight: f64,
     pub guaranteed: bool,
-    pub fcvc: Option<super::flow_control::ModelFcvc>,
+    pub fcvc: Option<super::switch_flow::ModelFcvc>,
     /// Node indices from sender to receiver.
     pub path: Vec<usize>,
     /// Link indices between consecutive nodes of `path`.
@@ -572,7 +572,7 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
             BufferSize::Named(_) => None,
         };
         let policy = policy_of(&p.policy, capacity, &path)?;
-        let flow = super::flow_control::port_flow(p, capacity, &path)?;
+        let flow = super::switch_flow::port_flow(p, capacity, &path)?;
         let arbitration = match p.arbitration {
             Some(ArbitrationSpec::Fixed) => Arbitration::Fixed,
             Some(ArbitrationSpec::Random) => Arbitration::Random,
@@ -655,7 +655,7 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
             None => gfr.as_ref().map(|g| g.mbs),
         };
         let fcvc = match &c.fcvc {
-            Some(f) => Some(super::flow_control::fcvc_of(f, &format!("{path}.fcvc"))?),
+            Some(f) => Some(super::switch_flow::fcvc_of(f, &format!("{path}.fcvc"))?),
             None => None,
         };
         let vc_weight = c.vc_weight.unwrap_or(1.0);
@@ -722,7 +722,7 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
             }
         }
     }
-    super::flow_control::check_routes(&spec.connection, &conns, &ports, &links, &spec.node)?;
+    super::switch_flow::check_routes(&spec.connection, &conns, &ports, &links, &spec.node)?;
     let observe = Default::default();
     let mut model = Model {
         duration,

@@ -1,5 +1,5 @@
 //! Flow control in a scenario (the credit/rate study's PRCA and FCVC, the CLASS study's adaptive
-//! shaping), switch side: the port keys `best_effort`, `efci_threshold_cells` and `rm_feedback`,
+//! shaping), switch side (the sources' side is `flow.rs`): the port keys `best_effort`, `efci_threshold_cells` and `rm_feedback`,
 //! the connection key `fcvc`; their checks, and the wiring of the built ports.
 
 use std::collections::HashMap;
@@ -173,7 +173,7 @@ pub fn wire(
     lookahead: &mut [Time],
     channels: &[Channel],
 ) {
-    let n_vcs = model.n_vcs(); // connections and background sources: the ports are sized for both
+    let n_vcs = model.n_vcs();
     // Sorted for a deterministic FIFO numbering.
     let mut keys: Vec<(usize, usize)> = port_comp.keys().copied().collect();
     keys.sort_unstable();
@@ -213,7 +213,7 @@ pub fn wire(
             let latency = channels[back].latency;
             let limit = f.n2 + f.n3_for(latency) as u32;
             let upstream = if host_comp[up_node] != usize::MAX {
-                // The source's adapter sends only with credit for the first switch's buffer.
+                // The sending host's adapter sends this VC only with credit for this hop.
                 if let Component::Host(hc) = &mut comps[host_comp[up_node]] {
                     hc.set_credit(vc, n_vcs, limit);
                 }
