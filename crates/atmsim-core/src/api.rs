@@ -82,7 +82,8 @@ pub fn run_scenario_json(
     report_json(&run_scenario(toml_text, overrides, seed)?)
 }
 
-/// Engine version recorded with every result.
+/// Engine version recorded with every result: the package version and a fingerprint of the
+/// engine's source (`build.rs`), so two builds that may differ in results never share one.
 pub fn version() -> &'static str {
-    env!("CARGO_PKG_VERSION")
+    concat!(env!("CARGO_PKG_VERSION"), "+src.", env!("ATMSIM_SOURCE_HASH"))
 }
