@@ -35,3 +35,9 @@ def run_with_captures(
 
 def version() -> str:
     """Engine version, also recorded in every report as engine_version."""
+
+def eta_oh(mss: int, mean_bytes: float) -> float:
+    """The credit/rate study's protocol-overhead bound eta_OH (its eq. 2): the fraction of the
+    ATM bandwidth available to an application whose messages (exponential, mean `mean_bytes`
+    octets) are cut into segments of at most `mss` octets, each with 48 octets of TCP, IP and
+    AAL5 overhead, carried in 53-octet cells. Raises ValueError for mss 0 or a bad mean."""

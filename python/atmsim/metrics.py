@@ -1,7 +1,7 @@
 """A run's report flattened into named numbers, the columns of sweep and store tables.
 
 Names are dotted paths into the report: `summary.efficiency`, `flows.tcp1.goodput_bps`,
-`ports.sw1->sw2.drops.overflow`. The default set is what studies compare (every numeric
+`ports.sw1->sw2.drops.overflow`, `background.<name>.<field>`. The default set is what studies compare (every numeric
 summary field and each flow's goodput); `detail=True` adds every numeric field of every flow
 and port. Booleans and bookkeeping (summary.conservation) are not metrics; wall-clock time is
 not either, as it says nothing about the network.
@@ -53,4 +53,8 @@ def flatten(report: Mapping[str, Any], detail: bool = False) -> Metrics:
         for port in report.get("ports", []):
             fields = {k: v for k, v in port.items() if k != "name"}
             _numeric_fields(f"ports.{port.get('name', '?')}", fields, out)
+        # Background sources (CBR, on-off, Poisson): offered and delivered cells and rates.
+        for source in report.get("background", []):
+            fields = {k: v for k, v in source.items() if k != "name"}
+            _numeric_fields(f"background.{source.get('name', '?')}", fields, out)
     return out

@@ -84,11 +84,25 @@ fn version() -> &'static str {
     api::version()
 }
 
+/// The credit/rate study's analytic bound eta_OH (its eq. 2): the fraction of the ATM bandwidth
+/// an application can use with segments of at most `mss` octets and exponential messages of
+/// mean `mean_bytes` octets (48 octets of TCP, IP and AAL5 overhead per segment, 53-octet cells).
+#[pyfunction]
+fn eta_oh(mss: u32, mean_bytes: f64) -> PyResult<f64> {
+    if mss == 0 || !(mean_bytes > 0.0) || !mean_bytes.is_finite() {
+        return Err(PyValueError::new_err(
+            "eta_oh: mss must be > 0 and mean_bytes a positive finite number",
+        ));
+    }
+    Ok(atmsim_core::overhead::eta_oh(mss, mean_bytes))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
     m.add_function(wrap_pyfunction!(run_with_captures, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(eta_oh, m)?)?;
     m.add("ScenarioError", m.py().get_type_bound::<ScenarioError>())?;
     Ok(())
 }

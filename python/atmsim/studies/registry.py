@@ -117,6 +117,8 @@ _BUILTIN: Dict[str, str] = {
     "ubr-plus": "atmsim.studies.ubr_plus_study:STUDY",
     "gfr-bonaventure": "atmsim.studies.gfr_bonaventure_study:STUDY",
     "gfr-goyal": "atmsim.studies.gfr_goyal_study:STUDY",
+    "gerla": "atmsim.studies.gerla_study:STUDY",
+    "ajmone-marsan": "atmsim.studies.ajmone_marsan_study:STUDY",
 }
 
 
