@@ -21,6 +21,15 @@ COLUMNS = ["table", "metric", "relative", "rows", "mean_abs_diff",
            "within_0.05", "within_0.10"]
 
 
+def fmt(v: Any, digits: int = 3) -> str:
+    """A number for a note: `digits` significant digits, "-" when missing or not a number."""
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return "-"
+    return "-" if f != f else f"{f:.{digits}g}"
+
+
 def _gap(sim: Any, paper: Any, relative: bool) -> Optional[float]:
     try:
         s, p = float(sim), float(paper)

@@ -5,15 +5,19 @@ background of the Italian network (figures 8-12)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Sequence
+from typing import TYPE_CHECKING, List, Optional, Sequence
 
 from .. import plots
 from . import ajmone_marsan_study as st
 from .registry import FigureFile, StudyResults
 
+if TYPE_CHECKING:
+    import pandas as pd
 
-def _panel(frame, x: str, groups: Sequence[str], columns: Sequence[str], out: Path,
-           title: str, xlabel: str, table: str, caption: str, hlines=()) -> List[FigureFile]:
+
+def _panel(frame: "Optional[pd.DataFrame]", x: str, groups: Sequence[str], columns: Sequence[str],
+           out: Path, title: str, xlabel: str, table: str, caption: str,
+           hlines: Sequence[float] = ()) -> List[FigureFile]:
     if frame is None or not len(frame):
         return []
     fig = plots._figure(max(10.0, 3.4 * len(columns)), 3.8)

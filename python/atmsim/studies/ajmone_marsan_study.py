@@ -22,6 +22,7 @@ from . import ajmone_marsan as net
 from . import ajmone_marsan_data as data
 from . import italian_network as it
 from .registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
+from .agreement import fmt as _fmt
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -206,14 +207,6 @@ def table2_compared() -> Tuple[List[Compared], Dict[float, Dict[str, float]]]:
 
 
 T2_COMPARED, T2_PUBLISHED = table2_compared()
-
-
-def _fmt(v: Any, digits: int = 3) -> str:
-    try:
-        f = float(v)
-    except (TypeError, ValueError):
-        return "-"
-    return "-" if f != f else f"{f:.{digits}g}"
 
 
 def notes(quick: bool, results: StudyResults) -> List[str]:

@@ -13,6 +13,7 @@ from ..scenario import Scenario
 from . import gerla as net
 from . import gerla_data as data
 from .registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
+from .agreement import fmt as _fmt
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -101,14 +102,6 @@ def _experiment(table: str, control: str, b_g: float, sources: int, mss: int,
     )
 
 
-def _fmt(v: Any, digits: int = 3) -> str:
-    try:
-        f = float(v)
-    except (TypeError, ValueError):
-        return "-"
-    return "-" if f != f else f"{f:.{digits}g}"
-
-
 def notes(quick: bool, results: StudyResults) -> List[str]:
     out: List[str] = []
     if quick:
@@ -133,7 +126,7 @@ def notes(quick: bool, results: StudyResults) -> List[str]:
         for control in net.CONTROLS:
             sub = frame[frame["control"] == control].dropna(subset=["goodput_mbps"])
             if len(sub):
-                best = sub.loc[sub["goodput_mbps"].idxmax()]
+                best = sub.loc[sub["goodput_mbps"].astype(float).idxmax()]  # type: ignore[call-overload]
                 series = ", ".join(f"{int(m)}: {_fmt(g)}" for m, g in
                                    zip(sub["mss"], sub["goodput_mbps"]))
                 out.append(f"figure 5 ({control}): goodput by MSS {series} Mb/s; best MSS "

@@ -16,6 +16,7 @@ from . import gfr_bonaventure as net
 from . import gfr_bonaventure_data as data
 from . import gfr_bonaventure_setups as setups
 from .registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
+from .agreement import fmt as _fmt
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -151,14 +152,6 @@ def _experiment(setup: setups.Setup, mcr: int, duration: float,
         published=published,
         cost=duration * setup.cost(),
     )
-
-
-def _fmt(v: Any) -> str:
-    try:
-        f = float(v)
-    except (TypeError, ValueError):
-        return "-"
-    return "-" if f != f else f"{f:.3g}"
 
 
 def _metric_mean(results: StudyResults, table: str, metric: str) -> Optional[float]:

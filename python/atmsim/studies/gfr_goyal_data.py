@@ -27,7 +27,7 @@ Transcription notes (the text is an OCR of the PDF):
 
 from __future__ import annotations
 
-from typing import Dict, List, Tuple
+from typing import Any, Dict, List, Tuple
 
 # Groups of Tables 1-3, as printed ("1-3" = TCPs 1, 2, 3).
 GROUPS: Tuple[str, ...] = ("1-3", "4-6", "7-9", "10-12", "13-15")
@@ -86,7 +86,7 @@ Z = 1.5
 LINK_BPS = 155_520_000
 
 
-def rows_1_3() -> List[dict]:
+def rows_1_3() -> List[Dict[str, Any]]:
     """One row per (experiment, group) of Tables 1-3."""
     return [
         {"experiment": e, "tcps": g, "r_i": TABLE1_THRESHOLDS[e][k],
@@ -96,7 +96,7 @@ def rows_1_3() -> List[dict]:
     ]
 
 
-def rows_4_5() -> List[dict]:
+def rows_4_5() -> List[Dict[str, Any]]:
     """One row per (experiment, VC) of Tables 4-5."""
     return [
         {"experiment": e, "vc": v, "r_i": TABLE4_THRESHOLDS[e][k], "r": TABLE4_TOTALS[e],
