@@ -90,9 +90,7 @@ fn version() -> &'static str {
 #[pyfunction]
 fn eta_oh(mss: u32, mean_bytes: f64) -> PyResult<f64> {
     if mss == 0 || !(mean_bytes > 0.0) || !mean_bytes.is_finite() {
-        return Err(PyValueError::new_err(
-            "eta_oh: mss must be > 0 and mean_bytes a positive finite number",
-        ));
+        return Err(PyValueError::new_err("eta_oh: mss must be > 0 and mean_bytes a positive finite number"));
     }
     Ok(atmsim_core::overhead::eta_oh(mss, mean_bytes))
 }
