@@ -273,21 +273,16 @@ impl Adapter {
     }
 
     pub fn controlled_vc(&self, vc: usize) -> Option<&ControlledVc> {
-        match self.slot_of.get(vc) {
-            Some(&i) if i != PLAIN => Some(&self.controlled[i as usize]),
-            _ => None,
-        }
+        self.slot(vc).map(|i| &self.controlled[i])
     }
 
     pub fn controlled_mut(&mut self, vc: usize) -> Option<&mut ControlledVc> {
-        match self.slot_of.get(vc) {
-            Some(&i) if i != PLAIN => Some(&mut self.controlled[i as usize]),
-            _ => None,
-        }
+        self.slot(vc).map(|i| &mut self.controlled[i])
     }
 
-    fn slot(&self, vc: VcId) -> Option<usize> {
-        match self.slot_of.get(vc as usize) {
+    /// The index in `controlled` of `vc`'s queue (`None`: a plain VC).
+    fn slot(&self, vc: usize) -> Option<usize> {
+        match self.slot_of.get(vc) {
             Some(&i) if i != PLAIN => Some(i as usize),
             _ => None,
         }
@@ -335,7 +330,7 @@ impl Adapter {
     }
 
     pub fn push(&mut self, now: Time, f: TxFrame) {
-        match self.slot(f.vc) {
+        match self.slot(f.vc as usize) {
             Some(i) => self.controlled[i].queue.push_back(f),
             None => self.plain.push_back(f),
         }
@@ -346,16 +341,14 @@ impl Adapter {
     /// for one of its sources, or a forward RM cell to return (`ci`: the destination saw EFCI
     /// on the VC's last data cell).
     pub fn on_control(&mut self, now: Time, cell: Cell, ci: bool) {
+        let link = self.clock.period();
         if cell.flags & F_CREDIT != 0 {
-            if let Some(i) = self.slot(cell.vc) {
-                if let Some(c) = &mut self.controlled[i].credit {
-                    c.credit_low32(cell.frame);
-                }
+            if let Some(c) = self.controlled_mut(cell.vc as usize).and_then(|c| c.credit.as_mut()) {
+                c.credit_low32(cell.frame);
             }
         } else if cell.flags & F_BACKWARD != 0 {
-            if let Some(i) = self.slot(cell.vc) {
-                let link = self.clock.period();
-                self.controlled[i].on_rm(cell.frame, link);
+            if let Some(c) = self.controlled_mut(cell.vc as usize) {
+                c.on_rm(cell.frame, link);
             }
         } else {
             // Turnaround (TM 4.0 clause 5.10.5): same VC, DIR = backward, CI from EFCI.
@@ -467,6 +460,7 @@ mod tests {
             channels,
             sched: Sched::new(1),
             captures: Default::default(),
+            levels: Vec::new(),
         }
     }
 

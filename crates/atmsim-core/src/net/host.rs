@@ -375,6 +375,7 @@ mod tests {
             channels,
             sched: Sched::new(1),
             captures: Captures::default(),
+            levels: Vec::new(),
         }
     }
 

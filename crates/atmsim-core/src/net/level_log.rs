@@ -20,16 +20,12 @@
 //! channel latency) behind the newest entry can still be asked for; older ones are dropped.
 
 use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
 
 use crate::abr::Feedback;
 use crate::time::Time;
 
-/// The log shared by the forward port (writer) and the reverse ports (readers) of one switch.
-/// A mutex only so that a simulation stays `Send`: the engine is single-threaded and the lock is
-/// taken only when the band changes and once per backward RM cell.
-pub type SharedLevel = Arc<Mutex<LevelLog>>;
-
+/// Logs live in `World::levels`; the forward port (writer) and the reverse ports (readers) of
+/// one switch hold its index.
 #[derive(Debug, Clone)]
 pub struct LevelLog {
     /// (time, the band's feedback from then on), in time order; never empty.
@@ -41,10 +37,6 @@ impl LevelLog {
     /// A log starting at time 0 in band `initial`.
     pub fn new(initial: Feedback, window: Time) -> Self {
         LevelLog { entries: VecDeque::from([(0, initial)]), window }
-    }
-
-    pub fn shared(initial: Feedback, window: Time) -> SharedLevel {
-        Arc::new(Mutex::new(LevelLog::new(initial, window)))
     }
 
     /// The band became `f` at `t` (not before the last entry).

@@ -27,7 +27,7 @@ pub use adapter::{feedback_of, with_feedback, ControlledVc, RateControl, Shaper,
 pub use capture::{Captures, Recorder, NO_CAPTURE};
 pub use fault::{Fault, FaultRule};
 pub use host::{Endpoint, Host, HostStats, SinkStats};
-pub use level_log::{LevelLog, SharedLevel};
+pub use level_log::LevelLog;
 pub use merge::{Arbitration, InputMerge};
 pub use port::{ClassState, Port, PortStats, Upc, INFINITE};
 pub use sampler::PortTrace;
@@ -64,6 +64,8 @@ pub struct World {
     pub sched: Sched,
     /// Packet captures (none unless asked for).
     pub captures: Captures,
+    /// Adaptive-shaping level logs, written by forward ports and read by reverse ports.
+    pub levels: Vec<LevelLog>,
 }
 
 impl World {

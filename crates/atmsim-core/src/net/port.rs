@@ -16,13 +16,13 @@
 //! Flow control (the credit/rate and CLASS studies) adds control cells, handled off the data
 //! path (one flag test per arrival): RM cells queue like data cells but never touch the frame
 //! state, the policy or the UPC; backward RM cells first get the adaptive-shaping feedback of
-//! this switch's forward port ([`SharedLevel`]); FCVC credit cells are consumed here. A data
+//! this switch's forward port ([`LevelLog`](super::LevelLog)); FCVC credit cells are consumed here. A data
 //! cell arriving above `efci_threshold` gets EFCI (PRCA). FCVC (per VC, per hop): a port that
 //! forwards an FCVC VC gives it its own buffer of N2 + N3 cells and sends a credit cell back to
 //! the previous hop every N2 cells it sends; a port whose next hop is such a switch holds a
 //! credit balance per VC and its scheduler skips VCs without credit.
 
-use super::{feedback_of, with_feedback, Arbitration, Fault, InputMerge, PortTrace, SharedLevel, World};
+use super::{feedback_of, with_feedback, Arbitration, Fault, InputMerge, LevelLog, PortTrace, World};
 use crate::abr::{CreditReceiver, CreditSender, Feedback};
 use crate::accept::{BufferState, DropReason, Policy, VcPolicy, DROP_REASONS};
 use crate::cell::{Cell, F_BACKWARD, F_CLP, F_CREDIT, F_EFCI};
@@ -99,9 +99,10 @@ pub struct FcvcHop {
 }
 
 /// Publishes this port's adaptive-shaping band (its occupancy against T_l and T_h).
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 struct LevelWriter {
-    log: SharedLevel,
+    /// Index in `World::levels`.
+    log: u32,
     t_low: u32,
     t_high: u32,
 }
@@ -184,9 +185,10 @@ pub struct Port {
     /// `level` (the whole range, never left, when nothing reads it).
     band_lo: u32,
     band_span: u32,
-    level: Option<Box<LevelWriter>>,
-    /// Per VC: the level log of the VC's forward port at this switch, read by backward RM cells.
-    rm_levels: Vec<Option<SharedLevel>>,
+    level: Option<LevelWriter>,
+    /// Per VC: the level log (index in `World::levels`) of the VC's forward port at this
+    /// switch, read by backward RM cells.
+    rm_levels: Vec<Option<u32>>,
     pub stats: PortStats,
     merge: InputMerge,
     /// Injected faults (usually none: checked only at first cells, and only if present).
@@ -317,16 +319,17 @@ impl Port {
         self.hooks = true;
     }
 
-    /// Publish this port's band against `t_low` / `t_high` to `log` (the CLASS study's forward
-    /// port); the log must start in the band of an empty buffer.
-    pub fn publish_level(&mut self, log: SharedLevel, t_low: u32, t_high: u32) {
-        self.level = Some(Box::new(LevelWriter { log, t_low, t_high }));
+    /// Publish this port's band against `t_low` / `t_high` to `World::levels[log]` (the CLASS
+    /// study's forward port); the log must start in the band of an empty buffer.
+    pub fn publish_level(&mut self, log: u32, t_low: u32, t_high: u32) {
+        self.level = Some(LevelWriter { log, t_low, t_high });
         self.hooks = true;
         self.set_band(0);
     }
 
-    /// Backward RM cells of `vc` take their feedback from `log` (its forward port's level).
-    pub fn read_level(&mut self, vc: usize, n_vcs: usize, log: SharedLevel) {
+    /// Backward RM cells of `vc` take their feedback from `World::levels[log]` (its forward
+    /// port's level).
+    pub fn read_level(&mut self, vc: usize, n_vcs: usize, log: u32) {
         self.rm_levels.resize(n_vcs, None);
         self.rm_levels[vc] = Some(log);
     }
@@ -370,18 +373,18 @@ impl Port {
     /// The shared occupancy is now `x`: publish it if it left its band (one compare when it did
     /// not, or when nothing is published: the band is then the whole range).
     #[inline(always)]
-    fn level_moved(&mut self, now: Time, x: u32) {
+    fn level_moved(&mut self, now: Time, x: u32, levels: &mut [LevelLog]) {
         if x.wrapping_sub(self.band_lo) > self.band_span {
-            self.band_changed(now, x);
+            self.band_changed(now, x, levels);
         }
     }
 
     #[cold]
     #[inline(never)]
-    fn band_changed(&mut self, now: Time, x: u32) {
+    fn band_changed(&mut self, now: Time, x: u32, levels: &mut [LevelLog]) {
         let f = self.set_band(x);
-        if let Some(w) = &self.level {
-            w.log.lock().expect("level log").push(now, f);
+        if let Some(w) = self.level {
+            levels[w.log as usize].push(now, f);
         }
     }
 
@@ -423,7 +426,7 @@ impl Port {
     /// A cell arrives at `now`: count it, police it, run the frame state machine and the policy.
     pub fn enqueue(&mut self, now: Time, mut cell: Cell, world: &mut World) {
         if cell.is_control() {
-            return self.enqueue_control(now, cell);
+            return self.enqueue_control(now, cell, world);
         }
         self.stats.cells_in += 1;
         let vc = cell.vc as usize;
@@ -499,7 +502,7 @@ impl Port {
             return self.drop_cell(vc, DropReason::Overflow, world, cell);
         }
         if self.hooks {
-            self.arrival_hooks(now, &mut cell, x, guaranteed);
+            self.arrival_hooks(now, &mut cell, x, guaranteed, world);
         }
         self.account(now);
         let cs = &mut self.classes[c];
@@ -518,7 +521,7 @@ impl Port {
     /// Flow control for an accepted data cell arriving at shared occupancy `x`: EFCI, and the
     /// occupancy it is about to add to (own buffer or shared level).
     #[inline(never)]
-    fn arrival_hooks(&mut self, now: Time, cell: &mut Cell, x: u32, own: bool) {
+    fn arrival_hooks(&mut self, now: Time, cell: &mut Cell, x: u32, own: bool, world: &mut World) {
         if own {
             self.own_arrival(cell.vc as usize);
             return;
@@ -527,7 +530,7 @@ impl Port {
             cell.flags |= F_EFCI;
             self.stats.efci_marked += 1;
         }
-        self.level_moved(now, x + 1);
+        self.level_moved(now, x + 1, &mut world.levels);
     }
 
     /// A cell entered `vc`'s own buffer: track an FCVC VC's occupancy against N2 + N3.
@@ -543,7 +546,7 @@ impl Port {
     /// state, no policy, no UPC, and no frame slot to release when one is dropped.
     #[cold]
     #[inline(never)]
-    fn enqueue_control(&mut self, now: Time, mut cell: Cell) {
+    fn enqueue_control(&mut self, now: Time, mut cell: Cell, world: &mut World) {
         let vc = cell.vc as usize;
         if cell.flags & F_CREDIT != 0 {
             self.stats.credit_cells_in += 1;
@@ -555,10 +558,10 @@ impl Port {
         self.stats.cells_in += 1;
         self.stats.rm_cells += 1;
         if cell.flags & F_BACKWARD != 0 {
-            if let Some(Some(log)) = self.rm_levels.get(vc) {
+            if let Some(&Some(log)) = self.rm_levels.get(vc) {
                 // The forward port's band when this RM cell passes (see `level_log` for how
                 // stale it can be).
-                let here = log.lock().expect("level log").at(now);
+                let here = world.levels[log as usize].at(now);
                 if here > feedback_of(cell.frame) {
                     cell.frame = with_feedback(cell.frame, here);
                     self.stats.rm_feedback_raised += 1;
@@ -582,7 +585,7 @@ impl Port {
         if own {
             self.own_arrival(vc);
         } else {
-            self.level_moved(now, x + 1);
+            self.level_moved(now, x + 1, &mut world.levels);
         }
         self.stats.max_queue = self.stats.max_queue.max(self.queue_len());
     }
@@ -647,7 +650,7 @@ impl Port {
             self.own_departure(cell.vc as usize, slot, world);
         } else {
             let x = self.shared_level();
-            self.level_moved(slot, x);
+            self.level_moved(slot, x, &mut world.levels);
         }
     }
 
@@ -781,6 +784,7 @@ mod tests {
             channels,
             sched: Sched::new(1),
             captures: Default::default(),
+            levels: Vec::new(),
         };
         (Port::new("p".into(), 0, SlotClock::new(period), k, policy, 4), world)
     }
@@ -1007,10 +1011,11 @@ mod tests {
     fn backward_rm_feedback_only_gets_more_pessimistic_from_the_forward_log() {
         use Feedback::*;
         let (mut p, mut w) = fixture(100, Policy::TailDrop);
-        let log = LevelLog::shared(Increase, 1_000_000);
-        log.lock().unwrap().push(100, Keep);
-        log.lock().unwrap().push(200, Decrease);
-        p.read_level(0, 4, log);
+        let mut log = LevelLog::new(Increase, 1_000_000);
+        log.push(100, Keep);
+        log.push(200, Decrease);
+        w.levels.push(log);
+        p.read_level(0, 4, 0);
         assert_eq!(backward_rm(50, &mut p, &mut w, Increase), Increase);
         assert_eq!(backward_rm(50, &mut p, &mut w, Keep), Keep, "never more optimistic");
         assert_eq!(backward_rm(150, &mut p, &mut w, Increase), Keep);
@@ -1025,19 +1030,18 @@ mod tests {
     fn forward_port_publishes_each_band_change_with_its_time() {
         use Feedback::*;
         let (mut p, mut w) = fixture(100, Policy::TailDrop);
-        let log = LevelLog::shared(Increase, PS_PER_US * 1000);
-        p.publish_level(log.clone(), 2, 4);
+        w.levels.push(LevelLog::new(Increase, PS_PER_US * 1000));
+        p.publish_level(0, 2, 4);
         for t in 1..=5 {
             p.enqueue(t * 10, Cell { frame: t as u32, vc: 0, flags: F_EOF }, &mut w);
         }
         // x = 2 at 20 (T_l): Keep; x = 5 at 50 (> T_h): Decrease.
-        let l = log.lock().unwrap().clone();
+        let l = &w.levels[0];
         assert_eq!(l.len(), 3);
         assert_eq!([l.at(19), l.at(20), l.at(49), l.at(50)], [Increase, Keep, Keep, Decrease]);
-        drop(l);
         p.advance(PS_PER_US * 100, &mut w);
         // Emptied: back to Increase after the departure that left one cell.
-        let l = log.lock().unwrap();
+        let l = &w.levels[0];
         assert_eq!(l.at(PS_PER_US * 100), Increase);
         assert_eq!(l.len(), 5, "Keep at x = 4, Increase at x = 1");
     }

@@ -233,6 +233,7 @@ pub fn build(model: Model) -> Built {
     }
 
     configure_ports(&model, &port_comp, &mut comps, n_vcs);
+    let mut levels = Vec::new();
     super::switch_flow::wire(
         &model,
         &port_comp,
@@ -241,6 +242,7 @@ pub fn build(model: Model) -> Built {
         &mut fifos,
         &mut lookahead,
         &channels,
+        &mut levels,
     );
     for (vc, c) in model.conns.iter().enumerate() {
         let Some(g) = &c.gfr else { continue };
@@ -300,6 +302,7 @@ pub fn build(model: Model) -> Built {
         channels,
         sched: Sched::new(comps.len()),
         captures: Default::default(),
+        levels,
     };
     let sim = Sim { comps, lookahead, world, now: 0, events: 0 };
     let mut built = Built { sim, model, endpoints, ports, bottleneck };

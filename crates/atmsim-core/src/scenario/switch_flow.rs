@@ -172,6 +172,7 @@ pub fn wire(
     fifos: &mut Vec<CellFifo>,
     lookahead: &mut [Time],
     channels: &[Channel],
+    levels: &mut Vec<LevelLog>,
 ) {
     let n_vcs = model.n_vcs();
     // Sorted for a deterministic FIFO numbering.
@@ -187,9 +188,10 @@ pub fn wire(
             p.set_efci_threshold(th);
         }
         let Some((lo, hi)) = flow.rm_feedback else { continue };
-        let log = LevelLog::shared(Feedback::Increase.at_switch(0, lo, hi), window);
+        let log = levels.len() as u32;
+        levels.push(LevelLog::new(Feedback::Increase.at_switch(0, lo, hi), window));
         if let Component::Port(p) = &mut comps[pc] {
-            p.publish_level(log.clone(), lo, hi);
+            p.publish_level(log, lo, hi);
         }
         // Every VC whose data leaves through this port: its backward RM cells pass this switch
         // on the port toward the VC's previous hop.
@@ -198,7 +200,7 @@ pub fn wire(
                 continue;
             };
             if let Component::Port(r) = &mut comps[port_comp[&(node, c.links[h - 1])]] {
-                r.read_level(vc, n_vcs, log.clone());
+                r.read_level(vc, n_vcs, log);
             }
         }
     }
