@@ -1,6 +1,7 @@
 //! Flow control in a scenario (the credit/rate study's PRCA and FCVC, the CLASS study's adaptive
-//! shaping), switch side (the sources' side is `flow.rs`): the port keys `best_effort`, `efci_threshold_cells` and `rm_feedback`,
-//! the connection key `fcvc`; their checks, and the wiring of the built ports.
+//! shaping), switch side (the sources' side is `flow.rs`): the port keys `best_effort`,
+//! `efci_threshold_cells` and `rm_feedback`, the connection key `fcvc`; their checks, and the
+//! wiring of the built ports.
 
 use std::collections::HashMap;
 
