@@ -9,27 +9,12 @@
 //! - Errors are [`ScenarioError`]`{ field, reason }`; `Display` gives the one line `field: reason`.
 //! - `seed`, when given, replaces `simulation.seed`.
 
-use std::fmt;
 use std::time::Instant;
 
+pub use crate::error::ScenarioError;
 use crate::report::{report, Report};
 use crate::scenario::validate::Model;
 use crate::scenario::{self, build::build};
-
-/// A scenario that cannot be run, with the offending field (dotted path) and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ScenarioError {
-    pub field: String,
-    pub reason: String,
-}
-
-impl fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.field, self.reason)
-    }
-}
-
-impl std::error::Error for ScenarioError {}
 
 /// One pcap file per capture point: (file stem, file contents).
 pub type Captures = Vec<(String, Vec<u8>)>;
@@ -82,8 +67,8 @@ pub fn run_scenario_json(
     report_json(&run_scenario(toml_text, overrides, seed)?)
 }
 
-/// Engine version recorded with every result: the package version and a fingerprint of the
-/// engine's source (`build.rs`), so two builds that may differ in results never share one.
+/// Engine version recorded with every result (see [`crate::version`]); kept here for the
+/// bindings, which reach everything through this module.
 pub fn version() -> &'static str {
-    concat!(env!("CARGO_PKG_VERSION"), "+src.", env!("ATMSIM_SOURCE_HASH"))
+    crate::version()
 }

@@ -55,6 +55,7 @@ pub mod api;
 pub mod app;
 pub mod cell;
 pub mod conformance;
+pub mod error;
 pub mod frame;
 mod json;
 pub mod metrics;
@@ -69,3 +70,11 @@ pub mod tcp;
 pub mod time;
 pub mod traces;
 pub mod traffic;
+
+pub use error::ScenarioError;
+
+/// Engine version recorded with every result: the package version and a fingerprint of the
+/// engine's source (`build.rs`), so two builds that may differ in results never share one.
+pub fn version() -> &'static str {
+    concat!(env!("CARGO_PKG_VERSION"), "+src.", env!("ATMSIM_SOURCE_HASH"))
+}

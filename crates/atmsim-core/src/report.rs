@@ -60,6 +60,10 @@ pub struct BackgroundReport {
     /// Cells that reached the sink, and the messages that arrived whole.
     pub cells_delivered: u64,
     pub messages_delivered: u64,
+    /// Messages (and their cells) the source's host refused because its bounded adapter queue
+    /// was full: the source offered more than its link or shaper carries.
+    pub messages_refused: u64,
+    pub cells_refused: u64,
     pub offered_user_bps: f64,
     pub delivered_user_bps: f64,
     /// 1 - delivered / offered cells (cells still queued or in flight at the end count as lost).
@@ -224,14 +228,14 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
         let vc = b.model.conns.len() + j;
         let (src, dst) = (host_of(b, bg.path[0]), host_of(b, bg.path[bg.path.len() - 1]));
         let gen = src.endpoints.iter().find_map(|e| match e {
-            Endpoint::Background { vc: v, gen } if *v as usize == vc => Some(gen),
+            Endpoint::Background { vc: v, gen, queue } if *v as usize == vc => Some((gen, queue)),
             _ => None,
         });
         let sink = dst.endpoints.iter().find_map(|e| match e {
             Endpoint::Sink { vc: v, stats } if *v as usize == vc => Some(stats),
             _ => None,
         });
-        let (Some(gen), Some(sink)) = (gen, sink) else { unreachable!("built with both ends") };
+        let (Some((gen, queue)), Some(sink)) = (gen, sink) else { unreachable!("built with both ends") };
         let payload = gen.source.payload() as f64;
         background.push(BackgroundReport {
             name: bg.name.clone(),
@@ -239,6 +243,8 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
             cells_offered: gen.cells,
             cells_delivered: sink.cells,
             messages_delivered: sink.messages,
+            messages_refused: queue.messages_refused,
+            cells_refused: queue.cells_refused,
             offered_user_bps: gen.cells as f64 * payload * 8.0 / dur,
             delivered_user_bps: sink.user_octets as f64 * 8.0 / dur,
             cell_loss_ratio: (gen.cells > 0).then(|| 1.0 - sink.cells as f64 / gen.cells as f64),
@@ -349,7 +355,7 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
         duration_s: dur,
         wall_s,
         events: sim.events,
-        engine_version: crate::api::version(),
+        engine_version: crate::version(),
         flows,
         background,
         ports,

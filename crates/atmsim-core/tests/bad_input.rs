@@ -319,13 +319,13 @@ fn cases() -> Vec<Case> {
             "float for buffer",
             with_policy("10.5", "kind = \"tail_drop\""),
             "port[0].buffer_cells",
-            "did not match any variant",
+            "expected an integer number of cells or \"infinite\", got",
         ),
         case(
             "misspelt infinite buffer",
             with_policy("\"infinte\"", "kind = \"tail_drop\""),
             "port[0].buffer_cells",
-            "did not match any variant",
+            "expected an integer number of cells or \"infinite\", got",
         ),
         case(
             "table for [simulation]",
@@ -1324,6 +1324,75 @@ fn cases() -> Vec<Case> {
             "port[0].best_effort",
             "unknown variant `lifo`",
         ),
+        // --- Issue 12: inputs that were accepted and then exhausted the machine or misspoke ---
+        case(
+            "messages app faster than its access link",
+            with_conn(&format!("{CONN}app = {{ kind = \"messages\", mean_bytes = 1000, rate_bps = 1e12 }}\n")),
+            "connection[0].app.rate_bps",
+            "must be at most the access link's rate",
+        ),
+        case(
+            "messages app of vanishing length",
+            with_conn(&format!("{CONN}app = {{ kind = \"messages\", mean_bytes = 1e-300, rate_bps = 2500000 }}\n")),
+            "connection[0].app.mean_bytes",
+            "must be at least 1 octet",
+        ),
+        case(
+            "messages app with more messages than cell slots",
+            with_conn(&format!("{CONN}app = {{ kind = \"messages\", mean_bytes = 1, rate_bps = 1e8 }}\n")),
+            "connection[0].app.mean_bytes",
+            "messages per second, more than the access link's",
+        ),
+        case(
+            "duration shorter than a cell time",
+            with_sim("[simulation]\nduration_s = 5e-324\nseed = 1\n"),
+            "simulation.duration_s",
+            "must be at least one cell time of the slowest link",
+        ),
+        case(
+            "duration shorter than a cell time of a slow link",
+            with_first_link("ends = [\"a\", \"s\"]\nrate_bps = 1000\ndelay_us = 5.0"),
+            "simulation.duration_s",
+            "must be at least one cell time of the slowest link (0.424 s)",
+        ),
+        case(
+            "fcvc n2 + n3 too large blames n3, not target_bps",
+            rr_port(&fcvc_conn("fcvc = { n2 = 1073741824, n3 = 1073741824 }"), ""),
+            "connection[0].fcvc.n3",
+            "n2 + n3 = 2147483648 cells",
+        ),
+        case(
+            "buffer size neither cells nor infinite",
+            nsrc("", "").replace("buffer_cells = 1000", "buffer_cells = \"big\""),
+            "n_source.buffer_cells",
+            "expected an integer number of cells or \"infinite\", got string \"big\"",
+        ),
+        case(
+            "port buffer size a float",
+            with_policy("1.5", "kind = \"tail_drop\""),
+            "port[0].buffer_cells",
+            "expected an integer number of cells or \"infinite\", got float 1.5",
+        ),
+        case(
+            "n_source policy a number",
+            nsrc("", "").replace("policy = \"fba\"", "policy = 3"),
+            "n_source.policy",
+            "expected one of `tail_drop`, `ppd`, `epd`",
+        ),
+        case(
+            "n_source not a table",
+            format!("n_source = 5\n{SIM}"),
+            "n_source",
+            "integer `5`, expected a table",
+        ),
+        case(
+            "traces too many in total",
+            nsrc("sources = 50", "[trace]\ninterval_s = 1e-6\nqueues = true\nper_vc = true\n")
+                .replace("sources = 2\n", "")
+                .replace("duration_s = 0.001", "duration_s = 10.0"),
+            "trace.interval_s",
+            "sampled values in all",
+        ),
     ]
 }
 
@@ -1410,7 +1479,8 @@ fn edge_cases() -> Vec<(&'static str, String, Vec<(String, String)>)> {
         (
             "two hosts on one link",
             net(
-                SIM,
+                // At least one cell time of the 1 cell/s link.
+                "[simulation]\nduration_s = 2.0\nseed = 1\n",
                 "[[node]]\nname = \"a\"\nkind = \"host\"\n[[node]]\nname = \"b\"\nkind = \"host\"\n",
                 "[[link]]\nends = [\"a\", \"b\"]\nrate_cells_per_s = 1\ndelay_us = 0.0\n",
                 "",

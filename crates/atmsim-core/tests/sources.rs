@@ -176,3 +176,34 @@ fn prca_with_efci_shares_the_bottleneck() {
         assert!((0.5e6..12e6).contains(&acr), "{}: {acr}", f.name);
     }
 }
+
+#[test]
+fn a_background_source_faster_than_its_link_is_bounded_by_its_host_queue() {
+    // 1 Tb/s of CBR cells on a 155.52 Mb/s access link: before the bound, the host queued every
+    // cell (2.5 GB per simulated second). Now whole messages are refused once the adapter holds
+    // SOURCE_QUEUE_CELLS cells, and counted.
+    let r = run(
+        r#"
+[[connection]]
+name = "c"
+route = ["a", "s", "b"]
+[[background]]
+name = "flood"
+route = ["a", "s", "b"]
+source = { kind = "cbr", rate_bps = 1e12 }
+"#,
+        0.01,
+    );
+    let bg = &r.background[0];
+    assert!(bg.messages_refused > 0, "{bg:?}");
+    assert_eq!(bg.messages_refused, bg.cells_refused, "one cell per CBR message");
+    // What is still queued never exceeds the bound (frames live: queued, on the wire, held).
+    let cap = atmsim_core::net::SOURCE_QUEUE_CELLS as u64;
+    assert!(r.summary.conservation.frames_live <= cap + 10_000, "{}", r.summary.conservation.frames_live);
+    let host_a = r.hosts.iter().find(|h| h.name == "a").unwrap();
+    // The TCP connection shares the adapter: its few segments come on top.
+    assert!(host_a.backlog_cells <= cap + 10_000, "{}", host_a.backlog_cells);
+    assert!(r.summary.conservation.balanced);
+    // Offered = sent + refused + still queued (the source's own accounting adds up).
+    assert!(bg.cells_offered >= bg.cells_refused + bg.cells_delivered);
+}

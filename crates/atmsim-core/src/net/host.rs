@@ -2,7 +2,7 @@
 //! frames into cells and sends them at the line's slot rate (the host's PCR).
 
 use super::adapter::{Adapter, ControlledVc, TxFrame, VcTagger};
-use super::{Captures, InputMerge, World, NO_CAPTURE};
+use super::{Captures, InputMerge, SourceQueue, World, NO_CAPTURE};
 use crate::aal5;
 use crate::abr::CreditSender;
 use crate::app::App;
@@ -28,6 +28,8 @@ pub enum Endpoint {
     Background {
         vc: VcId,
         gen: Generator,
+        /// Its cells waiting in the adapter, bounded (see `source_queue.rs`).
+        queue: SourceQueue,
     },
     /// Where a background source's frames end.
     Sink {
@@ -296,9 +298,12 @@ impl Host {
                     app.after(now, tcp);
                 }
                 Endpoint::Receiver { tcp, .. } => tcp.on_timer(now, &mut tx),
-                Endpoint::Background { gen, .. } => {
+                Endpoint::Background { gen, queue, .. } => {
                     while gen.next_at() <= now {
                         let (ncells, len) = gen.fire();
+                        if !queue.admit(ncells) {
+                            continue;
+                        }
                         let f = Frame {
                             conn: tx.vc as u32,
                             kind: SegKind::Background,
@@ -316,8 +321,17 @@ impl Host {
     }
 
     fn send_cell(&mut self, world: &mut World) {
-        self.adapter.send(world);
+        let cell = self.adapter.send(world);
         self.stats.cells_out += 1;
+        if cell.is_control() {
+            return;
+        }
+        // A background source's cell frees room in its bounded queue.
+        if let Some(&i) = self.by_conn.get(cell.vc as usize) {
+            if let Some(Endpoint::Background { queue, .. }) = self.endpoints.get_mut(i as usize) {
+                queue.sent();
+            }
+        }
     }
 
     pub fn advance(&mut self, horizon: Time, world: &mut World) -> u64 {

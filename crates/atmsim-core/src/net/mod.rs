@@ -22,6 +22,7 @@ mod port;
 mod sampler;
 mod sched;
 mod sim;
+mod source_queue;
 
 pub use adapter::{feedback_of, with_feedback, ControlledVc, RateControl, Shaper, VcTxStats};
 pub use capture::{Captures, Recorder, NO_CAPTURE};
@@ -33,6 +34,7 @@ pub use port::{ClassState, Port, PortStats, Upc, INFINITE};
 pub use sampler::PortTrace;
 pub use sched::Sched;
 pub use sim::{Component, Sim};
+pub use source_queue::{SourceQueue, SOURCE_QUEUE_CELLS};
 
 use crate::cell::{Cell, CellFifo};
 use crate::frame::FrameSlab;

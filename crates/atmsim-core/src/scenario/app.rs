@@ -6,12 +6,15 @@
 use toml::Value;
 
 use super::validate::{bad, Check};
-use crate::api::ScenarioError;
 use crate::app::AppKind;
+use crate::error::ScenarioError;
+use crate::time::{CellPeriod, CELL_BITS};
 
 const KINDS: &str = "\"greedy\", \"transfers\" or \"messages\"";
 
-pub fn app_of(v: Option<&Value>, path: &str) -> Result<AppKind, ScenarioError> {
+/// `access` is the cell period of the connection's first link: what a source can offer is
+/// bounded by it (more could only queue in the host without limit).
+pub fn app_of(v: Option<&Value>, path: &str, access: CellPeriod) -> Result<AppKind, ScenarioError> {
     let path = format!("{path}.app");
     let table = match v {
         None => return Ok(AppKind::Greedy),
@@ -74,8 +77,34 @@ pub fn app_of(v: Option<&Value>, path: &str) -> Result<AppKind, ScenarioError> {
         Some("messages") => {
             let mean_bytes = need("mean_bytes")?;
             c.positive_f64("mean_bytes", Some(mean_bytes))?;
+            // A message is at least one octet (the application rounds lengths up to 1).
+            if mean_bytes < 1.0 {
+                return Err(bad(&path, "mean_bytes", format!("must be at least 1 octet, got {mean_bytes}")));
+            }
             let rate = need("rate_bps")?;
             c.positive_f64("rate_bps", Some(rate))?;
+            // Offering more than the access link carries only grows the host's send buffer; and
+            // more messages than cell slots per second is work (events) without any traffic.
+            let cells_per_s = access.cells_per_s();
+            let link_bps = cells_per_s * CELL_BITS as f64;
+            if rate > link_bps {
+                return Err(bad(
+                    &path,
+                    "rate_bps",
+                    format!("must be at most the access link's rate ({link_bps:.0} bit/s), got {rate}"),
+                ));
+            }
+            let per_s = rate / (8.0 * mean_bytes);
+            if per_s > cells_per_s {
+                return Err(bad(
+                    &path,
+                    "mean_bytes",
+                    format!(
+                        "gives {per_s:.3e} messages per second, more than the access link's {cells_per_s:.0} \
+                         cells per second: raise mean_bytes or lower rate_bps"
+                    ),
+                ));
+            }
             AppKind::Messages { mean_bytes, rate_bps: rate }
         }
         _ => AppKind::Greedy,

@@ -215,7 +215,10 @@ pub fn build(model: Model) -> Built {
         if let Component::Host(h) = &mut comps[host_comp[b.path[0]]] {
             let rng = Rng::stream(model.seed, &format!("background/{}", b.name));
             let gen = Generator::new(b.source.clone(), rng, b.start);
-            h.add_endpoint(vc as u32, Endpoint::Background { vc: vc as VcId, gen });
+            h.add_endpoint(
+                vc as u32,
+                Endpoint::Background { vc: vc as VcId, gen, queue: Default::default() },
+            );
             if let Some(s) = b.shaper {
                 h.control_vc(n_vcs, ControlledVc::new(vc as VcId, Some(s), RateControl::Fixed, None));
             }

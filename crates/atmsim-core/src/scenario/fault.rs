@@ -2,7 +2,7 @@
 
 use super::spec::FaultSpec;
 use super::validate::{bad, Check, ModelConn};
-use crate::api::ScenarioError;
+use crate::error::ScenarioError;
 use crate::time::{from_secs_f64, Time};
 
 #[derive(Debug, Clone)]

@@ -5,7 +5,7 @@ use serde::Deserialize;
 
 use super::validate::{bad, Check};
 use crate::abr::{AdaptiveShaper, Prca};
-use crate::api::ScenarioError;
+use crate::error::ScenarioError;
 use crate::net::{RateControl, Shaper};
 use crate::time::{CellPeriod, Time, PS_PER_US};
 use crate::traffic::Source;

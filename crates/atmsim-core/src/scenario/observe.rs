@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::spec::NodeKind;
 use super::validate::{bad, Model};
-use crate::api::ScenarioError;
+use crate::error::ScenarioError;
 use crate::time::{from_secs_f64, Time};
 
 #[derive(Debug, Clone, Deserialize)]
@@ -102,6 +102,9 @@ pub struct Observe {
 
 /// Most samples one series may hold (a guard against an interval of a picosecond).
 const MAX_SAMPLES: f64 = 1.0e7;
+/// Most sampled values all series together may hold: each is 4 to 20 octets of JSON, so the
+/// report's traces stay under about a gigabyte however many ports and VCs are traced.
+pub const MAX_TRACE_VALUES: f64 = 5.0e7;
 
 pub fn observe(
     trace: Option<&TraceSpec>,
@@ -215,6 +218,38 @@ fn trace_model(t: &TraceSpec, model: &Model) -> Result<TraceModel, ScenarioError
                 .collect::<Result<Vec<_>, _>>()?,
         ),
     };
+    // Columns written per sample: per traced port its time, queue, per-VC queues (every
+    // connection whose data or ACKs leave through it) and utilisation.
+    let traced: Vec<(usize, usize)> = match &ports {
+        Some(p) => p.clone(),
+        None => model.ports.keys().copied().collect(),
+    };
+    let mut columns = 0.0;
+    for &(node, link) in &traced {
+        let vcs = model
+            .conns
+            .iter()
+            .filter(|c| {
+                (0..c.links.len()).any(|h| c.links[h] == link && (c.path[h] == node || c.path[h + 1] == node))
+            })
+            .count() as f64;
+        let queue = if t.queues { 1.0 + if t.per_vc { vcs } else { 0.0 } } else { 0.0 };
+        let util = if t.utilization { 1.0 } else { 0.0 };
+        if queue + util > 0.0 {
+            columns += 1.0 + queue + util;
+        }
+    }
+    if samples * columns > MAX_TRACE_VALUES {
+        return Err(bad(
+            "trace",
+            "interval_s",
+            format!(
+                "gives {:.3e} sampled values in all ({samples:.0} samples x {columns:.0} columns), more \
+                 than {MAX_TRACE_VALUES:.0e}: raise it, or trace fewer ports (trace.ports) or no per_vc",
+                samples * columns
+            ),
+        ));
+    }
     Ok(TraceModel {
         interval,
         cwnd: t.cwnd,

@@ -6,7 +6,7 @@
 
 use toml::Value;
 
-use crate::api::ScenarioError;
+use crate::error::ScenarioError;
 
 fn parse_value(raw: &str) -> Value {
     let doc = format!("v = {raw}");

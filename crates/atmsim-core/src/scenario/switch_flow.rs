@@ -8,8 +8,8 @@ use std::collections::HashMap;
 use super::spec::{BestEffortSpec, ConnectionSpec, FcvcSpec, NodeSpec, PortSpec, SchedulerSpec};
 use super::validate::{bad, Check, Model, ModelConn, ModelLink, ModelPort, MAX_CELLS};
 use crate::abr::{self, Feedback};
-use crate::api::ScenarioError;
 use crate::cell::CellFifo;
+use crate::error::ScenarioError;
 use crate::net::{Channel, Component, LevelLog};
 use crate::time::Time;
 
@@ -148,13 +148,15 @@ pub fn check_routes(
             let up = &links[c.links[h - 1]];
             let n3 = f.n3_for(up.period.ceil_ps() + up.prop);
             if u64::from(f.n2) + n3 > MAX_CELLS as u64 {
+                // Blame the field that set N3: given outright, or computed from target_bps.
+                let (field, how) = match f.n3 {
+                    Some(_) => ("n3", "n2 + n3"),
+                    None => ("target_bps", "n2 + the N3 it gives"),
+                };
                 return Err(bad(
                     &format!("{path}.fcvc"),
-                    "target_bps",
-                    format!(
-                        "gives N2 + N3 = {} cells at `{name}`, more than {MAX_CELLS}",
-                        u64::from(f.n2) + n3
-                    ),
+                    field,
+                    format!("{how} = {} cells at `{name}`, more than {MAX_CELLS}", u64::from(f.n2) + n3),
                 ));
             }
         }

@@ -4,7 +4,7 @@
 use super::spec::{TcpPreset, TcpSpec, VariantSpec};
 use super::validate::{bad, Check, MAX_DURATION_S};
 use crate::aal5;
-use crate::api::ScenarioError;
+use crate::error::ScenarioError;
 use crate::tcp::{config::MAX_SCALED_WINDOW, config::MAX_UNSCALED_WINDOW, TcpConfig, Variant};
 use crate::time::{from_secs_f64, PS_PER_MS};
 

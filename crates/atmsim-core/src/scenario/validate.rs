@@ -8,7 +8,7 @@ use super::flow::{ModelBackground, ModelPacing};
 use super::spec::*;
 use super::tcp;
 use crate::accept::Policy;
-use crate::api::ScenarioError;
+use crate::error::ScenarioError;
 use crate::net::{Arbitration, INFINITE};
 use crate::tcp::TcpConfig;
 use crate::time::{from_secs_f64, CellPeriod, Time, PS_PER_US};
@@ -422,8 +422,78 @@ fn backgrounds(
     Ok(out)
 }
 
+/// The nodes and links of a scenario, resolved: what every later section looks names up in.
+struct Topology {
+    /// Node name -> index into `spec.node`.
+    index: HashMap<String, usize>,
+    links: Vec<ModelLink>,
+    /// (lower node, higher node) -> link index.
+    by_pair: HashMap<(usize, usize), usize>,
+}
+
+impl Topology {
+    fn link_between(&self, a: usize, b: usize) -> Option<usize> {
+        self.by_pair.get(&(a.min(b), a.max(b))).copied()
+    }
+}
+
+/// Check a scenario section by section and build its [`Model`]; the first error found is
+/// returned, naming its field.
 pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
-    let sim = &spec.simulation;
+    let (duration, seed) = simulation(&spec.simulation)?;
+    expand_template(&mut spec)?;
+    let index = nodes(&spec.node)?;
+    let topo = links(&spec, index)?;
+    let ports = ports(&spec, &topo)?;
+    let mut names = HashMap::new();
+    let conns = connections(&spec, &topo, &mut names)?;
+    let background = backgrounds(&spec, &topo.index, &|a, b| topo.link_between(a, b), &mut names)?;
+    if conns.len() + background.len() > crate::cell::MAX_VCS {
+        return Err(bad(
+            "",
+            "connection",
+            format!("at most {} connections and background sources per scenario", crate::cell::MAX_VCS),
+        ));
+    }
+    if conns.is_empty() {
+        return Err(bad("", "connection", "the scenario has no connections"));
+    }
+    let links = topo.links;
+    let port_of = |name: &str| -> Option<(usize, usize)> {
+        ports.keys().copied().find(|&(n, l)| {
+            let l = &links[l];
+            let other = if l.ends[0] == n { l.ends[1] } else { l.ends[0] };
+            format!("{}->{}", spec.node[n].name, spec.node[other].name) == name
+        })
+    };
+    let mut bottleneck = None;
+    if let Some(b) = spec.metrics.as_ref().and_then(|m| m.bottleneck.as_ref()) {
+        bottleneck = Some(
+            port_of(b).ok_or_else(|| bad("metrics", "bottleneck", format!("no switch port named `{b}`")))?,
+        );
+    }
+    let faults = super::fault::faults(&spec.fault, port_of, &conns)?;
+    per_vc_thresholds(&spec.node, &links, &ports, &conns)?;
+    super::switch_flow::check_routes(&spec.connection, &conns, &ports, &links, &spec.node)?;
+    let mut model = Model {
+        duration,
+        seed,
+        nodes: spec.node,
+        links,
+        ports,
+        conns,
+        background,
+        bottleneck,
+        faults,
+        observe: Default::default(),
+    };
+    check_duration_covers_a_cell(&model)?;
+    model.observe = super::observe::observe(spec.trace.as_ref(), spec.capture.as_ref(), &model)?;
+    Ok(model)
+}
+
+/// `[simulation]`: the run's length and seed.
+fn simulation(sim: &SimulationSpec) -> Result<(Time, u64), ScenarioError> {
     if !(sim.duration_s.is_finite() && sim.duration_s > 0.0 && sim.duration_s <= MAX_DURATION_S) {
         return Err(bad(
             "simulation",
@@ -431,32 +501,56 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
             format!("must be in (0, {MAX_DURATION_S}] seconds, got {}", sim.duration_s),
         ));
     }
-    let (duration, seed) = (from_secs_f64(sim.duration_s), sim.seed);
+    Ok((from_secs_f64(sim.duration_s), sim.seed))
+}
 
-    if let Some(t) = spec.n_source.clone() {
-        for (name, present) in [
-            ("node", !spec.node.is_empty()),
-            ("link", !spec.link.is_empty()),
-            ("port", !spec.port.is_empty()),
-            ("connection", !spec.connection.is_empty()),
-            ("tcp", spec.tcp.is_some()),
-            ("metrics", spec.metrics.is_some()),
-        ] {
-            if present {
-                return Err(bad(
-                    "",
-                    name,
-                    "cannot be combined with the n_source template (set n_source.* instead)",
-                ));
-            }
-        }
-        check_template(&t)?;
-        super::template::expand(&t, &mut spec);
+/// A run shorter than one cell time of the slowest link carries nothing on it: every count
+/// would be zero and every rate undefined, which is never what was meant.
+fn check_duration_covers_a_cell(model: &Model) -> Result<(), ScenarioError> {
+    let slowest = model.links.iter().map(|l| l.period.ceil_ps()).max().unwrap_or(0);
+    if model.duration < slowest {
+        return Err(bad(
+            "simulation",
+            "duration_s",
+            format!(
+                "must be at least one cell time of the slowest link ({} s), got {} s",
+                crate::time::to_secs_f64(slowest),
+                crate::time::to_secs_f64(model.duration)
+            ),
+        ));
     }
+    Ok(())
+}
 
-    // Nodes.
+/// `[n_source]`: checked, then expanded into nodes, links, ports and connections (which the
+/// scenario must then not give itself).
+fn expand_template(spec: &mut ScenarioSpec) -> Result<(), ScenarioError> {
+    let Some(t) = spec.n_source.clone() else { return Ok(()) };
+    for (name, present) in [
+        ("node", !spec.node.is_empty()),
+        ("link", !spec.link.is_empty()),
+        ("port", !spec.port.is_empty()),
+        ("connection", !spec.connection.is_empty()),
+        ("tcp", spec.tcp.is_some()),
+        ("metrics", spec.metrics.is_some()),
+    ] {
+        if present {
+            return Err(bad(
+                "",
+                name,
+                "cannot be combined with the n_source template (set n_source.* instead)",
+            ));
+        }
+    }
+    check_template(&t)?;
+    super::template::expand(&t, spec);
+    Ok(())
+}
+
+/// `[[node]]`: unique names usable in link names (`a->b`).
+fn nodes(node: &[NodeSpec]) -> Result<HashMap<String, usize>, ScenarioError> {
     let mut index = HashMap::new();
-    for (i, n) in spec.node.iter().enumerate() {
+    for (i, n) in node.iter().enumerate() {
         if n.name.is_empty() || n.name.contains("->") {
             return Err(bad(&format!("node[{i}]"), "name", "must be non-empty and must not contain `->`"));
         }
@@ -464,11 +558,15 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
             return Err(bad(&format!("node[{i}]"), "name", format!("duplicate node `{}`", n.name)));
         }
     }
-    if spec.node.is_empty() {
+    if node.is_empty() {
         return Err(bad("", "node", "the scenario has no nodes (write [[node]] tables or use [n_source])"));
     }
+    Ok(index)
+}
 
-    // Links.
+/// `[[link]]`: two known, distinct ends, at most one link per pair, a rate and a delay; every
+/// host on exactly one link.
+fn links(spec: &ScenarioSpec, index: HashMap<String, usize>) -> Result<Topology, ScenarioError> {
     let mut links = Vec::new();
     let mut by_pair = HashMap::new();
     let mut degree = vec![0usize; spec.node.len()];
@@ -522,11 +620,14 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
             ));
         }
     }
-    let link_between = |a: usize, b: usize| by_pair.get(&(a.min(b), a.max(b))).copied();
+    Ok(Topology { index, links, by_pair })
+}
 
-    // Ports: every switch end of every link, explicit or default (infinite, tail drop).
+/// `[[port]]`: every switch end of every link gets a port, the default one infinite with tail
+/// drop; a `[[port]]` table configures one of them once.
+fn ports(spec: &ScenarioSpec, topo: &Topology) -> Result<HashMap<(usize, usize), ModelPort>, ScenarioError> {
     let mut ports = HashMap::new();
-    for (li, l) in links.iter().enumerate() {
+    for (li, l) in topo.links.iter().enumerate() {
         for &e in &l.ends {
             if spec.node[e].kind == NodeKind::Switch {
                 ports.insert(
@@ -547,8 +648,10 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
     let mut seen = HashMap::new();
     for (i, p) in spec.port.iter().enumerate() {
         let path = format!("port[{i}]");
-        let node =
-            *index.get(&p.node).ok_or_else(|| bad(&path, "node", format!("unknown node `{}`", p.node)))?;
+        let node = *topo
+            .index
+            .get(&p.node)
+            .ok_or_else(|| bad(&path, "node", format!("unknown node `{}`", p.node)))?;
         if spec.node[node].kind != NodeKind::Switch {
             return Err(bad(
                 &path,
@@ -556,10 +659,12 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
                 format!("`{}` is a host: ports with buffers belong to switches", p.node),
             ));
         }
-        let toward = *index
+        let toward = *topo
+            .index
             .get(&p.toward)
             .ok_or_else(|| bad(&path, "toward", format!("unknown node `{}`", p.toward)))?;
-        let li = link_between(node, toward)
+        let li = topo
+            .link_between(node, toward)
             .ok_or_else(|| bad(&path, "toward", format!("no link joins `{}` and `{}`", p.node, p.toward)))?;
         if seen.insert((node, li), i).is_some() {
             return Err(bad(&path, "toward", format!("port {}->{} is configured twice", p.node, p.toward)));
@@ -591,12 +696,20 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
             },
         );
     }
+    Ok(ports)
+}
 
-    // Connections.
+/// `[[connection]]` (with `[tcp]` as every connection's default): route, start, TCP, the
+/// application, GFR contract, per-VC accounting and source control of each.
+fn connections(
+    spec: &ScenarioSpec,
+    topo: &Topology,
+    names: &mut HashMap<String, usize>,
+) -> Result<Vec<ModelConn>, ScenarioError> {
+    let links = &topo.links;
     let base_tcp = spec.tcp.clone().unwrap_or_default();
     tcp::check_table(&base_tcp, "tcp")?;
     let mut conns = Vec::new();
-    let mut names = HashMap::new();
     for (i, c) in spec.connection.iter().enumerate() {
         let path = format!("connection[{i}]");
         if c.name.is_empty() || names.insert(c.name.clone(), i).is_some() {
@@ -605,7 +718,8 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
         if c.route.len() < 2 {
             return Err(bad(&path, "route", "needs at least a sending and a receiving host"));
         }
-        let (nodes, route_links) = resolve_route(&c.route, &path, &spec.node, &index, &link_between)?;
+        let (nodes, route_links) =
+            resolve_route(&c.route, &path, &spec.node, &topo.index, &|a, b| topo.link_between(a, b))?;
         Check(&path).non_negative_f64("start_s", c.start_s)?;
         if c.start_s > MAX_DURATION_S {
             return Err(bad(&path, "start_s", format!("must be at most {MAX_DURATION_S} seconds")));
@@ -628,10 +742,11 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
             "tcp".to_string()
         };
         let cfg = tcp::resolve(&merged, &tcp_path)?;
-        let app = super::app::app_of(c.app.as_ref(), &path)?;
+        let access = links[route_links[0]].period;
+        let app = super::app::app_of(c.app.as_ref(), &path, access)?;
         let gfr = match &c.gfr {
             Some(g) => {
-                let m = gfr_of(g, &format!("{path}.gfr"), links[route_links[0]].period.cells_per_s())?;
+                let m = gfr_of(g, &format!("{path}.gfr"), access.cells_per_s())?;
                 if m.tagging == TaggingSpec::Upc && nodes.len() < 3 {
                     return Err(bad(
                         &path,
@@ -660,8 +775,7 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
         };
         let vc_weight = c.vc_weight.unwrap_or(1.0);
         Check(&path).non_negative_f64("vc_weight", vc_weight)?;
-        let pacing =
-            super::flow::pacing_of(c.shaping.as_ref(), c.abr.as_ref(), links[route_links[0]].period, &path)?;
+        let pacing = super::flow::pacing_of(c.shaping.as_ref(), c.abr.as_ref(), access, &path)?;
         conns.push(ModelConn {
             pacing,
             name: c.name.clone(),
@@ -678,64 +792,35 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
             start,
         });
     }
-    let background = backgrounds(&spec, &index, &link_between, &mut names)?;
-    if conns.len() + background.len() > crate::cell::MAX_VCS {
-        return Err(bad(
-            "",
-            "connection",
-            format!("at most {} connections and background sources per scenario", crate::cell::MAX_VCS),
-        ));
-    }
-    if conns.is_empty() {
-        return Err(bad("", "connection", "the scenario has no connections"));
-    }
+    Ok(conns)
+}
 
-    let port_of = |name: &str| -> Option<(usize, usize)> {
-        ports.keys().copied().find(|&(n, l)| {
-            let l = &links[l];
-            let other = if l.ends[0] == n { l.ends[1] } else { l.ends[0] };
-            format!("{}->{}", spec.node[n].name, spec.node[other].name) == name
-        })
-    };
-    let mut bottleneck = None;
-    if let Some(b) = spec.metrics.as_ref().and_then(|m| m.bottleneck.as_ref()) {
-        bottleneck = Some(
-            port_of(b).ok_or_else(|| bad("metrics", "bottleneck", format!("no switch port named `{b}`")))?,
-        );
-    }
-    let faults = super::fault::faults(&spec.fault, port_of, &conns)?;
-    // Per-VC policies need every VC that leaves through the port to have a threshold.
-    for (&(node, link), p) in &ports {
+/// Per-VC policies need every VC that leaves through the port to have a threshold.
+fn per_vc_thresholds(
+    node: &[NodeSpec],
+    links: &[ModelLink],
+    ports: &HashMap<(usize, usize), ModelPort>,
+    conns: &[ModelConn],
+) -> Result<(), ScenarioError> {
+    for (&(n, link), p) in ports {
         if !matches!(p.policy, Policy::WfqGfr { .. } | Policy::Dfba { .. } | Policy::ThresholdDrop) {
             continue;
         }
         for (i, c) in conns.iter().enumerate() {
-            let crosses = (0..c.links.len()).any(|h| (c.path[h], c.links[h]) == (node, link));
+            let crosses = (0..c.links.len()).any(|h| (c.path[h], c.links[h]) == (n, link));
             if crosses && c.vc_threshold.is_none() {
-                let port =
-                    format!("{}->{}", spec.node[node].name, spec.node[other_end(&links[link], node)].name);
+                let port = format!("{}->{}", node[n].name, node[other_end(&links[link], n)].name);
                 return Err(bad(
                     &format!("connection[{i}]"),
                     "vc_threshold_cells",
-                    format!("is required: port `{port}`'s policy {} needs a per-VC threshold (or a gfr contract's MBS)", p.policy.name()),
+                    format!(
+                        "is required: port `{port}`'s policy {} needs a per-VC threshold (or a gfr \
+                         contract's MBS)",
+                        p.policy.name()
+                    ),
                 ));
             }
         }
     }
-    super::switch_flow::check_routes(&spec.connection, &conns, &ports, &links, &spec.node)?;
-    let observe = Default::default();
-    let mut model = Model {
-        duration,
-        seed,
-        nodes: spec.node,
-        links,
-        ports,
-        conns,
-        background,
-        bottleneck,
-        faults,
-        observe,
-    };
-    model.observe = super::observe::observe(spec.trace.as_ref(), spec.capture.as_ref(), &model)?;
-    Ok(model)
+    Ok(())
 }
