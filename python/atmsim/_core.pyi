@@ -33,6 +33,14 @@ def run_with_captures(
     while the engine runs.
     """
 
+def estimate_json(
+    toml_text: str,
+    overrides: Sequence[Tuple[str, str]] = ...,
+    seed: Optional[int] = None,
+) -> str:
+    """What running the scenario would cost, without running it: a JSON object with cells,
+    cell_hops, events, memory_bytes and wall_s."""
+
 def version() -> str:
     """Engine version, also recorded in every report as engine_version."""
 

@@ -7,6 +7,7 @@
 //!   scenario's `[capture]` table plus the points named on the command line; the other entry
 //!   points record none.
 //! - Errors are [`ScenarioError`]`{ field, reason }`; `Display` gives the one line `field: reason`.
+//! - [`estimate_scenario`] / [`estimate_json`]: what a run would cost, without running it.
 //! - `seed`, when given, replaces `simulation.seed`.
 
 use std::time::Instant;
@@ -65,6 +66,26 @@ pub fn run_scenario_json(
     seed: Option<u64>,
 ) -> Result<String, ScenarioError> {
     report_json(&run_scenario(toml_text, overrides, seed)?)
+}
+
+/// The cost of running a scenario, from the scenario alone (nothing is built or run): cells,
+/// events, peak memory and wall time ([`crate::estimate`]).
+pub fn estimate_scenario(
+    toml_text: &str,
+    overrides: &[(String, String)],
+    seed: Option<u64>,
+) -> Result<crate::estimate::Estimate, ScenarioError> {
+    Ok(crate::estimate::estimate(&scenario::load(toml_text, overrides, seed)?))
+}
+
+/// [`estimate_scenario`] as a JSON object `{cells, cell_hops, events, memory_bytes, wall_s}`.
+pub fn estimate_json(
+    toml_text: &str,
+    overrides: &[(String, String)],
+    seed: Option<u64>,
+) -> Result<String, ScenarioError> {
+    let e = estimate_scenario(toml_text, overrides, seed)?;
+    serde_json::to_string(&e).map_err(|e| ScenarioError { field: "estimate".into(), reason: e.to_string() })
 }
 
 /// Engine version recorded with every result (see [`crate::version`]); kept here for the

@@ -56,6 +56,7 @@ pub mod app;
 pub mod cell;
 pub mod conformance;
 pub mod error;
+pub mod estimate;
 pub mod frame;
 mod json;
 pub mod metrics;

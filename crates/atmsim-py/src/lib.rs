@@ -78,6 +78,20 @@ fn run_with_captures(
     Ok((text, files))
 }
 
+/// What running the scenario would cost, from the scenario alone (nothing is run): a JSON
+/// object `{"cells", "cell_hops", "events", "memory_bytes", "wall_s"}`.
+#[pyfunction]
+#[pyo3(signature = (toml_text, overrides = Vec::new(), seed = None))]
+fn estimate_json(
+    py: Python<'_>,
+    toml_text: String,
+    overrides: Vec<(String, String)>,
+    seed: Option<u64>,
+) -> PyResult<String> {
+    let outcome = py.allow_threads(|| api::estimate_json(&toml_text, &overrides, seed));
+    outcome.map_err(|err| to_py_error(py, err))
+}
+
 /// Version of the simulation engine (recorded in every report as `engine_version`).
 #[pyfunction]
 fn version() -> &'static str {
@@ -100,6 +114,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
     m.add_function(wrap_pyfunction!(run_with_captures, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(estimate_json, m)?)?;
     m.add_function(wrap_pyfunction!(eta_oh, m)?)?;
     m.add("ScenarioError", m.py().get_type_bound::<ScenarioError>())?;
     Ok(())
