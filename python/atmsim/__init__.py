@@ -12,7 +12,8 @@ pandas tables, the paper reproductions and the `atmsim` command line.
 
 from ._core import ScenarioError, version
 from .result import Result
-from .runner import run, run_with_captures
+from .limits import LimitError
+from .runner import estimate, run, run_with_captures
 from .scenario import Scenario, load
 from .seeds import derive_seed
 from .store import Store, open_store
@@ -20,7 +21,8 @@ from .sweeps import sweep
 from .tables import summarize
 
 __all__ = [
-    "Result", "Scenario", "ScenarioError", "Store", "derive_seed", "load", "open_store", "run",
+    "LimitError", "Result", "Scenario", "ScenarioError", "Store", "derive_seed", "estimate", "load",
+    "open_store", "run",
     "run_with_captures", "summarize", "sweep", "version",
 ]
 __version__ = version()

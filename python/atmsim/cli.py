@@ -11,10 +11,11 @@ import argparse
 import json
 import os
 import sys
-from typing import List, Optional, Tuple
+from typing import List, NoReturn, Optional, Tuple
 
 from . import _core
 from .bench import DEFAULT_SCENARIO
+from .limits import LimitError
 from .scenario import Scenario, load
 
 PROG = "atmsim"
@@ -25,10 +26,39 @@ class CliError(Exception):
     """A user error detected by the command line itself (not by the engine)."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with its option errors as the one line every other error is (no usage lines:
+    `--help` shows them)."""
+
+    def error(self, message: str) -> "NoReturn":  # type: ignore[override]
+        command = self.prog.partition(" ")[2]
+        _fail(f"{command}: {message}" if command else message)
+        raise SystemExit(EXIT_USAGE)
+
+
 def _read_scenario(path: str) -> Scenario:
+    from .limits import read_stdin
+
     if path == "-":
-        return Scenario(sys.stdin.read(), "<stdin>")
+        return Scenario(read_stdin(), "<stdin>")
     return load(path)
+
+
+def _max_memory(args: argparse.Namespace) -> Optional[int]:
+    from .limits import default_max_memory, parse_size
+
+    given = getattr(args, "max_memory", None)
+    return default_max_memory() if given is None else parse_size(given)
+
+
+def _write_out(text: str) -> None:
+    """Write a possibly huge document to stdout in pieces (one write of more than 2 GiB is cut
+    short by the OS) and flush, so a failure surfaces here as an OSError, not at exit."""
+    out = sys.stdout
+    step = 1 << 20
+    for i in range(0, len(text), step):
+        out.write(text[i : i + step])
+    out.flush()
 
 
 def _overrides(items: Optional[List[str]]) -> List[Tuple[str, str]]:
@@ -73,7 +103,17 @@ def _write_traces(text: str, directory: str) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from .limits import check_memory, estimate
+
     scenario = _read_scenario(args.file)
+    est = estimate(scenario.text, _overrides(args.set), args.seed)
+    if args.estimate:
+        if args.json:
+            _write_out(json.dumps(est.__dict__, indent=2) + "\n")
+        else:
+            _write_out(f"{scenario.source}: estimated {est.line()}\n")
+        return 0
+    check_memory(est, _max_memory(args), f"run {scenario.source}")
     if args.capture and not args.pcap:
         raise CliError("--capture needs --pcap DIR")
     if args.pcap:
@@ -88,12 +128,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         _write_traces(text, args.trace_dir)
     if args.json:
         # The engine's document, byte for byte: scripts may diff or hash it.
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        _write_out(text if text.endswith("\n") else text + "\n")
         return 0
     from .report import render
     from .result import Result
 
-    print(render(Result.from_json(text), scenario.source))
+    _write_out(render(Result.from_json(text), scenario.source) + "\n")
     return 0
 
 
@@ -148,7 +188,7 @@ def cmd_version(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog=PROG, description="Cell-level simulation of ATM networks carrying TCP/IP."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -162,6 +202,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--seed", type=_seed, metavar="N", help="replace simulation.seed")
     p.add_argument("--json", action="store_true", help="print the engine's JSON report")
+    p.add_argument(
+        "--estimate", action="store_true",
+        help="print the expected cells, events, memory and wall time, and do not run",
+    )
+    add_max_memory(p)
     p.add_argument(
         "--trace-dir", metavar="DIR",
         help="write the [trace] series as CSV files (and Parquet if pyarrow is installed) in DIR",
@@ -219,6 +264,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def add_max_memory(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--max-memory", metavar="SIZE",
+        help="refuse a run whose estimated memory exceeds SIZE (e.g. 8G; 'off': no limit; "
+        "default: half the machine's RAM)",
+    )
+
+
 def _fail(message: str) -> int:
     # Exactly one line, whatever the reason text contains (parsers like multi-line messages).
     print(f"{PROG}: error: {' '.join(message.split())}", file=sys.stderr)
@@ -232,13 +285,19 @@ def main(argv: Optional[List[str]] = None) -> int:
         return status
     except _core.ScenarioError as err:
         return _fail(str(err))
-    except CliError as err:
+    except (CliError, LimitError) as err:
         return _fail(str(err))
     except BrokenPipeError:
         # Reader went away (e.g. `| head`): not an error worth a traceback.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except OSError as err:
+        if err.filename is None and err.errno is not None:
+            # Output that cannot be written (a full disk, /dev/full): say so and fail, and
+            # stop the interpreter from trying again at exit.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            _fail(f"cannot write output: {err.strerror}")
+            return 1
         if err.filename is None:
             raise
         return _fail(f"{err.filename}: {err.strerror}")

@@ -43,10 +43,12 @@ def _parquet_ready(frame: Any) -> Any:
 
 def _atomic_write(target: str, write: Any) -> None:
     # A crash mid-export must not leave a truncated file where a good one may have been.
+    from .cli import CliError
+
+    if os.path.isdir(target):
+        raise CliError(f"{target}: is a directory (give a file name)")
     folder = os.path.dirname(os.path.abspath(target))
     if not os.path.isdir(folder):
-        from .cli import CliError
-
         raise CliError(f"{target}: directory {folder!r} does not exist")
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".atmsim-export-")
     os.close(fd)

@@ -45,6 +45,9 @@ def add_parser(sub: Any, seed_type: Any) -> None:
     p.add_argument("--jobs", type=int, metavar="N", help="local worker processes (default: all cores)")
     p.add_argument("--dask", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS")
     p.add_argument("--json", action="store_true", help="print every metric of every point as JSON")
+    from .cli import add_max_memory
+
+    add_max_memory(p)
     p.set_defaults(func=cmd_sweep)
 
 
@@ -103,6 +106,23 @@ def _estimate_text(got: "pd.DataFrame", metric: str) -> str:
     return f"{mean:.{digits}f}" if math.isnan(half) else f"{mean:.{digits}f} ± {half:.{digits}f}"
 
 
+def _estimate_line(points: List[Any], runs: int, jobs: Optional[int], dask: Optional[str]) -> str:
+    """One line for stderr before anything runs: the cost of one run (the costliest point)
+    and of the whole sweep. Raises ScenarioError for a point the engine refuses."""
+    from . import cli, executors
+    from .limits import format_duration
+    from .sweeps import estimate_points
+
+    ests = estimate_points(points)
+    worst = max(ests, key=lambda e: e.memory_bytes)
+    events = sum(e.events for e in ests) * runs
+    wall = sum(e.wall_s for e in ests) * runs
+    workers = 1 if dask else min(jobs or executors.default_jobs(), len(points) * runs)
+    return (f"{cli.PROG}: sweep: estimated per run up to {worst.line()}; "
+            f"{len(points) * runs} runs: {events:.3g} events, about {format_duration(wall / workers)} "
+            f"on {workers} worker(s)" + (" (not counting the cluster)" if dask else ""))
+
+
 def cmd_sweep(args: argparse.Namespace) -> int:
     from . import cli, executors, plan, store
     from .sweeps import execute
@@ -119,6 +139,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         if args.dask and args.jobs is not None:
             raise plan.SweepSpecError("--jobs and --dask: choose one")
         points = plan.points(scenario, grid, zipped, fixed)
+        total = len(points) * args.runs
+        cost_line = _estimate_line(points, args.runs, args.jobs, args.dask)
+        from .sweeps import check_points
+
+        workers = 1 if args.dask else min(args.jobs or executors.default_jobs(), total)
+        check_points(points, cli._max_memory(args), workers)
         path = args.store or store.DEFAULT_PATH
         db = store.open_store(path)
         client = None
@@ -126,7 +152,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             executor = None
             if args.dask:
                 executor, client = executors.dask(args.dask)
-            total = len(points) * args.runs
+            print(cost_line, file=sys.stderr)
             result = execute(points, args.runs, args.base_seed, db, executor, args.jobs)
         finally:
             if client is not None:

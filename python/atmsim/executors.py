@@ -9,6 +9,7 @@ for: `import atmsim` must stay fast and must not need it.
 from __future__ import annotations
 
 import os
+import socket
 from concurrent.futures import Executor
 from typing import Any, Optional, Tuple
 
@@ -57,6 +58,19 @@ def adapt(executor: Any) -> Executor:
 _DASK_SCHEMES = {"tcp", "tls", "ws", "wss", "ucx", "inproc"}
 
 
+def _reachable(address: str, host_port: str, timeout_s: float = 3.0) -> None:
+    """Fail at once, in one line, when nothing listens at HOST:PORT (the Dask client would
+    retry for twice its timeout and then print a traceback from its own threads)."""
+    host, sep, port = host_port.rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        raise ExecutorError(f"--dask {address}: expected HOST:PORT (the scheduler's port, e.g. :8786)")
+    host = host.strip("[]")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout_s).close()
+    except OSError as err:
+        raise ExecutorError(f"--dask {address}: cannot connect: {err.strerror or err}") from None
+
+
 def dask(address: str, timeout_s: float = 10.0) -> Tuple[Executor, Any]:
     """(executor, client) for the Dask scheduler at `address`; close the client when done.
 
@@ -69,6 +83,8 @@ def dask(address: str, timeout_s: float = 10.0) -> Tuple[Executor, Any]:
             f"--dask {address}: expected [SCHEME://]HOST:PORT with SCHEME one of "
             f"{', '.join(sorted(_DASK_SCHEMES))}"
         )
+    if scheme in ("", "tcp", "tls", "ws", "wss"):
+        _reachable(address, rest)
     try:
         from distributed import Client  # type: ignore[import-untyped,unused-ignore]
     except ImportError:
@@ -77,7 +93,7 @@ def dask(address: str, timeout_s: float = 10.0) -> Tuple[Executor, Any]:
         ) from None
     try:
         client = Client(address, timeout=timeout_s, set_as_default=False)  # type: ignore[no-untyped-call,unused-ignore]
-    except (OSError, TimeoutError, ValueError) as err:
-        raise ExecutorError(f"--dask {address}: cannot connect: {err}") from None
+    except Exception as err:  # distributed raises many kinds; all mean "no cluster here"
+        raise ExecutorError(f"--dask {address}: cannot connect: {' '.join(str(err).split())}") from None
     executor: Executor = client.get_executor()  # type: ignore[no-untyped-call,unused-ignore]
     return executor, client

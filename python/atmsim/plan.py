@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from .literals import split_values, value_of
 from .overrides import normalize
@@ -126,13 +126,17 @@ def points(
     return out
 
 
-def tasks(points_: Sequence[Point], runs: int, base_seed: int, engine_version: str) -> List[Task]:
-    """Every (point, replication) with its seed and store key."""
+def iter_tasks(points_: Sequence[Point], runs: int, base_seed: int, engine_version: str) -> Iterator[Task]:
+    """Every (point, replication) with its seed and store key, made one at a time: a sweep of
+    a billion runs starts at once and holds only what is in flight."""
     if runs < 1:
         raise SweepSpecError(f"runs: must be at least 1, got {runs}")
-    seeds = [derive_seed(base_seed, r) for r in range(runs)]
-    return [
-        Task(i, r, seeds[r], run_key(p.scenario.text, p.overrides, seeds[r], engine_version))
-        for i, p in enumerate(points_)
-        for r in range(runs)
-    ]
+    for i, p in enumerate(points_):
+        for r in range(runs):
+            seed = derive_seed(base_seed, r)
+            yield Task(i, r, seed, run_key(p.scenario.text, p.overrides, seed, engine_version))
+
+
+def tasks(points_: Sequence[Point], runs: int, base_seed: int, engine_version: str) -> List[Task]:
+    """Every (point, replication) with its seed and store key, as a list."""
+    return list(iter_tasks(points_, runs, base_seed, engine_version))

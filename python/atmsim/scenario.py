@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Tuple, Union
+from typing import Optional, Tuple, Union
 
 from .overrides import Overrides, normalize
 
@@ -35,26 +35,38 @@ ScenarioLike = Union[Scenario, str, "os.PathLike[str]"]
 
 def load(path: Union[str, "os.PathLike[str]"], overrides: Overrides = None) -> Scenario:
     """Read a scenario file, optionally with overrides by dotted key. Raises FileNotFoundError
-    (an OSError) if it does not exist."""
-    p = Path(path)
-    return Scenario(text=p.read_text(encoding="utf-8"), source=str(p), overrides=tuple(normalize(overrides)))
+    (an OSError) if it does not exist, and LimitError (a ValueError) if it is larger than
+    `limits.MAX_SCENARIO_BYTES` or not UTF-8."""
+    from .limits import read_file
+
+    return Scenario(text=read_file(path), source=os.fspath(path), overrides=tuple(normalize(overrides)))
 
 
-def _looks_like_path(s: str) -> bool:
-    # TOML scenario text always spans lines; a single line ending in .toml or naming an
-    # existing file is a path. A missing *.toml path must still be treated as a path so the
-    # caller gets "no such file" rather than a TOML parse error.
-    if "\n" in s:
-        return False
-    return s.endswith(".toml") or Path(s).is_file()
+def as_scenario(scenario: Optional[ScenarioLike] = None, text: Optional[str] = None) -> Scenario:
+    """A Scenario from exactly one of: a Scenario, a path, or TOML text.
 
-
-def as_scenario(scenario: ScenarioLike) -> Scenario:
-    """Accept a Scenario, a path (str or PathLike) or TOML text."""
+    The rule, with no guessing from the file system: an `os.PathLike` is a path; a `str` with a
+    line break is TOML text (scenarios span lines), a `str` on one line is a path. TOML text on
+    one line is given as `text=` (or as `Scenario(text)`).
+    """
+    if text is not None:
+        if scenario is not None:
+            raise TypeError("give either a scenario (Scenario or path) or text=, not both")
+        if not isinstance(text, str):
+            raise TypeError(f"text: expected TOML text (a str), got {type(text).__name__}")
+        return Scenario(text)
     if isinstance(scenario, Scenario):
         return scenario
     if isinstance(scenario, os.PathLike):
         return load(scenario)
     if isinstance(scenario, str):
-        return load(scenario) if _looks_like_path(scenario) else Scenario(scenario)
+        if "\n" in scenario:
+            return Scenario(scenario)
+        try:
+            return load(scenario)
+        except OSError as err:
+            # Say which rule applied: a long one-line TOML text lands here too.
+            hint = " (a one-line str is a path; pass TOML text on one line as text=...)"
+            shown = scenario if len(scenario) <= 80 else scenario[:77] + "..."
+            raise type(err)(err.errno, f"{err.strerror}{hint}", shown) from None
     raise TypeError(f"expected a Scenario, a path or TOML text, got {type(scenario).__name__}")

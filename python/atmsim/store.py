@@ -125,8 +125,20 @@ class Store:
         with self._errors():
             for chunk in _chunks(wanted, 500):  # below SQLite's limit on bound parameters
                 marks = ",".join("?" * len(chunk))
-                rows = self._db.execute(f"SELECT key FROM runs WHERE key IN ({marks})", chunk)
-                found.update(k for (k,) in rows)
+                rows = self._db.execute(
+                    "SELECT key, CASE WHEN json_valid(result) AND json_valid(metrics)"
+                    " THEN json_type(result, '$.summary') IS 'object' ELSE 0 END"
+                    f" FROM runs WHERE key IN ({marks})",
+                    chunk,
+                )
+                for k, ok in rows:
+                    if not ok:
+                        # Reusing it would put garbage in every table made from this sweep.
+                        raise StoreError(
+                            f"{self.path}: stored run {k} is damaged (its result is not an "
+                            "atmsim report); delete that row or use another store"
+                        )
+                    found.add(k)
         return found
 
     def fetch(self, keys: Optional[Sequence[str]] = None, with_result: bool = False) -> List[StoredRun]:
@@ -215,6 +227,23 @@ def _connect(path: str) -> sqlite3.Connection:
     return db
 
 
+def _refuse_foreign(name: str) -> None:
+    """Look at an existing file read-only: an SQLite database with tables that are not an
+    atmsim store's (or a file that is not SQLite at all) is refused before anything is written
+    to it or its journal mode changed."""
+    try:
+        uri = Path(name).resolve().as_uri() + "?mode=ro"
+        ro = sqlite3.connect(uri, uri=True)
+        try:
+            tables = {t for (t,) in ro.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        finally:
+            ro.close()
+    except sqlite3.Error as err:
+        raise StoreError(f"{name}: not an atmsim results store ({err})") from None
+    if tables and not {"meta", "runs"} <= tables:
+        raise StoreError(f"{name}: not an atmsim results store (it has tables {', '.join(sorted(tables))})")
+
+
 def open_store(path: Optional[PathLike] = DEFAULT_PATH, create: bool = True) -> Store:
     """Open (or create) a results store. path None keeps it in memory (nothing persists).
 
@@ -230,6 +259,8 @@ def open_store(path: Optional[PathLike] = DEFAULT_PATH, create: bool = True) -> 
             raise StoreError(f"{name}: no such store")
         if not p.parent.is_dir():
             raise StoreError(f"{name}: directory {str(p.parent)!r} does not exist")
+        if p.is_file() and p.stat().st_size > 0:
+            _refuse_foreign(name)
     db: Optional[sqlite3.Connection] = None
     try:
         db = _connect(name)

@@ -10,13 +10,16 @@ on a Dask cluster (`executors.py`).
 from __future__ import annotations
 
 import json
-from concurrent.futures import Executor, Future, as_completed
+import itertools
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass
 from typing import (
-    TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union,
+    TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple,
+    Union,
 )
 
 from . import _core, executors, plan, progress
+from .limits import Estimate, check_memory, estimate
 from .metrics import flatten
 from .overrides import Overrides, normalize
 from .scenario import ScenarioLike, as_scenario
@@ -54,13 +57,23 @@ class SweepResult:
         return summarize(self.runs, level=level)
 
 
+# Tasks planned and checked against the store at a time, and runs in flight per worker: what
+# a sweep holds in memory however many runs it has.
+CHUNK = 1024
+IN_FLIGHT_PER_WORKER = 4
+# Up to this many runs, `cost` orders them all (longest first); beyond, they run in order.
+SORT_LIMIT = 100_000
+
+
 def _results(
-    todo: Sequence[plan.Task],
+    todo: Iterable[plan.Task],
     points: Sequence[plan.Point],
     executor: Optional[Executor],
+    window: int,
 ) -> Iterator[Tuple[plan.Task, str]]:
-    """(task, report) as runs finish. Without an executor, one at a time in this process, so
-    that each is committed before the next starts."""
+    """(task, report) as runs finish, at most `window` submitted and unfinished at a time.
+    Without an executor, one at a time in this process, so that each is committed before the
+    next starts."""
     def args(t: plan.Task) -> Tuple[str, List[Tuple[str, str]], int]:
         return points[t.point].scenario.text, list(points[t.point].overrides), t.seed
 
@@ -68,15 +81,20 @@ def _results(
         for task in todo:
             yield task, compute(*args(task))
         return
-    futures: Dict["Future[str]", plan.Task] = {}
+    pending: Dict["Future[str]", plan.Task] = {}
+    source = iter(todo)
     try:
-        for task in todo:
-            futures[executor.submit(compute, *args(task))] = task
-        for future in as_completed(futures):
-            yield futures[future], future.result()
+        while True:
+            for task in itertools.islice(source, max(0, window - len(pending))):
+                pending[executor.submit(compute, *args(task))] = task
+            if not pending:
+                return
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                yield pending.pop(future), future.result()
     finally:
         # Stopping early (an error, Ctrl-C, the caller gave up): drop what has not started.
-        for future in futures:
+        for future in pending:
             future.cancel()
 
 
@@ -97,6 +115,21 @@ def _commit(store: Store, point: plan.Point, task: plan.Task, text: str, engine:
     )
 
 
+def estimate_points(points: Sequence[plan.Point]) -> List[Estimate]:
+    """The engine's cost estimate of one run of each point (raises ScenarioError for a point
+    the engine would refuse, before anything runs)."""
+    return [estimate(p.scenario.text, list(p.overrides)) for p in points]
+
+
+def check_points(points: Sequence[plan.Point], max_memory: Optional[int], workers: int) -> None:
+    """Refuse (LimitError) when `workers` runs of any point would need more than max_memory
+    bytes by the estimate (None: no check)."""
+    if max_memory is None:
+        return
+    for p, est in zip(points, estimate_points(points)):
+        check_memory(est, max_memory, f"sweep point {p.params or p.scenario.source}", workers)
+
+
 def execute(
     points: List[plan.Point],
     runs: int = 1,
@@ -107,33 +140,58 @@ def execute(
     show_progress: Optional[bool] = None,
     cost: Optional[Callable[[plan.Point], float]] = None,
     detail: bool = False,
+    max_memory: Optional[int] = None,
 ) -> SweepResult:
     """Run every point `runs` times, skipping runs already in the store.
 
     executor: a concurrent.futures Executor or a dask Client (not shut down here); default a
     pool of `jobs` local processes. cost: relative run time of a point, to start long runs
-    first.
+    first. max_memory: refuse (LimitError) before running if the estimated memory of the runs
+    in flight at once exceeds it (bytes; None: no check).
+
+    Tasks are made lazily and checked against the store a chunk at a time, so the memory a
+    sweep holds does not grow with `runs`; every finished run is committed at once.
     """
     from .tables import runs_frame
 
     engine = _core.version()
-    tasks = plan.tasks(points, runs, base_seed, engine)
+    total = len(points) * runs
+    if runs < 1:
+        raise plan.SweepSpecError(f"runs: must be at least 1, got {runs}")
+    workers = 1 if executor is not None else min(jobs or executors.default_jobs(), max(total, 1))
+    check_points(points, max_memory, workers)
     db = store if isinstance(store, Store) else open_store(store)
+    computed = cached = 0
     try:
-        done = db.existing(t.key for t in tasks)
-        todo, seen = [], set(done)
-        for task in tasks:
-            if task.key not in seen:  # equal points (e.g. x=1,1) are one run
-                seen.add(task.key)
-                todo.append(task)
-        if cost is not None:
-            todo.sort(key=lambda t: cost(points[t.point]), reverse=True)
-        own = executors.local(jobs, len(todo)) if executor is None else None
+        own = executors.local(jobs, total) if executor is None else None
         pool = executors.adapt(executor) if executor is not None else own
-        bar = progress.bar(len(todo), len(tasks) - len(todo), show_progress)
+        # An outside executor (a cluster) has workers we cannot count: keep plenty in flight.
+        window = IN_FLIGHT_PER_WORKER * (workers if executor is None else 64)
+        ordered: Iterable[plan.Task] = plan.iter_tasks(points, runs, base_seed, engine)
+        if cost is not None and total <= SORT_LIMIT:
+            ordered = sorted(ordered, key=lambda t: cost(points[t.point]), reverse=True)
+        bar = progress.bar(total, 0, show_progress)
+
+        def todo() -> Iterator[plan.Task]:
+            nonlocal cached
+            source = iter(ordered)
+            while True:
+                chunk = list(itertools.islice(source, CHUNK))
+                if not chunk:
+                    return
+                seen = set(db.existing(t.key for t in chunk))
+                for task in chunk:
+                    if task.key in seen:  # stored, or equal points (e.g. x=1,1): one run
+                        cached += 1
+                        bar.update(1)
+                        continue
+                    seen.add(task.key)
+                    yield task
+
         try:
-            for task, text in _results(todo, points, pool):
+            for task, text in _results(todo(), points, pool, window):
                 _commit(db, points[task.point], task, text, engine)
+                computed += 1
                 bar.update(1)
         except BaseException:
             # Do not wait for queued runs of a sweep that is stopping; running ones finish
@@ -145,18 +203,19 @@ def execute(
             bar.close()
         if own is not None:
             own.shutdown(wait=True)
+        tasks = plan.tasks(points, runs, base_seed, engine)
         stored = db.fetch([t.key for t in tasks], with_result=detail)
         by_key = {s.key: s for s in stored}
-        ordered = [by_key[t.key] for t in tasks]
-        frame = runs_frame(ordered, detail=detail, extra=[{"point": t.point} for t in tasks])
+        ordered_runs = [by_key[t.key] for t in tasks]
+        frame = runs_frame(ordered_runs, detail=detail, extra=[{"point": t.point} for t in tasks])
     finally:
         if db is not store:
             db.close()
-    return SweepResult(points, tasks, frame, computed=len(todo), cached=len(tasks) - len(todo))
+    return SweepResult(points, tasks, frame, computed=computed, cached=cached)
 
 
 def sweep(
-    scenario: ScenarioLike,
+    scenario: Optional[ScenarioLike] = None,
     grid: Optional[Mapping[str, Sequence[Any]]] = None,
     zip: Optional[Mapping[str, Sequence[Any]]] = None,  # noqa: A002 - the documented name
     runs: int = 1,
@@ -169,6 +228,8 @@ def sweep(
     progress: Optional[bool] = None,
     summary: bool = True,
     detail: bool = False,
+    max_memory: Optional[int] = None,
+    text: Optional[str] = None,
 ) -> "pd.DataFrame":
     """Run a parameter study and return a tidy DataFrame.
 
@@ -181,12 +242,15 @@ def sweep(
     Returns one row per (point, metric) with n, mean, std, ci_low, ci_high (95 % Student t),
     or with summary=False one row per run (parameters and metrics as columns).
     `.attrs["runs_computed"]` and `.attrs["runs_cached"]` say how many runs were computed now
-    and found in the store.
+    and found in the store. max_memory (bytes) refuses, before anything runs, a sweep whose
+    estimated memory for the runs in flight exceeds it. text= gives TOML text whatever its
+    shape (see `atmsim.scenario.as_scenario`).
     """
-    sc = as_scenario(scenario)
+    sc = as_scenario(scenario, text)
     fixed = tuple(normalize(overrides))
     points = plan.points(sc, plan.axes(grid, "grid"), plan.axes(zip, "zip"), fixed)
-    result = execute(points, runs, base_seed, store, executor, jobs, progress, detail=detail)
+    result = execute(points, runs, base_seed, store, executor, jobs, progress, detail=detail,
+                     max_memory=max_memory)
     frame = result.summary() if summary else result.runs
     frame.attrs["runs_computed"] = result.computed
     frame.attrs["runs_cached"] = result.cached

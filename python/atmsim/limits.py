@@ -1,0 +1,137 @@
+"""Bounds on what one command may take: scenario size, the cost estimate and the memory cap.
+
+- A scenario file is read up to `MAX_SCENARIO_BYTES` (the largest shipped one is a few kB; a
+  generated network of thousands of nodes is well under a megabyte), as UTF-8; anything else is
+  refused with one line naming the file, before the engine sees it.
+- `estimate()` asks the engine what a run would cost (cells, events, memory, wall time) from
+  the scenario alone; `check_memory()` refuses a run or sweep whose estimate exceeds the cap,
+  by default `DEFAULT_MEMORY_SHARE` of the machine's RAM.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass
+from typing import IO, List, Optional, Tuple
+
+from . import _core
+
+MAX_SCENARIO_BYTES = 16 * 1024 * 1024
+# Half the RAM: the rest is for the OS, the Python front and whatever else runs.
+DEFAULT_MEMORY_SHARE = 0.5
+
+
+class LimitError(ValueError):
+    """Input refused by a limit (too large, not text, or too costly to run); str() is one line
+    naming what and why."""
+
+
+def decode(data: bytes, source: str) -> str:
+    """Scenario bytes as text: UTF-8 (a BOM allowed), at most MAX_SCENARIO_BYTES."""
+    if len(data) > MAX_SCENARIO_BYTES:
+        raise LimitError(
+            f"{source}: larger than {MAX_SCENARIO_BYTES // (1024 * 1024)} MiB; "
+            "a scenario is a small TOML text"
+        )
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise LimitError(f"{source}: not UTF-8 text (invalid byte at offset {err.start})") from None
+
+
+def read_limited(stream: IO[bytes], source: str) -> str:
+    """Read a scenario from a binary stream, never more than the limit plus one byte."""
+    return decode(stream.read(MAX_SCENARIO_BYTES + 1), source)
+
+
+def read_file(path: "str | os.PathLike[str]") -> str:
+    """A scenario file's text (raises OSError if it cannot be opened, LimitError if it is too
+    large or not UTF-8)."""
+    with open(path, "rb") as f:
+        return read_limited(f, os.fspath(path))
+
+
+def read_stdin() -> str:
+    return read_limited(sys.stdin.buffer, "<stdin>")
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What one run is expected to cost (see crates/atmsim-core/src/estimate.rs)."""
+
+    cells: float
+    cell_hops: float
+    events: float
+    memory_bytes: float
+    wall_s: float
+
+    def line(self) -> str:
+        return (
+            f"{self.cells:.3g} cells, {self.events:.3g} events, "
+            f"{format_bytes(self.memory_bytes)} memory, {format_duration(self.wall_s)} wall time"
+        )
+
+
+def estimate(text: str, overrides: Optional[List[Tuple[str, str]]] = None,
+             seed: Optional[int] = None) -> Estimate:
+    """The engine's cost estimate for scenario text (raises ScenarioError if invalid)."""
+    doc = json.loads(_core.estimate_json(text, list(overrides or []), seed))
+    return Estimate(**{k: float(doc[k]) for k in ("cells", "cell_hops", "events", "memory_bytes", "wall_s")})
+
+
+def machine_memory() -> Optional[int]:
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def default_max_memory() -> Optional[int]:
+    total = machine_memory()
+    return None if total is None else int(total * DEFAULT_MEMORY_SHARE)
+
+
+_SIZE = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*([kKmMgGtT]?)i?[bB]?\s*$")
+
+
+def parse_size(text: str) -> Optional[int]:
+    """'8G', '500M', '1.5GiB', '123456' (bytes) -> bytes; 'off' or 'none' -> None (no cap)."""
+    if text.strip().lower() in ("off", "none", "unlimited"):
+        return None
+    m = _SIZE.match(text)
+    if not m:
+        raise LimitError(f"--max-memory: expected a size like 8G or 500M (or 'off'), got {text!r}")
+    scale = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}[m.group(2).lower()]
+    return int(float(m.group(1)) * scale)
+
+
+def check_memory(est: Estimate, cap: Optional[int], what: str, concurrent: int = 1) -> None:
+    """Refuse when `concurrent` runs of this estimate would need more than `cap` bytes."""
+    need = est.memory_bytes * concurrent
+    if cap is not None and need > cap:
+        many = f" x {concurrent} concurrent runs" if concurrent > 1 else ""
+        raise LimitError(
+            f"{what}: estimated {format_bytes(need)} of memory{many} exceeds --max-memory "
+            f"{format_bytes(cap)} ({est.line()}); shorten or shrink the scenario, or raise "
+            "--max-memory (--max-memory off: no limit)"
+        )
+
+
+def format_bytes(n: float) -> str:
+    for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= scale:
+            return f"{n / scale:.3g} {unit}"
+    return f"{n:.0f} B"
+
+
+def format_duration(s: float) -> str:
+    if s >= 86400:
+        return f"{s / 86400:.3g} days"
+    if s >= 3600:
+        return f"{s / 3600:.3g} h"
+    if s >= 60:
+        return f"{s / 60:.3g} min"
+    return f"{s:.3g} s"
