@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, List, Optional, Sequence
 
-from .. import plots
-from . import ajmone_marsan_study as st
-from .registry import FigureFile, StudyResults
+from ... import plots
+from ..registry import FigureFile, StudyResults
+from . import study as st
 
 if TYPE_CHECKING:
     import pandas as pd

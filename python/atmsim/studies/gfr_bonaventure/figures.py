@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import List
 
-from .. import plots
-from . import gfr_bonaventure as net
-from . import gfr_bonaventure_setups as setups
-from .registry import FigureFile, StudyResults
+from ... import plots
+from ..registry import FigureFile, StudyResults
+from . import scenarios as net
+from . import setups
 
 SERIES = [("derived.priv_goodput_bps", "privileged", "tab:blue", "paper_priv_goodput_bps"),
           ("derived.bg_mean_goodput_bps", "background (mean)", "tab:green",

@@ -11,12 +11,12 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
 
-from ..scenario import Scenario
-from . import gfr_bonaventure as net
-from . import gfr_bonaventure_data as data
-from . import gfr_bonaventure_setups as setups
-from .registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
-from .agreement import fmt as _fmt
+from ...scenario import Scenario
+from ..agreement import fmt as _fmt
+from ..registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
+from . import data
+from . import scenarios as net
+from . import setups
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -364,7 +364,7 @@ class GfrBonaventureStudy:
         return trace_list(quick)
 
     def figures(self, results: StudyResults, out_dir: Path) -> List[FigureFile]:
-        from .gfr_bonaventure_figures import draw
+        from .figures import draw
 
         return draw(results, out_dir)
 

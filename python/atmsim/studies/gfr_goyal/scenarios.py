@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from . import gfr_goyal_data as data
+from . import data
 
 # Not stated in the paper; Tables 1-3 ratios settle by ~20 s (see docs/gfr-goyal-reproduction.md).
 DURATION_S = 30.0

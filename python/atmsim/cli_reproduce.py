@@ -36,9 +36,9 @@ def _agreement_json(frame: Any) -> List[Dict[str, Any]]:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from . import cli, executors, report_site, store
+    from . import cli, executors, store
     from .overrides import duration
-    from .studies import registry
+    from .studies import registry, report
     from .studies.reproduce import reproduce
 
     with user_errors():
@@ -63,7 +63,7 @@ def cmd_report(args: argparse.Namespace) -> int:
                 executor, client = executors.dask(args.dask)
             started = time.perf_counter()
             rep = reproduce(studies, args.quick, db, out, overrides, args.jobs, executor)
-            written = report_site.write(rep, out)
+            written = report.write(rep, out)
         finally:
             if client is not None:
                 client.close()

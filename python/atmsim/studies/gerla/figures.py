@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import List
 
-from .. import plots
-from . import gerla as net
-from . import gerla_data as data
-from .registry import FigureFile, StudyResults
+from ... import plots
+from ..registry import FigureFile, StudyResults
+from . import data
+from . import scenarios as net
 
 COLORS = {1.1: "tab:blue", 1.2: "tab:green", 1.3: "tab:orange"}
 
@@ -47,7 +47,7 @@ def _vs_sources(results: StudyResults, table: str, control: str, out: Path) -> L
 
 
 def _vs_mss(results: StudyResults, out: Path) -> List[FigureFile]:
-    from .. import _core
+    from ... import _core
 
     frame = results.tables.get("5")
     if frame is None or not len(frame):

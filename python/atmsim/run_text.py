@@ -1,4 +1,4 @@
-"""Readable text view of one run's report (`atmsim run` without --json).
+"""Readable text view of one run's results (`atmsim run` without --json).
 
 The text view shows the documented columns that fit a terminal; `--json` has every field.
 """

@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, List, Sequence
 
-from .studies.registry import PaperTable
-from .studies.reproduce import Reproduction, StudyReport
+from .registry import PaperTable
+from .reproduce import Reproduction, StudyReport
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -1,6 +1,6 @@
 """The UBR+ study (Goyal, Jain et al.) as a registered study for `atmsim reproduce all`.
 
-The runs and published values are those of `ubr_plus.py` / `ubr_plus_data.py` (which also
+The runs and published values are those of `scenarios.py` / `data.py` (which also
 serve `atmsim reproduce ubr-plus`); this module says how they form tables and figures.
 """
 
@@ -9,12 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import List, Optional
 
-from ..scenario import Scenario
-from . import ubr_plus
-from .registry import (
+from ...scenario import Scenario
+from ..registry import (
     Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun,
 )
-from .ubr_plus_data import PaperRow
+from . import scenarios
+from .data import PaperRow
 
 EFFICIENCY = Compared("efficiency", "summary.efficiency", "efficiency")
 FAIRNESS = Compared("fairness", "summary.fairness", "fairness")
@@ -48,8 +48,8 @@ def _experiment(row: PaperRow) -> Experiment:
     )
     return Experiment(
         table=TABLE_ID[row.table], labels=_labels(row),
-        scenario=Scenario(ubr_plus.row_scenario(row), source),
-        published=published, cost=ubr_plus.cost(row),
+        scenario=Scenario(scenarios.row_scenario(row), source),
+        published=published, cost=scenarios.cost(row),
     )
 
 
@@ -74,7 +74,7 @@ class UbrPlusStudy:
     ]
 
     def experiments(self, quick: bool) -> List[Experiment]:
-        return [_experiment(row) for row in ubr_plus.select(ubr_plus.TABLES, quick=quick)]
+        return [_experiment(row) for row in scenarios.select(scenarios.TABLES, quick=quick)]
 
     def trace_runs(self, quick: bool) -> List[TraceRun]:
         chosen = [("LAN", 1000, "UBR"), ("LAN", 1000, "FBA")]
@@ -83,7 +83,7 @@ class UbrPlusStudy:
         runs = []
         for config, buffer, policy in chosen:
             per_vc = policy in ("SD", "FBA")
-            text = ubr_plus.scenario_text(
+            text = scenarios.scenario_text(
                 config, 5, buffer, policy, 0.9 if per_vc else None, 0.8 if per_vc else None,
             ) + TRACE_TABLE
             name = f"{config.lower()}5-{buffer}-{policy.lower()}"
@@ -93,12 +93,12 @@ class UbrPlusStudy:
                 scenario=Scenario(text, f"ubr-plus trace {name}"),
                 overrides=(("simulation.duration_s", repr(TRACE_S)),),
                 buffer_cells=buffer,
-                cost=ubr_plus.DURATION_S[config],
+                cost=scenarios.DURATION_S[config],
             ))
         return runs
 
     def figures(self, results: StudyResults, out_dir: Path) -> List[FigureFile]:
-        from .ubr_plus_figures import draw
+        from .figures import draw
 
         return draw(results, out_dir)
 

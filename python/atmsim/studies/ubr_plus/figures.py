@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import List
 
-from .. import plots
-from .registry import FigureFile, StudyResults
+from ... import plots
+from ..registry import FigureFile, StudyResults
 
 # Largest TCP goodput on the 155.52 Mb/s bottleneck with MSS 512 over AAL5 (the engine's
 # summary.max_tcp_goodput_bps): converts the paper's efficiencies into goodputs.

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
-from . import ajmone_marsan_data as data
+from . import data
 from . import italian_network as it
 
 Shaping = Union[None, float, str]  # None: unshaped; a rate in bit/s; "adaptive"

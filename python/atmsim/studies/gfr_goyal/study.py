@@ -16,10 +16,10 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional
 
-from ..scenario import Scenario
-from . import gfr_goyal as model
-from . import gfr_goyal_data as data
-from .registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
+from ...scenario import Scenario
+from ..registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
+from . import data
+from . import scenarios as model
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -151,7 +151,7 @@ class GfrGoyalStudy:
         return []
 
     def figures(self, results: StudyResults, out_dir: Path) -> List[FigureFile]:
-        from .. import plots
+        from ... import plots
 
         out_dir.mkdir(parents=True, exist_ok=True)
         figs: List[FigureFile] = []

@@ -9,11 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
-from ..scenario import Scenario
-from . import gerla as net
-from . import gerla_data as data
-from .registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
-from .agreement import fmt as _fmt
+from ...scenario import Scenario
+from ..agreement import fmt as _fmt
+from ..registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
+from . import data
+from . import scenarios as net
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -64,7 +64,7 @@ def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
         g_bps = runs[cells].sum(axis=1) * 424.0 / duration
         derived["derived.b_av_mbps"] = data.LINK_CELLS_PER_S * 424.0 / 1e6 - g_bps / 1e6
     if "derived.b_av_mbps" in derived and "mss" in runs:
-        from .. import _core
+        from ... import _core
 
         eta = runs["mss"].map(lambda m: _core.eta_oh(int(m), float(data.APP_MEAN_BYTES)))
         derived["derived.bound_mbps"] = eta.astype(float) * derived["derived.b_av_mbps"]
@@ -196,7 +196,7 @@ class GerlaStudy:
         return runs
 
     def figures(self, results: StudyResults, out_dir: Path) -> List[FigureFile]:
-        from .gerla_figures import draw
+        from .figures import draw
 
         return draw(results, out_dir)
 

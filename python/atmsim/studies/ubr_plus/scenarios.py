@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from .. import _core
-from . import ubr_plus_data as data
-from .ubr_plus_data import PaperRow
+from ... import _core
+from . import data
+from .data import PaperRow
 
 # Section 3.1: LAN runs last 10 s, WAN runs 20 s.
 DURATION_S = {"LAN": 10.0, "WAN": 20.0}

@@ -17,12 +17,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
-from ..scenario import Scenario
-from . import ajmone_marsan as net
-from . import ajmone_marsan_data as data
+from ...scenario import Scenario
+from ..agreement import fmt as _fmt
+from ..registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
+from . import data
 from . import italian_network as it
-from .registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
-from .agreement import fmt as _fmt
+from . import scenarios as net
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -343,7 +343,7 @@ class AjmoneMarsanStudy:
         return []
 
     def figures(self, results: StudyResults, out_dir: Path) -> List[FigureFile]:
-        from .ajmone_marsan_figures import draw
+        from .figures import draw
 
         return draw(results, out_dir)
 

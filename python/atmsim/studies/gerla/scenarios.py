@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from . import gerla_data as data
+from . import data
 
 CONTROLS = ("prca", "fcvc")
 BOTTLENECK = "sw->dst"
@@ -101,7 +101,7 @@ def offered_mbps(sources: int) -> float:
 def bound_mbps(mss: int, b_g: float, b_av: Optional[float] = None) -> float:
     """The paper's theoretical goodput gamma_t = eta_OH(MSS) x B_av (Mb/s); B_av defaults to
     the average bandwidth this model's link leaves to ABR."""
-    from .. import _core
+    from ... import _core
 
     avail = data.b_av_mbps(b_g) if b_av is None else b_av
     return _core.eta_oh(mss, float(data.APP_MEAN_BYTES)) * avail

@@ -27,7 +27,7 @@ import math
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-from . import ajmone_marsan_data as data
+from . import data
 
 # City centres (degrees north, degrees east).
 COORDS: Dict[str, Tuple[float, float]] = {

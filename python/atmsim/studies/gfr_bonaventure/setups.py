@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, Optional, Tuple
 
-from . import gfr_bonaventure as net
+from . import scenarios as net
 
 KB = 1024
 
