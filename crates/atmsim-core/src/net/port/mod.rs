@@ -1,139 +1,55 @@
 //! A switch output port: the cells routed to it from any input link, a buffer with a
 //! buffer-acceptance policy, and the transmitter of the outgoing link.
 //!
-//! In the style of ns-3's `QueueDisc`, [`Port::enqueue`] counts every arrival and every drop and
-//! keeps the per-VC accounting; the [`Policy`] only decides. The frame state machine lives here
-//! because every frame-aware policy shares it: a frame refused at its first cell is discarded whole
-//! (EOF included), and a frame that loses a cell to overflow is, under PPD, discarded up to but not
-//! including its EOF cell, which still delimits the frame for the reassembler.
+//! In the style of ns-3's `QueueDisc`, [`Port::enqueue`] counts every arrival and every drop by
+//! reason and keeps the per-VC accounting; the [`Policy`] only decides. This file is that core:
+//! enqueue, dequeue and the batch loop. Each optional feature is a part of its own, reached from
+//! the per-cell path through a plain field (no dynamic dispatch) and, where it is rare, behind
+//! one flag test:
+//!
+//! - [`frame_discard`]: the frame state machine (EPD/PPD) every frame-aware policy shares;
+//! - [`upc`]: usage parameter control (GFR) at the network ingress;
+//! - [`fcvc`]: FCVC per-VC buffers, credit cells sent back and credit gating of the scheduler;
+//! - [`congestion`]: EFCI marking, the published adaptive-shaping level and the feedback it
+//!   writes into backward RM cells;
+//! - [`staging`]: frame merging at an edge port;
+//! - [`trace`]: sampling the port's state for `[trace]`;
+//! - [`accounting`]: per-class occupancy and the port's counters.
 //!
 //! Accounting is per *class*: a class is a VC as the port sees it. Normally each connection's VC
 //! is its own class; VCs merged onto one backbone VC share a class, so per-VC policies and
 //! schedulers treat them as the one VC they are there. The frame state machine stays per
-//! connection. An edge port that merges VCs (`merge_frames`) holds each frame until its EOF
-//! cell and then queues it whole, so frames of one merged VC never interleave.
+//! connection.
 //!
-//! Flow control (the credit/rate and CLASS studies) adds control cells, handled off the data
-//! path (one flag test per arrival): RM cells queue like data cells but never touch the frame
-//! state, the policy or the UPC; backward RM cells first get the adaptive-shaping feedback of
-//! this switch's forward port ([`LevelLog`](super::LevelLog)); FCVC credit cells are consumed here. A data
-//! cell arriving above `efci_threshold` gets EFCI (PRCA). FCVC (per VC, per hop): a port that
-//! forwards an FCVC VC gives it its own buffer of N2 + N3 cells and sends a credit cell back to
-//! the previous hop every N2 cells it sends; a port whose next hop is such a switch holds a
-//! credit balance per VC and its scheduler skips VCs without credit.
+//! Control cells (the credit/rate and CLASS studies) are handled off the data path (one flag
+//! test per arrival): RM cells queue like data cells but never touch the frame state, the policy
+//! or the UPC; FCVC credit cells are consumed here.
 
-use super::{feedback_of, with_feedback, Arbitration, Fault, InputMerge, LevelLog, PortTrace, World};
-use crate::abr::{CreditReceiver, CreditSender, Feedback};
-use crate::accept::{BufferState, DropReason, Policy, VcPolicy, DROP_REASONS};
-use crate::cell::{Cell, F_BACKWARD, F_CLP, F_CREDIT, F_EFCI};
-use crate::conformance::FGcra;
+mod accounting;
+mod congestion;
+mod fcvc;
+mod frame_discard;
+mod staging;
+mod trace;
+mod upc;
+
+pub use accounting::{ClassState, PortStats};
+pub use fcvc::FcvcHop;
+pub use upc::Upc;
+
+use super::{Arbitration, Fault, InputMerge, PortTrace, World};
+use crate::accept::{BufferState, DropReason, Policy, VcPolicy};
+use crate::cell::{Cell, F_BACKWARD, F_CREDIT, F_EFCI};
 use crate::rng::Rng;
 use crate::sched::Queue;
 use crate::time::{SlotClock, Time, NEVER};
+use congestion::Congestion;
+use fcvc::Fcvc;
+use frame_discard::FrameDiscard;
+use staging::Staging;
 
 /// Buffer capacity meaning "never full".
 pub const INFINITE: u32 = u32::MAX;
-
-/// What happens to the rest of the frame now arriving on a VC.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-enum Discard {
-    #[default]
-    None,
-    /// Refused at its first cell: drop every remaining cell.
-    Frame,
-    /// Lost a cell to overflow (PPD): drop the rest, but try to keep the EOF cell.
-    Partial,
-}
-
-/// Per connection: the frame state machine.
-#[derive(Debug, Clone, Copy, Default)]
-struct VcState {
-    /// A frame is in progress: the next cell is not a first cell.
-    in_frame: bool,
-    discard: Discard,
-    /// This frame already lost a cell here (counts it once in `frames_dropped`).
-    damaged: bool,
-}
-
-/// Per accounting class (see the module comment): occupancy, policy state, and the integral of
-/// the occupancy over time.
-#[derive(Debug, Clone, Default)]
-pub struct ClassState {
-    /// Cells of this class in the buffer (Y_i / X_i).
-    pub y: u32,
-    pub policy: VcPolicy,
-    pub area: u128,
-    last: Time,
-}
-
-impl ClassState {
-    #[inline]
-    fn set(&mut self, now: Time, y: u32) {
-        self.area += self.y as u128 * (now - self.last) as u128;
-        self.last = now;
-        self.y = y;
-    }
-}
-
-/// Usage parameter control at the network ingress: F-GCRA per VC; GFR.2 tags the frames it
-/// finds non-eligible (CLP=1), GFR.1 only counts them.
-#[derive(Debug, Clone)]
-pub struct Upc {
-    pub fgcra: FGcra,
-    pub tag: bool,
-    pub frames: u64,
-    pub non_eligible: u64,
-}
-
-/// FCVC at the port that forwards a VC (the downstream end of the hop before it).
-#[derive(Debug, Clone)]
-pub struct FcvcHop {
-    rx: CreditReceiver,
-    /// Channel back to the previous hop, and the FIFO there that takes this port's credits.
-    channel: u32,
-    fifo: u32,
-    /// The VC's buffer here (N2 + N3), its occupancy and the largest occupancy seen.
-    pub limit: u32,
-    pub y: u32,
-    pub max_y: u32,
-}
-
-/// Publishes this port's adaptive-shaping band (its occupancy against T_l and T_h).
-#[derive(Debug, Clone, Copy)]
-struct LevelWriter {
-    /// Index in `World::levels`.
-    log: u32,
-    t_low: u32,
-    t_high: u32,
-}
-
-#[derive(Debug, Clone, Default)]
-pub struct PortStats {
-    /// Data and RM cells (credit cells are counted apart: they never queue).
-    pub cells_in: u64,
-    pub cells_out: u64,
-    /// RM cells that arrived (both directions; included in `cells_in`).
-    pub rm_cells: u64,
-    /// Backward RM cells whose feedback this switch made more pessimistic.
-    pub rm_feedback_raised: u64,
-    /// Data cells queued with EFCI set here.
-    pub efci_marked: u64,
-    /// FCVC credit cells consumed here and sent from here.
-    pub credit_cells_in: u64,
-    pub credit_cells_out: u64,
-    pub drops: [u64; DROP_REASONS],
-    pub frames_dropped: u64,
-    pub max_queue: u32,
-    /// Integral of the queue length over time, in cell-picoseconds.
-    pub queue_area: u128,
-    pub last_change: Time,
-}
-
-impl PortStats {
-    pub fn cells_dropped(&self) -> u64 {
-        self.drops.iter().sum()
-    }
-}
 
 #[derive(Debug)]
 pub struct Port {
@@ -146,7 +62,7 @@ pub struct Port {
     queue: Queue,
     capacity: u32,
     pub policy: Policy,
-    vcs: Vec<VcState>,
+    frames: FrameDiscard,
     /// Connection VC -> accounting class.
     class: Vec<u16>,
     pub classes: Vec<ClassState>,
@@ -156,9 +72,8 @@ pub struct Port {
     rng: Rng,
     /// Per connection VC, when this port is its network ingress (empty if none is).
     pub upc: Vec<Option<Upc>>,
-    /// Frames held until complete (edge ports that merge VCs); empty otherwise.
-    staged: Vec<Vec<Cell>>,
-    held: u32,
+    /// Frames held until complete (edge ports that merge VCs).
+    staging: Staging,
     /// Cells in `queue`, and those of them in a buffer of their own (a priority queue's
     /// guaranteed class, FCVC per-VC buffers): counted here so the per-cell path never asks the
     /// queue (an enum) for its length.
@@ -175,20 +90,8 @@ pub struct Port {
     /// Some flow-control feature is on (EFCI, a published level, FCVC counting or gating): the
     /// arrival and departure paths take their hooks only then, so plain ports pay one test.
     hooks: bool,
-    /// Per VC, when the next hop is an FCVC switch: the credit balance (empty if none is).
-    credit: Vec<Option<CreditSender>>,
-    /// Per VC, when this port forwards it under FCVC (empty if none).
-    fcvc: Vec<Option<FcvcHop>>,
-    /// Data cells arriving above this shared-buffer occupancy get EFCI (`INFINITE`: never).
-    efci_threshold: u32,
-    /// The occupancy band `[band_lo, band_lo + band_span]` whose leaving is published to
-    /// `level` (the whole range, never left, when nothing reads it).
-    band_lo: u32,
-    band_span: u32,
-    level: Option<LevelWriter>,
-    /// Per VC: the level log (index in `World::levels`) of the VC's forward port at this
-    /// switch, read by backward RM cells.
-    rm_levels: Vec<Option<u32>>,
+    fcvc: Fcvc,
+    congestion: Congestion,
     pub stats: PortStats,
     merge: InputMerge,
     /// Injected faults (usually none: checked only at first cells, and only if present).
@@ -215,57 +118,26 @@ impl Port {
             queue: Queue::fifo(),
             capacity,
             policy,
-            vcs: vec![VcState::default(); n_vcs],
+            frames: FrameDiscard::new(n_vcs),
             class: (0..n_vcs as u16).collect(),
             classes: vec![ClassState::default(); n_vcs],
             active: 0,
             rng: Rng::stream(0, "port"),
             upc: Vec::new(),
-            staged: Vec::new(),
-            held: 0,
+            staging: Staging::default(),
             queued: 0,
             queued_own: 0,
             own: Vec::new(),
             has_own: false,
             stall_floor: 0,
             hooks: false,
-            credit: Vec::new(),
-            fcvc: Vec::new(),
-            efci_threshold: INFINITE,
-            band_lo: 0,
-            band_span: u32::MAX,
-            level: None,
-            rm_levels: Vec::new(),
+            fcvc: Fcvc::default(),
+            congestion: Congestion::default(),
             stats: PortStats::default(),
             merge: InputMerge::default(),
             faults: Vec::new(),
             next_sample: NEVER,
             trace: None,
-        }
-    }
-
-    /// Record the series `trace` asks for, from its first boundary on.
-    pub fn start_trace(&mut self, trace: PortTrace) {
-        self.next_sample = trace.first();
-        self.trace = Some(Box::new(trace));
-    }
-
-    /// Take the samples of every boundary up to `upto`. The caller guarantees that every event
-    /// before `upto` has been processed and none at or after it, so the state is the boundary's
-    /// (constant since the last event).
-    #[cold]
-    #[inline(never)]
-    fn sample(&mut self, upto: Time) {
-        let Some(tr) = self.trace.as_deref_mut() else { return };
-        while self.next_sample <= upto {
-            let (classes, class) = (&self.classes, &self.class);
-            let queue = self.queued + self.held;
-            self.next_sample = tr.due(
-                self.next_sample,
-                queue,
-                |vc| classes[class[vc as usize] as usize].y,
-                self.stats.cells_out,
-            );
         }
     }
 
@@ -292,61 +164,56 @@ impl Port {
             self.has_own = self.own.contains(&true);
         }
         self.queue = queue;
-        self.classes =
-            policies.into_iter().map(|policy| ClassState { policy, ..Default::default() }).collect();
+        self.classes = policies.into_iter().map(ClassState::new).collect();
         self.class = class;
         self.rng = rng;
         if merge_frames {
-            self.staged = vec![Vec::new(); self.vcs.len()];
+            self.staging = Staging::new(self.frames.n_vcs());
         }
     }
 
     /// Cells in the buffer: queued, and held for frame merging.
     pub fn queue_len(&self) -> u32 {
-        self.queued + self.held
+        self.queued + self.staging.held
     }
 
     /// Cells in the shared buffer (what `capacity`, the policies, EFCI and the adaptive-shaping
     /// thresholds see).
     #[inline]
     fn shared_level(&self) -> u32 {
-        self.queued - self.queued_own + self.held
+        self.queued - self.queued_own + self.staging.held
     }
 
     /// Mark data cells arriving above `threshold` shared cells with EFCI (PRCA).
     pub fn set_efci_threshold(&mut self, threshold: u32) {
-        self.efci_threshold = threshold;
+        self.congestion.efci_threshold = threshold;
         self.hooks = true;
     }
 
     /// Publish this port's band against `t_low` / `t_high` to `World::levels[log]` (the CLASS
     /// study's forward port); the log must start in the band of an empty buffer.
     pub fn publish_level(&mut self, log: u32, t_low: u32, t_high: u32) {
-        self.level = Some(LevelWriter { log, t_low, t_high });
+        self.congestion.publish(log, t_low, t_high);
         self.hooks = true;
-        self.set_band(0);
     }
 
     /// Backward RM cells of `vc` take their feedback from `World::levels[log]` (its forward
     /// port's level).
     pub fn read_level(&mut self, vc: usize, n_vcs: usize, log: u32) {
-        self.rm_levels.resize(n_vcs, None);
-        self.rm_levels[vc] = Some(log);
+        self.congestion.read(vc, n_vcs, log);
     }
 
     /// The next hop is an FCVC switch giving `vc` a buffer of `buffer` cells: send only on
     /// credit. The queue must skip blocked VCs (`Queue::skips_blocked_vcs`).
     pub fn gate_credit(&mut self, vc: usize, n_vcs: usize, buffer: u32) {
-        self.credit.resize(n_vcs, None);
-        self.credit[vc] = Some(CreditSender::new(buffer));
+        self.fcvc.gate(vc, n_vcs, buffer);
         self.hooks = true;
     }
 
     /// This port forwards `vc` under FCVC: a buffer of its own of `limit` (N2 + N3) cells, and a
     /// credit cell every `n2` cells sent, on `channel` into `fifo` at the previous hop.
     pub fn count_credit(&mut self, vc: usize, n_vcs: usize, n2: u32, limit: u32, channel: u32, fifo: u32) {
-        self.fcvc.resize(n_vcs, None);
-        self.fcvc[vc] = Some(FcvcHop { rx: CreditReceiver::new(n2), channel, fifo, limit, y: 0, max_y: 0 });
+        self.fcvc.forward(vc, n_vcs, n2, limit, channel, fifo);
         self.own.resize(n_vcs, false);
         self.own[vc] = true;
         self.has_own = true;
@@ -355,12 +222,16 @@ impl Port {
 
     /// FCVC state of `vc` here, if this port forwards it under FCVC.
     pub fn fcvc_hop(&self, vc: usize) -> Option<&FcvcHop> {
-        self.fcvc.get(vc).and_then(Option::as_ref)
+        self.fcvc.hop(vc)
     }
 
     /// The credit balance of `vc` toward the next hop, if it is gated here.
     pub fn credit_balance(&self, vc: usize) -> Option<u32> {
-        self.credit.get(vc).and_then(Option::as_ref).map(CreditSender::balance)
+        self.fcvc.balance(vc)
+    }
+
+    pub fn capacity(&self) -> u32 {
+        self.capacity
     }
 
     #[inline]
@@ -370,54 +241,14 @@ impl Port {
         self.queued_own += u32::from(own);
     }
 
-    /// The shared occupancy is now `x`: publish it if it left its band (one compare when it did
-    /// not, or when nothing is published: the band is then the whole range).
-    #[inline(always)]
-    fn level_moved(&mut self, now: Time, x: u32, levels: &mut [LevelLog]) {
-        if x.wrapping_sub(self.band_lo) > self.band_span {
-            self.band_changed(now, x, levels);
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn band_changed(&mut self, now: Time, x: u32, levels: &mut [LevelLog]) {
-        let f = self.set_band(x);
-        if let Some(w) = self.level {
-            levels[w.log as usize].push(now, f);
-        }
-    }
-
-    /// Make the band around `x` current; returns its feedback. The bands follow
-    /// `Feedback::at_switch`: below T_l, T_l..=T_h, above T_h.
-    fn set_band(&mut self, x: u32) -> Feedback {
-        let Some(w) = &self.level else { return Feedback::Increase };
-        let f = Feedback::Increase.at_switch(x, w.t_low, w.t_high);
-        let (lo, hi) = match f {
-            Feedback::Increase => (0, w.t_low - 1),
-            Feedback::Keep => (w.t_low, w.t_high),
-            Feedback::Decrease => (w.t_high + 1, u32::MAX),
-        };
-        self.band_lo = lo;
-        self.band_span = hi - lo;
-        f
-    }
-
-    pub fn capacity(&self) -> u32 {
-        self.capacity
-    }
-
+    #[inline]
     fn account(&mut self, now: Time) {
-        let s = &mut self.stats;
-        s.queue_area += (self.queued + self.held) as u128 * (now - s.last_change) as u128;
-        s.last_change = now;
+        self.stats.account(now, self.queued + self.staging.held);
     }
 
     fn drop_cell(&mut self, vc: usize, reason: DropReason, world: &mut World, cell: Cell) {
         self.stats.drops[reason as usize] += 1;
-        let v = &mut self.vcs[vc];
-        if !v.damaged {
-            v.damaged = true;
+        if self.frames.damage(vc) {
             self.stats.frames_dropped += 1;
         }
         world.frames.release_cell(cell.frame);
@@ -432,25 +263,10 @@ impl Port {
         let vc = cell.vc as usize;
         let c = self.class[vc] as usize;
         let eof = cell.is_eof();
-        let first = !self.vcs[vc].in_frame;
+        let first = self.frames.begin(vc, eof);
         if !self.upc.is_empty() {
             if let Some(u) = self.upc[vc].as_mut() {
-                let eligible = u.fgcra.cell(now, first, cell.clp());
-                if first {
-                    u.frames += 1;
-                    u.non_eligible += u64::from(!eligible);
-                }
-                if !eligible && u.tag {
-                    cell.flags |= F_CLP;
-                }
-            }
-        }
-        {
-            let v = &mut self.vcs[vc];
-            v.in_frame = !eof;
-            if first {
-                v.discard = Discard::None;
-                v.damaged = false;
+                u.police(now, first, &mut cell);
             }
         }
         // Guaranteed traffic of a priority port has its own buffer, and so has an FCVC VC (whose
@@ -458,48 +274,29 @@ impl Port {
         let guaranteed = self.has_own && self.own[vc];
         let x = self.shared_level();
         let full = !guaranteed && x >= self.capacity;
-        match self.vcs[vc].discard {
-            // The frame was refused at its first cell: nothing of it enters.
-            Discard::Frame => return self.drop_cell(vc, DropReason::PartialPacket, world, cell),
-            // PPD: the frame is already damaged; only its EOF cell may still pass.
-            Discard::Partial if !eof || full => {
-                return self.drop_cell(vc, DropReason::PartialPacket, world, cell)
-            }
-            Discard::Partial => {}
-            // A new frame: an injected fault or the policy may refuse it whole.
-            Discard::None if first && !guaranteed => {
-                if !self.faults.is_empty() {
+        let (policy, faults, classes, rng) =
+            (&self.policy, &mut self.faults, &mut self.classes, &mut self.rng);
+        let (k, active) = (self.capacity, self.active);
+        let verdict = self.frames.verdict(
+            vc,
+            first,
+            eof,
+            full,
+            guaranteed,
+            || policy.discards_partial_packets(),
+            || {
+                if !faults.is_empty() {
                     let f = world.frames.get(cell.frame);
-                    if self.faults.iter_mut().any(|x| x.hits(now, f)) {
-                        if !eof {
-                            self.vcs[vc].discard = Discard::Frame;
-                        }
-                        return self.drop_cell(vc, DropReason::Fault, world, cell);
+                    if faults.iter_mut().any(|x| x.hits(now, f)) {
+                        return Some(DropReason::Fault);
                     }
                 }
-                let state = BufferState {
-                    x,
-                    k: self.capacity,
-                    y: self.classes[c].y,
-                    active: self.active,
-                    clp1: cell.clp(),
-                };
-                if let Some(reason) =
-                    self.policy.frame_decision(&state, &mut self.classes[c].policy, &mut self.rng)
-                {
-                    if !eof {
-                        self.vcs[vc].discard = Discard::Frame;
-                    }
-                    return self.drop_cell(vc, reason, world, cell);
-                }
-            }
-            Discard::None => {}
-        }
-        if full {
-            if !eof && self.policy.discards_partial_packets() {
-                self.vcs[vc].discard = Discard::Partial;
-            }
-            return self.drop_cell(vc, DropReason::Overflow, world, cell);
+                let state = BufferState { x, k, y: classes[c].y, active, clp1: cell.clp() };
+                policy.frame_decision(&state, &mut classes[c].policy, rng)
+            },
+        );
+        if let Some(reason) = verdict {
+            return self.drop_cell(vc, reason, world, cell);
         }
         if self.hooks {
             self.arrival_hooks(now, &mut cell, x, guaranteed, world);
@@ -510,10 +307,12 @@ impl Port {
             self.active += 1;
         }
         cs.set(now, cs.y + 1);
-        if self.staged.is_empty() {
+        if !self.staging.on() {
             self.push(cell, guaranteed);
-        } else {
-            self.stage(vc, cell, guaranteed);
+        } else if let Some(frame) = self.staging.stage(vc, cell) {
+            for c in frame {
+                self.push(c, guaranteed);
+            }
         }
         self.stats.max_queue = self.stats.max_queue.max(self.queue_len());
     }
@@ -523,23 +322,14 @@ impl Port {
     #[inline(never)]
     fn arrival_hooks(&mut self, now: Time, cell: &mut Cell, x: u32, own: bool, world: &mut World) {
         if own {
-            self.own_arrival(cell.vc as usize);
+            self.fcvc.arrived(cell.vc as usize);
             return;
         }
-        if x > self.efci_threshold {
+        if self.congestion.efci(x) {
             cell.flags |= F_EFCI;
             self.stats.efci_marked += 1;
         }
-        self.level_moved(now, x + 1, &mut world.levels);
-    }
-
-    /// A cell entered `vc`'s own buffer: track an FCVC VC's occupancy against N2 + N3.
-    #[inline]
-    fn own_arrival(&mut self, vc: usize) {
-        if let Some(Some(h)) = self.fcvc.get_mut(vc) {
-            h.y += 1;
-            h.max_y = h.max_y.max(h.y);
-        }
+        self.congestion.level_moved(now, x + 1, &mut world.levels);
     }
 
     /// An RM or credit cell (see the module comment). Neither belongs to a frame: no frame
@@ -550,23 +340,13 @@ impl Port {
         let vc = cell.vc as usize;
         if cell.flags & F_CREDIT != 0 {
             self.stats.credit_cells_in += 1;
-            if let Some(Some(c)) = self.credit.get_mut(vc) {
-                c.credit_low32(cell.frame);
-            }
+            self.fcvc.credit_cell(cell);
             return;
         }
         self.stats.cells_in += 1;
         self.stats.rm_cells += 1;
-        if cell.flags & F_BACKWARD != 0 {
-            if let Some(&Some(log)) = self.rm_levels.get(vc) {
-                // The forward port's band when this RM cell passes (see `level_log` for how
-                // stale it can be).
-                let here = world.levels[log as usize].at(now);
-                if here > feedback_of(cell.frame) {
-                    cell.frame = with_feedback(cell.frame, here);
-                    self.stats.rm_feedback_raised += 1;
-                }
-            }
+        if cell.flags & F_BACKWARD != 0 && self.congestion.backward_rm(now, &mut cell, &world.levels) {
+            self.stats.rm_feedback_raised += 1;
         }
         let own = self.has_own && self.own[vc];
         let x = self.shared_level();
@@ -583,26 +363,11 @@ impl Port {
         // Straight to the queue even at a frame-merging port: an RM cell is not part of a frame.
         self.push(cell, own);
         if own {
-            self.own_arrival(vc);
+            self.fcvc.arrived(vc);
         } else {
-            self.level_moved(now, x + 1, &mut world.levels);
+            self.congestion.level_moved(now, x + 1, &mut world.levels);
         }
         self.stats.max_queue = self.stats.max_queue.max(self.queue_len());
-    }
-
-    /// Frame merging: hold the frame's cells; queue them all at its EOF cell. A frame that lost
-    /// a cell here is not merged (an edge device reassembling frames would discard it).
-    fn stage(&mut self, vc: usize, cell: Cell, guaranteed: bool) {
-        self.staged[vc].push(cell);
-        self.held += 1;
-        if !cell.is_eof() {
-            return;
-        }
-        let frame = std::mem::take(&mut self.staged[vc]);
-        self.held -= frame.len() as u32;
-        for c in frame {
-            self.push(c, guaranteed);
-        }
     }
 
     /// Send the next cell in the slot starting now.
@@ -639,7 +404,8 @@ impl Port {
     /// next arrival), FCVC counting, and the published level.
     #[inline(never)]
     fn dequeue_hooked(&mut self, world: &mut World) {
-        let popped = if self.credit.is_empty() { self.queue.pop(|_| true) } else { self.pop_gated() };
+        let popped =
+            if self.fcvc.gating() { self.fcvc.pop_gated(&mut self.queue) } else { self.queue.pop(|_| true) };
         let Some(cell) = popped else {
             self.stall_floor = self.queued;
             return;
@@ -647,35 +413,12 @@ impl Port {
         let slot = self.clock.next();
         self.account(slot);
         if self.sent(slot, cell, world) {
-            self.own_departure(cell.vc as usize, slot, world);
+            if self.fcvc.departed(cell.vc as usize, slot, world) {
+                self.stats.credit_cells_out += 1;
+            }
         } else {
             let x = self.shared_level();
-            self.level_moved(slot, x, &mut world.levels);
-        }
-    }
-
-    /// The next cell of a VC with credit (or not gated), debiting its balance.
-    #[inline(never)]
-    fn pop_gated(&mut self) -> Option<Cell> {
-        let credit = &self.credit;
-        let cell = self.queue.pop(|vc| credit[vc].as_ref().is_none_or(CreditSender::can_send))?;
-        if let Some(c) = &mut self.credit[cell.vc as usize] {
-            c.sent();
-        }
-        Some(cell)
-    }
-
-    /// A cell left `vc`'s own buffer in `slot`: under FCVC, count it and send a credit cell
-    /// back to the previous hop every N2 cells (credit/rate study II.B).
-    #[inline]
-    fn own_departure(&mut self, vc: usize, slot: Time, world: &mut World) {
-        let Some(Some(h)) = self.fcvc.get_mut(vc) else { return };
-        h.y -= 1;
-        if let Some(count) = h.rx.forwarded() {
-            // The count's low 32 bits (see `cell::F_CREDIT`).
-            let credit = Cell { frame: count as u32, vc: vc as u16, flags: F_CREDIT };
-            world.send_credit(h.channel, h.fifo, slot, credit);
-            self.stats.credit_cells_out += 1;
+            self.congestion.level_moved(slot, x, &mut world.levels);
         }
     }
 
@@ -753,11 +496,12 @@ impl Port {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::abr::Feedback;
     use crate::cell::CellFifo;
     use crate::cell::{rm, VcId, F_EOF, F_RM};
     use crate::conformance::FGcra;
     use crate::frame::{Frame, FrameSlab};
-    use crate::net::LevelLog;
+    use crate::net::{feedback_of, with_feedback, LevelLog};
     use crate::net::{Channel, Sched, NO_CAPTURE};
     use crate::sched::RoundRobin;
     use crate::time::{CellPeriod, PS_PER_US};
@@ -948,7 +692,7 @@ mod tests {
         assert_eq!(p.classes[0].y, 6, "one class for the merged VCs");
         let order: Vec<u16> = (0..5).map(|_| p.queue.pop(|_| true).unwrap().vc).collect();
         assert_eq!(order, vec![0, 0, 1, 1, 1]);
-        assert_eq!(p.held, 1, "the third VC 0 cell waits for its frame's EOF");
+        assert_eq!(p.staging.held, 1, "the third VC 0 cell waits for its frame's EOF");
     }
 
     #[test]
