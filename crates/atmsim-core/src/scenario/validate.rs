@@ -103,6 +103,9 @@ pub struct ModelConn {
     /// Link indices between consecutive nodes of `path`.
     pub links: Vec<usize>,
     pub tcp: TcpConfig,
+    /// The scenario gave the timer phase (`tick_phase_ms`, or the template's `stagger_timers`):
+    /// random phases leave it alone.
+    pub tick_phase_given: bool,
     pub start: Time,
     /// Own adapter queue with shaping or rate control (`None`: the plain FIFO).
     pub pacing: Option<ModelPacing>,
@@ -112,6 +115,9 @@ pub struct ModelConn {
 pub struct Model {
     pub duration: Time,
     pub seed: u64,
+    pub phases: super::phases::Phases,
+    /// The bound of each start's random delay (`phases.rs`).
+    pub start_jitter: Time,
     pub nodes: Vec<NodeSpec>,
     pub links: Vec<ModelLink>,
     /// Switch output ports keyed by (switch node, link).
@@ -432,6 +438,12 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
         ));
     }
     let (duration, seed) = (from_secs_f64(sim.duration_s), sim.seed);
+    let phases = sim.phases.unwrap_or_default();
+    Check("simulation").non_negative_f64("start_jitter_s", sim.start_jitter_s)?;
+    if sim.start_jitter_s > MAX_DURATION_S {
+        return Err(bad("simulation", "start_jitter_s", format!("must be at most {MAX_DURATION_S} seconds")));
+    }
+    let start_jitter = from_secs_f64(sim.start_jitter_s);
 
     if let Some(t) = spec.n_source.clone() {
         for (name, present) in [
@@ -675,6 +687,7 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
             path: nodes,
             links: route_links,
             tcp: cfg,
+            tick_phase_given: merged.tick_phase_ms.is_some(),
             start,
         });
     }
@@ -727,6 +740,8 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
     let mut model = Model {
         duration,
         seed,
+        phases,
+        start_jitter,
         nodes: spec.node,
         links,
         ports,

@@ -146,7 +146,7 @@ impl Port {
     pub fn set_arbitration(&mut self, a: Arbitration, slotted: bool, rng: Rng) {
         self.merge.arbitration = a;
         self.merge.rng = (a == Arbitration::Random).then_some(rng);
-        self.merge.grid = slotted.then(|| self.clock.period());
+        self.merge.grid = slotted.then(|| self.clock.grid());
     }
 
     /// Per-VC set-up: the queue discipline, the VC -> class map (with one `VcPolicy` per class),
