@@ -76,13 +76,36 @@ impl CellPeriod {
     }
 }
 
-/// The slot grid of one transmitter: slot `k` starts at `floor(k * num / den)`.
+/// A transmitter's slot grid as a value: slot `k` starts at `phase + floor(k * num / den)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SlotGrid {
+    pub period: CellPeriod,
+    /// Start of slot 0, in [0, one period): the transmitter's oscillator offset.
+    pub phase: Time,
+}
+
+impl SlotGrid {
+    /// The start of the first slot at or after `t`.
+    #[inline]
+    pub fn slot_at_or_after(&self, t: Time) -> Time {
+        if t <= self.phase {
+            self.phase
+        } else {
+            self.phase + self.period.slot_at_or_after(t - self.phase)
+        }
+    }
+}
+
+/// The slot grid of one transmitter: slot `k` starts at `phase + floor(k * num / den)`.
 ///
-/// Advancing one slot costs an add and a compare (no division); jumping to the first free slot
-/// after an idle period costs one 128-bit division.
+/// The phase is where the transmitter's free-running oscillator put slot 0 (`scenario::phases`
+/// draws it; 0 for every transmitter reproduces the phase-locked model). Advancing one slot costs
+/// an add and a compare (no division); jumping to the first free slot after an idle period costs
+/// one 128-bit division.
 #[derive(Debug, Clone)]
 pub struct SlotClock {
     period: CellPeriod,
+    phase: Time,
     q: u64,
     r: u64,
     /// Index of the next slot that may carry a cell.
@@ -94,12 +117,30 @@ pub struct SlotClock {
 }
 
 impl SlotClock {
+    /// A grid with slot 0 at t = 0.
     pub fn new(period: CellPeriod) -> Self {
-        SlotClock { q: period.num / period.den, r: period.num % period.den, period, k: 0, t: 0, rem: 0 }
+        Self::with_phase(period, 0)
+    }
+
+    /// A grid with slot 0 at `phase`.
+    pub fn with_phase(period: CellPeriod, phase: Time) -> Self {
+        SlotClock {
+            q: period.num / period.den,
+            r: period.num % period.den,
+            period,
+            phase,
+            k: 0,
+            t: phase,
+            rem: 0,
+        }
     }
 
     pub fn period(&self) -> CellPeriod {
         self.period
+    }
+
+    pub fn grid(&self) -> SlotGrid {
+        SlotGrid { period: self.period, phase: self.phase }
     }
 
     /// Start of the next free slot.
@@ -144,11 +185,12 @@ impl SlotClock {
             }
         }
         let (num, den) = (self.period.num as u128, self.period.den as u128);
-        // smallest k with floor(k*num/den) >= t  <=>  k*num >= t*den  (t integer)
-        let k = (t as u128 * den).div_ceil(num);
+        // smallest k with floor(k*num/den) >= t'  <=>  k*num >= t'*den  (t' = t - phase, an
+        // integer; t > self.t >= phase here)
+        let k = ((t - self.phase) as u128 * den).div_ceil(num);
         let prod = k * num;
         self.k = k as u64;
-        self.t = (prod / den) as Time;
+        self.t = self.phase + (prod / den) as Time;
         self.rem = (prod % den) as u64;
     }
 }
@@ -204,6 +246,29 @@ mod tests {
                 assert_eq!(c.next() as u128, k * num / den);
                 c.advance();
             }
+        }
+    }
+
+    #[test]
+    fn a_phased_grid_is_the_unphased_one_shifted() {
+        let p = CellPeriod::from_bps(155_520_000);
+        let phase = 1_234_567;
+        let (mut plain, mut phased) = (SlotClock::new(p), SlotClock::with_phase(p, phase));
+        assert_eq!(phased.next(), phase);
+        let grid = phased.grid();
+        assert_eq!(grid.slot_at_or_after(0), phase);
+        let mut t: Time = phase;
+        for i in 0..3000u64 {
+            t += (i * 7_919_993) % 50_000_000 + 1;
+            plain.align(t - phase);
+            phased.align(t);
+            assert_eq!(phased.next(), plain.next() + phase, "at {t}");
+            // A fresh clock aligned to t lands where the grid says.
+            let mut fresh = SlotClock::with_phase(p, phase);
+            fresh.align(t);
+            assert_eq!(fresh.next(), grid.slot_at_or_after(t));
+            phased.advance();
+            plain.advance();
         }
     }
 

@@ -345,6 +345,50 @@ fn cases() -> Vec<Case> {
             "simulation.seed",
             "invalid value",
         ),
+        // --- Randomness of the physical network ----------------------------------------------
+        case(
+            "unknown phases",
+            with_sim("[simulation]\nduration_s = 1.0\nphases = \"locked\"\n"),
+            "simulation.phases",
+            "unknown variant `locked`, expected `random` or `aligned`",
+        ),
+        case(
+            "phases as a number",
+            with_sim("[simulation]\nduration_s = 1.0\nphases = 0\n"),
+            "simulation.phases",
+            "invalid type",
+        ),
+        set_case("phases by --set", base(), &[("simulation.phases", "sometimes")], "simulation.phases", "unknown variant"),
+        case(
+            "negative start jitter",
+            with_sim("[simulation]\nduration_s = 1.0\nstart_jitter_s = -0.1\n"),
+            "simulation.start_jitter_s",
+            "must be zero or a positive number, got -0.1",
+        ),
+        case(
+            "nan start jitter",
+            with_sim("[simulation]\nduration_s = 1.0\nstart_jitter_s = nan\n"),
+            "simulation.start_jitter_s",
+            "got NaN",
+        ),
+        case(
+            "infinite start jitter",
+            with_sim("[simulation]\nduration_s = 1.0\nstart_jitter_s = inf\n"),
+            "simulation.start_jitter_s",
+            "got inf",
+        ),
+        case(
+            "huge start jitter",
+            with_sim("[simulation]\nduration_s = 1.0\nstart_jitter_s = 2e6\n"),
+            "simulation.start_jitter_s",
+            "must be at most",
+        ),
+        case(
+            "start jitter as a string",
+            with_sim("[simulation]\nduration_s = 1.0\nstart_jitter_s = \"1ms\"\n"),
+            "simulation.start_jitter_s",
+            "invalid type: string",
+        ),
         // --- Durations, rates, delays --------------------------------------------------------
         case(
             "negative duration",
@@ -1415,6 +1459,18 @@ fn the_base_scenarios_load_and_run() {
 fn edge_cases() -> Vec<(&'static str, String, Vec<(String, String)>)> {
     let set = |k: &str, v: &str| vec![(k.to_string(), v.to_string())];
     vec![
+        (
+            "random phases on a one-cell-per-second link, start jitter at its bound",
+            net(
+                "[simulation]\nduration_s = 0.001\nstart_jitter_s = 1e6\n",
+                NODES,
+                "[[link]]\nends = [\"a\", \"s\"]\nrate_cells_per_s = 1\ndelay_us = 0\n\
+                 [[link]]\nends = [\"s\", \"b\"]\nrate_cells_per_s = 1\ndelay_us = 0\n",
+                PORT,
+                CONN,
+            ),
+            vec![],
+        ),
         (
             "fcvc with N3 = 0 and N2 = 1, EFCI and RM thresholds at 0",
             net(

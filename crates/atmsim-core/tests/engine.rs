@@ -106,12 +106,20 @@ fn goodput_never_exceeds_the_bottleneck() {
 
 #[test]
 fn arbitration_of_simultaneous_arrivals_decides_lockout() {
-    // Equal links put every source's cells at sw1 at the same instants. With a fixed priority
-    // the lowest input wins every tie for the last buffer place, so once the buffer is full the
-    // other sources lose every cell they send; a rotating priority shares the losses.
+    // Equal phase-locked links put every source's cells at sw1 at the same instants. With a
+    // fixed priority the lowest input wins every tie for the last buffer place, so once the
+    // buffer is full the other sources lose every cell they send; a rotating priority shares the
+    // losses. (Random phases leave no ties: `tests/phases.rs`.)
     let lan = scenario("ubr-plus-lan5.toml");
     let share = |arb: &str| -> Vec<f64> {
-        let r = run(&lan, &[("n_source.policy", "tail_drop"), ("n_source.arbitration", arb)]);
+        let r = run(
+            &lan,
+            &[
+                ("n_source.policy", "tail_drop"),
+                ("n_source.arbitration", arb),
+                ("simulation.phases", "\"aligned\""),
+            ],
+        );
         let total: f64 = r.flows.iter().map(|f| f.goodput_bps).sum();
         r.flows.iter().map(|f| f.goodput_bps / total).collect()
     };

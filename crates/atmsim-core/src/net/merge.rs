@@ -5,18 +5,19 @@
 //! start of a batch and repaired after each pop (nothing else pushes to the inputs during a batch,
 //! since components advance one at a time).
 //!
-//! Cells that arrive at the same picosecond (common: equal links share one slot phase) are taken
+//! Cells that arrive at the same picosecond (common when equal links share one slot phase, as
+//! with `phases = "aligned"`; rare with random phases) are taken
 //! by [`Arbitration`]: `Rotating` serves the input served least recently first, so no input wins
 //! every tie; `Fixed` always prefers the lower input index (a fixed-order scan).
 //!
 //! With a slot `grid` (a slotted switch), an arrival counts from the first slot boundary of the
-//! port's output grid at or after it: every cell that arrived during a slot is then a tie at its
+//! port's output grid (with its phase) at or after it: every cell that arrived during a slot is then a tie at its
 //! end, decided by the arbitration, instead of by the fixed sub-slot phases of ideal link clocks
 //! (which otherwise let the input whose phase follows the departure win every free place).
 
 use crate::cell::CellFifo;
 use crate::rng::Rng;
-use crate::time::{CellPeriod, Time, NEVER};
+use crate::time::{SlotGrid, Time, NEVER};
 
 /// How simultaneous arrivals at one component are ordered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -39,7 +40,7 @@ pub struct InputMerge {
     served: u64,
     pub arbitration: Arbitration,
     /// Slotted arrivals: the output slot grid arrivals are moved to (see the module comment).
-    pub grid: Option<CellPeriod>,
+    pub grid: Option<SlotGrid>,
     /// `Random`'s draws.
     pub rng: Option<Rng>,
 }
@@ -142,6 +143,7 @@ impl InputMerge {
 mod tests {
     use super::*;
     use crate::cell::Cell;
+    use crate::time::CellPeriod;
 
     fn fifos_of(times: &[Vec<Time>]) -> Vec<CellFifo> {
         times
@@ -191,9 +193,16 @@ mod tests {
         // slots input 0 is always first; slotted, they tie at the boundary and take turns.
         let mut fifos = fifos_of(&[vec![1, 11, 21], vec![9, 19, 29]]);
         let inputs = [0u32, 1];
-        let mut m = InputMerge { grid: Some(CellPeriod { num: 10, den: 1 }), ..Default::default() };
+        let grid = SlotGrid { period: CellPeriod { num: 10, den: 1 }, phase: 0 };
+        let mut m = InputMerge { grid: Some(grid), ..Default::default() };
         let out = drain(&mut m, &mut fifos, &inputs);
         assert_eq!(out, vec![(10, 0), (10, 1), (20, 0), (20, 1), (30, 0), (30, 1)]);
+        // The port's own grid counts, phase included: with slots at 5, 15, 25, ... the two
+        // inputs fall into different slots again.
+        let mut fifos = fifos_of(&[vec![1, 11, 21], vec![9, 19, 29]]);
+        let mut m = InputMerge { grid: Some(SlotGrid { phase: 5, ..grid }), ..Default::default() };
+        let out = drain(&mut m, &mut fifos, &inputs);
+        assert_eq!(out, vec![(5, 0), (15, 1), (15, 0), (25, 1), (25, 0), (35, 1)]);
         let mut fifos = fifos_of(&[vec![1, 11], vec![9, 19]]);
         let mut m = InputMerge::default();
         let order: Vec<usize> = drain(&mut m, &mut fifos, &inputs).iter().map(|&(_, i)| i).collect();

@@ -16,6 +16,7 @@ fn is_switch(n: &NodeSpec) -> bool {
     n.kind == NodeKind::Switch
 }
 use super::fault::ModelFaultRule;
+use super::phases;
 use super::spec::{BestEffortSpec, ConformanceSpec, SchedulerSpec, TaggingSpec};
 use crate::accept::VcPolicy;
 use crate::app::{App, AppKind};
@@ -23,7 +24,7 @@ use crate::conformance::{increment, AdapterTagger, FGcra};
 use crate::net::{ControlledVc, RateControl, Upc};
 use crate::rng::Rng;
 use crate::sched::{BestEffort, Queue, RoundRobin, VirtualSpacing};
-use crate::tcp::{TcpReceiver, TcpSender};
+use crate::tcp::{TcpConfig, TcpReceiver, TcpSender};
 use crate::time::{SlotClock, Time, NEVER};
 use crate::traffic::Generator;
 
@@ -106,8 +107,10 @@ pub fn build(model: Model) -> Built {
     for (li, l) in model.links.iter().enumerate() {
         for (side, &from) in l.ends.iter().enumerate() {
             let to = l.ends[1 - side];
+            let name = format!("{}->{}", model.nodes[from].name, model.nodes[to].name);
+            let clock = SlotClock::with_phase(l.period, phases::slot_phase(&model, &name, l.period));
             channels.push(Channel {
-                name: format!("{}->{}", model.nodes[from].name, model.nodes[to].name),
+                name,
                 period: l.period,
                 latency: l.period.ceil_ps() + l.prop,
                 route: vec![NO_ROUTE; n_vcs],
@@ -115,7 +118,6 @@ pub fn build(model: Model) -> Built {
                 capture: NO_CAPTURE,
             });
             let ch = (2 * li + side) as u32;
-            let clock = SlotClock::new(l.period);
             if is_switch(&model.nodes[from]) {
                 let mp = &model.ports[&(from, li)];
                 let name = model.port_name(from, li);
@@ -151,6 +153,16 @@ pub fn build(model: Model) -> Built {
         })
     };
 
+    // Each host's timer phase, as a fraction of a tick (hosts are nodes: one draw per node).
+    let ticks: Vec<Option<f64>> =
+        model.nodes.iter().map(|n| phases::tick_fraction(&model, &n.name)).collect();
+    let with_ticks = |c: &super::validate::ModelConn, node: usize| -> TcpConfig {
+        let mut cfg = c.tcp;
+        if let (false, Some(f)) = (c.tick_phase_given, ticks[node]) {
+            cfg.tick_phase = phases::tick_phase(cfg.tick, f);
+        }
+        cfg
+    };
     let mut endpoints = Vec::new();
     for (vc, c) in model.conns.iter().enumerate() {
         let m = c.path.len() - 1;
@@ -181,9 +193,13 @@ pub fn build(model: Model) -> Built {
                 vc as u32,
                 Endpoint::Sender {
                     vc: vc as VcId,
-                    tcp: TcpSender::new(vc as u32, c.tcp),
+                    tcp: TcpSender::new(vc as u32, with_ticks(c, c.path[0])),
                     // Each application draws from its own stream, named after its connection.
-                    app: App::new(c.app, c.start, Rng::stream(model.seed, &format!("app/{}", c.name))),
+                    app: App::new(
+                        c.app,
+                        phases::jittered_start(&model, &c.name, c.start),
+                        Rng::stream(model.seed, &format!("app/{}", c.name)),
+                    ),
                 },
             );
         }
@@ -191,7 +207,10 @@ pub fn build(model: Model) -> Built {
             ends[1] = (dst, h.endpoints.len());
             h.add_endpoint(
                 vc as u32,
-                Endpoint::Receiver { vc: vc as VcId, tcp: TcpReceiver::new(vc as u32, &c.tcp) },
+                Endpoint::Receiver {
+                    vc: vc as VcId,
+                    tcp: TcpReceiver::new(vc as u32, &with_ticks(c, c.path[m])),
+                },
             );
         }
         endpoints.push(ends);
@@ -214,7 +233,7 @@ pub fn build(model: Model) -> Built {
         }
         if let Component::Host(h) = &mut comps[host_comp[b.path[0]]] {
             let rng = Rng::stream(model.seed, &format!("background/{}", b.name));
-            let gen = Generator::new(b.source.clone(), rng, b.start);
+            let gen = Generator::new(b.source.clone(), rng, phases::jittered_start(&model, &b.name, b.start));
             h.add_endpoint(
                 vc as u32,
                 Endpoint::Background { vc: vc as VcId, gen, queue: Default::default() },

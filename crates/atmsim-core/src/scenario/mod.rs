@@ -7,6 +7,7 @@ pub mod flow;
 pub mod instrument;
 pub mod observe;
 pub mod overrides;
+pub mod phases;
 pub mod spec;
 pub mod switch_flow;
 pub mod tcp;

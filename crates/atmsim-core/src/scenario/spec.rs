@@ -1,7 +1,7 @@
 //! The scenario file as written: every table and key a TOML scenario may contain.
 //!
 //! Unknown keys are errors (`deny_unknown_fields`); optional keys have documented defaults
-//! (README, "Scenario format"). Nothing here is validated beyond types: see `validate.rs`.
+//! (`docs/scenario-format.md`). Nothing here is validated beyond types: see `validate.rs`.
 
 use serde::Deserialize;
 
@@ -59,6 +59,13 @@ pub struct SimulationSpec {
     pub duration_s: f64,
     #[serde(default = "default_seed")]
     pub seed: u64,
+    /// Where each transmitter's slot grid and each host's timer ticks start (`phases.rs`);
+    /// default random.
+    pub phases: Option<super::phases::Phases>,
+    /// Each connection and background source starts up to this much later than its `start_s`
+    /// (uniform, from its own stream); default 0.
+    #[serde(default)]
+    pub start_jitter_s: f64,
 }
 
 fn default_seed() -> u64 {

@@ -103,6 +103,9 @@ pub struct ModelConn {
     /// Link indices between consecutive nodes of `path`.
     pub links: Vec<usize>,
     pub tcp: TcpConfig,
+    /// The scenario gave the timer phase (`tick_phase_ms`, or the template's `stagger_timers`):
+    /// random phases leave it alone.
+    pub tick_phase_given: bool,
     pub start: Time,
     /// Own adapter queue with shaping or rate control (`None`: the plain FIFO).
     pub pacing: Option<ModelPacing>,
@@ -112,6 +115,9 @@ pub struct ModelConn {
 pub struct Model {
     pub duration: Time,
     pub seed: u64,
+    pub phases: super::phases::Phases,
+    /// The bound of each start's random delay (`phases.rs`).
+    pub start_jitter: Time,
     pub nodes: Vec<NodeSpec>,
     pub links: Vec<ModelLink>,
     /// Switch output ports keyed by (switch node, link).
@@ -440,7 +446,7 @@ impl Topology {
 /// Check a scenario section by section and build its [`Model`]; the first error found is
 /// returned, naming its field.
 pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
-    let (duration, seed) = simulation(&spec.simulation)?;
+    let (duration, seed, phases, start_jitter) = simulation(&spec.simulation)?;
     expand_template(&mut spec)?;
     let index = nodes(&spec.node)?;
     let topo = links(&spec, index)?;
@@ -478,6 +484,8 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
     let mut model = Model {
         duration,
         seed,
+        phases,
+        start_jitter,
         nodes: spec.node,
         links,
         ports,
@@ -492,8 +500,8 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
     Ok(model)
 }
 
-/// `[simulation]`: the run's length and seed.
-fn simulation(sim: &SimulationSpec) -> Result<(Time, u64), ScenarioError> {
+/// `[simulation]`: the run's length, seed, slot-grid phases and start jitter.
+fn simulation(sim: &SimulationSpec) -> Result<(Time, u64, super::phases::Phases, Time), ScenarioError> {
     if !(sim.duration_s.is_finite() && sim.duration_s > 0.0 && sim.duration_s <= MAX_DURATION_S) {
         return Err(bad(
             "simulation",
@@ -501,7 +509,12 @@ fn simulation(sim: &SimulationSpec) -> Result<(Time, u64), ScenarioError> {
             format!("must be in (0, {MAX_DURATION_S}] seconds, got {}", sim.duration_s),
         ));
     }
-    Ok((from_secs_f64(sim.duration_s), sim.seed))
+    let phases = sim.phases.unwrap_or_default();
+    Check("simulation").non_negative_f64("start_jitter_s", sim.start_jitter_s)?;
+    if sim.start_jitter_s > MAX_DURATION_S {
+        return Err(bad("simulation", "start_jitter_s", format!("must be at most {MAX_DURATION_S} seconds")));
+    }
+    Ok((from_secs_f64(sim.duration_s), sim.seed, phases, from_secs_f64(sim.start_jitter_s)))
 }
 
 /// A run shorter than one cell time of the slowest link carries nothing on it: every count
@@ -789,6 +802,7 @@ fn connections(
             path: nodes,
             links: route_links,
             tcp: cfg,
+            tick_phase_given: merged.tick_phase_ms.is_some(),
             start,
         });
     }

@@ -42,6 +42,10 @@ pub struct TcpReceiver {
 }
 
 impl TcpReceiver {
+    pub fn config(&self) -> &TcpConfig {
+        &self.cfg
+    }
+
     pub fn new(conn: u32, cfg: &TcpConfig) -> Self {
         TcpReceiver {
             conn,

@@ -1,0 +1,286 @@
+//! The randomness of the physical network (`scenario/phases.rs`): random slot-grid phases, timer
+//! phases and start jitter, and `phases = "aligned"` reproducing the phase-locked engine.
+
+use atmsim_core::api::run_scenario;
+use atmsim_core::net::{Component, Endpoint};
+use atmsim_core::report::Report;
+use atmsim_core::scenario::{build::build, load, phases};
+
+fn scenario(name: &str) -> String {
+    std::fs::read_to_string(format!("{}/../../scenarios/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+fn run(text: &str, sets: &[(&str, &str)]) -> Report {
+    let o: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    run_scenario(text, &o, None).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn without_wall(r: &Report) -> serde_json::Value {
+    let mut v = serde_json::to_value(r).unwrap();
+    v.as_object_mut().unwrap().remove("wall_s");
+    v.as_object_mut().unwrap().remove("engine_version");
+    v
+}
+
+/// [events, total goodput (bit/s), cells delivered, cells dropped, max queue at the bottleneck].
+fn fingerprint(r: &Report) -> [u64; 5] {
+    let s = &r.summary;
+    [
+        r.events,
+        s.total_goodput_bps as u64,
+        s.conservation.cells_delivered,
+        s.conservation.cells_dropped,
+        s.max_queue_cells.unwrap_or(0).into(),
+    ]
+}
+
+#[test]
+fn aligned_phases_reproduce_the_phase_locked_engine() {
+    // Recorded with the engine before phases existed (main at 1a9e2f9, `examples/run FILE
+    // simulation.duration_s=D`): every scenario of `scenarios/`, shortened. The full reports of
+    // all of them at their own durations were compared field by field as well (identical).
+    let recorded: [(&str, &str, [u64; 5]); 7] = [
+        ("ubr-plus-lan5.toml", "1.0", [976274, 46395392, 162000, 2128, 1000]),
+        ("ubr-plus-wan15.toml", "1.0", [1294334, 39272448, 196282, 49080, 35752]),
+        ("gerla-fcvc.toml", "1.0", [1490209, 21312568, 375766, 0, 141]),
+        ("gerla-prca.toml", "1.0", [1361305, 9260408, 339000, 153, 166]),
+        ("class-two-node-shaped.toml", "1.0", [3015261, 88036480, 488497, 27971, 5000]),
+        ("class-two-node-adaptive.toml", "1.0", [2001093, 8481920, 329983, 2599, 5000]),
+        ("class-italy.toml", "0.5", [11106512, 262793280, 1530068, 0, 213]),
+    ];
+    for (file, dur, want) in recorded {
+        let r = run(&scenario(file), &[("simulation.duration_s", dur), ("simulation.phases", "\"aligned\"")]);
+        assert_eq!(fingerprint(&r), want, "{file}");
+    }
+}
+
+#[test]
+fn random_phases_are_the_default_and_move_the_results() {
+    let lan = scenario("ubr-plus-lan5.toml");
+    let default = run(&lan, &[("simulation.duration_s", "1.0")]);
+    let random = run(&lan, &[("simulation.duration_s", "1.0"), ("simulation.phases", "\"random\"")]);
+    let aligned = run(&lan, &[("simulation.duration_s", "1.0"), ("simulation.phases", "\"aligned\"")]);
+    assert_eq!(without_wall(&default), without_wall(&random));
+    assert_ne!(fingerprint(&random), fingerprint(&aligned));
+}
+
+#[test]
+fn same_seed_same_run_other_seed_other_run() {
+    let lan = scenario("ubr-plus-lan5.toml");
+    let a = run(&lan, &[("simulation.duration_s", "1.0")]);
+    let b = run(&lan, &[("simulation.duration_s", "1.0")]);
+    let c = run(&lan, &[("simulation.duration_s", "1.0"), ("simulation.seed", "2")]);
+    assert_eq!(without_wall(&a), without_wall(&b));
+    assert_ne!(fingerprint(&a), fingerprint(&c), "the phases are the only random element here");
+    // With aligned phases this scenario has nothing random: the seed changes nothing.
+    let al = |seed: &str| {
+        without_wall(&run(
+            &lan,
+            &[
+                ("simulation.duration_s", "1.0"),
+                ("simulation.phases", "\"aligned\""),
+                ("simulation.seed", seed),
+            ],
+        ))
+    };
+    let (mut x, mut y) = (al("1"), al("2"));
+    x.as_object_mut().unwrap().remove("seed");
+    y.as_object_mut().unwrap().remove("seed");
+    assert_eq!(x, y);
+}
+
+#[test]
+fn with_random_phases_equal_links_never_tie_so_arbitration_never_acts() {
+    // Five equal links into sw1: aligned, their cells land on the same picoseconds and the
+    // tie-breaking rule decides who is queued (fixed priority locks four sources out). With
+    // random phases no two inputs share a picosecond, so every arbitration gives the same run.
+    let lan = scenario("ubr-plus-lan5.toml");
+    let with = |arb: &str, phases: &str| {
+        without_wall(&run(
+            &lan,
+            &[
+                ("simulation.duration_s", "1.0"),
+                ("n_source.policy", "tail_drop"),
+                ("n_source.arbitration", arb),
+                ("simulation.phases", phases),
+            ],
+        ))
+    };
+    let fixed = with("\"fixed\"", "\"random\"");
+    assert_eq!(fixed, with("\"rotating\"", "\"random\""));
+    assert_eq!(fixed, with("\"random\"", "\"random\""));
+    assert_ne!(with("\"fixed\"", "\"aligned\""), with("\"rotating\"", "\"aligned\""));
+}
+
+#[test]
+fn the_template_and_its_general_form_draw_the_same_phases() {
+    for sets in [
+        vec![("simulation.duration_s", "1.0")],
+        vec![("simulation.duration_s", "1.0"), ("simulation.start_jitter_s", "0.01")],
+    ] {
+        let t = run(&scenario("ubr-plus-lan5.toml"), &sets);
+        let g = run(&scenario("ubr-plus-lan5-general.toml"), &sets);
+        assert_eq!(without_wall(&t), without_wall(&g));
+    }
+}
+
+const TWO_SOURCES: &str = r#"
+[simulation]
+duration_s = 0.5
+seed = 9
+
+[[node]]
+name = "a"
+kind = "host"
+[[node]]
+name = "c"
+kind = "host"
+[[node]]
+name = "s"
+kind = "switch"
+[[node]]
+name = "b"
+kind = "host"
+[[link]]
+ends = ["a", "s"]
+rate_bps = 155_520_000
+delay_us = 100
+[[link]]
+ends = ["c", "s"]
+rate_bps = 155_520_000
+delay_us = 100
+[[link]]
+ends = ["s", "b"]
+rate_bps = 155_520_000
+delay_us = 100
+[[port]]
+node = "s"
+toward = "b"
+buffer_cells = 1000
+policy = { kind = "tail_drop" }
+[[connection]]
+name = "x"
+route = ["a", "s", "b"]
+[[connection]]
+name = "y"
+route = ["c", "s", "b"]
+"#;
+
+fn sets(extra: &[(&str, &str)]) -> Vec<(String, String)> {
+    extra.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+}
+
+/// Sender and receiver timer phases of connection `vc`, and the slot phase of every channel.
+fn drawn(text: &str, extra: &[(&str, &str)]) -> (Vec<(u64, u64)>, Vec<(String, u64)>) {
+    let model = load(text, &sets(extra), None).unwrap();
+    let chans: Vec<(String, u64)> = model
+        .links
+        .iter()
+        .flat_map(|l| {
+            let (a, b) = (&model.nodes[l.ends[0]].name, &model.nodes[l.ends[1]].name);
+            [format!("{a}->{b}"), format!("{b}->{a}")].map(|n| {
+                let p = phases::slot_phase(&model, &n, l.period);
+                assert!((p as f64) < l.period.num as f64 / l.period.den as f64, "{n}: {p}");
+                (n, p)
+            })
+        })
+        .collect();
+    let built = build(model);
+    let mut ticks = vec![(0, 0); built.endpoints.len()];
+    for (vc, ends) in built.endpoints.iter().enumerate() {
+        for (side, &(comp, ep)) in ends.iter().enumerate() {
+            let Component::Host(h) = &built.sim.comps[comp] else { panic!("endpoint on a host") };
+            let phase = match &h.endpoints[ep] {
+                Endpoint::Sender { tcp, .. } => tcp.config().tick_phase,
+                Endpoint::Receiver { tcp, .. } => tcp.config().tick_phase,
+                _ => panic!("a TCP endpoint"),
+            };
+            if side == 0 {
+                ticks[vc].0 = phase;
+            } else {
+                ticks[vc].1 = phase;
+            }
+        }
+    }
+    (ticks, chans)
+}
+
+#[test]
+fn phases_are_drawn_per_transmitter_and_per_host() {
+    let (ticks, chans) = drawn(TWO_SOURCES, &[]);
+    let tick = 500_000_000_000; // the default 500 ms slow timer
+                                // Three hosts, three different timer phases; the two receivers share host b's.
+    assert!(ticks.iter().all(|&(s, r)| s < tick && r < tick));
+    assert_ne!(ticks[0].0, ticks[1].0);
+    assert_ne!(ticks[0].0, ticks[0].1);
+    assert_eq!(ticks[0].1, ticks[1].1, "one host, one clock");
+    // Six transmitters, six phases (none at 0).
+    let mut p: Vec<u64> = chans.iter().map(|c| c.1).collect();
+    p.sort();
+    p.dedup();
+    assert_eq!(p.len(), 6);
+    assert!(p[0] > 0);
+
+    // Aligned: everything at 0.
+    let (ticks, chans) = drawn(TWO_SOURCES, &[("simulation.phases", "\"aligned\"")]);
+    assert!(ticks.iter().all(|&t| t == (0, 0)) && chans.iter().all(|c| c.1 == 0));
+
+    // An explicit timer phase wins over the draw (both hosts of the connection).
+    let (ticks, _) = drawn(TWO_SOURCES, &[("tcp.tick_phase_ms", "30")]);
+    assert!(ticks.iter().all(|&t| t == (30_000_000_000, 30_000_000_000)));
+}
+
+#[test]
+fn adding_a_component_moves_no_other_draw() {
+    let more = format!(
+        "{TWO_SOURCES}{}",
+        r#"
+[[node]]
+name = "d"
+kind = "host"
+[[link]]
+ends = ["d", "s"]
+rate_bps = 155_520_000
+delay_us = 100
+[[connection]]
+name = "z"
+route = ["d", "s", "b"]
+"#
+    );
+    let jitter = [("simulation.start_jitter_s", "0.25")];
+    let (t1, c1) = drawn(TWO_SOURCES, &jitter);
+    let (t2, c2) = drawn(&more, &jitter);
+    assert_eq!(t1[..], t2[..2]);
+    assert_eq!(c1[..], c2[..6]);
+    let (m1, m2) =
+        (load(TWO_SOURCES, &sets(&jitter), None).unwrap(), load(&more, &sets(&jitter), None).unwrap());
+    for n in ["x", "y"] {
+        assert_eq!(phases::jittered_start(&m1, n, 0), phases::jittered_start(&m2, n, 0));
+    }
+}
+
+#[test]
+fn start_jitter_delays_each_start_independently_within_the_bound() {
+    let m = load(TWO_SOURCES, &sets(&[("simulation.start_jitter_s", "0.25")]), None).unwrap();
+    let bound = 250_000_000_000;
+    let starts: Vec<u64> = (0..200).map(|i| phases::jittered_start(&m, &format!("c{i}"), 7)).collect();
+    assert!(starts.iter().all(|&s| (7..7 + bound).contains(&s)));
+    let mean = starts.iter().map(|&s| (s - 7) as f64).sum::<f64>() / 200.0 / bound as f64;
+    assert!((mean - 0.5).abs() < 0.1, "uniform on [0, X): mean {mean}");
+    // No jitter: the start as written. The jitter is independent of the phases setting.
+    let none = load(TWO_SOURCES, &[], None).unwrap();
+    assert_eq!(phases::jittered_start(&none, "x", 7), 7);
+    let al = load(
+        TWO_SOURCES,
+        &sets(&[("simulation.start_jitter_s", "0.25"), ("simulation.phases", "\"aligned\"")]),
+        None,
+    )
+    .unwrap();
+    assert_eq!(phases::jittered_start(&al, "x", 7), phases::jittered_start(&m, "x", 7));
+    // And it shows end to end: a run with jitter differs from one without, and repeats itself.
+    let base = run(TWO_SOURCES, &[("simulation.phases", "\"aligned\"")]);
+    let j = [("simulation.phases", "\"aligned\""), ("simulation.start_jitter_s", "0.01")];
+    let (a, b) = (run(TWO_SOURCES, &j), run(TWO_SOURCES, &j));
+    assert_eq!(without_wall(&a), without_wall(&b));
+    assert_ne!(fingerprint(&a), fingerprint(&base));
+}
