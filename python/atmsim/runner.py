@@ -38,5 +38,6 @@ def run_with_captures(
     classic pcap file (nanosecond timestamps) per capture point.
     """
     sc = as_scenario(scenario)
-    text, files = _core.run_with_captures(sc.text, list(sc.overrides) + normalize(overrides), seed, list(captures))
+    overrides_all = list(sc.overrides) + normalize(overrides)
+    text, files = _core.run_with_captures(sc.text, overrides_all, seed, list(captures))
     return Result.from_json(text), dict(files)
