@@ -12,7 +12,11 @@ from atmsim.studies import gfr_bonaventure_data as data
 from atmsim.studies import gfr_bonaventure_setups as setups
 from atmsim.studies import registry
 from atmsim.studies.gfr_bonaventure_study import (
-    STUDY, GfrBonaventureStudy, derive_metrics, experiment_list, trace_list,
+    STUDY,
+    GfrBonaventureStudy,
+    derive_metrics,
+    experiment_list,
+    trace_list,
 )
 from atmsim.studies.reproduce import reproduce_study
 

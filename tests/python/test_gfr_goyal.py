@@ -8,7 +8,8 @@ import math
 
 import pytest
 
-from atmsim.studies import gfr_goyal, gfr_goyal_data as data, registry
+from atmsim.studies import gfr_goyal, registry
+from atmsim.studies import gfr_goyal_data as data
 from atmsim.studies.gfr_goyal_study import STUDY, derive_metrics, group_values
 from atmsim.studies.reproduce import _relabelled
 from conftest import run_cli

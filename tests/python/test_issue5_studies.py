@@ -14,10 +14,9 @@ import pytest
 from atmsim import _core
 from atmsim.studies import ajmone_marsan as am
 from atmsim.studies import ajmone_marsan_data as amd
-from atmsim.studies import gerla
+from atmsim.studies import gerla, registry
 from atmsim.studies import gerla_data as gd
 from atmsim.studies import italian_network as it
-from atmsim.studies import registry
 from atmsim.studies.ajmone_marsan_study import STUDY as CLASS
 from atmsim.studies.ajmone_marsan_study import derive_metrics as class_derive
 from atmsim.studies.gerla_study import STUDY as GERLA

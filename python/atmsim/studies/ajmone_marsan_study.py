@@ -21,8 +21,8 @@ from ..scenario import Scenario
 from . import ajmone_marsan as net
 from . import ajmone_marsan_data as data
 from . import italian_network as it
-from .registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
 from .agreement import fmt as _fmt
+from .registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
 
 if TYPE_CHECKING:
     import pandas as pd

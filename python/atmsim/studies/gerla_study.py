@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional
 from ..scenario import Scenario
 from . import gerla as net
 from . import gerla_data as data
-from .registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
 from .agreement import fmt as _fmt
+from .registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
 
 if TYPE_CHECKING:
     import pandas as pd

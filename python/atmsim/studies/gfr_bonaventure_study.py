@@ -15,8 +15,8 @@ from ..scenario import Scenario
 from . import gfr_bonaventure as net
 from . import gfr_bonaventure_data as data
 from . import gfr_bonaventure_setups as setups
-from .registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
 from .agreement import fmt as _fmt
+from .registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -12,7 +12,12 @@ from typing import List, Optional
 from ..scenario import Scenario
 from . import ubr_plus
 from .registry import (
-    Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun,
+    Compared,
+    Experiment,
+    FigureFile,
+    PaperTable,
+    StudyResults,
+    TraceRun,
 )
 from .ubr_plus_data import PaperRow
 
