@@ -1341,9 +1341,12 @@ fn the_base_scenarios_load_and_run() {
     atmsim_core::api::run_scenario(&format!("{SIM}{NSRC}"), &[], None).expect("n_source run");
 }
 
+/// An edge case: what it tries, the scenario text and its `--set` overrides.
+type EdgeCase = (&'static str, String, Vec<(String, String)>);
+
 /// Scenarios at the edges of what is accepted: they must load, build and run (1 ms) without
 /// panicking.
-fn edge_cases() -> Vec<(&'static str, String, Vec<(String, String)>)> {
+fn edge_cases() -> Vec<EdgeCase> {
     let set = |k: &str, v: &str| vec![(k.to_string(), v.to_string())];
     vec![
         (
