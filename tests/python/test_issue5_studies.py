@@ -155,7 +155,8 @@ def test_generated_scenario_files_are_current():
     sys.modules["write_issue5_scenarios"] = module
     spec.loader.exec_module(module)
     for name in module.SCENARIOS:
-        assert (ROOT / "scenarios" / name).read_text(encoding="utf-8") == module.render(name)
+        shipped = ROOT / "python" / "atmsim" / "scenarios" / name
+        assert shipped.read_text(encoding="utf-8") == module.render(name)
 
 
 # --- study declarations ----------------------------------------------------------------------

@@ -1504,7 +1504,7 @@ fn bad_scenarios_are_refused_with_field_and_reason() {
 
 #[test]
 fn every_shipped_scenario_loads() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../python/atmsim/scenarios");
     let mut n = 0;
     for entry in std::fs::read_dir(&dir).expect("scenarios directory") {
         let path = entry.unwrap().path();
