@@ -1,31 +1,27 @@
 #!/usr/bin/env bash
 # Install the package and run every test: Rust (workspace) then Python (tests/python).
-# Works from a fresh clone: everything it needs comes from PyPI and crates.io.
+# Works from a fresh clone: Python packages come from PyPI and crates from crates.io.
+# System packages are not installed here (`.ci/run` installs tshark and Chromium); without
+# them the pcap and browser tests are skipped and say why.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PYTHON="${PYTHON:-python3}"
-
-# Build the extension and install the package as a user would (pulls numpy, pandas, tqdm,
-# matplotlib, and for the tests pytest, pyarrow and dask[distributed]).
-"$PYTHON" -m pip install --quiet --disable-pip-version-check '.[test]'
+# The package and its test dependencies go into the project's own virtual environment (.venv,
+# made on first use with $PYTHON, default python3), never into the Python first on PATH.
+# It sees the system's site-packages, so what is installed there already is not fetched again.
+VENV="${ATMSIM_VENV:-.venv}"
+if [ ! -x "$VENV/bin/python" ]; then
+    echo "test.sh: creating the project virtual environment $VENV (${PYTHON:-python3} -m venv)" >&2
+    "${PYTHON:-python3}" -m venv --system-site-packages "$VENV"
+fi
+PY="$VENV/bin/python"
+echo "test.sh: installing atmsim with its test dependencies into $VENV (pip install '.[test]')" >&2
+"$PY" -m pip install --quiet --disable-pip-version-check '.[test]'
 
 # The PyO3 crate opts out of Rust test binaries (it cannot link outside an interpreter),
 # so the whole workspace can be tested in one go.
 cargo test --workspace --release
 
-# The pcap test reads the captures back with tshark; install it if missing (Debian/Ubuntu).
-if ! command -v tshark >/dev/null 2>&1; then
-    if command -v apt-get >/dev/null 2>&1; then
-        SUDO=""
-        if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then SUDO="sudo"; fi
-        $SUDO apt-get update -qq
-        $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tshark >/dev/null
-    else
-        echo "test.sh: tshark not found and no apt-get: the pcap test will be skipped" >&2
-    fi
-fi
-
 # Run from the repository root: python/ is not on sys.path, so the installed package
 # (with its compiled _core) is the one under test.
-"$PYTHON" -m pytest -q tests/python
+"$PY" -m pytest -q tests/python

@@ -29,10 +29,12 @@ def fmt(x: Optional[float]) -> str:
 
 
 def main(default: str, stagger: str, fixed: str) -> None:
-    d: List[Row] = json.load(open(default))
-    s = {key(r): r for r in json.load(open(stagger))}
-    f = {key(r): r for r in json.load(open(fixed))}
-    print("Table 1\n\n| config | N | efficiency | fairness | max queue (cells) | paper |\n|---|---|---|---|---|---|")
+    with open(default) as fd, open(stagger) as fs, open(fixed) as ff:
+        d: List[Row] = json.load(fd)
+        s = {key(r): r for r in json.load(fs)}
+        f = {key(r): r for r in json.load(ff)}
+    print("Table 1\n\n| config | N | efficiency | fairness | max queue (cells) | paper |\n"
+          "|---|---|---|---|---|---|")
     for r in d:
         if r["table"] == 1:
             print(f"| {r['config']} | {r['sources']} | {r['efficiency']:.3f} | {r['fairness']:.3f} | "
@@ -41,26 +43,32 @@ def main(default: str, stagger: str, fixed: str) -> None:
     for t in (2, 4, 5, 6):
         rows = [r for r in d if r["table"] == t]
         if rows:
-            print(f"- table {t}: {mae(rows, 'efficiency'):.3f} / {mae(rows, 'fairness'):.3f} over {len(rows)} runs")
+            print(f"- table {t}: {mae(rows, 'efficiency'):.3f} / {mae(rows, 'fairness'):.3f} "
+                  f"over {len(rows)} runs")
     for cfg in ("LAN", "WAN"):
         rows = [r for r in d if r["table"] == 2 and r["config"] == cfg]
         print(f"- tables 2-3, {cfg}: {mae(rows, 'efficiency'):.3f} / {mae(rows, 'fairness'):.3f}")
-    print("\nPolicy averages (atmsim, paper in parentheses)\n\n| config | policy | efficiency | fairness |\n|---|---|---|---|")
+    print("\nPolicy averages (atmsim, paper in parentheses)\n\n"
+          "| config | policy | efficiency | fairness |\n|---|---|---|---|")
     for cfg in ("LAN", "WAN"):
         for pol in ("UBR", "EPD", "SD", "FBA"):
             rows = [r for r in d if r["table"] == 2 and r["config"] == cfg and r["policy"] == pol]
-            m = lambda k: sum(r[k] for r in rows) / len(rows)  # noqa: E731
-            print(f"| {cfg} | {pol} | {m('efficiency'):.2f} ({m('paper_efficiency'):.2f}) | "
-                  f"{m('fairness'):.2f} ({m('paper_fairness'):.2f}) |")
-    print("\nEvery run\n\n| config | N | buffer | policy | efficiency: atmsim / paper | fairness: atmsim / paper "
-          "| staggered timers: eff / fair | fixed arbitration: eff / fair |\n|---|---|---|---|---|---|---|---|")
+            m = {k: sum(r[k] for r in rows) / len(rows)
+                 for k in ("efficiency", "paper_efficiency", "fairness", "paper_fairness")}
+            print(f"| {cfg} | {pol} | {m['efficiency']:.2f} ({m['paper_efficiency']:.2f}) | "
+                  f"{m['fairness']:.2f} ({m['paper_fairness']:.2f}) |")
+    print("\nEvery run\n\n| config | N | buffer | policy | efficiency: atmsim / paper "
+          "| fairness: atmsim / paper | staggered timers: eff / fair | fixed arbitration: eff / fair |\n"
+          "|---|---|---|---|---|---|---|---|")
     for r in d:
         if r["table"] != 2:
             continue
         a, b = s.get(key(r)), f.get(key(r))
         print(f"| {r['config']} | {r['sources']} | {r['buffer_cells']} | {r['policy']} | "
-              f"{fmt(r['efficiency'])} / {fmt(r['paper_efficiency'])} | {fmt(r['fairness'])} / {fmt(r['paper_fairness'])} | "
-              f"{fmt(a and a['efficiency'])} / {fmt(a and a['fairness'])} | {fmt(b and b['efficiency'])} / {fmt(b and b['fairness'])} |")
+              f"{fmt(r['efficiency'])} / {fmt(r['paper_efficiency'])} | "
+              f"{fmt(r['fairness'])} / {fmt(r['paper_fairness'])} | "
+              f"{fmt(a and a['efficiency'])} / {fmt(a and a['fairness'])} | "
+              f"{fmt(b and b['efficiency'])} / {fmt(b and b['fairness'])} |")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Write the example scenarios of the credit/rate and CLASS studies into scenarios/ from the
+"""Write the example scenarios of the credit/rate and CLASS studies into python/atmsim/scenarios/ from the
 builders the reproductions use (tests/python/test_study_scenarios.py checks they agree).
 
     python scripts/write_study_scenarios.py
@@ -39,7 +39,7 @@ def render(name: str) -> str:
 
 
 def main() -> None:
-    out = Path(__file__).resolve().parent.parent / "scenarios"
+    out = Path(__file__).resolve().parent.parent / "python" / "atmsim" / "scenarios"
     for name in SCENARIOS:
         (out / name).write_text(render(name), encoding="utf-8")
         print(out / name)

@@ -4,13 +4,14 @@ The engine is Rust (`atmsim._core`); this package adds scenario loading, a typed
 pandas tables, the paper reproductions and the `atmsim` command line.
 
     >>> import atmsim
-    >>> result = atmsim.run("scenarios/ubr-plus-lan5.toml", overrides={"n_source.policy": "fba"})
+    >>> result = atmsim.run(atmsim.example("ubr-plus-lan5"), overrides={"n_source.policy": "fba"})
     >>> result.summary["efficiency"], result.flows[["name", "goodput_bps"]]
-    >>> atmsim.sweep("scenarios/ubr-plus-lan5.toml", grid={"n_source.buffer_cells": [1000, 2000]},
+    >>> atmsim.sweep(atmsim.example("ubr-plus-lan5"), grid={"n_source.buffer_cells": [1000, 2000]},
     ...              runs=3, store="results.sqlite")
 """
 
 from ._core import ScenarioError, version
+from .examples import copy_example, example, examples
 from .result import Result
 from .limits import LimitError
 from .runner import estimate, run, run_with_captures
@@ -21,8 +22,8 @@ from .sweeps import sweep
 from .tables import summarize
 
 __all__ = [
-    "LimitError", "Result", "Scenario", "ScenarioError", "Store", "derive_seed", "estimate", "load",
-    "open_store", "run",
-    "run_with_captures", "summarize", "sweep", "version",
+    "LimitError", "Result", "Scenario", "ScenarioError", "Store", "copy_example", "derive_seed",
+    "estimate", "example", "examples", "load", "open_store", "run", "run_with_captures", "summarize",
+    "sweep", "version",
 ]
 __version__ = version()

@@ -14,7 +14,8 @@ from .result import Result
 from .runner import run
 from .scenario import Scenario
 
-DEFAULT_SCENARIO = "scenarios/ubr-plus-wan15.toml"
+# The shipped example scenario (atmsim/scenarios/), so the default works from any directory.
+DEFAULT_SCENARIO = "ubr-plus-wan15"
 
 
 def measure(scenario: Scenario, duration_s: Optional[float] = None) -> Dict[str, object]:

@@ -15,6 +15,7 @@ from typing import List, NoReturn, Optional, Tuple
 
 from . import _core
 from .bench import DEFAULT_SCENARIO
+from .examples import example
 from .limits import LimitError
 from .scenario import Scenario, load
 
@@ -176,9 +177,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from . import bench
 
-    path = args.file or DEFAULT_SCENARIO
-    if args.file is None and not os.path.exists(path):
-        raise CliError(f"{path}: not found (run from the repository root or name a FILE)")
+    path = args.file or str(example(DEFAULT_SCENARIO))
     measurement = bench.measure(_read_scenario(path), args.duration)
     print(bench.render(measurement))
     return 0
@@ -246,16 +245,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--set", action="append", metavar="KEY=VALUE",
         help="override a scenario field in every run (sensitivity studies); repeatable",
     )
-    from . import cli_reproduce, cli_store, cli_sweep
+    from . import cli_reproduce, cli_scenarios, cli_store, cli_sweep
 
     cli_reproduce.add_options(p)
     p.set_defaults(func=cmd_reproduce)
 
     cli_sweep.add_parser(sub, _seed)
     cli_store.add_parser(sub)
+    cli_scenarios.add_parser(sub)
 
     p = sub.add_parser("bench", help="measure engine speed")
-    p.add_argument("file", nargs="?", metavar="FILE", help=f"scenario (default: {DEFAULT_SCENARIO})")
+    p.add_argument(
+        "file", nargs="?", metavar="FILE", help=f"scenario (default: the shipped {DEFAULT_SCENARIO}.toml)"
+    )
     p.add_argument(
         "--duration", type=float, metavar="S", help="simulated seconds (default: the scenario's)"
     )

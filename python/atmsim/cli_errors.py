@@ -14,6 +14,7 @@ from typing import Iterator
 @contextmanager
 def user_errors() -> Iterator[None]:
     from .cli import CliError
+    from .examples import UnknownExample
     from .executors import ExecutorError
     from .plan import SweepSpecError
     from .store import StoreError
@@ -26,3 +27,5 @@ def user_errors() -> Iterator[None]:
         raise CliError(str(err)) from None
     except UnknownStudy as err:
         raise CliError(f"reproduce: {err}") from None
+    except UnknownExample as err:
+        raise CliError(f"scenarios: {err.args[0]}") from None

@@ -64,9 +64,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     from .cli import CliError
     from .store import open_store
 
-    with user_errors():
-        with open_store(args.path, create=False) as db:
-            frame = db.runs(detail=args.detail)
+    with user_errors(), open_store(args.path, create=False) as db:
+        frame = db.runs(detail=args.detail)
     if args.csv:
         _atomic_write(args.csv, lambda tmp: frame.to_csv(tmp, index=False))
         target = args.csv
@@ -83,9 +82,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_info(args: argparse.Namespace) -> int:
     from .store import open_store
 
-    with user_errors():
-        with open_store(args.path, create=False) as db:
-            runs = db.fetch()
+    with user_errors(), open_store(args.path, create=False) as db:
+        runs = db.fetch()
     engines = sorted({r.engine_version for r in runs})
     sources = sorted({r.source for r in runs})
     print(f"{args.path}: {len(runs)} runs, engine(s) {', '.join(engines) or '-'}, "

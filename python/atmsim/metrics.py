@@ -1,10 +1,10 @@
 """A run's report flattened into named numbers, the columns of sweep and store tables.
 
 Names are dotted paths into the report: `summary.efficiency`, `flows.tcp1.goodput_bps`,
-`ports.sw1->sw2.drops.overflow`, `background.<name>.<field>`. The default set is what studies compare (every numeric
-summary field and each flow's goodput); `detail=True` adds every numeric field of every flow
-and port. Booleans and bookkeeping (summary.conservation) are not metrics; wall-clock time is
-not either, as it says nothing about the network.
+`ports.sw1->sw2.drops.overflow`, `background.<name>.<field>`. The default set is what studies
+compare (every numeric summary field and each flow's goodput); `detail=True` adds every numeric
+field of every flow and port. Booleans and bookkeeping (summary.conservation) are not metrics;
+wall-clock time is not either, as it says nothing about the network.
 """
 
 from __future__ import annotations

@@ -27,7 +27,6 @@ PAPER_COLOR = "#d62728"
 
 def _figure(width: float = 6.4, height: float = 4.0) -> "Figure":
     import matplotlib
-
     from matplotlib.figure import Figure
 
     matplotlib.rcParams["svg.hashsalt"] = "atmsim"

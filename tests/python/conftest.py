@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Optional
 
 import pytest
@@ -38,3 +39,15 @@ def run_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
         [sys.executable, "-m", "atmsim", *map(str, args)],
         capture_output=True, text=True, timeout=timeout,
     )
+
+
+@pytest.fixture(scope="session")
+def quick_report(tmp_path_factory) -> SimpleNamespace:
+    """One `atmsim reproduce all --quick` report of 0.05 s runs, made once and shared by the
+    tests that read it (test_report, test_report_browser): it is the slowest step of the suite.
+    Fields: out (the report folder), store, args (to run the same command again), proc."""
+    base = tmp_path_factory.mktemp("quick-report")
+    out, store = base / "report", base / "r.sqlite"
+    args = ["reproduce", "all", "--quick", "--duration", "0.05", "--jobs", "2",
+            "--out", out, "--store", store, "--json"]
+    return SimpleNamespace(out=out, store=store, args=args, proc=run_cli(*args))

@@ -22,14 +22,14 @@ def test_run_json_has_documented_keys(scenario_file):
     proc = run_cli("run", scenario_file(), "--json")
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)  # exactly one document
-    assert TOP_KEYS <= doc.keys()
+    assert doc.keys() >= TOP_KEYS
     assert len(doc["flows"]) == 5
     for flow in doc["flows"]:
-        assert FLOW_KEYS <= flow.keys()
+        assert flow.keys() >= FLOW_KEYS
     assert doc["ports"]
     for port in doc["ports"]:
-        assert PORT_KEYS <= port.keys()
-    assert SUMMARY_KEYS <= doc["summary"].keys()
+        assert port.keys() >= PORT_KEYS
+    assert doc["summary"].keys() >= SUMMARY_KEYS
     assert 0.0 <= doc["summary"]["efficiency"] <= 1.0
     assert 0.0 <= doc["summary"]["fairness"] <= 1.0
 

@@ -244,7 +244,7 @@ def test_estimate_command_prints_without_running(scenario_file):
 def test_estimate_api_matches_the_run_within_a_factor_of_two():
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[2] / "scenarios" / "class-two-node-shaped.toml"
+    path = Path(__file__).resolve().parents[2] / "python" / "atmsim" / "scenarios" / "class-two-node-shaped.toml"
     short = {"simulation.duration_s": 0.5}
     est = atmsim.estimate(path, overrides=short)
     result = atmsim.run(path, overrides=short)

@@ -25,11 +25,8 @@ def test_registry():
         raise AssertionError("unknown study accepted")
 
 
-def test_reproduce_all_quick_report(tmp_path):
-    out, store = tmp_path / "report", tmp_path / "r.sqlite"
-    args = ["reproduce", "all", "--quick", "--duration", "0.05", "--jobs", "2",
-            "--out", out, "--store", store, "--json"]
-    proc = run_cli(*args)
+def test_reproduce_all_quick_report(quick_report):
+    out, args, proc = quick_report.out, quick_report.args, quick_report.proc
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     # Every registered study is in the report; this test checks the UBR+ one.

@@ -55,7 +55,7 @@ def test_scenario_text_is_the_template():
 
 
 def check_row(out: dict, row: PaperRow) -> None:
-    assert ROW_KEYS <= out.keys()
+    assert out.keys() >= ROW_KEYS
     assert (out["table"], out["config"], out["sources"], out["buffer_cells"], out["policy"]) == (
         row.table, row.config, row.sources, row.buffer_cells, row.policy,
     )
@@ -85,7 +85,7 @@ def test_cli_quick_json():
     rows = json.loads(proc.stdout)
     assert len(rows) == 26
     assert {r["table"] for r in rows} == {1, 2}
-    assert all(ROW_KEYS <= r.keys() for r in rows)
+    assert all(r.keys() >= ROW_KEYS for r in rows)
     table1 = [r for r in rows if r["table"] == 1]
     assert all({"max_queue_cells", "paper_max_queue_cells"} <= r.keys() for r in table1)
     assert all(r["buffer_cells"] is None for r in table1)

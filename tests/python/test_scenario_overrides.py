@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import atmsim
 
-LAN5 = "scenarios/ubr-plus-lan5.toml"
+LAN5 = str(atmsim.example("ubr-plus-lan5"))
 SHORT = {"simulation.duration_s": 0.05}
 
 

@@ -26,7 +26,7 @@ def test_generated_scenario_files_are_current():
     sys.modules["write_study_scenarios"] = module
     spec.loader.exec_module(module)
     for name in module.SCENARIOS:
-        assert (ROOT / "scenarios" / name).read_text(encoding="utf-8") == module.render(name)
+        assert (ROOT / "python" / "atmsim" / "scenarios" / name).read_text(encoding="utf-8") == module.render(name)
 
 
 @pytest.mark.parametrize("name", ["gerla", "ajmone-marsan"])

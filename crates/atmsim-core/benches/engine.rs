@@ -6,9 +6,11 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use atmsim_core::api::run_scenario;
 
 fn wan15(c: &mut Criterion) {
-    let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/ubr-plus-wan15.toml"))
-            .unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../python/atmsim/scenarios/ubr-plus-wan15.toml"
+    ))
+    .unwrap();
     let sets = vec![("simulation.duration_s".to_string(), "20".to_string())];
     let probe = run_scenario(&text, &sets, None).unwrap();
     let cells = probe.ports.iter().find(|p| p.name == "sw1->sw2").unwrap().cells_out;

@@ -57,7 +57,7 @@ mod tests {
 
     #[test]
     fn max_goodput_is_125_2_mbps_for_mss_512() {
-        let g = max_tcp_goodput_bps(155_520_000.0 / 424.0, 512, 0);
+        let g = max_tcp_goodput_bps(155_520_000.0 / crate::time::CELL_BITS as f64, 512, 0);
         assert!((g / 1e6 - 125.2).abs() < 0.05, "{g}");
     }
 }

@@ -1454,9 +1454,12 @@ fn the_base_scenarios_load_and_run() {
     atmsim_core::api::run_scenario(&format!("{SIM}{NSRC}"), &[], None).expect("n_source run");
 }
 
+/// An edge case: what it tries, the scenario text and its `--set` overrides.
+type EdgeCase = (&'static str, String, Vec<(String, String)>);
+
 /// Scenarios at the edges of what is accepted: they must load, build and run (1 ms) without
 /// panicking.
-fn edge_cases() -> Vec<(&'static str, String, Vec<(String, String)>)> {
+fn edge_cases() -> Vec<EdgeCase> {
     let set = |k: &str, v: &str| vec![(k.to_string(), v.to_string())];
     vec![
         (
@@ -1627,7 +1630,7 @@ fn bad_scenarios_are_refused_with_field_and_reason() {
 
 #[test]
 fn every_shipped_scenario_loads() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../python/atmsim/scenarios");
     let mut n = 0;
     for entry in std::fs::read_dir(&dir).expect("scenarios directory") {
         let path = entry.unwrap().path();

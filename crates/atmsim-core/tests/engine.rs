@@ -5,7 +5,8 @@ use atmsim_core::api::run_scenario;
 use atmsim_core::report::Report;
 
 fn scenario(name: &str) -> String {
-    std::fs::read_to_string(format!("{}/../../scenarios/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    std::fs::read_to_string(format!("{}/../../python/atmsim/scenarios/{name}", env!("CARGO_MANIFEST_DIR")))
+        .unwrap()
 }
 
 fn run(text: &str, sets: &[(&str, &str)]) -> Report {

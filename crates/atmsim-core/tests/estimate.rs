@@ -19,7 +19,7 @@ const DURATION_S: &str = "2.0";
 
 #[test]
 fn estimated_cells_and_events_are_within_a_factor_of_two_on_the_shipped_scenarios() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../python/atmsim/scenarios");
     let mut paths: Vec<_> = std::fs::read_dir(&dir)
         .expect("scenarios directory")
         .map(|e| e.unwrap().path())

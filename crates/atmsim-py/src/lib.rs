@@ -25,7 +25,7 @@ create_exception!(
 /// the field without parsing the message.
 fn to_py_error(py: Python<'_>, err: api::ScenarioError) -> PyErr {
     let py_err = ScenarioError::new_err(err.to_string());
-    let value = py_err.value_bound(py);
+    let value = py_err.value(py);
     let attached =
         value.setattr("field", err.field.as_str()).and_then(|_| value.setattr("reason", err.reason.as_str()));
     match attached {
@@ -46,8 +46,8 @@ fn run_json(
     overrides: Vec<(String, String)>,
     seed: Option<u64>,
 ) -> PyResult<String> {
-    // Owned arguments only: nothing borrowed from Python objects may cross allow_threads.
-    let outcome = py.allow_threads(|| api::run_scenario_json(&toml_text, &overrides, seed));
+    // Owned arguments only: nothing borrowed from Python objects may cross detach.
+    let outcome = py.detach(|| api::run_scenario_json(&toml_text, &overrides, seed));
     outcome.map_err(|err| to_py_error(py, err))
 }
 
@@ -67,14 +67,13 @@ fn run_with_captures(
     seed: Option<u64>,
     captures: Vec<String>,
 ) -> PyResult<(String, PcapFiles)> {
-    let outcome = py.allow_threads(|| {
+    let outcome = py.detach(|| {
         let (report, files) = api::run_scenario_with_captures(&toml_text, &overrides, seed, &captures)?;
         Ok::<_, api::ScenarioError>((api::report_json(&report)?, files))
     });
     let (text, files) = outcome.map_err(|err| to_py_error(py, err))?;
     // As `bytes`, not a list of ints (what a Vec<u8> would become).
-    let files =
-        files.into_iter().map(|(stem, data)| (stem, PyBytes::new_bound(py, &data).unbind())).collect();
+    let files = files.into_iter().map(|(stem, data)| (stem, PyBytes::new(py, &data).unbind())).collect();
     Ok((text, files))
 }
 
@@ -103,7 +102,7 @@ fn version() -> &'static str {
 /// mean `mean_bytes` octets (48 octets of TCP, IP and AAL5 overhead per segment, 53-octet cells).
 #[pyfunction]
 fn eta_oh(mss: u32, mean_bytes: f64) -> PyResult<f64> {
-    if mss == 0 || !(mean_bytes > 0.0) || !mean_bytes.is_finite() {
+    if mss == 0 || !mean_bytes.is_finite() || mean_bytes <= 0.0 {
         return Err(PyValueError::new_err("eta_oh: mss must be > 0 and mean_bytes a positive finite number"));
     }
     Ok(atmsim_core::overhead::eta_oh(mss, mean_bytes))
@@ -116,6 +115,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(estimate_json, m)?)?;
     m.add_function(wrap_pyfunction!(eta_oh, m)?)?;
-    m.add("ScenarioError", m.py().get_type_bound::<ScenarioError>())?;
+    m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     Ok(())
 }

@@ -126,7 +126,8 @@ def _traces(
 ) -> List[Tuple[TraceRun, Dict[str, "pd.DataFrame"]]]:
     if not runs:
         return []
-    points = [Point(r.scenario, tuple(r.scenario.overrides) + tuple(r.overrides) + extra, {"study": study.name, "trace": r.name})
+    points = [Point(r.scenario, tuple(r.scenario.overrides) + tuple(r.overrides) + extra,
+                    {"study": study.name, "trace": r.name})
               for r in runs]
     try:
         done = execute(points, 1, store=store, executor=executor, jobs=jobs,

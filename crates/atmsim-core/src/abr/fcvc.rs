@@ -4,12 +4,12 @@
 //! the upstream node adds C_new - C_old to its credit balance and may send only while the
 //! balance is positive, so the downstream buffer can never overflow.
 
-use crate::time::Time;
+use crate::time::{Time, CELL_BITS};
 
 /// N3 = ceil(RTT * B_VC / 424): cells that arrive in one link round trip at the target rate
 /// (credit/rate study, eq. 1). `rtt` in picoseconds, `b_vc` in bit/s.
 pub fn n3(rtt: Time, b_vc: f64) -> u32 {
-    (rtt as f64 * 1e-12 * b_vc / 424.0).ceil() as u32
+    (rtt as f64 * 1e-12 * b_vc / CELL_BITS as f64).ceil() as u32
 }
 
 /// Upstream end of a VC on one link.
@@ -68,7 +68,7 @@ impl CreditReceiver {
     /// A cell of this VC left the node: `Some(C)` when a credit cell with count C is due.
     pub fn forwarded(&mut self) -> Option<u64> {
         self.count += 1;
-        (self.count % self.n2 as u64 == 0).then_some(self.count)
+        self.count.is_multiple_of(self.n2 as u64).then_some(self.count)
     }
 }
 

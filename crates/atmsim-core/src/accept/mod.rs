@@ -141,7 +141,7 @@ impl Policy {
                 selective_drop_refuses(s, r, z).then_some(DropReason::SelectiveDrop)
             }
             Policy::Fba { r, z } => fba_refuses(s, r, z).then_some(DropReason::Fba),
-            Policy::FifoGfr { lbo, hbo } => fifo_gfr_refuses(s.x, s.clp1, lbo, hbo).then(|| {
+            Policy::FifoGfr { lbo, hbo } => fifo_gfr_refuses(s.x, s.clp1, lbo, hbo).then_some({
                 if s.x > hbo {
                     DropReason::Hbo
                 } else {

@@ -27,8 +27,8 @@ use crate::cell::{rm, Cell, VcId, F_BACKWARD, F_CLP, F_CREDIT, F_EOF, F_RM};
 use crate::conformance::AdapterTagger;
 use crate::time::{CellPeriod, SlotClock, Time, NEVER};
 
-/// Bits per cell (53 octets), to turn bit rates of cells into cell periods.
-const CELL_BITS: f64 = 424.0;
+/// Bits per cell (`time::CELL_BITS`), to turn bit rates of cells into cell periods.
+const CELL_BITS: f64 = crate::time::CELL_BITS as f64;
 const PS_PER_S: f64 = 1e12;
 
 /// `VcControl::slot_of` for a plain VC.

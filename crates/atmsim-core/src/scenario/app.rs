@@ -63,7 +63,7 @@ pub fn app_of(v: Option<&Value>, path: &str, access: CellPeriod) -> Result<AppKi
     Ok(match table["kind"].as_str() {
         Some("transfers") => {
             let bytes = need("bytes")?;
-            if !(bytes.is_finite() && bytes >= 1.0 && bytes <= 1e15 && bytes.fract() == 0.0) {
+            if !(bytes.is_finite() && (1.0..=1e15).contains(&bytes) && bytes.fract() == 0.0) {
                 return Err(bad(
                     &path,
                     "bytes",

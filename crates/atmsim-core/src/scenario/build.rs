@@ -255,8 +255,7 @@ pub fn build(model: Model) -> Built {
     }
 
     configure_ports(&model, &port_comp, &mut comps, n_vcs);
-    let mut levels = Vec::new();
-    super::switch_flow::wire(
+    let levels = super::switch_flow::wire(
         &model,
         &port_comp,
         &host_comp,
@@ -264,7 +263,6 @@ pub fn build(model: Model) -> Built {
         &mut fifos,
         &mut lookahead,
         &channels,
-        &mut levels,
     );
     for (vc, c) in model.conns.iter().enumerate() {
         let Some(g) = &c.gfr else { continue };

@@ -7,7 +7,7 @@ use super::validate::{bad, Check};
 use crate::abr::{AdaptiveShaper, Prca};
 use crate::error::ScenarioError;
 use crate::net::{RateControl, Shaper};
-use crate::time::{CellPeriod, Time, PS_PER_US};
+use crate::time::{CellPeriod, Time, CELL_BITS, PS_PER_US};
 use crate::traffic::Source;
 
 /// GCRA shaping at the source adapter (the CLASS study, section 2).
@@ -115,6 +115,9 @@ pub struct ModelPacing {
 
 const MAX_RATE_BPS: f64 = 1e12;
 
+/// A key of an `abr` table and whether the scenario gave it.
+type KeyGiven<'a> = (&'a str, bool);
+
 fn rate(path: &str, field: &str, v: f64) -> Result<f64, ScenarioError> {
     if !(v.is_finite() && v > 0.0 && v <= MAX_RATE_BPS) {
         return Err(bad(path, field, format!("must be a rate in (0, {MAX_RATE_BPS:e}] bit/s, got {v}")));
@@ -137,7 +140,7 @@ pub fn pacing_of(
     access: CellPeriod,
     path: &str,
 ) -> Result<Option<ModelPacing>, ScenarioError> {
-    let link_bps = access.cells_per_s() * 424.0;
+    let link_bps = access.cells_per_s() * CELL_BITS as f64;
     match (shaping, abr) {
         (None, None) => Ok(None),
         (Some(_), Some(_)) => Err(bad(
@@ -165,7 +168,7 @@ pub fn pacing_of(
             let c = Check(&ap);
             c.int_range("nrm", a.nrm, 1, 1_000_000)?;
             let nrm = a.nrm.unwrap_or(32) as u32;
-            let (prca_only, adaptive_only): (&[(&str, bool)], &[(&str, bool)]) = (
+            let (prca_only, adaptive_only): (&[KeyGiven], &[KeyGiven]) = (
                 &[
                     ("pcr_bps", a.pcr_bps.is_some()),
                     ("mcr_bps", a.mcr_bps.is_some()),
@@ -192,7 +195,7 @@ pub fn pacing_of(
                         return Err(bad(&ap, "mcr_bps", format!("must not exceed pcr_bps ({pcr})")));
                     }
                     if !(mcr..=pcr).contains(&icr) {
-                        return Err(bad(&ap, "icr_bps", format!("must lie between mcr_bps and pcr_bps")));
+                        return Err(bad(&ap, "icr_bps", "must lie between mcr_bps and pcr_bps".to_string()));
                     }
                     let p = Prca::new(pcr, mcr, air, a.mdf.map_or(g.mdf, |m| m as u32), nrm, icr);
                     let shaper = Shaper::at_rate(p.acr, 0.0);
@@ -269,7 +272,7 @@ pub fn source_of(b: &BackgroundSpec, path: &str) -> Result<(Source, Option<Shape
                     if !(beta.is_finite() && beta > 0.0 && beta <= 1e6) {
                         return Err(bad(&hp, "beta", format!("must be positive, got {beta}")));
                     }
-                    beta * source.mean_cells_per_s() * 424.0
+                    beta * source.mean_cells_per_s() * CELL_BITS as f64
                 }
             };
             Some(Shaper::at_rate(bps, tau))

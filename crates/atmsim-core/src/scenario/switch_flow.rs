@@ -167,6 +167,7 @@ pub fn check_routes(
 /// Wire the built ports: EFCI thresholds, adaptive-shaping level logs (forward port writes,
 /// the reverse port of each VC reads), and FCVC (credit counting at the port forwarding a VC,
 /// credit gating at the previous hop, one credit FIFO per (sending port, receiving component)).
+/// Returns the level logs the ports were given indices into.
 pub fn wire(
     model: &Model,
     port_comp: &HashMap<(usize, usize), usize>,
@@ -175,8 +176,8 @@ pub fn wire(
     fifos: &mut Vec<CellFifo>,
     lookahead: &mut [Time],
     channels: &[Channel],
-    levels: &mut Vec<LevelLog>,
-) {
+) -> Vec<LevelLog> {
+    let mut levels = Vec::new();
     let n_vcs = model.n_vcs();
     // Sorted for a deterministic FIFO numbering.
     let mut keys: Vec<(usize, usize)> = port_comp.keys().copied().collect();
@@ -245,4 +246,5 @@ pub fn wire(
             }
         }
     }
+    levels
 }

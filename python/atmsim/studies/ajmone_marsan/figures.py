@@ -57,7 +57,7 @@ def draw(results: StudyResults, out_dir: Path) -> List[FigureFile]:
     t = results.tables
     figs: List[FigureFile] = []
     figs += _panel(t.get("2"), "bg_mbps", ["buffer", "shaping"], ["goodput_mbps", "efficiency"],
-                   out_dir / "figure2", "Figure 2: 1000 km, shaped background", 
+                   out_dir / "figure2", "Figure 2: 1000 km, shaped background",
                    "background (user Mb/s)", "2",
                    "Figure 2: total goodput of the three TCP connections and their efficiency "
                    "against the shaped background load.")

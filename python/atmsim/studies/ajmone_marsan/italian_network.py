@@ -170,7 +170,7 @@ def link_loads(
     matrix = data.traffic_matrix() if matrix is None else matrix
     paths = routes(links, rule)
     caps = capacity(links)
-    bps: Dict[Tuple[str, str], float] = {key: 0.0 for key in caps}
+    bps: Dict[Tuple[str, str], float] = dict.fromkeys(caps, 0.0)
     for (src, dst), share in matrix.items():
         path = paths[(src, dst)]
         for hop in zip(path, path[1:]):

@@ -58,7 +58,7 @@ def _vs_mss(results: StudyResults, out: Path) -> List[FigureFile]:
         sub = frame[frame["control"] == control].sort_values("mss")
         ax.plot(sub["mss"], sub["goodput_mbps"], "o-", color=color,
                 label=f"{control.upper()} (atmsim)")
-    sweep = sorted(set(int(m) for m in frame["mss"]) | set(data.MSS_SWEEP))
+    sweep = sorted({int(m) for m in frame["mss"]} | set(data.MSS_SWEEP))
     b_g = float(frame["b_g"].iloc[0])
     for b_av, style, label in ((data.b_av_mbps(b_g), "--", "eta_OH x B_av (this link)"),
                                (data.B_AV_MBPS[b_g], ":", "eta_OH x B_av (paper's B_av)")):

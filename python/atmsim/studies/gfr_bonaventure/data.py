@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional
 
 
-
 @dataclass(frozen=True)
 class Statement:
     figure: str

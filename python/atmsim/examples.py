@@ -1,0 +1,68 @@
+"""The example scenarios shipped inside the package (`atmsim/scenarios/*.toml`).
+
+They are package data, so they are there wherever atmsim is installed: `example(name)` gives
+the path of one (to run it, or to read it), `copy_example` writes a copy to edit, and the
+`atmsim scenarios` command does the same from the shell.
+
+    >>> import atmsim
+    >>> atmsim.examples()[:2]
+    ['class-italy', 'class-two-node-adaptive']
+    >>> result = atmsim.run(atmsim.example("ubr-plus-lan5"))
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import List, Optional, Union
+
+_DIR = Path(__file__).resolve().parent / "scenarios"
+_SUFFIX = ".toml"
+
+
+class UnknownExample(LookupError):
+    """A name that is not one of the shipped scenarios."""
+
+
+def examples() -> List[str]:
+    """Names of the shipped scenarios (file names without `.toml`), sorted."""
+    return sorted(p.name[: -len(_SUFFIX)] for p in _DIR.glob("*" + _SUFFIX))
+
+
+def example(name: str) -> Path:
+    """Path of the shipped scenario `name` (with or without `.toml`).
+
+    Raises UnknownExample (a LookupError) naming the scenarios there are.
+    """
+    stem = name[: -len(_SUFFIX)] if name.endswith(_SUFFIX) else name
+    path = _DIR / (stem + _SUFFIX)
+    if "/" in stem or "\\" in stem or not path.is_file():
+        raise UnknownExample(f"no shipped scenario named {name!r}; there are: {', '.join(examples())}")
+    return path
+
+
+def describe(name: str) -> str:
+    """The first line of the scenario's leading comment, or "" if it has none."""
+    for line in example(name).read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            return line.lstrip("#").strip()
+        if line.strip():
+            break
+    return ""
+
+
+def copy_example(name: str, dest: Optional[Union[str, Path]] = None, overwrite: bool = False) -> Path:
+    """Copy the shipped scenario `name` to `dest` and return the path written.
+
+    `dest` is a file path, or an existing directory to copy into (default: the working
+    directory), the file then keeping its name. An existing file is not replaced unless
+    `overwrite`: FileExistsError.
+    """
+    src = example(name)
+    target = Path(dest) if dest is not None else Path.cwd()
+    if target.is_dir():
+        target = target / src.name
+    if target.exists() and not overwrite:
+        raise FileExistsError(17, "exists already (not replaced)", str(target))
+    shutil.copyfile(src, target)
+    return target
