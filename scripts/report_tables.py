@@ -11,11 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-
-def fmt(v) -> str:
-    if isinstance(v, float):
-        return "—" if v != v else f"{v:.3g}"
-    return str(v)
+from atmsim.studies.agreement import fmt
 
 
 def main() -> None:

@@ -12,11 +12,13 @@ import json
 import sys
 from typing import Any, Dict, List, Optional, Tuple
 
+from atmsim.studies import agreement
+
 Row = Dict[str, Any]
 
 
 def key(r: Row) -> Tuple[Any, ...]:
-    return (r["table"], r["config"], r["sources"], r["buffer_cells"], r["policy"], r.get("r"), r.get("z"))
+    return (table_number(r), r["config"], r["sources"], r["buffer_cells"], r["policy"], r.get("r"), r.get("z"))
 
 
 def mae(rows: List[Row], k: str) -> float:
@@ -25,7 +27,13 @@ def mae(rows: List[Row], k: str) -> float:
 
 
 def fmt(x: Optional[float]) -> str:
-    return "—" if x is None else f"{x:.2f}"
+    return agreement.fmt(x, 2)
+
+
+def table_number(r: Row) -> int:
+    """`reproduce` names Tables 2-3 "2-3"; older JSON files had the numbers 1, 2, 4, 5, 6."""
+    t = r["table"]
+    return 2 if t == "2-3" else int(t)
 
 
 def main(default: str, stagger: str, fixed: str) -> None:
@@ -36,32 +44,30 @@ def main(default: str, stagger: str, fixed: str) -> None:
     print("Table 1\n\n| config | N | efficiency | fairness | max queue (cells) | paper |\n"
           "|---|---|---|---|---|---|")
     for r in d:
-        if r["table"] == 1:
+        if table_number(r) == 1:
             print(f"| {r['config']} | {r['sources']} | {r['efficiency']:.3f} | {r['fairness']:.3f} | "
-                  f"{r['max_queue_cells']} | {r['paper_max_queue_cells']} |")
+                  f"{fmt(r['max_queue_cells'])} | {fmt(r['paper_max_queue_cells'])} |")
     print("\nMean |atmsim - paper| (efficiency / fairness)\n")
     for t in (2, 4, 5, 6):
-        rows = [r for r in d if r["table"] == t]
+        rows = [r for r in d if table_number(r) == t]
         if rows:
             print(f"- table {t}: {mae(rows, 'efficiency'):.3f} / {mae(rows, 'fairness'):.3f} "
                   f"over {len(rows)} runs")
     for cfg in ("LAN", "WAN"):
-        rows = [r for r in d if r["table"] == 2 and r["config"] == cfg]
+        rows = [r for r in d if table_number(r) == 2 and r["config"] == cfg]
         print(f"- tables 2-3, {cfg}: {mae(rows, 'efficiency'):.3f} / {mae(rows, 'fairness'):.3f}")
     print("\nPolicy averages (atmsim, paper in parentheses)\n\n"
           "| config | policy | efficiency | fairness |\n|---|---|---|---|")
     for cfg in ("LAN", "WAN"):
         for pol in ("UBR", "EPD", "SD", "FBA"):
-            rows = [r for r in d if r["table"] == 2 and r["config"] == cfg and r["policy"] == pol]
-            m = {k: sum(r[k] for r in rows) / len(rows)
-                 for k in ("efficiency", "paper_efficiency", "fairness", "paper_fairness")}
-            print(f"| {cfg} | {pol} | {m['efficiency']:.2f} ({m['paper_efficiency']:.2f}) | "
-                  f"{m['fairness']:.2f} ({m['paper_fairness']:.2f}) |")
-    print("\nEvery run\n\n| config | N | buffer | policy | efficiency: atmsim / paper "
-          "| fairness: atmsim / paper | staggered timers: eff / fair | fixed arbitration: eff / fair |\n"
-          "|---|---|---|---|---|---|---|---|")
+            rows = [r for r in d if table_number(r) == 2 and r["config"] == cfg and r["policy"] == pol]
+            m = lambda k: sum(r[k] for r in rows) / len(rows)  # noqa: E731
+            print(f"| {cfg} | {pol} | {m('efficiency'):.2f} ({m('paper_efficiency'):.2f}) | "
+                  f"{m('fairness'):.2f} ({m('paper_fairness'):.2f}) |")
+    print("\nEvery run\n\n| config | N | buffer | policy | efficiency: atmsim / paper | fairness: atmsim / paper "
+          "| staggered timers: eff / fair | fixed arbitration: eff / fair |\n|---|---|---|---|---|---|---|---|")
     for r in d:
-        if r["table"] != 2:
+        if table_number(r) != 2:
             continue
         a, b = s.get(key(r)), f.get(key(r))
         print(f"| {r['config']} | {r['sources']} | {r['buffer_cells']} | {r['policy']} | "

@@ -138,42 +138,6 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_reproduce(args: argparse.Namespace) -> int:
-    from functools import partial
-
-    from .studies import parallel
-    from .studies.ubr_plus import scenarios as ubr_plus
-    from .studies.ubr_plus import text as ubr_plus_text
-
-    if args.study != "ubr-plus" or args.out or args.store or args.dask:
-        # `reproduce all`, other registered studies, or a report folder: cli_reproduce.py.
-        from .cli_reproduce import cmd_report
-
-        return cmd_report(args)
-    try:
-        tables = ubr_plus.TABLES if args.all else ubr_plus.parse_tables(args.tables or "1,2")
-    except ValueError as err:
-        raise CliError(str(err)) from None
-    if args.jobs is not None and args.jobs < 1:
-        raise CliError("--jobs: must be at least 1")
-    rows = ubr_plus.select(tables, quick=args.quick)
-    if not rows:
-        raise CliError("--quick keeps only Tables 1-3; no run selected")
-    from .overrides import parse_set
-
-    try:
-        sets = [parse_set(item) for item in args.set or []]
-    except ValueError as err:
-        raise CliError(str(err)) from None
-    fn = partial(ubr_plus.simulate, duration_s=args.duration, overrides=sets)
-    results = parallel.run_all(fn, rows, jobs=args.jobs, cost=ubr_plus.cost)
-    if args.json:
-        print(json.dumps(results, indent=2))
-    else:
-        print(ubr_plus_text.render(results))
-    return 0
-
-
 def cmd_bench(args: argparse.Namespace) -> int:
     from . import bench
 
@@ -222,34 +186,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_run)
 
-    p = sub.add_parser("reproduce", help="rerun a published study and compare")
-    # Checked by the command, not by argparse, so an unknown study is a one-line error.
-    p.add_argument(
-        "study", metavar="STUDY",
-        help="ubr-plus (Goyal, Jain et al., Tables 1-6), or all: every registered study, "
-        "written as a report folder (see --out)",
-    )
-    p.add_argument("--json", action="store_true", help="print a JSON list of rows")
-    p.add_argument(
-        "--tables", default=None, metavar="LIST",
-        help="comma-separated tables among 1,2,4,5,6 (2 and 3 are one set of runs); default 1,2",
-    )
-    p.add_argument("--all", action="store_true", help="all tables (1,2,4,5,6)")
-    p.add_argument("--jobs", type=int, metavar="N", help="worker processes (default: all cores)")
-    p.add_argument("--quick", action="store_true", help="only the 5-source rows of Tables 1-3")
-    p.add_argument(
-        "--duration", type=float, metavar="S",
-        help="simulated seconds per run instead of the paper's 10 s LAN / 20 s WAN",
-    )
-    p.add_argument(
-        "--set", action="append", metavar="KEY=VALUE",
-        help="override a scenario field in every run (sensitivity studies); repeatable",
-    )
     from . import cli_reproduce, cli_scenarios, cli_store, cli_sweep
 
-    cli_reproduce.add_options(p)
-    p.set_defaults(func=cmd_reproduce)
-
+    cli_reproduce.add_parser(sub)
     cli_sweep.add_parser(sub, _seed)
     cli_store.add_parser(sub)
     cli_scenarios.add_parser(sub)

@@ -1,4 +1,4 @@
-"""User errors of the sweep, store and report commands, as the command line reports them.
+"""User errors of the sweep, store and reproduce commands, as the command line reports them.
 
 The modules behind these commands raise their own exception types (a library caller wants
 to tell a bad grid from an unreachable cluster); the command line turns each into its one
@@ -19,11 +19,12 @@ def user_errors() -> Iterator[None]:
     from .plan import SweepSpecError
     from .store import StoreError
     from .studies.registry import UnknownStudy
+    from .studies.reproduce import SelectionError
     from .sweeps import SweepError
 
     try:
         yield
-    except (SweepSpecError, StoreError, ExecutorError, SweepError) as err:
+    except (SweepSpecError, StoreError, ExecutorError, SweepError, SelectionError) as err:
         raise CliError(str(err)) from None
     except UnknownStudy as err:
         raise CliError(f"reproduce: {err}") from None

@@ -1,11 +1,12 @@
-"""`atmsim reproduce all` (and `atmsim reproduce STUDY --out DIR`): every registered study
-through the sweep machinery and the results store, written as a report folder."""
+"""`atmsim reproduce STUDY|all`: a registered study (or every one) through the sweep machinery
+and the results store, then either printed (one study, no `--out`: its tables as text, or
+with `--json` one record per published row) or written as a report folder (`--out DIR`, and
+always for `all`)."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from pathlib import Path
@@ -16,44 +17,90 @@ from .cli_errors import user_errors
 DEFAULT_OUT = "report"
 
 
-def add_options(p: argparse.ArgumentParser) -> None:
-    """Options of `reproduce` that only the report path uses."""
-    p.add_argument("--out", metavar="DIR",
-                   help=f"write the report folder (index.html, README.md, figures) to DIR "
-                        f"(default for 'all': {DEFAULT_OUT})")
-    p.add_argument("--store", metavar="PATH",
-                   help="results store for the report's runs (default results.sqlite)")
+def _description() -> str:
+    import textwrap
+
+    from .studies import registry
+
+    def para(text: str) -> List[str]:
+        return textwrap.wrap(text, 79)
+
+    def item(name: str, text: str) -> List[str]:
+        return textwrap.wrap(text, 79, initial_indent=f"  {name:16} ", subsequent_indent=" " * 19)
+
+    lines = para("Rerun a published study and compare with the paper's values. Every run goes "
+                 "through the results store, so a repeated command only computes missing runs.")
+    lines += ["", "studies:"]
+    for name in registry.names():
+        lines += item(name, registry.summary(name))
+    lines += item("all", f"every study above, written as a report folder (default {DEFAULT_OUT}/)")
+    lines += [""] + para(
+        "Without --out, one study is printed: each paper table with the simulated value beside "
+        "the published one and the agreement (--json: one record per published row). With "
+        "--out DIR (and always for 'all') the report folder is written: index.html, README.md, "
+        "figures and CSV tables (--json: run counts and agreement per study).")
+    return "\n".join(lines)
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "reproduce", help="rerun a published study and compare", description=_description(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    # Checked by the command, not by argparse, so an unknown study is a one-line error.
+    p.add_argument("study", metavar="STUDY", help="a study named below, or all")
+    p.add_argument("--quick", action="store_true",
+                   help="each study's quick subset (UBR+: the 5-source rows of Tables 1-3)")
+    p.add_argument("--tables", default=None, metavar="LIST",
+                   help="only these paper tables, comma-separated (a number also names the "
+                        "range it is in: 3 is UBR+'s table 2-3); default every table")
+    p.add_argument("--all", action="store_true",
+                   help="every table (the default; kept for older command lines)")
+    p.add_argument("--duration", type=float, metavar="S",
+                   help="simulated seconds per run instead of the paper's (smoke tests: the "
+                        "values are then not comparable with the paper)")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="override a scenario field in every run (sensitivity); repeatable")
+    p.add_argument("--jobs", type=int, metavar="N",
+                   help="local worker processes (default: all cores)")
     p.add_argument("--dask", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS")
+    p.add_argument("--store", metavar="PATH", help="results store (default results.sqlite)")
+    p.add_argument("--out", metavar="DIR",
+                   help=f"write the report folder to DIR (default for 'all': {DEFAULT_OUT})")
+    p.add_argument("--json", action="store_true",
+                   help="print JSON instead of text (see above for which document)")
+    p.set_defaults(func=cmd_reproduce)
 
 
-def _agreement_json(frame: Any) -> List[Dict[str, Any]]:
-    rows = []
-    for _, r in frame.iterrows():
-        row = {k: r[k] for k in frame.columns}
-        rows.append({k: (None if isinstance(v, float) and math.isnan(v) else
-                         (v.item() if hasattr(v, "item") else v)) for k, v in row.items()})
-    return rows
+def _records(frame: Any) -> List[Dict[str, Any]]:
+    from .studies.text import plain
+
+    return [{k: plain(v) for k, v in r.items()} for _, r in frame.iterrows()]
 
 
-def cmd_report(args: argparse.Namespace) -> int:
+def cmd_reproduce(args: argparse.Namespace) -> int:
     from . import cli, executors, store
     from .overrides import duration
-    from .studies import registry, report
-    from .studies.reproduce import reproduce
+    from .studies import registry, report, text
+    from .studies.agreement import fmt
+    from .studies.reproduce import reproduce, select_tables
 
     with user_errors():
         names = registry.names() if args.study == "all" else [args.study]
         studies = [registry.get(n) for n in names]
-        if args.tables is not None or args.all:
-            raise cli.CliError(f"--tables/--all: only for 'atmsim reproduce ubr-plus' without "
-                               f"--out ({args.study} runs every table; --quick a subset)")
         if args.jobs is not None and args.jobs < 1:
             raise cli.CliError("--jobs: must be at least 1")
         if args.dask and args.jobs is not None:
             raise cli.CliError("--jobs and --dask: choose one")
+        if args.tables is not None and args.all:
+            raise cli.CliError("--tables and --all: choose one")
+        if args.tables is not None and len(studies) > 1:
+            raise cli.CliError("--tables: only for one study (table ids differ between studies)")
+        tables = None if args.tables is None else select_tables(studies[0], args.tables)
         overrides = tuple(duration(args.duration)) + tuple(cli._overrides(args.set))
-        out = Path(args.out or DEFAULT_OUT)
-        if out.exists() and not out.is_dir():
+        folder = args.out is not None or args.study == "all"
+        out = Path(args.out or DEFAULT_OUT) if folder else None
+        if out is not None and out.exists() and not out.is_dir():
             raise cli.CliError(f"--out {out}: exists and is not a directory")
         db = store.open_store(args.store or store.DEFAULT_PATH)
         client = None
@@ -62,20 +109,30 @@ def cmd_report(args: argparse.Namespace) -> int:
             if args.dask:
                 executor, client = executors.dask(args.dask)
             started = time.perf_counter()
-            rep = reproduce(studies, args.quick, db, out, overrides, args.jobs, executor)
-            written = report.write(rep, out)
+            rep = reproduce(studies, args.quick, db, out, overrides, args.jobs, executor,
+                            tables=tables)
+            written = report.write(rep, out) if out is not None else []
         finally:
             if client is not None:
                 client.close()
             db.close()
     wall = time.perf_counter() - started
+    if out is None:
+        (one,) = rep.studies
+        if args.json:
+            print(json.dumps(text.rows(one), indent=2))
+        else:
+            print(text.render(one))
+            print(f"\n{one.runs} runs ({one.computed} computed, {one.cached} from {db.path}), "
+                  f"{wall:.0f} s")
+        return 0
     if args.json:
         doc = {
             "report": str(out), "quick": args.quick, "wall_s": wall,
             "studies": [
                 {"name": s.study.name, "runs": s.runs, "runs_computed": s.computed,
                  "runs_cached": s.cached, "figures": sum(len(f.files) for f in s.figures),
-                 "agreement": _agreement_json(s.agreement), "notes": s.notes}
+                 "agreement": _records(s.agreement), "notes": s.notes}
                 for s in rep.studies
             ],
         }
@@ -84,9 +141,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     for s in rep.studies:
         print(f"{s.study.name}: {s.runs} runs ({s.computed} computed, {s.cached} from "
               f"{db.path}), {len(s.figures)} figures")
-        print(s.agreement.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+        print(s.agreement.to_string(index=False, float_format=fmt))
         for note in s.notes:
             print(f"note: {note}")
     print(f"report: {out / 'index.html'} and {out / 'README.md'} "
-          f"({len(written)} files besides the figures), {wall:.0f} s", file=sys.stdout)
+          f"({len(written)} files besides the figures), {wall:.0f} s")
     return 0

@@ -5,7 +5,9 @@ state, no GUI backend, safe in worker threads and on machines without a display 
 output is Agg's). Every function takes tidy DataFrames (those of `atmsim.sweep`, of a study's
 comparison tables, or `Result.traces`) and an output stem, and returns the files written.
 SVGs carry no date and a fixed hash salt, so a figure redrawn from the same data is the same
-file.
+file. What the figures look like (labels with units, colours, published marks, intervals,
+annotations) is decided in `atmsim.figure_style`; the `*_figure` functions return the
+Figure unsaved, for tests and for callers that add to it.
 """
 
 from __future__ import annotations
@@ -19,13 +21,16 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
+from . import figure_style as style
+
 PathLike = Union[str, Path]
 
-SIM_COLOR = "#1f77b4"
-PAPER_COLOR = "#d62728"
+SIM_COLOR = style.SIM_COLOR
+PAPER_COLOR = style.PAPER_COLOR
 
 
-def _figure(width: float = 6.4, height: float = 4.0) -> "Figure":
+def _figure(width: float = 7.6, height: float = 4.0) -> "Figure":
+    # Wide enough for the legend beside the axes (figure_style.legend).
     import matplotlib
     from matplotlib.figure import Figure
 
@@ -43,56 +48,61 @@ def save(fig: "Figure", stem: PathLike) -> List[Path]:
     return [png, svg]
 
 
-def _scale(metric: str) -> tuple[float, str]:
-    # The papers speak Mb/s; bit/s values are unreadable on an axis.
-    return (1e-6, "Mb/s") if metric.endswith("_bps") else (1.0, "")
-
-
-def _label(metric: str) -> str:
-    factor, unit = _scale(metric)
-    name = metric.split(".")[-1].replace("_bps", "").replace("_", " ")
-    return f"{name} ({unit})" if unit else name
-
-
-def goodput_vs_parameter(
+def goodput_figure(
     points: "pd.DataFrame",
     x: str,
-    out: PathLike,
     metric: str = "summary.total_goodput_bps",
     hue: Optional[str] = None,
     reserved_bps: Union[None, float, Sequence[float], str] = None,
     paper: Optional["pd.DataFrame"] = None,
     title: Optional[str] = None,
     reference_label: str = "reserved",
-) -> List[Path]:
-    """A metric (default total goodput) against parameter x, one line per `hue` value, with
-    95 % confidence bars.
+    runs: Optional["pd.DataFrame"] = None,
+) -> "Figure":
+    """A metric (default total goodput) against parameter x, one line per `hue` value.
 
-    points: a sweep's summary (columns x, hue, metric, mean, ci_low, ci_high).
+    points: a sweep's summary (columns x, hue, metric, n, mean, ci_low, ci_high).
+    runs: the run table of the same points (columns x, hue and the metric); with fewer than
+    figure_style.FEW_REPLICATIONS runs per point the replications are drawn instead of the
+    95 % interval, which never reaches below zero for a quantity that cannot.
     reserved_bps: a reserved-bandwidth reference, drawn dashed: one value (a horizontal line),
     one per x value, or the name of a column of `points`; `reference_label` names it.
-    paper: published values to mark beside the simulated ones (columns x, hue, value).
+    paper: published values (columns x, hue, value), marked in their series' colour.
     """
-    factor, _ = _scale(metric)
+    factor = style.scale(metric)
     data = points[points["metric"] == metric].sort_values(x)
     fig = _figure()
     ax = fig.add_subplot()
     groups = [(None, data)] if hue is None else list(data.groupby(hue, sort=True))
     colors = {}
+    any_replications = False
     for name, group in groups:
         mean = group["mean"] * factor
-        low = (group["mean"] - group["ci_low"]).fillna(0) * factor
-        high = (group["ci_high"] - group["mean"]).fillna(0) * factor
-        line = ax.errorbar(group[x], mean, yerr=[low, high], marker="o", capsize=3,
-                           label="simulated" if name is None else f"{hue}={name!s}")
-        colors[name] = line.lines[0].get_color()
+        few = "n" in group and group["n"].max() < style.FEW_REPLICATIONS
+        drawn = few and group["n"].max() > 1 and runs is not None and metric in runs
+        line = ax.plot(group[x], mean, marker="o",
+                       markersize=style.MEAN_MARKER_SIZE if drawn else 6,
+                       label="atmsim" if name is None else str(name))[0]
+        color = line.get_color()
+        colors[name] = color
+        if drawn:
+            assert runs is not None
+            mine = runs if name is None else runs[runs[hue] == name]
+            style.replications(ax, mine[x], mine[metric] * factor, color)
+            any_replications = True
+        elif not few:
+            below, above = style.whiskers(mean, group["ci_low"] * factor,
+                                          group["ci_high"] * factor, style.nonnegative(metric))
+            ax.errorbar(group[x], mean, yerr=[below, above], linestyle="none", capsize=3,
+                        color=color)
+    if any_replications:
+        style.replications_legend(ax)
     if paper is not None:
-        # The paper's values as crosses in their series' colour; one legend entry for all.
         pgroups = [(None, paper)] if hue is None else list(paper.groupby(hue, sort=True))
-        for i, (name, group) in enumerate(pgroups):
-            ax.plot(group[x], group["value"] * factor, linestyle="none", marker="x",
-                    markersize=8, color=colors.get(name, PAPER_COLOR),
-                    label="paper (crosses)" if i == 0 else None)
+        for name, group in pgroups:
+            style.paper_marks(ax, group[x], group["value"] * factor,
+                              colors.get(name, style.PAPER_COLOR))
+        style.paper_legend(ax)
     if reserved_bps is not None:
         xs = sorted(data[x].unique())
         if isinstance(reserved_bps, str):
@@ -101,21 +111,20 @@ def goodput_vs_parameter(
             ref = [float(reserved_bps)] * len(xs)
         else:
             ref = list(reserved_bps)
-        ax.plot(xs, [r * factor for r in ref], linestyle="--", color="gray", label=reference_label)
-    ax.set_xlabel(x)
-    ax.set_ylabel(_label(metric))
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize="small")
-    if title:
-        ax.set_title(title, fontsize="medium")
-    return save(fig, out)
+        ax.plot(xs, [r * factor for r in ref], linestyle="--", color=style.REFERENCE_COLOR,
+                label=reference_label)
+    style.finish(ax, x, metric, title or "", "" if hue is None else style.label(hue))
+    return fig
+
+
+def goodput_vs_parameter(points: "pd.DataFrame", x: str, out: PathLike, **kwargs: Any
+                         ) -> List[Path]:
+    """`goodput_figure` saved as out.png and out.svg."""
+    return save(goodput_figure(points, x, **kwargs), out)
 
 
 def _row_labels(table: "pd.DataFrame", columns: Sequence[str]) -> List[str]:
-    def fmt(v: Any) -> str:
-        if v is None or (isinstance(v, float) and math.isnan(v)):
-            return "-"
-        return f"{v:g}" if isinstance(v, float) else str(v)
+    from .studies.agreement import fmt
 
     return [" ".join(fmt(row[c]) for c in columns) for _, row in table.iterrows()]
 
@@ -131,7 +140,7 @@ def comparison_bars(
 ) -> List[Path]:
     """Grouped bars, simulated beside published, one pair per table row (labelled by the
     `labels` columns); the simulated bar carries its 95 % interval when the table has
-    `<simulated>_ci_low/_ci_high` columns."""
+    `<simulated>_ci_low/_ci_high` columns. ylabel: default the simulated column's label."""
     import numpy as np
 
     names = _row_labels(table, labels)
@@ -141,33 +150,37 @@ def comparison_bars(
     sim = table[simulated].astype(float)
     err = None
     if f"{simulated}_ci_low" in table:
-        low = (sim - table[f"{simulated}_ci_low"].astype(float)).fillna(0)
-        high = (table[f"{simulated}_ci_high"].astype(float) - sim).fillna(0)
-        err = [low.clip(lower=0), high.clip(lower=0)]
+        below, above = style.whiskers(sim, table[f"{simulated}_ci_low"],
+                                      table[f"{simulated}_ci_high"], style.nonnegative(simulated))
+        # One replication has no interval: no zero-length whiskers with caps.
+        err = [below, above] if any(below) or any(above) else None
     ax.bar(pos - 0.2, sim, 0.4, yerr=err, capsize=2, color=SIM_COLOR, label="atmsim")
     ax.bar(pos + 0.2, table[published].astype(float), 0.4, color=PAPER_COLOR, label="paper")
     ax.set_xticks(pos, names, rotation=60, ha="right", fontsize="x-small")
-    ax.set_ylabel(ylabel or simulated)
+    ax.set_xlabel(style.labels(labels))
+    ax.set_ylabel(ylabel or style.label(simulated))
     ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(fontsize="small")
+    style.legend(ax)
     if title:
         ax.set_title(title, fontsize="medium")
     return save(fig, out)
 
 
-def comparison_heatmap(
+def heatmap_figure(
     table: "pd.DataFrame",
     rows: Sequence[str],
     column: str,
     simulated: str,
     published: str,
-    out: PathLike,
     title: Optional[str] = None,
     vmin: float = 0.0,
     vmax: float = 1.0,
-) -> List[Path]:
+) -> "Figure":
     """Two heat maps on one colour scale, simulated | paper, plus their difference: rows are
-    the `rows` columns' combinations, columns the values of `column`; cells are annotated."""
+    the `rows` columns' combinations, columns the values of `column`; every cell is annotated
+    in black or white, whichever reads better on its colour."""
+    from .studies.agreement import fmt
+
     sim = table.pivot_table(index=list(rows), columns=column, values=simulated, aggfunc="first",
                             sort=False)
     pap = table.pivot_table(index=list(rows), columns=column, values=published, aggfunc="first",
@@ -176,35 +189,49 @@ def comparison_heatmap(
     height = max(3.0, 0.32 * len(sim.index) + 1.6)
     fig = _figure(max(9.0, 1.1 * 3 * len(sim.columns) + 3), height)
     axes = fig.subplots(1, 3, sharey=True)
-    ylabels = [" ".join(str(v) for v in (k if isinstance(k, tuple) else (k,))) for k in sim.index]
-    panels = [(sim, "atmsim", "viridis", vmin, vmax), (pap, "paper", "viridis", vmin, vmax),
-              (diff, "atmsim - paper", "RdBu_r", -0.5, 0.5)]
-    for ax, (grid, name, cmap, lo, hi) in zip(axes, panels):
+    ylabels = [" ".join(fmt(v) for v in (k if isinstance(k, tuple) else (k,))) for k in sim.index]
+    quantity = style.label(simulated)
+    lim = style.DIFFERENCE_RANGE
+    panels = [(sim, "atmsim", style.FRACTION_CMAP, vmin, vmax, quantity),
+              (pap, "paper", style.FRACTION_CMAP, vmin, vmax, quantity),
+              (diff, "atmsim − paper", style.DIFFERENCE_CMAP, -lim, lim, "Difference")]
+    for ax, (grid, name, cmap, lo, hi, bar_label) in zip(axes, panels):
         image = ax.imshow(grid.to_numpy(dtype=float), cmap=cmap, vmin=lo, vmax=hi, aspect="auto")
-        _annotate(ax, grid)
-        ax.set_xticks(range(len(grid.columns)), [str(c) for c in grid.columns], fontsize="small")
+        _annotate(ax, grid, image)
+        ax.set_xticks(range(len(grid.columns)), [fmt(c) for c in grid.columns], fontsize="small")
+        ax.set_xlabel(style.label(column), fontsize="small")
         ax.set_title(name, fontsize="medium")
-        fig.colorbar(image, ax=ax, shrink=0.8)
+        fig.colorbar(image, ax=ax, shrink=0.8, label=bar_label)
     axes[0].set_yticks(range(len(ylabels)), ylabels, fontsize="x-small")
-    axes[0].set_ylabel(" ".join(rows), fontsize="small")
+    axes[0].set_ylabel(style.labels(rows), fontsize="small")
     if title:
         fig.suptitle(title, fontsize="medium")
-    return save(fig, out)
+    return fig
 
 
-def _annotate(ax: "Axes", grid: "pd.DataFrame") -> None:
+def comparison_heatmap(
+    table: "pd.DataFrame", rows: Sequence[str], column: str, simulated: str, published: str,
+    out: PathLike, title: Optional[str] = None, vmin: float = 0.0, vmax: float = 1.0,
+) -> List[Path]:
+    """`heatmap_figure` saved as out.png and out.svg."""
+    return save(heatmap_figure(table, rows, column, simulated, published, title, vmin, vmax), out)
+
+
+def _annotate(ax: "Axes", grid: "pd.DataFrame", image: Any) -> None:
     values = grid.to_numpy(dtype=float)
     for i in range(values.shape[0]):
         for j in range(values.shape[1]):
             v = float(values[i, j])
             if not math.isnan(v):
-                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=6, color="white")
+                cell = image.cmap(image.norm(v))
+                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=6,
+                        color=style.text_color(cell))
 
 
 def _time_series(
     frame: "pd.DataFrame", by: str, value: str, out: PathLike, ylabel: str,
     names: Optional[Sequence[str]], title: Optional[str], hline: Optional[float] = None,
-    step: bool = False,
+    step: bool = False, hline_label: str = "", legend_title: str = "",
 ) -> List[Path]:
     fig = _figure(7.0, 3.8)
     ax = fig.add_subplot()
@@ -216,12 +243,13 @@ def _time_series(
         else:
             ax.plot(part["t_s"], part[value], linewidth=0.8, label=str(name))
     if hline is not None:
-        ax.axhline(hline, linestyle="--", color="gray", linewidth=0.8)
-    ax.set_xlabel("time (s)")
+        ax.axhline(hline, linestyle="--", color=style.REFERENCE_COLOR, linewidth=0.8,
+                   label=hline_label or None)
+    ax.set_xlabel(style.label("t_s"))
     ax.set_ylabel(ylabel)
     ax.grid(True, alpha=0.3)
     if len(chosen) <= 16:
-        ax.legend(fontsize="x-small", ncol=max(1, len(chosen) // 8))
+        style.legend(ax, legend_title)
     if title:
         ax.set_title(title, fontsize="medium")
     return save(fig, out)
@@ -233,8 +261,8 @@ def cwnd_trace(
 ) -> List[Path]:
     """Congestion window of each connection over time (Result.traces["cwnd"])."""
     data = cwnd.assign(cwnd_kB=cwnd["cwnd_bytes"] / 1000.0)
-    return _time_series(data, "connection", "cwnd_kB", out, "cwnd (kB)", connections, title,
-                        step=True)
+    return _time_series(data, "connection", "cwnd_kB", out, style.label("cwnd_kB"), connections,
+                        title, step=True, legend_title="Connection")
 
 
 def queue_trace(
@@ -243,8 +271,8 @@ def queue_trace(
 ) -> List[Path]:
     """Queue occupancy of switch ports over time (Result.traces["queues"]); the buffer size
     as a dashed line when given."""
-    return _time_series(queues, "port", "cells", out, "queue (cells)", ports, title,
-                        hline=buffer_cells)
+    return _time_series(queues, "port", "cells", out, style.label("cells"), ports, title,
+                        hline=buffer_cells, hline_label="buffer size", legend_title="Port")
 
 
 def utilisation_trace(
@@ -252,5 +280,5 @@ def utilisation_trace(
     title: Optional[str] = None,
 ) -> List[Path]:
     """Utilisation of switch ports' outgoing links over time (Result.traces["utilization"])."""
-    return _time_series(utilization, "port", "utilization", out, "utilisation", ports, title,
-                        hline=1.0)
+    return _time_series(utilization, "port", "utilization", out, style.label("utilization"),
+                        ports, title, hline=1.0, legend_title="Port")

@@ -63,8 +63,8 @@ def test_reproduce_all_quick_report(quick_report):
     assert (ubr["runs_computed"], ubr["runs_cached"]) == (0, 26)
 
 
-def test_reproduce_ubr_plus_text_still_works():
+def test_reproduce_one_study_text(tmp_path):
     proc = run_cli("reproduce", "ubr-plus", "--quick", "--tables", "1", "--duration", "0.05",
-                   "--jobs", "1")
+                   "--jobs", "1", "--store", tmp_path / "s.sqlite")
     assert proc.returncode == 0, proc.stderr
-    assert "Table 1" in proc.stdout and "eff(paper)" in proc.stdout
+    assert "Table 1" in proc.stdout and "efficiency (paper)" in proc.stdout

@@ -1,13 +1,15 @@
-"""`atmsim reproduce ubr-plus`: row selection, scenario text and the run path."""
+"""`atmsim reproduce STUDY`: row and table selection, scenario text, and the one run path
+(sweep and results store) whether printed, as JSON rows, or written as a report folder."""
 
 from __future__ import annotations
 
 import json
-from functools import partial
 
 import pytest
 
-from atmsim.studies import parallel
+from atmsim.store import open_store
+from atmsim.studies import registry, text
+from atmsim.studies.reproduce import SelectionError, reproduce_study, select_tables, table_aliases
 from atmsim.studies.ubr_plus import scenarios as ubr_plus
 from atmsim.studies.ubr_plus.data import PaperRow
 from conftest import SHORT_S, run_cli
@@ -16,14 +18,27 @@ ROW_KEYS = {
     "table", "config", "sources", "buffer_cells", "policy",
     "efficiency", "fairness", "paper_efficiency", "paper_fairness",
 }
+TABLE_NUMBER = {"1": 1, "2-3": 2, "4": 4, "5": 5, "6": 6}
 
 
-def test_parse_tables():
-    assert ubr_plus.parse_tables("1,2") == [1, 2]
-    assert ubr_plus.parse_tables("3") == [2]
-    assert ubr_plus.parse_tables("6, 4,5") == [4, 5, 6]
-    with pytest.raises(ValueError):
-        ubr_plus.parse_tables("7")
+def test_table_aliases():
+    assert table_aliases("2-3") == ["2-3", "2", "3"]
+    assert table_aliases("1-3") == ["1-3", "1", "2", "3"]
+    assert table_aliases("11-3bg") == ["11-3bg", "11"]
+    assert table_aliases("T2") == ["T2"]
+
+
+def test_select_tables():
+    ubr = registry.get("ubr-plus")
+    assert select_tables(ubr, "1,2") == ["1", "2-3"]
+    assert select_tables(ubr, "3") == ["2-3"]
+    assert select_tables(ubr, "6, 4,5") == ["4", "5", "6"]
+    assert select_tables(registry.get("gfr-bonaventure"), "11") == ["11-3bg", "11-6bg"]
+    assert select_tables(registry.get("gfr-goyal"), "2") == ["1-3"]
+    with pytest.raises(SelectionError, match="choose from 1, 2-3, 4, 5, 6"):
+        select_tables(ubr, "7")
+    with pytest.raises(SelectionError):
+        select_tables(ubr, " , ")
 
 
 def test_selection_sizes():
@@ -55,63 +70,94 @@ def test_scenario_text_is_the_template():
 
 
 def check_row(out: dict, row: PaperRow) -> None:
-    assert out.keys() >= ROW_KEYS
-    assert (out["table"], out["config"], out["sources"], out["buffer_cells"], out["policy"]) == (
-        row.table, row.config, row.sources, row.buffer_cells, row.policy,
-    )
+    assert ROW_KEYS <= out.keys()
+    assert (TABLE_NUMBER[out["table"]], out["config"], out["sources"], out["buffer_cells"],
+            out["policy"]) == (row.table, row.config, row.sources, row.buffer_cells, row.policy)
     assert 0.0 <= out["efficiency"] <= 1.0
     assert 0.0 <= out["fairness"] <= 1.0
     assert out["paper_efficiency"] == row.efficiency
+    assert out["diff_efficiency"] == pytest.approx(out["efficiency"] - row.efficiency)
 
 
-def test_rows_through_worker_processes():
-    """One Table 1 row and one FBA row through the same pool the CLI uses, shortened."""
-    t1 = next(r for r in ubr_plus.select((1,)) if r.config == "LAN" and r.sources == 5)
-    fba = next(r for r in ubr_plus.select((2,)) if r.policy == "FBA" and r.config == "LAN")
-    fn = partial(ubr_plus.simulate, duration_s=SHORT_S)
-    out1, out2 = parallel.run_all(fn, [t1, fba], jobs=2, cost=ubr_plus.cost)
-    check_row(out1, t1)
-    assert out1["paper_max_queue_cells"] == 7591
-    assert out1["max_queue_cells"] >= 0
-    assert "r" not in out1
-    check_row(out2, fba)
-    assert (out2["r"], out2["z"]) == (0.9, 0.8)
+def test_rows_through_the_store(tmp_path):
+    """Two UBR+ rows through the sweep and the store over two worker processes: the JSON
+    records and the text view; a second pass takes both runs from the store."""
+    ubr = registry.get("ubr-plus")
+    tables = select_tables(ubr, "1")
+    short = (("simulation.duration_s", repr(SHORT_S)),)
+    store = open_store(str(tmp_path / "s.sqlite"))
+    try:
+        rep = reproduce_study(ubr, True, short, store, None, jobs=2, progress=False,
+                              tables=tables)
+        again = reproduce_study(ubr, True, short, store, None, jobs=2, progress=False,
+                                tables=tables)
+    finally:
+        store.close()
+    assert (rep.runs, rep.computed, rep.cached) == (2, 2, 0)
+    assert (again.computed, again.cached) == (0, 2)
+    assert rep.figures == [] and rep.results.traces == []  # no folder: nothing drawn
+    rows = text.rows(rep)
+    assert text.rows(again) == rows
+    published = [r for r in ubr_plus.select((1,), quick=True)]
+    assert len(rows) == len(published) == 2
+    for out, row in zip(rows, published):
+        check_row(out, row)
+        assert out["max_queue_cells"] >= 0
+        assert out["efficiency_ci_low"] is None  # one replication: no interval
+    assert rows[0]["paper_max_queue_cells"] == 7591
+    shown = text.render(rep)
+    assert "Table 1" in shown and "efficiency (paper)" in shown and "7591" in shown
+    assert "max_queue_cells: mean relative |simulated - paper|" in shown
 
 
-def test_cli_quick_json():
+def test_cli_quick_json(tmp_path):
     """The documented smoke run, full length: 26 runs, about 30 s on 2 cores."""
-    proc = run_cli("reproduce", "ubr-plus", "--quick", "--json")
+    proc = run_cli("reproduce", "ubr-plus", "--quick", "--json", "--store", tmp_path / "s.sqlite")
     assert proc.returncode == 0, proc.stderr
     rows = json.loads(proc.stdout)
     assert len(rows) == 26
-    assert {r["table"] for r in rows} == {1, 2}
-    assert all(r.keys() >= ROW_KEYS for r in rows)
-    table1 = [r for r in rows if r["table"] == 1]
+    assert {r["table"] for r in rows} == {"1", "2-3"}
+    assert all(ROW_KEYS <= r.keys() for r in rows)
+    table1 = [r for r in rows if r["table"] == "1"]
     assert all({"max_queue_cells", "paper_max_queue_cells"} <= r.keys() for r in table1)
     assert all(r["buffer_cells"] is None for r in table1)
     per_vc = [r for r in rows if r["policy"] in ("SD", "FBA")]
     assert per_vc and all((r["r"], r["z"]) == (0.9, 0.8) for r in per_vc)
+    assert all(r["r"] is None for r in rows if r["policy"] in ("UBR", "EPD"))
 
 
-def test_cli_quick_text_shortened():
-    proc = run_cli("reproduce", "ubr-plus", "--quick", "--jobs", "1", "--duration", "0.1")
+def test_cli_quick_text_shortened(tmp_path):
+    proc = run_cli("reproduce", "ubr-plus", "--quick", "--jobs", "1", "--duration", "0.1",
+                   "--store", tmp_path / "s.sqlite")
     assert proc.returncode == 0, proc.stderr
     assert "Table 1" in proc.stdout and "Tables 2-3" in proc.stdout
-    assert "eff(paper)" in proc.stdout
+    assert "efficiency (paper)" in proc.stdout
+    assert "26 runs (26 computed, 0 from" in proc.stdout
+    assert not (tmp_path / "report").exists()
 
 
-def test_cli_set_reaches_every_run():
+def test_cli_set_reaches_every_run(tmp_path):
     """--set applies to each run: an unknown key is the engine's error, named, exit 2."""
+    store = tmp_path / "s.sqlite"
     proc = run_cli(
         "reproduce", "ubr-plus", "--quick", "--tables", "1", "--duration", "0.05",
-        "--set", "n_source.bogus=1",
+        "--set", "n_source.bogus=1", "--store", store,
     )
     assert proc.returncode == 2
     assert "n_source.bogus" in proc.stderr
     assert "Traceback" not in proc.stderr
     ok = run_cli(
         "reproduce", "ubr-plus", "--quick", "--tables", "1", "--duration", "0.05", "--jobs", "1",
-        "--json", "--set", "n_source.stagger_timers=true",
+        "--json", "--set", "n_source.stagger_timers=true", "--store", store,
     )
     assert ok.returncode == 0, ok.stderr
     assert len(json.loads(ok.stdout)) == 2
+
+
+def test_help_describes_every_study():
+    proc = run_cli("reproduce", "--help")
+    assert proc.returncode == 0, proc.stderr
+    for name in registry.names():
+        assert f"  {name} " in proc.stdout
+        assert registry.summary(name).split()[0] in proc.stdout
+    assert "all " in proc.stdout and "--tables" in proc.stdout

@@ -22,12 +22,25 @@ COLUMNS = ["table", "metric", "relative", "rows", "mean_abs_diff",
 
 
 def fmt(v: Any, digits: int = 3) -> str:
-    """A number for a note: `digits` significant digits, "-" when missing or not a number."""
+    """A value as the reproduction prints it, in notes, terminal tables, the report and figure
+    labels: numbers to `digits` significant digits, whole numbers and numbers of `digits` or
+    more integer digits in full (7591 cells, not 7.59e+03), "-" when missing or NaN, text as
+    it is."""
+    if v is None:
+        return "-"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, str):
+        return v
     try:
         f = float(v)
     except (TypeError, ValueError):
+        return str(v)
+    if math.isnan(f):
         return "-"
-    return "-" if f != f else f"{f:.{digits}g}"
+    if f.is_integer() or abs(f) >= 10 ** digits:
+        return f"{f:.0f}"
+    return f"{f:.{digits}g}"
 
 
 def _gap(sim: Any, paper: Any, relative: bool) -> Optional[float]:

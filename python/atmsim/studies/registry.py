@@ -93,11 +93,14 @@ class StudyResults:
     points: every metric of every experiment, long form (table, labels, metric, n, mean, std,
     ci_low, ci_high), as atmsim.sweep returns them.
     traces: each trace run with its Result.traces (cwnd, queues, utilization tables).
+    runs: one row per replication: table and label columns, then every metric (wide), for
+    figures that draw the replications themselves when there are few.
     """
 
     tables: Dict[str, "pd.DataFrame"]
     points: "pd.DataFrame"
     traces: List[Tuple[TraceRun, Dict[str, "pd.DataFrame"]]] = field(default_factory=list)
+    runs: Optional["pd.DataFrame"] = None
 
 
 class Study(Protocol):
@@ -126,6 +129,20 @@ _BUILTIN: Dict[str, str] = {
     "ajmone-marsan": "atmsim.studies.ajmone_marsan.study:STUDY",
 }
 
+# name -> one line for `atmsim reproduce --help` (kept here so the help imports no study).
+_SUMMARY: Dict[str, str] = {
+    "ubr-plus": "Goyal, Jain et al., UBR+ (ICC 1997): tail drop, EPD, Selective Drop and "
+                "FBA on the N-source LAN/WAN, Tables 1-6",
+    "gfr-bonaventure": "Bonaventure, GFR: FIFO-based (LBO/HBO, tagging) and WFQ-based "
+                       "switches, privileged and background goodput, figures 4-23",
+    "gfr-goyal": "Goyal, Jain, Fahmy, Vandalore, rate guarantees to TCP over GFR "
+                 "(LCN 1998): per-VC thresholds and Differential FBA, Tables 1-5",
+    "gerla": "Gerla, Pazos, Signore, credit-based (FCVC) against rate-based (PRCA) control "
+             "of TCP in an ATM LAN, figures 3-6",
+    "ajmone-marsan": "Ajmone Marsan, Bianco, Lo Cigno, Munafò (CLASS): GCRA and adaptive "
+                     "shaping of TCP, two-node and Italian networks, figures 2-12, Table 2",
+}
+
 
 class UnknownStudy(KeyError):
     def __str__(self) -> str:
@@ -146,6 +163,15 @@ def get(name: str) -> Study:
     return study
 
 
-def register(name: str, target: str) -> None:
+def summary(name: str) -> str:
+    """The one-line description of a registered study (its title if none was given)."""
+    if name not in _SUMMARY:
+        _SUMMARY[name] = get(name).title
+    return _SUMMARY[name]
+
+
+def register(name: str, target: str, summary: Optional[str] = None) -> None:
     """Register a study defined outside this package ("package.module:ATTRIBUTE")."""
     _BUILTIN[name] = target
+    if summary is not None:
+        _SUMMARY[name] = summary

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, List, Sequence
 
+from .agreement import fmt
 from .registry import PaperTable
 from .reproduce import Reproduction, StudyReport
 
@@ -26,26 +27,12 @@ if TYPE_CHECKING:
 FLAG_ABOVE = 0.10
 
 
-def _fmt(value: Any) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "–"
-        if value.is_integer() and abs(value) >= 2:  # counts (cells), not fractions
-            return f"{value:.0f}"
-        return f"{value:.3f}" if abs(value) < 100 else f"{value:.4g}"
-    return str(value)
-
-
 def _cell(frame: "pd.DataFrame", i: int, name: str) -> str:
     """A simulated value, with its 95 % half-width when the runs had a spread."""
     v = _number(frame.at[i, name])
     half = (_number(frame.at[i, f"{name}_ci_high"]) - _number(frame.at[i, f"{name}_ci_low"])) / 2
-    text = _fmt(v)
-    return text if math.isnan(half) or half == 0 else f"{text} ± {_fmt(half)}"
+    text = fmt(v)
+    return text if math.isnan(half) or half == 0 else f"{text} ± {fmt(half)}"
 
 
 def _number(v: Any) -> float:
@@ -69,7 +56,7 @@ def _rows(spec: PaperTable, frame: "pd.DataFrame") -> List[List[str]]:
     for i in range(len(frame)):
         row = []
         for key, _ in _columns(spec):
-            row.append(_cell(frame, i, key) if key in compared else _fmt(_py(frame.at[i, key])))
+            row.append(_cell(frame, i, key) if key in compared else fmt(_py(frame.at[i, key])))
         out.append(row)
     return out
 
@@ -96,7 +83,7 @@ def _agreement_rows(report: StudyReport) -> List[List[str]]:
         unit = " (relative)" if r["relative"] else ""
         rows.append([
             str(r["table"]), f"{r['metric']}{unit}", str(int(r["rows"])),
-            _fmt(float(r["mean_abs_diff"])),
+            fmt(float(r["mean_abs_diff"])),
             _percent(r["within_0.05"]), _percent(r["within_0.10"]),
         ])
     return rows
@@ -104,7 +91,7 @@ def _agreement_rows(report: StudyReport) -> List[List[str]]:
 
 def _percent(v: Any) -> str:
     f = float(v)
-    return "–" if math.isnan(f) else f"{100 * f:.0f} %"
+    return "-" if math.isnan(f) else f"{100 * f:.0f} %"
 
 
 # No "|" in headings: it would split a Markdown table cell.

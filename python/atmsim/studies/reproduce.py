@@ -1,9 +1,10 @@
-"""`atmsim reproduce all`: run registered studies through the sweep and the results store,
-compare with the published values, draw the figures.
+"""`atmsim reproduce STUDY|all`: run registered studies through the sweep and the results
+store, compare with the published values, draw the figures.
 
-Every run goes through `sweep.execute`, so runs already in the store are not computed again:
-a report can be redrawn, or an interrupted reproduction resumed, at the cost of the missing
-runs only.
+This is the one path every study takes, whether the outcome is printed (`atmsim reproduce
+STUDY`) or written as a report folder (`--out`, or `all`). Every run goes through
+`sweep.execute`, so runs already in the store are not computed again: a report can be redrawn,
+or an interrupted reproduction resumed, at the cost of the missing runs only.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ class StudyReport:
     computed: int
     cached: int
     notes: List[str] = field(default_factory=list)
+    # The experiments behind the tables, in table-row order within each table.
+    experiments: List[Experiment] = field(default_factory=list)
 
 
 @dataclass
@@ -149,11 +152,52 @@ def _traces(
     return out
 
 
+class SelectionError(ValueError):
+    """`--tables` (with `--quick`) names no table or no run of a study."""
+
+
+def table_aliases(table_id: str) -> List[str]:
+    """The names `--tables` accepts for a table id: the id itself, and for a range of paper
+    tables or figures ("2-3", "8-9") each number in it, for "11-3bg" its number "11"."""
+    names = [table_id]
+    first, _, last = table_id.partition("-")
+    if first.isdigit():
+        end = int(last) if last.isdigit() and int(last) >= int(first) else int(first)
+        names += [str(n) for n in range(int(first), end + 1)]
+    return names
+
+
+def select_tables(study: Study, spec: str) -> List[str]:
+    """The table ids of `study` a comma-separated `--tables` list names (ValueError if one
+    names no table)."""
+    ids = [t.id for t in study.tables]
+    chosen = set()
+    for part in (p.strip() for p in spec.split(",")):
+        if not part:
+            continue
+        hits = [t for t in ids if part in table_aliases(t)]
+        if not hits:
+            raise SelectionError(f"--tables: {study.name} has no table {part!r} "
+                             f"(choose from {', '.join(ids)})")
+        chosen.update(hits)
+    if not chosen:
+        raise SelectionError("--tables: no table given")
+    return [t for t in ids if t in chosen]
+
+
 def reproduce_study(
-    study: Study, quick: bool, extra: Pairs, store: Store, out_dir: Path,
+    study: Study, quick: bool, extra: Pairs, store: Store, out_dir: Optional[Path],
     jobs: Optional[int] = None, executor: Any = None, progress: Optional[bool] = None,
+    tables: Optional[Sequence[str]] = None,
 ) -> StudyReport:
+    """One study through the sweep and the store. out_dir None: compare only (no trace runs,
+    no figures); tables: only these table ids' experiments."""
     experiments = study.experiments(quick)
+    if tables is not None:
+        experiments = [e for e in experiments if e.table in tables]
+    if not experiments:
+        raise SelectionError(f"--tables: no run of {study.name} selected (--quick keeps a "
+                             f"subset of its tables)")
     points = [_point(study, e, extra) for e in experiments]
     costs = {id(p): e.cost for p, e in zip(points, experiments)}
     # Optional study hooks: `detail_metrics = True` reads every flow and port field of the
@@ -162,38 +206,42 @@ def reproduce_study(
     swept = execute(points, study.runs, store=store, executor=executor, jobs=jobs,
                     show_progress=progress, cost=lambda p: costs.get(id(p), 1.0),
                     detail=bool(getattr(study, "detail_metrics", False)))
-    run_table = swept.runs
+    run_table = _relabelled(swept.runs, experiments)
     derive = getattr(study, "derive_metrics", None)
     if derive is not None:
-        run_table = derive(_relabelled(run_table, experiments))
+        run_table = derive(run_table)
     indexed = summarize(run_table, by=["point"])
-    tables = _comparison(study, indexed, experiments)
+    compared = _comparison(study, indexed, experiments)
     notes: List[str] = []
-    traces = _traces(study, study.trace_runs(quick), extra, store, jobs, executor, progress, notes)
-    results = StudyResults(tables=tables, points=_labelled(indexed, experiments), traces=traces)
+    traces = [] if out_dir is None else _traces(
+        study, study.trace_runs(quick), extra, store, jobs, executor, progress, notes)
+    results = StudyResults(tables=compared, points=_labelled(indexed, experiments), traces=traces,
+                           runs=run_table)
     # Optional hook: `report_notes(quick, results)` adds lines of the study's own (settings,
     # statements compared in prose) to the report and the command's output.
     study_notes = getattr(study, "report_notes", None)
     if study_notes is not None:
         notes.extend(study_notes(quick, results))
-    figures = study.figures(results, out_dir / study.name)
+    figures = [] if out_dir is None else study.figures(results, out_dir / study.name)
     return StudyReport(
-        study=study, results=results, agreement=agreement.summarize(tables, study.tables),
+        study=study, results=results, agreement=agreement.summarize(compared, study.tables),
         figures=figures, runs=len(swept.tasks), computed=swept.computed, cached=swept.cached,
-        notes=notes,
+        notes=notes, experiments=experiments,
     )
 
 
 def reproduce(
-    studies: Sequence[Study], quick: bool, store: Store, out_dir: Path,
+    studies: Sequence[Study], quick: bool, store: Store, out_dir: Optional[Path],
     overrides: Pairs = (), jobs: Optional[int] = None, executor: Any = None,
-    progress: Optional[bool] = None,
+    progress: Optional[bool] = None, tables: Optional[Sequence[str]] = None,
 ) -> Reproduction:
-    """Run, compare and draw every study; the caller writes the report (studies/report.py)."""
+    """Run, compare and (with an out_dir) draw every study; the caller prints the outcome
+    (studies/text.py) or writes the report folder (studies/report.py)."""
     started = time.time()
     clock = time.perf_counter()
     reports = [
-        reproduce_study(s, quick, tuple(overrides), store, out_dir, jobs, executor, progress)
+        reproduce_study(s, quick, tuple(overrides), store, out_dir, jobs, executor, progress,
+                        tables)
         for s in studies
     ]
     return Reproduction(

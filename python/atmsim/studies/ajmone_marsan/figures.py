@@ -4,10 +4,13 @@ background of the Italian network (figures 8-12)."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING, List, Optional, Sequence
 
+from ... import figure_style as style
 from ... import plots
+from ..agreement import fmt
 from ..registry import FigureFile, StudyResults
 from . import study as st
 
@@ -15,11 +18,27 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
+def _legend(group: str, value: object) -> str:
+    """A legend entry for one value of a grouping column, in words."""
+    if group == "shaping":
+        if value is None or value == "none" or (isinstance(value, float) and math.isnan(value)):
+            return "TCP unshaped"
+        return "adaptive shaping" if value == "adaptive" else f"TCP shaped at {fmt(value)} Mb/s"
+    if group == "bg_shaped":
+        return "background shaped" if value else "background unshaped"
+    if group == "buffer":
+        return f"{fmt(value)} cells"
+    if group == "bg_mbps":
+        return f"{fmt(value)} Mb/s background"
+    return f"{style.label(group)} {fmt(value)}"
+
+
 def _panel(frame: "Optional[pd.DataFrame]", x: str, groups: Sequence[str], columns: Sequence[str],
-           out: Path, title: str, xlabel: str, table: str, caption: str,
+           out: Path, title: str, table: str, caption: str,
            hlines: Sequence[float] = ()) -> List[FigureFile]:
     if frame is None or not len(frame):
         return []
+    stated_any = False
     fig = plots._figure(max(10.0, 3.4 * len(columns)), 3.8)
     axes = fig.subplots(1, len(columns))
     if len(columns) == 1:
@@ -33,52 +52,55 @@ def _panel(frame: "Optional[pd.DataFrame]", x: str, groups: Sequence[str], colum
             for g, v in zip(groups, key):
                 sub = sub[sub[g] == v]
             sub = sub.sort_values(x)
-            label = ", ".join(f"{g} {v}" for g, v in zip(groups, key)) or column
-            ax.plot(sub[x].astype(float), sub[column].astype(float), "o-", label=label,
-                    markersize=4)
+            label = ", ".join(_legend(g, v) for g, v in zip(groups, key)) or "atmsim"
+            line = ax.plot(sub[x].astype(float), sub[column].astype(float), "o-", label=label,
+                           markersize=4)[0]
             paper = f"paper_{column}"
             if paper in sub and sub[paper].notna().any():
                 stated = sub[sub[paper].notna()]
-                ax.plot(stated[x].astype(float), stated[paper].astype(float), "x",
-                        color=plots.PAPER_COLOR, markersize=9, mew=2)
+                style.paper_marks(ax, stated[x].astype(float), stated[paper].astype(float),
+                                  line.get_color())
+                stated_any = True
         for y in hlines:
-            ax.axhline(y, color="gray", linestyle=":", linewidth=0.8)
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel(column.replace("_", " "))
+            ax.axhline(y, color=style.REFERENCE_COLOR, linestyle=":", linewidth=0.8)
+        ax.set_xlabel(style.label(x))
+        ax.set_ylabel(style.label(column))
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=6)
+    if stated_any:
+        style.paper_legend(axes[0])
+    # The panels share their series: one legend, outside them, on the right.
+    handles, names = axes[0].get_legend_handles_labels()
+    if handles:
+        fig.legend(handles, names, loc="outside right upper", fontsize="small")
     fig.suptitle(title, fontsize=10)
     files = plots.save(fig, out)
-    return [FigureFile(table, caption + " Red crosses: values stated in the paper's text.",
-                       files)]
+    note = (" Crosses, in their series' colour: values stated in the paper's text."
+            if stated_any else "")
+    return [FigureFile(table, caption + note, files)]
 
 
 def draw(results: StudyResults, out_dir: Path) -> List[FigureFile]:
     t = results.tables
     figs: List[FigureFile] = []
     figs += _panel(t.get("2"), "bg_mbps", ["buffer", "shaping"], ["goodput_mbps", "efficiency"],
-                   out_dir / "figure2", "Figure 2: 1000 km, shaped background",
-                   "background (user Mb/s)", "2",
+                   out_dir / "figure2", "Figure 2: 1000 km, shaped background", "2",
                    "Figure 2: total goodput of the three TCP connections and their efficiency "
                    "against the shaped background load.")
     flows3 = [f"goodput_{n}" for n in st.TWO_NODE]
     figs += _panel(t.get("3"), "bg_mbps", ["shaping"], flows3, out_dir / "figure3",
-                   "Figure 3: 505 / 550 / 1000 km (tcp1 / tcp2 / tcp3), 5000 cells",
-                   "background (user Mb/s)", "3",
+                   "Figure 3: 505 / 550 / 1000 km (tcp1 / tcp2 / tcp3), 5000 cells", "3",
                    "Figure 3: goodput of each connection (tcp1 505 km, tcp2 550 km, tcp3 "
                    "1000 km).")
     figs += _panel(t.get("4"), "shaping_mbps", ["bg_mbps", "bg_shaped"],
                    ["goodput_mbps", "efficiency"], out_dir / "figure4",
-                   "Figure 4: 100 km, 1000 cells", "shaping rate per connection (Mb/s)", "4",
+                   "Figure 4: 100 km, 1000 cells", "4",
                    "Figure 4: total goodput and efficiency against the rate each TCP "
                    "connection is shaped to.")
     figs += _panel(t.get("5"), "bg_mbps", ["buffer"], flows3 + ["efficiency"],
-                   out_dir / "figure5", "Figure 5: adaptive shaping, 1000 km",
-                   "background (user Mb/s)", "5",
+                   out_dir / "figure5", "Figure 5: adaptive shaping, 1000 km", "5",
                    "Figure 5: adaptive shaping, goodput of each connection and efficiency.")
     figs += _panel(t.get("6"), "bg_mbps", [], flows3 + ["efficiency"], out_dir / "figure6",
-                   "Figure 6: adaptive shaping, 505 / 550 / 1000 km, 5000 cells",
-                   "background (user Mb/s)", "6",
+                   "Figure 6: adaptive shaping, 505 / 550 / 1000 km, 5000 cells", "6",
                    "Figure 6: adaptive shaping with connections of different lengths.")
     for table, name in (("8-9", "Figures 8-9: 100-cell buffers"),
                         ("10-11", "Figures 10-11: 1000-cell buffers"),
@@ -86,11 +108,10 @@ def draw(results: StudyResults, out_dir: Path) -> List[FigureFile]:
         groups = ["shaping", "bg_shaped"] if table != "12" else ["buffer", "bg_shaped"]
         figs += _panel(t.get(table), "total_gbps", groups,
                        [f"goodput_{n}" for n in st.ITALY], out_dir / f"figure{table}-goodput",
-                       name + " (goodput)", "total background (Gb/s)", table,
+                       name + " (goodput)", table,
                        f"{name}: goodput of each TCP connection of the Italian network.")
         figs += _panel(t.get(table), "total_gbps", groups,
                        [f"efficiency_{n}" for n in st.ITALY],
-                       out_dir / f"figure{table}-efficiency", name + " (efficiency)",
-                       "total background (Gb/s)", table,
+                       out_dir / f"figure{table}-efficiency", name + " (efficiency)", table,
                        f"{name}: efficiency of each TCP connection of the Italian network.")
     return figs

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import List
 
+from ... import figure_style as style
 from ... import plots
 from ..registry import FigureFile, StudyResults
 from . import data
@@ -22,28 +23,27 @@ def _vs_sources(results: StudyResults, table: str, control: str, out: Path) -> L
     fig = plots._figure()
     ax = fig.add_subplot()
     ns = sorted(frame["sources"].astype(int).unique())
-    ax.plot(ns, [net.offered_mbps(n) for n in ns], ":", color="gray", label="offered (user)")
+    ax.plot(ns, [net.offered_mbps(n) for n in ns], ":", color=style.REFERENCE_COLOR,
+            label="offered load (user level)")
     for b_g in data.BURSTINESS:
         sub = frame[frame["b_g"] == b_g].sort_values("sources")
         if not len(sub):
             continue
         color = COLORS[b_g]
         ax.plot(sub["sources"], sub["goodput_mbps"], "o-", color=color,
-                label=f"b_g {b_g} (atmsim)")
+                label=f"$b_g$ = {b_g} (atmsim)")
         ax.axhline(data.SATURATION_MBPS[control][b_g], color=color, linestyle="--",
                    linewidth=0.8)
-        ax.plot([max(ns)], [data.SATURATION_MBPS[control][b_g]], "x",
-                color=plots.PAPER_COLOR, markersize=9, mew=2)
-    ax.plot([], [], "x", color=plots.PAPER_COLOR, label="paper: saturation (text)")
-    ax.set_xlabel("number of TCP sources")
-    ax.set_ylabel("total TCP goodput (Mb/s)")
-    ax.set_title(f"Figure {table}: {control.upper()}, MSS {data.MSS}", fontsize=10)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+        style.paper_marks(ax, [max(ns)], [data.SATURATION_MBPS[control][b_g]], color)
+    style.paper_legend(ax)
+    ax.plot([], [], "--", color="black", linewidth=0.8, label="paper: saturation level (dashed)")
+    style.finish(ax, "sources", "goodput_mbps",
+                 f"Figure {table}: {control.upper()}, MSS {data.MSS}")
     files = plots.save(fig, out / f"figure{table}-goodput")
     return [FigureFile(table, f"Figure {table} ({control.upper()}): total TCP goodput against "
-                       "the number of TCP sources; dashed lines and crosses: the saturation "
-                       "goodputs the text states; dotted: the offered load.", files)]
+                       "the number of TCP sources; dashed lines and crosses (in the colour of their "
+                       "b_g): the saturation goodputs the text states; dotted: the offered "
+                       "load.", files)]
 
 
 def _vs_mss(results: StudyResults, out: Path) -> List[FigureFile]:
@@ -60,16 +60,14 @@ def _vs_mss(results: StudyResults, out: Path) -> List[FigureFile]:
                 label=f"{control.upper()} (atmsim)")
     sweep = sorted({int(m) for m in frame["mss"]} | set(data.MSS_SWEEP))
     b_g = float(frame["b_g"].iloc[0])
-    for b_av, style, label in ((data.b_av_mbps(b_g), "--", "eta_OH x B_av (this link)"),
-                               (data.B_AV_MBPS[b_g], ":", "eta_OH x B_av (paper's B_av)")):
+    bound = r"$\eta_{OH} \times B_{av}$"
+    for b_av, line, name in ((data.b_av_mbps(b_g), "--", f"{bound} (this link)"),
+                             (data.B_AV_MBPS[b_g], ":", f"{bound} (paper's $B_{{av}}$)")):
         ax.plot(sweep, [_core.eta_oh(m, float(data.APP_MEAN_BYTES)) * b_av for m in sweep],
-                style, color="black", label=label)
+                line, color="black", label=name)
     ax.set_xscale("log", base=2)
-    ax.set_xlabel("MSS (octets)")
-    ax.set_ylabel("total TCP goodput (Mb/s)")
-    ax.set_title(f"Figure 5: goodput against MSS (b_g {b_g}, 15 sources)", fontsize=10)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+    style.finish(ax, "mss", "goodput_mbps",
+                 f"Figure 5: goodput against MSS ($b_g$ = {b_g}, 15 sources)")
     files = plots.save(fig, out / "figure5-mss")
     return [FigureFile("5", "Figure 5: total TCP goodput against MSS with the analytic bound "
                        "eta_OH(MSS) x B_av (eq. 2).", files)]

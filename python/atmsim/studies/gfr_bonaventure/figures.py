@@ -2,20 +2,24 @@
 the privileged MCR, with the application-level reserved bandwidth, as the paper draws figures
 4, 5, 7, 9 and 11-23 (the paper's stated goodputs as crosses; for the WFQ-based switch also
 the MCR-weighted share of the link, which the paper says the unreserved bandwidth follows);
-and the privileged source's congestion window of figures 6, 8 and 10."""
+and the privileged source's congestion window of figures 6, 8 and 10. With the study's two
+replications the figures draw both beside their mean, not a t interval."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import List
 
+from matplotlib.ticker import MaxNLocator
+
+from ... import figure_style as style
 from ... import plots
 from ..registry import FigureFile, StudyResults
 from . import scenarios as net
 from . import setups
 
 SERIES = [("derived.priv_goodput_bps", "privileged", "tab:blue", "paper_priv_goodput_bps"),
-          ("derived.bg_mean_goodput_bps", "background (mean)", "tab:green",
+          ("derived.bg_mean_goodput_bps", "background, mean per source", "tab:green",
            "paper_bg_goodput_bps")]
 
 
@@ -41,34 +45,48 @@ def _one(results: StudyResults, table: str, out: Path) -> List[FigureFile]:
         ax.plot(mcrs, [net.reserved_bps(net.LINE_CELLS_PER_S * m / (m + bg_sum),
                                         setup.priv_segment) / 1e6 for m in mcrs],
                 ":", color="tab:blue", label="privileged MCR-weighted share of the link")
+    runs = results.runs
+    stated_any = drawn_runs = False
     for metric, label, color, paper in SERIES:
         sub = pts[pts["metric"] == metric].sort_values("mcr")
         if not len(sub):
             continue
         x = sub["mcr"].astype(float)
-        y = sub["mean"] / 1e6
-        low = (sub["mean"] - sub["ci_low"]).fillna(0) / 1e6
-        high = (sub["ci_high"] - sub["mean"]).fillna(0) / 1e6
-        ax.errorbar(x, y, yerr=[low, high], marker="o", color=color, capsize=3,
-                    label=f"{label} (atmsim)")
+        factor = style.scale(metric)
+        y = sub["mean"] * factor
+        few = sub["n"].max() < style.FEW_REPLICATIONS
+        ax.plot(x, y, marker="o", color=color, label=f"{label} (atmsim)",
+                markersize=style.MEAN_MARKER_SIZE if few else 6)
+        if few:
+            if runs is not None and metric in runs:
+                mine = runs[runs["table"] == table]
+                style.replications(ax, mine["mcr"].astype(float), mine[metric] * factor, color)
+                drawn_runs = True
+        else:
+            below, above = style.whiskers(y, sub["ci_low"] * factor, sub["ci_high"] * factor)
+            ax.errorbar(x, y, yerr=[below, above], linestyle="none", color=color, capsize=3)
         if paper in frame and not ubr:
             stated = frame[frame[paper].notna()]
             if len(stated):
-                ax.plot(stated["mcr"].astype(float), stated[paper].astype(float) / 1e6, "x",
-                        color=plots.PAPER_COLOR, markersize=10, mew=2,
-                        label=f"{label} (paper text)")
-    ax.set_xlabel("privileged UNI2 rate (cells/s)" if ubr else "privileged MCR (cells/s)")
-    ax.set_ylabel("goodput (Mb/s)")
-    ax.set_title(setup.title, fontsize=10)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+                style.paper_marks(ax, stated["mcr"].astype(float),
+                                  stated[paper].astype(float) * factor, color)
+                stated_any = True
+    if drawn_runs:
+        style.replications_legend(ax)
+    if stated_any:
+        style.paper_legend(ax)
+    # Figure 4 varies the privileged UNI2 link's rate, not an MCR.
+    style.finish(ax, "mcr", "derived.priv_goodput_bps", setup.title)
+    ax.xaxis.set_major_locator(MaxNLocator(5))  # 6-digit rates: fewer ticks stay apart
+    if ubr:
+        ax.set_xlabel("Privileged UNI2 link rate (cells/s)")
     files = plots.save(fig, out / f"figure{table}-goodput")
-    caption = (f"{setup.title}: mean goodput (95 % interval over the replications) against "
-               "the privileged MCR; dashed: reserved bandwidth at application level "
+    caption = (f"{setup.title}: goodput against the privileged MCR, the mean of the "
+               "replications (open circles: each replication); dashed: reserved bandwidth at application level "
                "(MCR x 48/53 x segment data / segment octets on the wire)"
                + ("; dotted: the privileged MCR-weighted share of the link"
                   if setup.mode == "wfq" else "")
-               + "; crosses: values stated in the paper's text.")
+               + "; crosses, in their series' colour: values stated in the paper's text.")
     return [FigureFile(table, caption, files)]
 
 

@@ -85,7 +85,7 @@ def _mcr_share(table: Any, mcr: Any) -> float:
         m = float(mcr)
     except (TypeError, ValueError):
         return math.nan
-    if s is None or s.mode == "ubr" or m != m:
+    if s is None or s.mode == "ubr" or math.isnan(m):
         return math.nan
     return m / (m + s.background_sources * s.background_mcr)
 
@@ -171,7 +171,7 @@ def _at(results: StudyResults, table: str, mcr: int, column: str) -> Optional[fl
     if not len(row):
         return None
     v = float(row.iloc[0][column])
-    return None if v != v else v
+    return None if math.isnan(v) else v
 
 
 def _mbps(v: Optional[float]) -> str:

@@ -166,8 +166,7 @@ class GfrGoyalStudy:
                 continue
             files = plots.comparison_bars(
                 frame, ["experiment", key], "ratio", "paper_ratio",
-                out_dir / f"table{table}-ratio", f"Tables {table}: throughput/threshold ratio",
-                "ratio")
+                out_dir / f"table{table}-ratio", f"Tables {table}: throughput/threshold ratio")
             figs.append(FigureFile(table, caption, files))
         return figs
 

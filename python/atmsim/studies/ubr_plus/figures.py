@@ -4,10 +4,13 @@ against the buffer size, and the traced runs' cwnd, queue and utilisation."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List
+from typing import TYPE_CHECKING, List, Optional
 
 from ... import plots
 from ..registry import FigureFile, StudyResults
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # Largest TCP goodput on the 155.52 Mb/s bottleneck with MSS 512 over AAL5 (the engine's
 # summary.max_tcp_goodput_bps): converts the paper's efficiencies into goodputs.
@@ -20,7 +23,7 @@ def _tables(results: StudyResults, out: Path) -> List[FigureFile]:
     if "1" in t and len(t["1"]):
         files = plots.comparison_bars(
             t["1"], ["config", "sources"], "max_queue_cells", "paper_max_queue_cells",
-            out / "table1-max-queue", "Table 1: maximum bottleneck queue (cells)", "cells")
+            out / "table1-max-queue", "Table 1: maximum bottleneck queue")
         figs.append(FigureFile("1", "Buffer needed for zero loss, atmsim beside the paper.", files))
     if "2-3" in t and len(t["2-3"]):
         for metric in ("efficiency", "fairness"):
@@ -43,6 +46,15 @@ def _tables(results: StudyResults, out: Path) -> List[FigureFile]:
     return figs
 
 
+def _runs_of(results: StudyResults, config: str, sources: int) -> Optional["pd.DataFrame"]:
+    """The Tables 2-3 runs of one configuration and number of sources."""
+    runs = results.runs
+    if runs is None:
+        return None
+    return runs[(runs["table"] == "2-3") & (runs["config"] == config)
+                & (runs["sources"] == sources)]
+
+
 def _goodput(results: StudyResults, out: Path) -> List[FigureFile]:
     figs: List[FigureFile] = []
     t23 = results.tables.get("2-3")
@@ -56,10 +68,12 @@ def _goodput(results: StudyResults, out: Path) -> List[FigureFile]:
         stem = out / f"goodput-{str(config).lower()}{sources}"
         files = plots.goodput_vs_parameter(
             group, "buffer_cells", stem, hue="policy", paper=paper,
-            reserved_bps=MAX_TCP_GOODPUT_BPS, reference_label="max TCP goodput",
-            title=f"Total goodput against buffer size, {config}, {sources} sources")
+            reserved_bps=MAX_TCP_GOODPUT_BPS, reference_label="maximum TCP goodput",
+            title=f"Total goodput against buffer size, {config}, {sources} sources",
+            runs=_runs_of(results, config, sources))
         figs.append(FigureFile("2-3", f"Goodput against buffer size ({config}, N = {sources}); "
-                               "crosses: the paper's efficiency x the maximum TCP goodput.", files))
+                               "crosses, in their policy's colour: the paper's efficiency x the "
+                               "maximum TCP goodput.", files))
     return figs
 
 

@@ -1,14 +1,13 @@
-"""The UBR+ study (Goyal, Jain et al.): which runs make up each table, and how to run one.
+"""The UBR+ study (Goyal, Jain et al.): which runs make up each table, and their scenarios.
 
 Every row of the paper becomes one N-source scenario; the engine's summary gives the
-simulated efficiency, fairness and bottleneck maximum queue, printed beside the paper's.
+simulated efficiency, fairness and bottleneck maximum queue, compared with the paper's.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Iterable, List, Optional
 
-from ... import _core
 from . import data
 from .data import PaperRow
 
@@ -18,9 +17,8 @@ DURATION_S = {"LAN": 10.0, "WAN": 20.0}
 # Paper column label -> the scenario's n_source.policy.
 POLICY_KEY = {"UBR": "tail_drop", "EPD": "epd", "SD": "selective_drop", "FBA": "fba"}
 
-# Table numbers accepted by --tables; Table 3 is the fairness half of Table 2.
+# The paper's tables as `data` numbers them; Table 3 is the fairness half of Table 2.
 TABLES = (1, 2, 4, 5, 6)
-DEFAULT_TABLES = (1, 2)
 
 # The model has no randomness (section 3.1: "no randomization in any component"); the seed
 # is fixed only so the recorded reports are complete.
@@ -66,21 +64,6 @@ def row_scenario(row: PaperRow, duration_s: Optional[float] = None) -> str:
     )
 
 
-def parse_tables(spec: str) -> List[int]:
-    """'1,2,4' -> [1, 2, 4]; '3' means Tables 2-3 (one set of runs gives both)."""
-    tables = set()
-    for part in spec.split(","):
-        part = part.strip()
-        if not part:
-            continue
-        if not part.isdigit() or int(part) not in TABLES + (3,):
-            raise ValueError(f"--tables: unknown table {part!r} (choose from 1,2,3,4,5,6)")
-        tables.add(2 if int(part) == 3 else int(part))
-    if not tables:
-        raise ValueError("--tables: no table given")
-    return sorted(tables)
-
-
 def select(tables: Iterable[int], quick: bool = False) -> List[PaperRow]:
     """Published rows of the chosen tables, in the paper's order.
 
@@ -94,40 +77,6 @@ def select(tables: Iterable[int], quick: bool = False) -> List[PaperRow]:
     if quick:
         rows = [row for row in rows if row.sources == 5]
     return rows
-
-
-def simulate(
-    row: PaperRow,
-    duration_s: Optional[float] = None,
-    overrides: Sequence[Tuple[str, str]] = (),
-) -> Dict[str, Any]:
-    """Run one paper row and return its output record (the `--json` row).
-
-    `overrides` are (dotted key, TOML literal) pairs applied to every run, for sensitivity
-    studies such as `n_source.stagger_timers=true` or `n_source.arbitration=fixed`.
-    """
-    import json
-
-    report = json.loads(_core.run_json(row_scenario(row, duration_s), list(overrides), None))
-    summary = report["summary"]
-    out: Dict[str, Any] = {
-        "table": row.table,
-        "config": row.config,
-        "sources": row.sources,
-        "buffer_cells": row.buffer_cells,
-        "policy": row.policy,
-        "efficiency": summary["efficiency"],
-        "fairness": summary["fairness"],
-        "paper_efficiency": row.efficiency,
-        "paper_fairness": row.fairness,
-    }
-    if row.table == 1:
-        out["max_queue_cells"] = summary["max_queue_cells"]
-        out["paper_max_queue_cells"] = row.max_queue_cells
-    if row.r is not None:
-        out["r"] = row.r
-        out["z"] = row.z
-    return out
 
 
 def cost(row: PaperRow) -> float:
