@@ -1,0 +1,217 @@
+"""Study-independent evidence machinery: assumption records, the replication check, the
+one-at-a-time sensitivity sweep and its tornado figure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import List
+
+import pandas as pd
+import pytest
+
+from atmsim.scenario import Scenario
+from atmsim.store import open_store
+from atmsim.studies import assumptions as A
+from atmsim.studies import replication as R
+from atmsim.studies import sensitivity as S
+from atmsim.studies.registry import Compared, Experiment, PaperTable
+from conftest import small_scenario
+
+TOPOLOGY = """
+[simulation]
+duration_s = 1.0
+[[node]]
+name = "a"
+kind = "host"
+[[port]]
+node = "s"
+toward = "a"
+buffer_cells = 100
+policy = { kind = "tail_drop" }
+[[port]]
+node = "s"
+toward = "b"
+buffer_cells = 100
+policy = { kind = "dfba", z = 2.0 }
+arbitration = "rotating"
+[[background]]
+name = "bg"
+route = ["a", "s", "b"]
+source = { kind = "cbr", rate_bps = 1e6 }
+"""
+
+
+def test_expand_star_over_every_array_element():
+    doc = A.document(TOPOLOGY)
+    assert A.expand("port.*.arbitration", doc) == ["port.0.arbitration", "port.1.arbitration"]
+    assert A.expand("tcp.tick_ms", doc) == ["tcp.tick_ms"]
+    assert A.expand("connection.*.start_s", doc) == []  # no connections: nothing to set
+
+
+def test_assumption_overrides_are_toml_literals():
+    a = A.Assumption("arb", "arbitration", "rotating", "ties", ["rotating", "random"],
+                     keys=["port.*.arbitration"])
+    assert a.overrides(A.document(TOPOLOGY), "random") == (
+        ("port.0.arbitration", "random"), ("port.1.arbitration", "random"))
+    b = A.Assumption("buf", "buffer (cells)", 1000, "unstated", [500, 1000],
+                     keys=["n_source.buffer_cells"])
+    assert b.overrides({}, 500) == (("n_source.buffer_cells", "500"),)
+    with pytest.raises(ValueError, match="keys or an apply"):
+        A.Assumption("x", "x", 1, "", [1])
+    with pytest.raises(ValueError, match="empty range"):
+        A.Assumption("x", "x", 1, "", [], keys=["a"])
+
+
+def test_check_rejects_value_outside_range_and_duplicates():
+    a = A.Assumption("buf", "buffer", 1000, "w", [500, 2000], keys=["k"])
+    with pytest.raises(ValueError, match="not in its range"):
+        A.check([a])
+    b = A.Assumption("buf", "buffer", 500, "w", [500, 2000], keys=["k"])
+    with pytest.raises(ValueError, match="declared twice"):
+        A.check([b, b])
+    A.check([b])
+
+
+def test_document_applies_overrides_like_the_engine():
+    doc = A.document(TOPOLOGY, (("port.1.buffer_cells", "7"), ("tcp.tick_ms", "500"),
+                                ("port.0.policy.kind", "epd")))
+    assert doc["port"][1]["buffer_cells"] == 7
+    assert doc["tcp"]["tick_ms"] == 500
+    assert doc["port"][0]["policy"]["kind"] == "epd"
+
+
+def test_render_lists_stated_apart_from_assumed():
+    text = A.render([A.Assumption("tick", "TCP timer tick (ms)", 500, "BSD default.",
+                                  [100, 500], keys=["tcp.tick_ms"])],
+                    [A.Stated("MSS", "9140 octets", "section 3")])
+    stated, assumed = text.split("Assumed")
+    assert "MSS = 9140 octets" in stated and "tick" not in stated
+    assert "tick = 500" in assumed and "100, 500" in assumed and "tcp.tick_ms" in assumed
+
+
+def test_random_elements():
+    assert R.random_elements(TOPOLOGY, has_phases=False) == ["port.1: dfba policy"]
+    # An engine with phases defaults to random; "aligned" turns it off.
+    assert 'simulation.phases = "random"' in R.random_elements(TOPOLOGY, has_phases=True)
+    aligned = (("simulation.phases", '"aligned"'), ("port.1.policy.kind", "tail_drop"))
+    assert R.random_elements(TOPOLOGY, aligned, has_phases=True) == []
+    jitter = R.random_elements(TOPOLOGY, (("simulation.start_jitter_s", "0.01"),), False)
+    assert any("start_jitter_s" in e for e in jitter)
+    onoff = R.random_elements(TOPOLOGY, (("background.0.source.kind", "on_off"),), False)
+    assert any("on_off" in e for e in onoff)
+    assert R.random_elements(small_scenario(), has_phases=False) == []
+    assert R.random_elements(small_scenario(), (("n_source.arbitration", "random"),), False)
+
+
+def _runs(values_by_point):
+    rows = []
+    for point, values in values_by_point.items():
+        for run, v in enumerate(values):
+            rows.append({"point": point, "run": run, "summary.efficiency": v,
+                         "summary.fairness": 1.0})
+    frame = pd.DataFrame(rows)
+    frame.attrs["metrics"] = ["summary.efficiency", "summary.fairness"]
+    return frame
+
+
+def test_replication_check_on_a_synthetic_table():
+    # The engine before branch `rand` is deterministic for these studies, so the check is
+    # exercised on a run table built here: point 0 varies, 1 and 2 do not.
+    runs = _runs({0: [0.9, 0.91], 1: [0.8, 0.8], 2: [0.7, 0.7], 3: [float("nan")] * 2})
+    random = {0: ["phases"], 1: ["phases"], 2: [], 3: ["on-off"]}
+    found = R.check(runs, random, {1: "LAN 5", 3: "WAN"})
+    assert [f.point for f in found] == [1, 3]  # 2 is deterministic: identical is right
+    msg = R.message("ubr-plus", found)
+    assert "2 point(s)" in msg and "LAN 5 (2 runs; random: phases)" in msg
+    assert R.check(_runs({0: [0.5]}), {0: ["phases"]}, {}) == []  # one run: nothing to compare
+
+
+def test_replications_per_mode():
+    assert R.replications(1, quick=False) == 4
+    assert R.replications(8, quick=False) == 8
+    assert R.replications(8, quick=True) == 2
+
+
+@dataclass
+class TinyStudy:
+    name: str = "tiny"
+    title: str = "tiny"
+    citation: str = ""
+    runs: int = 1
+    tables: List[PaperTable] = field(default_factory=lambda: [PaperTable(
+        "T1", "t", ["buffer"], [Compared("efficiency", "summary.efficiency", "efficiency")])])
+
+    def experiments(self, quick: bool) -> List[Experiment]:
+        sc = Scenario(small_scenario(buffer_cells=1000, policy="EPD"), "<tiny>")
+        return [Experiment("T1", {"buffer": 1000}, sc, {"efficiency": 0.5})]
+
+
+ASSUMED = [
+    A.Assumption("buffer", "switch buffer (cells)", 1000, "unstated", [300, 1000, 3000],
+                 keys=["n_source.buffer_cells"]),
+    A.Assumption("arbitration", "tie order at a port", "rotating", "unstated",
+                 ["rotating", "fixed"], keys=["n_source.arbitration"]),
+    A.Assumption("phases", "slot phases", "aligned", "not in this engine yet",
+                 ["aligned", "random"], keys=["simulation.phases"]),
+]
+
+
+def test_plan_one_at_a_time():
+    study = TinyStudy()
+    variants, notes = S.plan(study, study.experiments(True), ASSUMED)
+    assert [(v.assumption, v.value) for v in variants] == [
+        (S.BASELINE, None), ("buffer", 300), ("buffer", 3000), ("arbitration", "fixed"),
+        ("phases", "random")]
+    # Exactly one assumption differs from the baseline in each variant.
+    base = dict(variants[0].point.overrides)
+    for v in variants[1:]:
+        diff = {k for k, val in v.point.overrides if base.get(k) != val}
+        assert len(diff) == 1
+    assert notes == []
+    wrong = A.Assumption("buffer", "b", 300, "x", [300, 1000], keys=["n_source.buffer_cells"])
+    _, notes = S.plan(study, study.experiments(True), [wrong])
+    assert notes and "declaration says 300" in notes[0]
+
+
+def test_sensitivity_runs_through_the_store_and_draws(tmp_path: Path):
+    study = TinyStudy()
+    chosen = S.Subset(study.experiments(True), "the one experiment")
+    store = open_store(tmp_path / "s.sqlite")
+    try:
+        out = S.run(study, ASSUMED, chosen, runs=1, store=store, jobs=1, progress=False)
+        again = S.run(study, ASSUMED, chosen, runs=1, store=store, jobs=1, progress=False)
+    finally:
+        store.close()
+    # Baseline + 2 buffer values + 1 arbitration value; phases rejected by this engine or run.
+    assert out.computed in (4, 5) and again.computed == 0 and again.cached == out.computed
+    if out.computed == 4:
+        assert any("phases: not swept" in n for n in out.notes)
+    eff = out.effects.set_index("assumption")
+    buf = eff.loc["buffer"]
+    assert buf["low"] <= buf["baseline"] <= buf["high"]
+    assert buf["swing"] == pytest.approx(buf["high"] - buf["low"])
+    assert {buf["low_value"], buf["high_value"]} <= {300, 1000, 3000}
+    assert buf["published"] == 0.5
+    assert "buffer" in S.render(out)
+    files = S.tornado(out, ASSUMED, tmp_path / "fig" / "tornado", "tiny")
+    assert [f.suffix for f in files] == [".png", ".svg"] and all(f.stat().st_size for f in files)
+
+
+def test_verdicts_name_the_assumption_or_the_model():
+    rows = [
+        {"experiment": 0, "table": "T", "label": "row A", "metric": "eff",
+         "metric_label": "efficiency", "relative": False, "assumption": "buffer", "value": v,
+         "n": 2, "mean": m, "ci_low": m - 0.01, "ci_high": m + 0.01, "published": 0.9}
+        for v, m in ((100, 0.6), (1000, 0.7), (10000, 0.89))
+    ] + [
+        {"experiment": 1, "table": "T", "label": "row B", "metric": "eff",
+         "metric_label": "efficiency", "relative": False, "assumption": "buffer", "value": v,
+         "n": 2, "mean": m, "ci_low": m - 0.01, "ci_high": m + 0.01, "published": 0.2}
+        for v, m in ((100, 0.6), (1000, 0.7), (10000, 0.8))
+    ]
+    eff = S.effects(pd.DataFrame(rows), {"buffer": 1000})
+    lines = S.verdicts(eff)
+    assert "row A" in lines[0] and "explained by assumption buffer = 10000" in lines[0]
+    assert "row B" in lines[1] and "not explained by any declared assumption" in lines[1]
+    assert "buffer = 100, gives 0.6" in lines[1]
