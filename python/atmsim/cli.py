@@ -102,7 +102,11 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
 
     from .studies import parallel, ubr_plus, ubr_plus_report
 
-    if args.study != "ubr-plus" or args.out or args.store or args.dask:
+    if args.assumptions:
+        from .cli_report import cmd_assumptions
+
+        return cmd_assumptions(args)
+    if args.study != "ubr-plus" or args.out or args.store or args.dask or args.sensitivity:
         # `reproduce all`, other registered studies, or a report folder: cli_report.py.
         from .cli_report import cmd_report
 

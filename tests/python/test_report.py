@@ -36,7 +36,7 @@ def test_reproduce_all_quick_report(tmp_path):
     by_name = {s["name"]: s for s in doc["studies"]}
     assert "gfr-goyal" in by_name
     ubr = by_name["ubr-plus"]
-    assert ubr["name"] == "ubr-plus" and ubr["runs"] == 26 and ubr["runs_computed"] == 26
+    assert ubr["name"] == "ubr-plus" and ubr["runs"] == 52 and ubr["runs_computed"] == 52  # 26 rows x 2 replications
     tables = {(a["table"], a["metric"]) for a in ubr["agreement"]}
     assert {("1", "efficiency"), ("1", "max_queue_cells"), ("2-3", "fairness")} <= tables
     for a in ubr["agreement"]:
@@ -63,7 +63,7 @@ def test_reproduce_all_quick_report(tmp_path):
     again = run_cli(*args)
     assert again.returncode == 0, again.stderr
     ubr = {s["name"]: s for s in json.loads(again.stdout)["studies"]}["ubr-plus"]
-    assert (ubr["runs_computed"], ubr["runs_cached"]) == (0, 26)
+    assert (ubr["runs_computed"], ubr["runs_cached"]) == (0, 52)
 
 
 def test_reproduce_ubr_plus_text_still_works():

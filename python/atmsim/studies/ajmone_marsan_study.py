@@ -21,6 +21,9 @@ from ..scenario import Scenario
 from . import ajmone_marsan as net
 from . import ajmone_marsan_data as data
 from . import italian_network as it
+from . import ajmone_marsan_assumptions
+from .assumptions import Assumption
+from .sensitivity import Subset
 from .registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
 from .agreement import fmt as _fmt
 
@@ -255,6 +258,15 @@ class AjmoneMarsanStudy:
     citation = ("M. Ajmone Marsan, A. Bianco, R. Lo Cigno, M. Munafò, \"Some simulation "
                 "results about TCP connections in ATM networks\"")
     runs = 1
+    stated = ajmone_marsan_assumptions.STATED
+
+    @property
+    def assumptions(self) -> List[Assumption]:
+        return ajmone_marsan_assumptions.assumptions()
+
+    def sensitivity_subset(self, quick: bool) -> Subset:
+        return ajmone_marsan_assumptions.sensitivity_subset(self.experiments(True))
+
     detail_metrics = True
     tables = [
         PaperTable("2", "Figure 2: 1000 km connections, goodput and efficiency against the "

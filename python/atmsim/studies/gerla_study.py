@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional
 from ..scenario import Scenario
 from . import gerla as net
 from . import gerla_data as data
+from . import gerla_assumptions
+from .assumptions import Assumption
+from .sensitivity import Subset
 from .registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
 from .agreement import fmt as _fmt
 
@@ -154,6 +157,15 @@ class GerlaStudy:
                 "rate-based controls for TCP sources\" (UCLA, 1995)")
     runs = 1
     detail_metrics = True
+    stated = gerla_assumptions.STATED
+
+    @property
+    def assumptions(self) -> List[Assumption]:
+        return gerla_assumptions.assumptions()
+
+    def sensitivity_subset(self, quick: bool) -> Subset:
+        return gerla_assumptions.sensitivity_subset(self.experiments(True))
+
     tables = [
         PaperTable("3", "Figure 3: PRCA, total TCP goodput against the number of TCP sources, "
                    "b_g = 1.1/1.2/1.3, MSS 1024", LABELS, [GOODPUT, B_AV]),

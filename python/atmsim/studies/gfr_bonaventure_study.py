@@ -15,6 +15,9 @@ from ..scenario import Scenario
 from . import gfr_bonaventure as net
 from . import gfr_bonaventure_data as data
 from . import gfr_bonaventure_setups as setups
+from . import gfr_bonaventure_assumptions
+from .assumptions import Assumption
+from .sensitivity import Subset
 from .registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
 from .agreement import fmt as _fmt
 
@@ -347,6 +350,15 @@ class GfrBonaventureStudy:
                 "ATM networks\" / GFR with TCP, FIFO- and WFQ-based implementations "
                 "(sections 4-9)")
     runs = 2  # two replications per point: exponential idle times make the runs seed-dependent
+    stated = gfr_bonaventure_assumptions.STATED
+
+    @property
+    def assumptions(self) -> List[Assumption]:
+        return gfr_bonaventure_assumptions.assumptions()
+
+    def sensitivity_subset(self, quick: bool) -> Subset:
+        return gfr_bonaventure_assumptions.sensitivity_subset(self.experiments(True))
+
     detail_metrics = True
     tables = [_table(setups.SETUPS[f]) for f in setups.FIGURES]
 

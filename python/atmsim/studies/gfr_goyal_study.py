@@ -19,6 +19,9 @@ from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional
 from ..scenario import Scenario
 from . import gfr_goyal as model
 from . import gfr_goyal_data as data
+from . import gfr_goyal_assumptions
+from .assumptions import Assumption
+from .sensitivity import Subset
 from .registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
 
 if TYPE_CHECKING:
@@ -130,6 +133,15 @@ class GfrGoyalStudy:
     citation = ("R. Goyal, R. Jain, S. Fahmy, B. Vandalore, \"Providing Rate Guarantees to "
                 "TCP over the ATM GFR Service\", Proc. LCN 1998")
     runs = 1  # threshold_drop is deterministic; DFBA draws from the seeded stream
+    stated = gfr_goyal_assumptions.STATED
+
+    @property
+    def assumptions(self) -> List[Assumption]:
+        return gfr_goyal_assumptions.assumptions()
+
+    def sensitivity_subset(self, quick: bool) -> Subset:
+        return gfr_goyal_assumptions.sensitivity_subset(self.experiments(True))
+
     tables = [
         PaperTable("1-3", "Tables 1-3: 15 SACK TCPs, one VC each, per-VC thresholds r_i in a "
                    "48000-cell FIFO (single drop per crossing); throughput per TCP and "

@@ -150,9 +150,19 @@ def check(runs: "pd.DataFrame", random: Mapping[int, Sequence[str]],
     ]
 
 
+def _kinds(elements: Sequence[str]) -> str:
+    """Random elements in brief: "transfers with random idle times (x10)" rather than ten
+    lines that differ only in the connection's index."""
+    counts: Dict[str, int] = {}
+    for e in elements:
+        kind = e.split(": ", 1)[1] if ": " in e else e
+        counts[kind] = counts.get(kind, 0) + 1
+    return ", ".join(k if n == 1 else f"{k} (x{n})" for k, n in counts.items())
+
+
 def message(study: str, findings: Sequence[Finding]) -> str:
     """One paragraph naming the offending points (the first few) and why it is an error."""
-    shown = "; ".join(f"{f.label} ({f.runs} runs; random: {', '.join(f.random)})"
+    shown = "; ".join(f"{f.label} ({f.runs} runs; random: {_kinds(f.random)})"
                       for f in findings[:3])
     more = f" and {len(findings) - 3} more" if len(findings) > 3 else ""
     return (f"{study}: {len(findings)} point(s) have identical replications although their "

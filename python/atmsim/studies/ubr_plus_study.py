@@ -10,10 +10,12 @@ from pathlib import Path
 from typing import List, Optional
 
 from ..scenario import Scenario
-from . import ubr_plus
+from . import ubr_plus, ubr_plus_assumptions
 from .registry import (
     Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun,
 )
+from .assumptions import Assumption
+from .sensitivity import Subset
 from .ubr_plus_data import PaperRow
 
 EFFICIENCY = Compared("efficiency", "summary.efficiency", "efficiency")
@@ -58,7 +60,8 @@ class UbrPlusStudy:
     title = "UBR+: improving performance of TCP over ATM-UBR service"
     citation = ("R. Goyal, R. Jain, S. Kalyanaraman, S. Fahmy, B. Vandalore, "
                 "\"UBR+: Improving Performance of TCP over ATM-UBR Service\", ICC 1997")
-    runs = 1  # the model has no randomness (paper section 3.1)
+    runs = 1  # the paper's model has no randomness (section 3.1); see replication.py
+    stated = ubr_plus_assumptions.STATED
     tables = [
         PaperTable("1", "Table 1: TCP over UBR, buffer for zero loss (infinite buffer)",
                    ["config", "sources"], [EFFICIENCY, FAIRNESS, MAX_QUEUE]),
@@ -75,6 +78,13 @@ class UbrPlusStudy:
 
     def experiments(self, quick: bool) -> List[Experiment]:
         return [_experiment(row) for row in ubr_plus.select(ubr_plus.TABLES, quick=quick)]
+
+    @property
+    def assumptions(self) -> List[Assumption]:
+        return ubr_plus_assumptions.assumptions()
+
+    def sensitivity_subset(self, quick: bool) -> Subset:
+        return ubr_plus_assumptions.sensitivity_subset(self.experiments(True))
 
     def trace_runs(self, quick: bool) -> List[TraceRun]:
         chosen = [("LAN", 1000, "UBR"), ("LAN", 1000, "FBA")]
