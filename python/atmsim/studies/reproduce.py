@@ -240,7 +240,7 @@ def reproduce(
     progress: Optional[bool] = None, sensitivity: bool = False,
 ) -> Reproduction:
     """Run, compare and draw every study (and with `sensitivity` sweep its assumptions);
-    the caller writes the report (report_site)."""
+    the caller writes the report (studies/report.py)."""
     started = time.time()
     clock = time.perf_counter()
     reports = [

@@ -1,0 +1,78 @@
+"""What the GFR rate-guarantee paper (Goyal, Jain, Fahmy, Vandalore, shared/papers/003_...)
+states and what the `gfr-goyal` study assumes (see `assumptions.py`, and the model section of
+docs/gfr-goyal-reproduction.md).
+
+The paper's figures 4 and 7 (the topologies) are lost in the text; the prose gives the RTT
+(30 ms), the buffer of Tables 1-3 (48000 cells), the TCP (SACK, MSS 1024) and DFBA's Z
+(1.5). It gives no run length, no timer constants, no DFBA buffer K, congestion threshold R
+or weights W_i for Tables 4-5, and nothing on arbitration or link phases.
+"""
+
+from __future__ import annotations
+
+from typing import List
+
+from ..assumptions import Assumption, Stated, randomness_seam, on_ports
+from ..registry import Experiment
+from ..sensitivity import Subset
+
+STATED = [
+    Stated("TCP", "SACK TCP, MSS 1024, 15 greedy sources in 5 groups of 3", "section 3"),
+    Stated("round trip", "30 ms", "section 3"),
+    Stated("buffer (Tables 1-3)", "48000-cell FIFO, one drop each time a VC crosses r_i",
+           "section 3, Table 1"),
+    Stated("thresholds", "r_i per group (Table 1), R_i per VC (Table 4)", "Tables 1, 4"),
+    Stated("DFBA scale", "Z = 1.5", "section 4"),
+    Stated("VC merging", "3 TCPs per VC at edge switches, frames not interleaved",
+           "section 4"),
+    Stated("link rate", "155.52 Mb/s", "section 3"),
+]
+
+
+def assumptions() -> List[Assumption]:
+    return [
+        Assumption(
+            "duration_s", "simulated time per run (s)", 30.0,
+            "The paper gives no run length. Tables 1-3 settle by about 20 s "
+            "(docs/gfr-goyal-reproduction.md); 20 and 60 s bracket the choice.",
+            [20.0, 30.0, 60.0], keys=["simulation.duration_s"]),
+        Assumption(
+            "tick_ms", "TCP slow-timer tick (ms)", 100.0,
+            "Not stated. The group's UBR+ paper used 100 ms; 500 ms is the classic BSD tick "
+            "and 10 ms a fine-grained timer.",
+            [10.0, 100.0, 500.0], keys=["tcp.tick_ms"]),
+        Assumption(
+            "min_rto_ticks", "RTO floor (ticks)", 2,
+            "Not stated; 2 ticks is 4.3BSD's TCPTV_MIN.", [1, 2, 3],
+            keys=["tcp.min_rto_ticks"]),
+        Assumption(
+            "delayed_ack", "receivers delay ACKs (RFC 1122)", False,
+            "Not stated; the group's UBR+ paper disabled delayed ACKs, kept here.",
+            [False, True], keys=["tcp.delayed_ack"]),
+        Assumption(
+            "dfba_r_cells", "DFBA congestion threshold R (cells)", 43200,
+            "Not stated for Tables 4-5; 0.9 K as in the UBR+ paper's FBA. With it the buffer "
+            "never reaches R, so lower values test whether the global part of DFBA matters.",
+            [24000, 36000, 43200], apply=on_ports("policy.r_cells", ["dfba"]),
+            applies="port.<dfba port>.policy.r_cells", tables=["4-5"]),
+        Assumption(
+            "dfba_buffer_cells", "DFBA buffer K (cells)", 48000,
+            "Not stated for Tables 4-5; the 48000 cells of Tables 1-3 kept.",
+            [24000, 48000, 96000], apply=on_ports("buffer_cells", ["dfba"]),
+            applies="port.<dfba port>.buffer_cells", tables=["4-5"]),
+        Assumption(
+            "vc_weight", "DFBA weight W_i of every VC", 1.0,
+            "Not stated; equal weights. Scaling every W_i changes DFBA's drop probability.",
+            [0.5, 1.0, 2.0], keys=["connection.*.vc_weight"], tables=["4-5"]),
+        Assumption(
+            "arbitration", "order of simultaneous arrivals at a port", "rotating",
+            "Not stated; the engine's least-recently-served order.",
+            ["rotating", "random"], keys=["port.*.arbitration"]),
+    ] + randomness_seam()
+
+
+def sensitivity_subset(quick_experiments: List[Experiment]) -> Subset:
+    return Subset(list(quick_experiments),
+                  "the --quick experiments: Tables 1-3 experiment 1 (agrees, 5 groups in one "
+                  "run) and Tables 4-5 experiment 2 (DFBA, the table that does not agree); "
+                  "two runs per variant cover all 10 published ratios.")
