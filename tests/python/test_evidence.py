@@ -215,3 +215,39 @@ def test_verdicts_name_the_assumption_or_the_model():
     assert "row A" in lines[0] and "explained by assumption buffer = 10000" in lines[0]
     assert "row B" in lines[1] and "not explained by any declared assumption" in lines[1]
     assert "buffer = 100, gives 0.6" in lines[1]
+
+
+@pytest.mark.parametrize("name", ["ubr-plus", "gfr-bonaventure", "gfr-goyal", "gerla",
+                                  "ajmone-marsan"])
+def test_every_study_declares_consistent_assumptions(name):
+    """Each study states and assumes; every assumption's value is in its range, agrees with
+    what the study's scenarios hold, and can be applied to its sensitivity subset."""
+    from atmsim.studies import registry
+    from atmsim.studies.reproduce import assumptions_of, stated_of
+
+    study = registry.get(name)
+    declared = assumptions_of(study)
+    assert declared and stated_of(study)
+    A.check(declared)
+    assert all(a.why and a.label for a in declared)
+    chosen = S.subset(study, quick=True)
+    assert chosen.experiments and chosen.why
+    variants, notes = S.plan(study, list(chosen.experiments), declared)
+    assert not [n for n in notes if "declaration says" in n], notes
+    swept = {v.assumption for v in variants}
+    for a in declared:
+        if len(a.values) > 1:
+            assert a.name in swept, f"{a.name} sets nothing in the subset ({notes})"
+
+
+def test_cli_assumptions_lists_without_running():
+    from conftest import run_cli
+
+    done = run_cli("reproduce", "gfr-goyal", "--assumptions")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Stated by the paper:" in out and "Assumed (not stated by the paper):" in out
+    assert "dfba_r_cells = 43200" in out and "range swept: 24000, 36000, 43200" in out
+    assert "Sensitivity subset:" in out
+    bad = run_cli("reproduce", "nope", "--assumptions")
+    assert bad.returncode == 2 and "unknown study" in bad.stderr
