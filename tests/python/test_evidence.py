@@ -186,7 +186,7 @@ def test_sensitivity_runs_through_the_store_and_draws(tmp_path: Path):
     # Baseline + 2 buffer values + 1 arbitration value; phases rejected by this engine or run.
     assert out.computed in (4, 5) and again.computed == 0 and again.cached == out.computed
     if out.computed == 4:
-        assert any("phases: not swept" in n for n in out.notes)
+        assert any("phases = random: not run, the engine rejects it" in n for n in out.notes)
     eff = out.effects.set_index("assumption")
     buf = eff.loc["buffer"]
     assert buf["low"] <= buf["baseline"] <= buf["high"]
@@ -210,8 +210,17 @@ def test_verdicts_name_the_assumption_or_the_model():
          "n": 2, "mean": m, "ci_low": m - 0.01, "ci_high": m + 0.01, "published": 0.2}
         for v, m in ((100, 0.6), (1000, 0.7), (10000, 0.8))
     ]
+    rows += [
+        {"experiment": 2, "table": "T", "label": "row C", "metric": "eff",
+         "metric_label": "efficiency", "relative": False, "assumption": "buffer", "value": v,
+         "n": 2, "mean": m, "ci_low": m - 0.3, "ci_high": m + 0.3, "published": 0.9}
+        for v, m in ((100, 0.6), (1000, 0.7), (10000, 0.75))
+    ]
     eff = S.effects(pd.DataFrame(rows), {"buffer": 1000})
     lines = S.verdicts(eff)
+    # Row C's baseline interval [0.4, 1.0] holds the paper's 0.9: noise, not attributed.
+    assert "row C" in lines[2] and "inside the baseline's 95 % interval" in lines[2]
+    assert "explained" not in lines[2]
     assert "row A" in lines[0] and "explained by assumption buffer = 10000" in lines[0]
     assert "row B" in lines[1] and "not explained by any declared assumption" in lines[1]
     assert "buffer = 100, gives 0.6" in lines[1]
@@ -247,7 +256,7 @@ def test_cli_assumptions_lists_without_running():
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "Stated by the paper:" in out and "Assumed (not stated by the paper):" in out
-    assert "dfba_r_cells = 43200" in out and "range swept: 24000, 36000, 43200" in out
+    assert "dfba_r_fraction = 0.9" in out and "range swept: 0.5, 0.7, 0.9" in out
     assert "Sensitivity subset:" in out
     bad = run_cli("reproduce", "nope", "--assumptions")
     assert bad.returncode == 2 and "unknown study" in bad.stderr

@@ -169,7 +169,8 @@ def _effect_rows(s: StudyReport) -> List[List[str]]:
     rows = []
     for _, r in s.sensitivity.effects.iterrows():
         rows.append([f"{r['label']} – {r['metric_label']}", _fmt(float(r["published"])),
-                     str(r["assumption"]), _fmt(float(r["baseline"])),
+                     str(r["assumption"]),
+                     f"{_fmt(float(r['baseline']))}{_interval(r['baseline_ci'])}",
                      f"{_fmt(float(r['low']))}{_interval(r['low_ci'])} ({fmt_value(r['low_value'])})",
                      f"{_fmt(float(r['high']))}{_interval(r['high_ci'])} "
                      f"({fmt_value(r['high_value'])})",

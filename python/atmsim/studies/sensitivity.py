@@ -202,7 +202,7 @@ def effects(points: "pd.DataFrame", used: Dict[str, Any]) -> "pd.DataFrame":
     import pandas as pd
 
     cols = ["experiment", "table", "label", "metric", "metric_label", "relative", "published",
-            "assumption", "used", "baseline", "low", "low_value", "low_ci", "high",
+            "assumption", "used", "baseline", "baseline_ci", "low", "low_value", "low_ci", "high",
             "high_value", "high_ci", "swing", "closest_value", "closest_mean", "reaches"]
     out: List[Dict[str, Any]] = []
     if not len(points):
@@ -216,13 +216,18 @@ def effects(points: "pd.DataFrame", used: Dict[str, Any]) -> "pd.DataFrame":
         base = g[g["value"].apply(lambda v: _eq(v, used.get(a)))]
         lo, hi = g.loc[g["mean"].idxmin()], g.loc[g["mean"].idxmax()]
         pub = float(first["published"])
-        closest = g.loc[(g["mean"] - pub).abs().idxmin()] if not math.isnan(pub) else None
+        # The value closest to the paper among those the study does not use.
+        others = g[~g["value"].apply(lambda v: _eq(v, used.get(a)))]
+        closest = others.loc[(others["mean"] - pub).abs().idxmin()] \
+            if not math.isnan(pub) and len(others) else None
         reaches = bool(closest is not None and _within(pub, closest))
         out.append({
             "experiment": e, "table": first["table"], "label": first["label"], "metric": m,
             "metric_label": first["metric_label"], "relative": bool(first["relative"]),
             "published": pub, "assumption": a, "used": used.get(a),
             "baseline": float(base["mean"].iloc[0]) if len(base) else float("nan"),
+            "baseline_ci": (float(base["ci_low"].iloc[0]), float(base["ci_high"].iloc[0]))
+            if len(base) else (float("nan"), float("nan")),
             "low": float(lo["mean"]), "low_value": lo["value"],
             "low_ci": (float(lo["ci_low"]), float(lo["ci_high"])),
             "high": float(hi["mean"]), "high_value": hi["value"],
@@ -254,31 +259,42 @@ def _within(published: float, row: Any) -> bool:
 
 
 def verdicts(effects_: "pd.DataFrame", gap: float = 0.05) -> List[str]:
-    """For each published number whose baseline is far from the paper (more than `gap`
-    absolute for fractions, relative for quantities): which assumption at which value
-    brings it back, or that none does."""
+    """For each published number far from the baseline (more than `gap`, absolute for
+    fractions, relative for quantities, and outside the baseline's 95 % interval): which
+    assumption at which value brings it within reach (its interval contains the published
+    value), or that none does. A gap inside the baseline's own interval is said to be within
+    the noise of the replications, not attributed."""
     lines: List[str] = []
     for (e, m), g in effects_.groupby(["experiment", "metric"], sort=False):
         first = g.iloc[0]
-        pub, base = float(first["published"]), float(g["baseline"].dropna().iloc[0]) \
-            if g["baseline"].notna().any() else float("nan")
-        if math.isnan(pub) or math.isnan(base):
+        known = g[g["baseline"].notna()]
+        pub = float(first["published"])
+        if math.isnan(pub) or not len(known):
             continue
+        base = float(known["baseline"].iloc[0])
+        blo, bhi = known["baseline_ci"].iloc[0]
         diff = abs(base - pub) / abs(pub) if first["relative"] and pub else abs(base - pub)
         if diff <= gap:
             continue
         head = (f"{first['label']}, {first['metric_label']}: simulated {base:.3g}, paper "
                 f"{pub:.3g}")
+        if not (math.isnan(blo) or math.isnan(bhi)) and blo <= pub <= bhi:
+            lines.append(f"{head}: inside the baseline's 95 % interval [{blo:.3g}, {bhi:.3g}] "
+                         f"(too few replications to call it a disagreement)")
+            continue
         hits = g[g["reaches"]]
         if len(hits):
             parts = [f"{h['assumption']} = {fmt_value(h['closest_value'])} "
                      f"(gives {h['closest_mean']:.3g})" for _, h in hits.iterrows()]
             lines.append(f"{head}: explained by assumption " + "; or ".join(parts))
-        else:
-            best = g.loc[(g[["low", "high"]].sub(pub, axis=0).abs().min(axis=1)).idxmin()]
-            lines.append(f"{head}: not explained by any declared assumption (the closest, "
-                         f"{best['assumption']} = {fmt_value(best['closest_value'])}, gives "
-                         f"{best['closest_mean']:.3g}): a model question")
+            continue
+        tried = g[g["closest_value"].notna()]
+        if not len(tried):
+            continue
+        best = tried.loc[(tried["closest_mean"] - pub).abs().idxmin()]
+        lines.append(f"{head}: not explained by any declared assumption (the closest, "
+                     f"{best['assumption']} = {fmt_value(best['closest_value'])}, gives "
+                     f"{best['closest_mean']:.3g}): a model question")
     return lines
 
 
@@ -295,14 +311,14 @@ def run(study: Study, assumptions: Sequence[Assumption], chosen: Subset, runs: i
     variants, notes = plan(study, experiments, assumptions, extra)
     costs = {id(v.point): experiments[v.experiment].cost for v in variants}
     detail = bool(getattr(study, "detail_metrics", False))
-    # One sweep per assumption, so that an engine that rejects one (a key it does not have
-    # yet) costs that assumption only, said in the notes.
-    groups: Dict[str, List[int]] = {}
+    # One sweep per (assumption, value), so that an engine that rejects one (a key it does
+    # not have yet, a value it refuses) costs that value only, said in the notes.
+    groups: Dict[Tuple[str, str], List[int]] = {}
     for j, v in enumerate(variants):
-        groups.setdefault(v.assumption, []).append(j)
+        groups.setdefault((v.assumption, repr(v.value)), []).append(j)
     frames, kept = [], []
     computed = cached = 0
-    for name, idx in groups.items():
+    for (name, _), idx in groups.items():
         pts = [variants[j].point for j in idx]
         try:
             swept = execute(pts, runs, store=store, executor=executor, jobs=jobs,
@@ -311,7 +327,9 @@ def run(study: Study, assumptions: Sequence[Assumption], chosen: Subset, runs: i
         except _core.ScenarioError as err:
             if name == BASELINE:
                 raise
-            notes.append(f"assumption {name}: not swept, the engine rejects it ({err})")
+            value = variants[idx[0]].value
+            notes.append(f"assumption {name} = {fmt_value(value)}: not run, the engine "
+                         f"rejects it ({err})")
             continue
         computed += swept.computed
         cached += swept.cached
@@ -345,6 +363,9 @@ def render(s: Sensitivity) -> str:
                      f"(paper {'-' if math.isnan(pub) else f'{pub:.3g}'}, "
                      f"baseline {first['baseline']:.3g})")
         for _, r in g.iterrows():
+            if r["swing"] == 0:
+                lines.append(f"    {r['assumption']:<22} {r['low']:.3g} at every value swept")
+                continue
             lines.append(
                 f"    {r['assumption']:<22} {r['low']:.3g} [{_ci(r['low_ci'])}] at "
                 f"{fmt_value(r['low_value'])} .. {r['high']:.3g} [{_ci(r['high_ci'])}] at "

@@ -10,9 +10,11 @@ or weights W_i for Tables 4-5, and nothing on arbitration or link phases.
 
 from __future__ import annotations
 
-from typing import List
+from typing import Any, Callable, List, Mapping, Optional, Tuple
 
-from ..assumptions import Assumption, Stated, randomness_seam, on_ports
+from ...overrides import normalize
+
+from ..assumptions import Assumption, Pairs, Stated, randomness_seam
 from ..registry import Experiment
 from ..sensitivity import Subset
 
@@ -27,6 +29,23 @@ STATED = [
            "section 4"),
     Stated("link rate", "155.52 Mb/s", "section 3"),
 ]
+
+
+def _dfba(r_fraction: Optional[float]) -> Callable[[Mapping[str, Any], Any], Pairs]:
+    """Apply to the DFBA port: with r_fraction None the value is R / K (K as in the
+    scenario); otherwise the value is K and R follows as r_fraction x K (R may not exceed K)."""
+    def apply(doc: Mapping[str, Any], value: Any) -> Pairs:
+        pairs: List[Tuple[str, Any]] = []
+        for i, p in enumerate(doc.get("port", []) or []):
+            if (p.get("policy") or {}).get("kind") != "dfba":
+                continue
+            if r_fraction is None:
+                pairs.append((f"port.{i}.policy.r_cells", int(round(value * p["buffer_cells"]))))
+            else:
+                pairs += [(f"port.{i}.buffer_cells", int(value)),
+                          (f"port.{i}.policy.r_cells", int(round(r_fraction * value)))]
+        return tuple(normalize(pairs))
+    return apply
 
 
 def assumptions() -> List[Assumption]:
@@ -50,16 +69,16 @@ def assumptions() -> List[Assumption]:
             "Not stated; the group's UBR+ paper disabled delayed ACKs, kept here.",
             [False, True], keys=["tcp.delayed_ack"]),
         Assumption(
-            "dfba_r_cells", "DFBA congestion threshold R (cells)", 43200,
+            "dfba_r_fraction", "DFBA congestion threshold R as a fraction of the buffer K", 0.9,
             "Not stated for Tables 4-5; 0.9 K as in the UBR+ paper's FBA. With it the buffer "
             "never reaches R, so lower values test whether the global part of DFBA matters.",
-            [24000, 36000, 43200], apply=on_ports("policy.r_cells", ["dfba"]),
-            applies="port.<dfba port>.policy.r_cells", tables=["4-5"]),
+            [0.5, 0.7, 0.9], apply=_dfba(r_fraction=None),
+            applies="port.<dfba port>.policy.r_cells = fraction x buffer", tables=["4-5"]),
         Assumption(
-            "dfba_buffer_cells", "DFBA buffer K (cells)", 48000,
+            "dfba_buffer_cells", "DFBA buffer K (cells), R kept at 0.9 K", 48000,
             "Not stated for Tables 4-5; the 48000 cells of Tables 1-3 kept.",
-            [24000, 48000, 96000], apply=on_ports("buffer_cells", ["dfba"]),
-            applies="port.<dfba port>.buffer_cells", tables=["4-5"]),
+            [24000, 48000, 96000], apply=_dfba(r_fraction=0.9),
+            applies="port.<dfba port>.buffer_cells and policy.r_cells = 0.9 K", tables=["4-5"]),
         Assumption(
             "vc_weight", "DFBA weight W_i of every VC", 1.0,
             "Not stated; equal weights. Scaling every W_i changes DFBA's drop probability.",
