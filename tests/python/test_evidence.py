@@ -216,8 +216,16 @@ def test_verdicts_name_the_assumption_or_the_model():
          "n": 2, "mean": m, "ci_low": m - 0.3, "ci_high": m + 0.3, "published": 0.9}
         for v, m in ((100, 0.6), (1000, 0.7), (10000, 0.75))
     ]
+    rows += [
+        {"experiment": 3, "table": "T", "label": "row D", "metric": "eff",
+         "metric_label": "efficiency", "relative": False, "assumption": "buffer", "value": v,
+         "n": 2, "mean": m, "ci_low": m - 0.01, "ci_high": m + 0.01, "published": 0.65}
+        for v, m in ((100, 0.5), (1000, 0.8), (10000, 0.9))
+    ]
     eff = S.effects(pd.DataFrame(rows), {"buffer": 1000})
     lines = S.verdicts(eff)
+    # Row D: 0.65 lies between buffer 100 (0.5) and the used 1000 (0.8).
+    assert "row D" in lines[3] and "within the range of assumption buffer between 100" in lines[3]
     # Row C's baseline interval [0.4, 1.0] holds the paper's 0.9: noise, not attributed.
     assert "row C" in lines[2] and "inside the baseline's 95 % interval" in lines[2]
     assert "explained" not in lines[2]

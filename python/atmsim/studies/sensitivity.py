@@ -288,6 +288,14 @@ def verdicts(effects_: "pd.DataFrame", gap: float = 0.05) -> List[str]:
                      f"(gives {h['closest_mean']:.3g})" for _, h in hits.iterrows()]
             lines.append(f"{head}: explained by assumption " + "; or ".join(parts))
             continue
+        bracket = g[(g["low"] <= pub) & (pub <= g["high"])]
+        if len(bracket):
+            parts = [f"{b['assumption']} between {fmt_value(b['low_value'])} (gives "
+                     f"{b['low']:.3g}) and {fmt_value(b['high_value'])} (gives {b['high']:.3g})"
+                     for _, b in bracket.iterrows()]
+            lines.append(f"{head}: within the range of assumption " + "; or ".join(parts)
+                         + " (no value swept reaches it; one in between may)")
+            continue
         tried = g[g["closest_value"].notna()]
         if not len(tried):
             continue

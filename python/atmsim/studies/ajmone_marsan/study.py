@@ -26,10 +26,12 @@ from . import scenarios as net
 from ..assumptions import Assumption
 from ..sensitivity import Subset
 from . import assumptions as declared
+from ..replication import replications
 
 if TYPE_CHECKING:
     import pandas as pd
 
+STUDY_RUNS = 1  # the study's own replication count (replication.replications raises it)
 QUICK_TWO_NODE_S = 10.0
 QUICK_ITALY_S = 5.0
 FULL_TWO_NODE_S = 30.0
@@ -217,10 +219,11 @@ def notes(quick: bool, results: StudyResults) -> List[str]:
     if quick:
         out.append(f"quick mode: two-node runs of {QUICK_TWO_NODE_S:g} s, Italian runs of "
                    f"{QUICK_ITALY_S:g} s (the paper: up to about 60 s or 98 % precision), a "
-                   "subset of the points, one replication")
+                   f"subset of the points, {replications(STUDY_RUNS, True)} replications per point")
     else:
         out.append(f"two-node runs of {FULL_TWO_NODE_S:g} s, Italian runs of {FULL_ITALY_S:g} s "
-                   "(the paper: up to about 60 s or 98 % precision), one replication")
+                   "(the paper: up to about 60 s or 98 % precision), "
+                   f"{replications(STUDY_RUNS, False)} replications per point")
     for st in data.STATEMENTS:
         frame = results.tables.get(st.figure)
         if frame is None or not len(frame):

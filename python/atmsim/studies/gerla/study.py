@@ -17,6 +17,7 @@ from . import scenarios as net
 from ..assumptions import Assumption
 from ..sensitivity import Subset
 from . import assumptions as declared
+from ..replication import replications
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -110,7 +111,7 @@ def notes(quick: bool, results: StudyResults) -> List[str]:
     if quick:
         out.append(f"quick mode: {QUICK_DURATION_S:g} s runs instead of the paper's "
                    f"{data.DURATION_S:g} s, N = {', '.join(map(str, QUICK_SOURCES))}, MSS "
-                   f"{', '.join(map(str, QUICK_MSS))}; one replication")
+                   f"{', '.join(map(str, QUICK_MSS))}; {replications(1, True)} replications per point")
     out.append(f"link rate {data.LINK_CELLS_PER_S} cells/s = "
                f"{data.LINK_CELLS_PER_S * 424 / 1e6:.2f} Mb/s (14 x 10 Mb/s x 53/48); "
                "B_av of this model: " + ", ".join(
