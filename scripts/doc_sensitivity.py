@@ -1,42 +1,90 @@
 """Print the "Assumptions and sensitivity" section of a study's reproduction doc from a
 report folder written by `atmsim reproduce STUDY --sensitivity --out DIR`.
 
-Usage: python scripts/doc_sensitivity.py DIR STUDY "COMMAND THAT MADE DIR" > section.md
+Usage: python scripts/doc_sensitivity.py DIR STUDY "COMMAND THAT MADE DIR" [TOP] > section.md
 
 The section copies, from DIR/README.md, the study's stated parameters, its assumptions and
-its sensitivity table and verdicts, so the doc says exactly what the run measured; the
-tornado figure is referenced from DIR (copy it into docs/figures/ to keep it).
+the sensitivity verdicts, and builds from DIR/STUDY/sensitivity-effects.csv a table of the TOP
+(default 3) assumptions by swing for each published number, so the doc says exactly what the
+run measured. The full table and the tornado figure stay in the report folder.
 """
 
 from __future__ import annotations
 
+import ast
+import math
 import re
 import sys
 from pathlib import Path
 
-KEEP = ("### Parameters the paper states", "### Assumptions (parameters the paper does not state)",
-        "### Sensitivity to the assumptions")
+import pandas as pd
+
+KEEP = ("### Parameters the paper states", "### Assumptions (parameters the paper does not state)")
 
 
-def section(readme: str, study: str) -> str:
+def _parts(readme: str, study: str) -> list:
     start = readme.index(f"(`{study}`)")
     end = readme.find("\n## ", start)
     body = readme[start:] if end < 0 else readme[start:end]
-    parts = re.split(r"(?m)^(?=### )", body)
-    kept = [p.rstrip() for p in parts if p.startswith(KEEP)]
-    # One level down: the doc's own section is "##".
-    return "\n\n".join("#" + p for p in kept)
+    return re.split(r"(?m)^(?=### )", body)
+
+
+def _num(v: float) -> str:
+    return "-" if v != v else f"{v:.3g}"
+
+
+def _ci(text: str) -> str:
+    lo, hi = ast.literal_eval(text.replace("nan", "None"))
+    if lo is None or hi is None or (isinstance(lo, float) and math.isnan(lo)):
+        return ""
+    return "" if lo == hi else f" [{lo:.3g}, {hi:.3g}]"
+
+
+def table(effects: pd.DataFrame, top: int) -> str:
+    lines = ["| published number | paper | assumption | baseline | lowest mean (at) | "
+             "highest mean (at) | swing |", "|---|---|---|---|---|---|---|"]
+    for _, g in effects.groupby(["experiment", "metric"], sort=False):
+        for _, r in g.sort_values("swing", ascending=False).head(top).iterrows():
+            if r["swing"] == 0:
+                low, high = "same at every value", ""
+            else:
+                low = f"{_num(r['low'])}{_ci(r['low_ci'])} ({r['low_value']})"
+                high = f"{_num(r['high'])}{_ci(r['high_ci'])} ({r['high_value']})"
+            lines.append(f"| {r['label']} – {r['metric_label']} | {_num(r['published'])} | "
+                         f"{r['assumption']} | {_num(r['baseline'])}{_ci(r['baseline_ci'])} | "
+                         f"{low} | {high} | {_num(r['swing'])} |")
+    return "\n".join(lines)
 
 
 def main() -> int:
     folder, study, command = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+    top = int(sys.argv[4]) if len(sys.argv) > 4 else 3
     readme = (folder / "README.md").read_text(encoding="utf-8")
     settings = [line[2:] for line in readme.splitlines() if line.startswith("- generated")]
+    parts = _parts(readme, study)
     print("## Assumptions and sensitivity\n")
     print(f"Generated from `{command}` ({settings[0] if settings else 'see the report'}). "
           "Quick mode: shorter runs and 2 replications per point, so the intervals are wide "
-          "and the values differ from the full-length ones in the tables above.\n")
-    print(section(readme, study))
+          "and the values differ from the full-length ones above.\n")
+    for p in parts:
+        if p.startswith(KEEP):
+            print("#" + p.rstrip() + "\n")
+    sens = next((p for p in parts if p.startswith("### Sensitivity")), "")
+    intro = [line for line in sens.splitlines() if line.startswith("One assumption")]
+    print("### Sensitivity (one assumption at a time)\n")
+    if intro:
+        print(intro[0] + "\n")
+    effects = pd.read_csv(folder / study / "sensitivity-effects.csv")
+    print(f"The {top} assumptions that move each published number most "
+          f"(`{study}/sensitivity-effects.csv` in the report has all):\n")
+    print(table(effects, top) + "\n")
+    verdicts = [line for line in sens.splitlines() if line.startswith("- ")]
+    notes = [line for line in sens.splitlines() if line.startswith("> ")]
+    if verdicts:
+        print("Published numbers more than 0.05 (relative for quantities) from the baseline:\n")
+        print("\n".join(verdicts) + "\n")
+    if notes:
+        print("\n".join(f"- {n[2:]}" for n in notes) + "\n")
     return 0
 
 

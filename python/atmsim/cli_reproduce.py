@@ -65,13 +65,16 @@ def _with_interval(frame: Any, spec: Any) -> Any:
     return out
 
 
+def _plain(v: Any) -> Any:
+    """A value JSON can hold: NaN as null, numpy scalars as Python ones, pairs as lists."""
+    if isinstance(v, tuple):
+        return [_plain(x) for x in v]
+    v = v.item() if hasattr(v, "item") else v
+    return None if isinstance(v, float) and math.isnan(v) else v
+
+
 def _agreement_json(frame: Any) -> List[Dict[str, Any]]:
-    rows = []
-    for _, r in frame.iterrows():
-        row = {k: r[k] for k in frame.columns}
-        rows.append({k: (None if isinstance(v, float) and math.isnan(v) else
-                         (v.item() if hasattr(v, "item") else v)) for k, v in row.items()})
-    return rows
+    return [{k: _plain(r[k]) for k in frame.columns} for _, r in frame.iterrows()]
 
 
 def cmd_report(args: argparse.Namespace) -> int:

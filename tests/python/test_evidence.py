@@ -268,3 +268,24 @@ def test_cli_assumptions_lists_without_running():
     assert "Sensitivity subset:" in out
     bad = run_cli("reproduce", "nope", "--assumptions")
     assert bad.returncode == 2 and "unknown study" in bad.stderr
+
+
+def test_cli_sensitivity_json(tmp_path: Path):
+    """`--sensitivity --json` through the CLI: effects per published number, strict JSON."""
+    import json
+
+    from conftest import run_cli
+
+    done = run_cli("reproduce", "gfr-goyal", "--quick", "--sensitivity", "--duration", "0.3",
+                   "--jobs", "1", "--out", tmp_path / "rep", "--store", tmp_path / "s.sqlite",
+                   "--json")
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout, parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
+    (study,) = doc["studies"]
+    assert study["replications"] == 2
+    effects = study["sensitivity"]
+    assert {e["assumption"] for e in effects} >= {"tick_ms", "delayed_ack", "vc_weight"}
+    assert all(e["low"] <= e["high"] for e in effects)
+    readme = (tmp_path / "rep" / "README.md").read_text()
+    assert "Sensitivity to the assumptions" in readme and "sensitivity-tornado.png" in readme
+    assert (tmp_path / "rep" / "gfr-goyal" / "sensitivity-tornado.svg").stat().st_size > 1000

@@ -168,6 +168,12 @@ def _effect_rows(s: StudyReport) -> List[List[str]]:
         return []
     rows = []
     for _, r in s.sensitivity.effects.iterrows():
+        if r["swing"] == 0:
+            rows.append([f"{r['label']} – {r['metric_label']}", _fmt(float(r["published"])),
+                         str(r["assumption"]),
+                         f"{_fmt(float(r['baseline']))}{_interval(r['baseline_ci'])}",
+                         "same at every value", "", "0"])
+            continue
         rows.append([f"{r['label']} – {r['metric_label']}", _fmt(float(r["published"])),
                      str(r["assumption"]),
                      f"{_fmt(float(r['baseline']))}{_interval(r['baseline_ci'])}",
