@@ -286,6 +286,10 @@ def test_cli_sensitivity_json(tmp_path: Path):
     effects = study["sensitivity"]
     assert {e["assumption"] for e in effects} >= {"tick_ms", "delayed_ack", "vc_weight"}
     assert all(e["low"] <= e["high"] for e in effects)
+    # --duration fixes simulation.duration_s: that assumption is not swept, and said so.
+    assert "duration_s" not in {e["assumption"] for e in effects}
+    assert any("duration_s: not swept" in n for n in doc["studies"][0]["notes"]) or \
+        "duration_s: not swept" in (tmp_path / "rep" / "README.md").read_text()
     readme = (tmp_path / "rep" / "README.md").read_text()
     assert "Sensitivity to the assumptions" in readme and "sensitivity-tornado.png" in readme
     assert (tmp_path / "rep" / "gfr-goyal" / "sensitivity-tornado.svg").stat().st_size > 1000

@@ -141,6 +141,13 @@ def plan(study: Study, experiments: Sequence[Experiment], assumptions: Sequence[
                 if v == a.value:
                     continue  # the baseline
                 pairs = a.overrides(doc, v)
+                fixed = sorted({k for k, _ in pairs} & {k for k, _ in extra})
+                if fixed:
+                    msg = (f"assumption {a.name}: not swept, {', '.join(fixed)} is fixed for "
+                           f"every run by the command line")
+                    if msg not in notes:
+                        notes.append(msg)
+                    break
                 if not pairs:
                     msg = f"assumption {a.name}: nothing to set in {label(exp)}"
                     if msg not in notes:
