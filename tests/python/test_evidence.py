@@ -293,3 +293,12 @@ def test_cli_sensitivity_json(tmp_path: Path):
     readme = (tmp_path / "rep" / "README.md").read_text()
     assert "Sensitivity to the assumptions" in readme and "sensitivity-tornado.png" in readme
     assert (tmp_path / "rep" / "gfr-goyal" / "sensitivity-tornado.svg").stat().st_size > 1000
+
+
+def test_ubr_plus_declares_what_its_doc_discusses():
+    """The UBR+ doc discusses these unstated parameters; each must be declared."""
+    from atmsim.studies import registry
+    from atmsim.studies.reproduce import assumptions_of
+
+    names = {a.name for a in assumptions_of(registry.get("ubr-plus"))}
+    assert {"arbitration", "stagger_timers", "phases", "min_rto_ticks", "initial_rto_s"} <= names

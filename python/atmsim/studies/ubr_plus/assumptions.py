@@ -53,6 +53,15 @@ def assumptions() -> List[Assumption]:
             "slow timer ticking at the same instants (false). Independent hosts do not share a "
             "clock, so staggered phases are the plausible other end.",
             [False, True], keys=["n_source.stagger_timers"]),
+        Assumption(
+            "min_rto_ticks", "RTO floor (timer ticks of 100 ms)", 2,
+            "Not stated. 4.3BSD's TCPTV_MIN is 2 ticks (1 s at 500 ms ticks); with the "
+            "paper's 100 ms ticks the floor is 200 ms. One and three ticks bracket it.",
+            [1, 2, 3], keys=["n_source.tcp.min_rto_ticks"]),
+        Assumption(
+            "initial_rto_s", "retransmission timeout before the first RTT sample (s)", 3.0,
+            "Not stated. 3 s is BSD's TCPTV_SRTTDFLT and RFC 1122's value; 1 s is RFC 6298's.",
+            [1.0, 3.0], keys=["n_source.tcp.initial_rto_s"]),
     ] + randomness_seam(
         "Section 3.1's 'no ... delay variation' suggests aligned slot grids.", jitter=False)
 
