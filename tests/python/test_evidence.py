@@ -222,8 +222,17 @@ def test_verdicts_name_the_assumption_or_the_model():
          "n": 2, "mean": m, "ci_low": m - 0.01, "ci_high": m + 0.01, "published": 0.65}
         for v, m in ((100, 0.5), (1000, 0.8), (10000, 0.9))
     ]
-    eff = S.effects(pd.DataFrame(rows), {"buffer": 1000})
+    rows += [
+        {"experiment": 4, "table": "T", "label": "row E", "metric": "eff",
+         "metric_label": "efficiency", "relative": False, "assumption": "stagger", "value": v,
+         "n": 2, "mean": m, "ci_low": m, "ci_high": m, "published": 0.88}
+        for v, m in ((False, 0.28), (True, 0.93))
+    ]
+    eff = S.effects(pd.DataFrame(rows), {"buffer": 1000, "stagger": False})
     lines = S.verdicts(eff)
+    # Row E: a yes/no assumption has no values in between; true closes most of the gap.
+    assert "row E" in lines[4] and "partly explained by assumption stagger = true" in lines[4]
+    assert "from 0.6 to 0.05" in lines[4]
     # Row D: 0.65 lies between buffer 100 (0.5) and the used 1000 (0.8).
     assert "row D" in lines[3] and "within the range of assumption buffer between 100" in lines[3]
     # Row C's baseline interval [0.4, 1.0] holds the paper's 0.9: noise, not attributed.

@@ -255,6 +255,10 @@ def _eq(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
 def _within(published: float, row: Any) -> bool:
     """The published value inside the point's 95 % interval, or (no spread) within 0.01 of
     a fraction's mean / 1 % of a quantity's."""
@@ -295,7 +299,8 @@ def verdicts(effects_: "pd.DataFrame", gap: float = 0.05) -> List[str]:
                      f"(gives {h['closest_mean']:.3g})" for _, h in hits.iterrows()]
             lines.append(f"{head}: explained by assumption " + "; or ".join(parts))
             continue
-        bracket = g[(g["low"] <= pub) & (pub <= g["high"])]
+        numeric = g["low_value"].apply(_is_number) & g["high_value"].apply(_is_number)
+        bracket = g[numeric & (g["low"] <= pub) & (pub <= g["high"])]
         if len(bracket):
             parts = [f"{b['assumption']} between {fmt_value(b['low_value'])} (gives "
                      f"{b['low']:.3g}) and {fmt_value(b['high_value'])} (gives {b['high']:.3g})"
@@ -307,6 +312,12 @@ def verdicts(effects_: "pd.DataFrame", gap: float = 0.05) -> List[str]:
         if not len(tried):
             continue
         best = tried.loc[(tried["closest_mean"] - pub).abs().idxmin()]
+        left = abs(float(best["closest_mean"]) - pub)
+        if left <= 0.5 * abs(base - pub):
+            lines.append(f"{head}: partly explained by assumption {best['assumption']} = "
+                         f"{fmt_value(best['closest_value'])} (gives {best['closest_mean']:.3g}: "
+                         f"the gap shrinks from {abs(base - pub):.3g} to {left:.3g})")
+            continue
         lines.append(f"{head}: not explained by any declared assumption (the closest, "
                      f"{best['assumption']} = {fmt_value(best['closest_value'])}, gives "
                      f"{best['closest_mean']:.3g}): a model question")
