@@ -420,12 +420,14 @@ def tornado(s: Sensitivity, assumptions: Sequence[Assumption], path: Path,
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    labels = {a.name: a.label for a in assumptions}
+    import textwrap
+
+    labels = {a.name: textwrap.fill(a.label, 34) for a in assumptions}
     groups = list(s.effects.groupby(["experiment", "metric"], sort=False))[:max_panels]
     if not groups:
         return []
     rows = max(len(g) for _, g in groups)
-    fig, axes = plt.subplots(len(groups), 1, figsize=(8.0, 0.9 + len(groups) * (0.45 * rows + 0.9)),
+    fig, axes = plt.subplots(len(groups), 1, figsize=(10.0, 1.2 + len(groups) * (0.5 * rows + 1.0)),
                              squeeze=False)
     for ax, (_, g) in zip(axes[:, 0], groups):
         g = g.iloc[::-1]
@@ -436,18 +438,27 @@ def tornado(s: Sensitivity, assumptions: Sequence[Assumption], path: Path,
             for end, ci in ((r["low"], r["low_ci"]), (r["high"], r["high_ci"])):
                 if not (math.isnan(ci[0]) or math.isnan(ci[1])):
                     ax.plot([ci[0], ci[1]], [y, y], color="#1f3b5a", lw=1)
-            ax.text(r["high"], y, f"  {fmt_value(r['low_value'])}..{fmt_value(r['high_value'])}",
-                    va="center", fontsize=7)
+            ax.text(r["high"], y + 0.32, f" {fmt_value(r['low_value'])}..{fmt_value(r['high_value'])}",
+                    va="bottom", fontsize=7)
         ax.set_yticks(ys)
         ax.set_yticklabels([labels.get(r["assumption"], r["assumption"]) for _, r in g.iterrows()],
                            fontsize=7)
+        # The means decide the scale; intervals from 2 replications may run far outside it.
+        marks = [float(v) for v in list(g["low"]) + list(g["high"])
+                 + [first["baseline"], first["published"]] if not math.isnan(float(v))]
+        lo, hi = min(marks), max(marks)
+        pad = 0.15 * (hi - lo) if hi > lo else 0.05 * (abs(hi) or 1.0)
+        ax.set_xlim(lo - pad, hi + pad)
+        ax.set_ylim(-0.6, len(g) - 0.1)
         if not math.isnan(float(first["baseline"])):
-            ax.axvline(float(first["baseline"]), color="black", lw=1, label="baseline (values used)")
+            ax.axvline(float(first["baseline"]), color="black", lw=1, label="values used")
         if not math.isnan(float(first["published"])):
-            ax.axvline(float(first["published"]), color="red", ls="--", lw=1.2, label="published")
+            ax.axvline(float(first["published"]), color="red", ls="--", lw=1.2,
+                       label="published")
         ax.set_xlabel(str(first["metric_label"]), fontsize=8)
         ax.set_title(str(first["label"]), fontsize=8)
-        ax.legend(fontsize=6, loc="lower right")
+    handles, names = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, names, loc="upper right", fontsize=7)
     fig.suptitle(title, fontsize=9)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
