@@ -228,11 +228,19 @@ def test_verdicts_name_the_assumption_or_the_model():
          "n": 2, "mean": m, "ci_low": m, "ci_high": m, "published": 0.88}
         for v, m in ((False, 0.28), (True, 0.93))
     ]
-    eff = S.effects(pd.DataFrame(rows), {"buffer": 1000, "stagger": False})
+    rows += [
+        {"experiment": 5, "table": "T", "label": "row F", "metric": "eff",
+         "metric_label": "efficiency", "relative": False, "assumption": "arb", "value": v,
+         "n": 2, "mean": m, "ci_low": m - h, "ci_high": m + h, "published": 2.78}
+        for v, m, h in (("rotating", 2.94, 0.0), ("random", 2.95, 0.3))
+    ]
+    eff = S.effects(pd.DataFrame(rows), {"buffer": 1000, "stagger": False, "arb": "rotating"})
     lines = S.verdicts(eff)
     # Row E: a yes/no assumption has no values in between; true closes most of the gap.
     assert "row E" in lines[4] and "partly explained by assumption stagger = true" in lines[4]
     assert "from 0.6 to 0.05" in lines[4]
+    # Row F: random's wide interval holds the paper's value but its mean is no nearer.
+    assert "row F" in lines[5] and "not explained by any declared assumption" in lines[5]
     # Row D: 0.65 lies between buffer 100 (0.5) and the used 1000 (0.8).
     assert "row D" in lines[3] and "within the range of assumption buffer between 100" in lines[3]
     # Row C's baseline interval [0.4, 1.0] holds the paper's 0.9: noise, not attributed.

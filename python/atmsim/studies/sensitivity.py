@@ -293,7 +293,10 @@ def verdicts(effects_: "pd.DataFrame", gap: float = 0.05) -> List[str]:
             lines.append(f"{head}: inside the baseline's 95 % interval [{blo:.3g}, {bhi:.3g}] "
                          f"(too few replications to call it a disagreement)")
             continue
-        hits = g[g["reaches"]]
+        # Explained: the paper's value inside the interval of a value the study does not use,
+        # whose mean is also nearer the paper than the baseline (a wide interval alone from
+        # two replications is not an explanation).
+        hits = g[g["reaches"] & ((g["closest_mean"] - pub).abs() < abs(base - pub))]
         if len(hits):
             parts = [f"{h['assumption']} = {fmt_value(h['closest_value'])} "
                      f"(gives {h['closest_mean']:.3g})" for _, h in hits.iterrows()]
