@@ -11,13 +11,15 @@ run measured. The full table and the tornado figure stay in the report folder.
 
 from __future__ import annotations
 
-import ast
 import math
 import re
 import sys
 from pathlib import Path
 
 import pandas as pd
+
+from atmsim.studies import sensitivity
+from atmsim.studies.assumptions import fmt_value
 
 KEEP = ("### Parameters the paper states", "### Assumptions (parameters the paper does not state)")
 
@@ -33,11 +35,23 @@ def _num(v: float) -> str:
     return "-" if v != v else f"{v:.3g}"
 
 
-def _ci(text: str) -> str:
-    lo, hi = ast.literal_eval(text.replace("nan", "None"))
-    if lo is None or hi is None or (isinstance(lo, float) and math.isnan(lo)):
+def _ci(pair: tuple) -> str:
+    lo, hi = pair
+    if math.isnan(lo) or math.isnan(hi):
         return ""
     return "" if lo == hi else f" [{lo:.3g}, {hi:.3g}]"
+
+
+def _value(text: object) -> object:
+    """A swept value as the study declared it (the CSV holds text)."""
+    t = str(text)
+    if t in ("True", "False"):
+        return t == "True"
+    try:
+        f = float(t)
+    except ValueError:
+        return t
+    return int(f) if f.is_integer() else f
 
 
 def table(effects: pd.DataFrame, top: int) -> str:
@@ -48,8 +62,8 @@ def table(effects: pd.DataFrame, top: int) -> str:
             if r["swing"] == 0:
                 low, high = "same at every value", ""
             else:
-                low = f"{_num(r['low'])}{_ci(r['low_ci'])} ({r['low_value']})"
-                high = f"{_num(r['high'])}{_ci(r['high_ci'])} ({r['high_value']})"
+                low = f"{_num(r['low'])}{_ci(r['low_ci'])} ({fmt_value(r['low_value'])})"
+                high = f"{_num(r['high'])}{_ci(r['high_ci'])} ({fmt_value(r['high_value'])})"
             lines.append(f"| {r['label']} – {r['metric_label']} | {_num(r['published'])} | "
                          f"{r['assumption']} | {_num(r['baseline'])}{_ci(r['baseline_ci'])} | "
                          f"{low} | {high} | {_num(r['swing'])} |")
@@ -75,10 +89,16 @@ def main() -> int:
     if intro:
         print(intro[0] + "\n")
     effects = pd.read_csv(folder / study / "sensitivity-effects.csv")
+    for col in ("low_value", "high_value", "closest_value", "used"):
+        effects[col] = effects[col].apply(_value)
+    for col in ("low_ci", "high_ci", "baseline_ci"):
+        effects[col] = effects[col].apply(
+            lambda t: tuple(float(x) for x in str(t).strip("()").split(",")))
     print(f"The {top} assumptions that move each published number most "
           f"(`{study}/sensitivity-effects.csv` in the report has all):\n")
     print(table(effects, top) + "\n")
-    verdicts = [line for line in sens.splitlines() if line.startswith("- ")]
+    # Recomputed from the CSV, so the doc follows the current rules for verdicts.
+    verdicts = [f"- {line}" for line in sensitivity.verdicts(effects)]
     notes = [line for line in sens.splitlines() if line.startswith("> ")]
     if verdicts:
         print("Published numbers more than 0.05 (relative for quantities) from the baseline:\n")

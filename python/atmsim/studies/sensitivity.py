@@ -294,9 +294,9 @@ def verdicts(effects_: "pd.DataFrame", gap: float = 0.05) -> List[str]:
                          f"(too few replications to call it a disagreement)")
             continue
         # Explained: the paper's value inside the interval of a value the study does not use,
-        # whose mean is also nearer the paper than the baseline (a wide interval alone from
+        # whose mean also closes at least a quarter of the gap (a wide interval alone from
         # two replications is not an explanation).
-        hits = g[g["reaches"] & ((g["closest_mean"] - pub).abs() < abs(base - pub))]
+        hits = g[g["reaches"] & ((g["closest_mean"] - pub).abs() <= 0.75 * abs(base - pub))]
         if len(hits):
             parts = [f"{h['assumption']} = {fmt_value(h['closest_value'])} "
                      f"(gives {h['closest_mean']:.3g})" for _, h in hits.iterrows()]
