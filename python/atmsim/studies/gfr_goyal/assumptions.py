@@ -27,7 +27,7 @@ STATED = [
     Stated("DFBA scale", "Z = 1.5", "section 4"),
     Stated("VC merging", "3 TCPs per VC at edge switches, frames not interleaved",
            "section 4"),
-    Stated("link rate", "155.52 Mb/s", "section 3"),
+    Stated("link rate", "155.52 Mb/s (but see the assumption link_rate_bps)", "section 3"),
 ]
 
 
@@ -55,6 +55,12 @@ def assumptions() -> List[Assumption]:
             "The paper gives no run length. Tables 1-3 settle by about 20 s "
             "(docs/gfr-goyal-reproduction.md); 20 and 60 s bracket the choice.",
             [20.0, 30.0, 60.0], keys=["simulation.duration_s"]),
+        Assumption(
+            "link_rate_bps", "cell rate of every link (bit/s)", 155520000,
+            "The paper says 155.52 Mb/s but its ceiling of 126 Mb/s for 1024-octet segments "
+            "implies 149.76 Mb/s (the SONET payload) of cells; the engine runs at the line "
+            "rate. Both conventions are swept.",
+            [149760000, 155520000], keys=["link.*.rate_bps"]),
         Assumption(
             "tick_ms", "TCP slow-timer tick (ms)", 100.0,
             "Not stated. The group's UBR+ paper used 100 ms; 500 ms is the classic BSD tick "
