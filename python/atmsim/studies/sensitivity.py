@@ -239,7 +239,8 @@ def effects(points: "pd.DataFrame", used: Dict[str, Any]) -> "pd.DataFrame":
             "low_ci": (float(lo["ci_low"]), float(lo["ci_high"])),
             "high": float(hi["mean"]), "high_value": hi["value"],
             "high_ci": (float(hi["ci_low"]), float(hi["ci_high"])),
-            "swing": float(hi["mean"] - lo["mean"]),
+            # Means equal but for float rounding (sums in another order) count as no swing.
+            "swing": _swing(float(lo["mean"]), float(hi["mean"])),
             "closest_value": None if closest is None else closest["value"],
             "closest_mean": float("nan") if closest is None else float(closest["mean"]),
             "reaches": reaches,
@@ -247,6 +248,11 @@ def effects(points: "pd.DataFrame", used: Dict[str, Any]) -> "pd.DataFrame":
     frame = pd.DataFrame(out, columns=cols)
     return frame.sort_values(["experiment", "metric", "swing"], ascending=[True, True, False],
                              kind="stable").reset_index(drop=True)
+
+
+def _swing(low: float, high: float) -> float:
+    d = high - low
+    return 0.0 if d <= 1e-9 * max(abs(low), abs(high), 1.0) else d
 
 
 def _eq(a: Any, b: Any) -> bool:
