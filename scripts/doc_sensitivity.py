@@ -91,6 +91,7 @@ def main() -> int:
     effects = pd.read_csv(folder / study / "sensitivity-effects.csv")
     for col in ("low_value", "high_value", "closest_value", "used"):
         effects[col] = effects[col].apply(_value)
+    effects["swing"] = [sensitivity._swing(lo, hi) for lo, hi in zip(effects["low"], effects["high"])]
     for col in ("low_ci", "high_ci", "baseline_ci"):
         effects[col] = effects[col].apply(
             lambda t: tuple(float(x) for x in str(t).strip("()").split(",")))
