@@ -128,7 +128,10 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         sets = [parse_set(item) for item in args.set or []]
     except ValueError as err:
         raise CliError(str(err)) from None
-    fn = partial(ubr_plus.simulate, duration_s=args.duration, overrides=sets)
+    from .studies.replication import replications
+
+    fn = partial(ubr_plus.simulate, duration_s=args.duration, overrides=sets,
+                 runs=replications(1, args.quick))
     results = parallel.run_all(fn, rows, jobs=args.jobs, cost=ubr_plus.cost)
     if args.json:
         print(json.dumps(results, indent=2))

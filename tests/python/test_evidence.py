@@ -319,3 +319,22 @@ def test_ubr_plus_declares_what_its_doc_discusses():
 
     names = {a.name for a in assumptions_of(registry.get("ubr-plus"))}
     assert {"arbitration", "stagger_timers", "phases", "min_rto_ticks", "initial_rto_s"} <= names
+
+
+def test_ubr_plus_text_path_runs_replications():
+    """`atmsim reproduce ubr-plus` (text tables) runs 2 replications with --quick and shows
+    mean ± half-width when they differ (random arbitration makes them differ)."""
+    import json
+
+    from conftest import run_cli
+
+    done = run_cli("reproduce", "ubr-plus", "--quick", "--tables", "1", "--duration", "0.2",
+                   "--jobs", "1", "--set", "n_source.arbitration=random", "--json")
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)
+    assert rows and all(r["runs"] == 2 for r in rows)
+    assert all(r["efficiency_ci_low"] <= r["efficiency"] <= r["efficiency_ci_high"] for r in rows)
+    text = run_cli("reproduce", "ubr-plus", "--quick", "--tables", "1", "--duration", "0.2",
+                   "--jobs", "1", "--set", "n_source.arbitration=random")
+    assert text.returncode == 0 and "2 replication(s) per row" in text.stdout
+    assert " ± " in text.stdout

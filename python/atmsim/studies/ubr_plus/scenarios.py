@@ -100,29 +100,46 @@ def simulate(
     row: PaperRow,
     duration_s: Optional[float] = None,
     overrides: Sequence[Tuple[str, str]] = (),
+    runs: int = 1,
 ) -> Dict[str, Any]:
-    """Run one paper row and return its output record (the `--json` row).
+    """Run one paper row `runs` times (seeds `derive_seed(1, r)`, as the sweeps) and return
+    its output record (the `--json` row): means, and with several runs the 95 % interval of
+    each (`<name>_ci_low`, `<name>_ci_high`) and the number of runs.
 
     `overrides` are (dotted key, TOML literal) pairs applied to every run, for sensitivity
     studies such as `n_source.stagger_timers=true` or `n_source.arbitration=fixed`.
     """
     import json
 
-    report = json.loads(_core.run_json(row_scenario(row, duration_s), list(overrides), None))
-    summary = report["summary"]
+    from ...seeds import derive_seed
+    from ...stats import estimate
+
+    text = row_scenario(row, duration_s)
+    summaries = [json.loads(_core.run_json(text, list(overrides), derive_seed(1, r)))["summary"]
+                 for r in range(runs)]
+    summary: Dict[str, Any] = {}
+    intervals: Dict[str, Any] = {}
+    for key in ("efficiency", "fairness", "max_queue_cells"):
+        est = estimate(s.get(key) for s in summaries)
+        summary[key] = None if est.n == 0 else est.mean
+        if runs > 1 and est.n > 1:
+            intervals[f"{key}_ci_low"], intervals[f"{key}_ci_high"] = est.ci_low, est.ci_high
     out: Dict[str, Any] = {
         "table": row.table,
         "config": row.config,
         "sources": row.sources,
         "buffer_cells": row.buffer_cells,
         "policy": row.policy,
+        "runs": runs,
         "efficiency": summary["efficiency"],
         "fairness": summary["fairness"],
         "paper_efficiency": row.efficiency,
         "paper_fairness": row.fairness,
     }
+    out.update({k: v for k, v in intervals.items() if not k.startswith("max_queue")})
     if row.table == 1:
         out["max_queue_cells"] = summary["max_queue_cells"]
+        out.update({k: v for k, v in intervals.items() if k.startswith("max_queue")})
         out["paper_max_queue_cells"] = row.max_queue_cells
     if row.r is not None:
         out["r"] = row.r

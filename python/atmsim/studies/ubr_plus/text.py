@@ -42,9 +42,15 @@ def _table_text(rows: List[Dict[str, Any]]) -> str:
     for col in ("r", "z"):
         if col in frame:
             frame[col] = frame[col].map(lambda v: "-" if pd.isna(v) else f"{v:g}")
+    source = pd.DataFrame(rows)
     for col in ("efficiency", "paper_efficiency", "fairness", "paper_fairness"):
         # The engine reports null when a metric is undefined (e.g. no goodput at all).
         frame[col] = frame[col].map(lambda v: "-" if v is None or pd.isna(v) else f"{v:.2f}")
+        if f"{col}_ci_low" in source:
+            # Mean ± half-width of the 95 % interval over the row's replications.
+            half = (source[f"{col}_ci_high"] - source[f"{col}_ci_low"]) / 2
+            frame[col] = [t if pd.isna(h) or t == "-" else f"{t} ± {h:.2f}"
+                          for t, h in zip(frame[col], half)]
     frame = frame.rename(columns=HEADERS)
     return frame.to_string(index=False)
 
@@ -56,14 +62,16 @@ def _mean_gap(rows: List[Dict[str, Any]], key: str) -> str:
 
 def _gap_line(rows: List[Dict[str, Any]]) -> str:
     return (
-        f"mean |simulated - paper| over {len(rows)} runs: "
+        f"mean |simulated - paper| over {len(rows)} rows: "
         f"efficiency {_mean_gap(rows, 'efficiency')}, fairness {_mean_gap(rows, 'fairness')}"
     )
 
 
 def render(rows: List[Dict[str, Any]]) -> str:
     """All tables present in rows, in table order."""
-    blocks = []
+    runs = max((int(r.get("runs", 1)) for r in rows), default=1)
+    blocks = [f"{runs} replication(s) per row: simulated values are means (± the half-width of "
+              f"the 95 % interval when the runs differ)"]
     for table in sorted({r["table"] for r in rows}):
         mine = [r for r in rows if r["table"] == table]
         blocks.append(f"{TITLES[table]}\n{_table_text(mine)}\n{_gap_line(mine)}")
