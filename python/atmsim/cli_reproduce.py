@@ -66,9 +66,16 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--dask", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS")
     p.add_argument("--store", metavar="PATH", help="results store (default results.sqlite)")
     p.add_argument("--out", metavar="DIR",
-                   help=f"write the report folder to DIR (default for 'all': {DEFAULT_OUT})")
+                   help=f"write the report folder to DIR (default for 'all' and with "
+                        f"--sensitivity: {DEFAULT_OUT})")
     p.add_argument("--json", action="store_true",
                    help="print JSON instead of text (see above for which document)")
+    p.add_argument("--assumptions", action="store_true",
+                   help="list the parameters the paper states and those the study assumes "
+                        "(value, why, range swept), then stop")
+    p.add_argument("--sensitivity", action="store_true",
+                   help="also sweep each assumption over its range, one at a time, on the "
+                        "study's declared subset; the report gets a tornado figure per study")
     p.set_defaults(func=cmd_reproduce)
 
 
@@ -78,12 +85,35 @@ def _records(frame: Any) -> List[Dict[str, Any]]:
     return [{k: plain(v) for k, v in r.items()} for _, r in frame.iterrows()]
 
 
+def cmd_assumptions(args: argparse.Namespace) -> int:
+    """`atmsim reproduce NAME --assumptions`: no runs, the declarations only."""
+    from .studies import assumptions, registry, sensitivity
+    from .studies.reproduce import assumptions_of, stated_of
+
+    with user_errors():
+        names = registry.names() if args.study == "all" else [args.study]
+        studies = [registry.get(n) for n in names]
+    for study in studies:
+        print(f"== {study.name}: {study.title}")
+        declared = assumptions_of(study)
+        if not declared:
+            print("  (this study declares no assumptions yet)")
+        else:
+            print(assumptions.render(declared, stated_of(study)))
+            print(f"Sensitivity subset: {sensitivity.subset(study, args.quick).why}")
+        print()
+    return 0
+
+
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from . import cli, executors, store
     from .overrides import duration
-    from .studies import registry, report, text
+    from .studies import registry, replication, report, text
     from .studies.agreement import fmt
     from .studies.reproduce import reproduce, select_tables
+
+    if args.assumptions:
+        return cmd_assumptions(args)
 
     with user_errors():
         names = registry.names() if args.study == "all" else [args.study]
@@ -98,7 +128,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
             raise cli.CliError("--tables: only for one study (table ids differ between studies)")
         tables = None if args.tables is None else select_tables(studies[0], args.tables)
         overrides = tuple(duration(args.duration)) + tuple(cli._overrides(args.set))
-        folder = args.out is not None or args.study == "all"
+        folder = args.out is not None or args.study == "all" or args.sensitivity
         out = Path(args.out or DEFAULT_OUT) if folder else None
         if out is not None and out.exists() and not out.is_dir():
             raise cli.CliError(f"--out {out}: exists and is not a directory")
@@ -109,8 +139,11 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
             if args.dask:
                 executor, client = executors.dask(args.dask)
             started = time.perf_counter()
-            rep = reproduce(studies, args.quick, db, out, overrides, args.jobs, executor,
-                            tables=tables)
+            try:
+                rep = reproduce(studies, args.quick, db, out, overrides, args.jobs, executor,
+                                tables=tables, sensitivity=args.sensitivity)
+            except replication.IdenticalReplications as err:
+                raise cli.CliError(str(err)) from None
             written = report.write(rep, out) if out is not None else []
         finally:
             if client is not None:
@@ -132,7 +165,10 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
             "studies": [
                 {"name": s.study.name, "runs": s.runs, "runs_computed": s.computed,
                  "runs_cached": s.cached, "figures": sum(len(f.files) for f in s.figures),
-                 "agreement": _records(s.agreement), "notes": s.notes}
+                 "replications": s.replications,
+                 "agreement": _records(s.agreement), "notes": s.notes,
+                 "sensitivity": None if s.sensitivity is None else
+                 _records(s.sensitivity.effects)}
                 for s in rep.studies
             ],
         }
@@ -144,6 +180,10 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         print(s.agreement.to_string(index=False, float_format=fmt))
         for note in s.notes:
             print(f"note: {note}")
+        if s.sensitivity is not None:
+            from .studies.sensitivity import render
+
+            print(render(s.sensitivity))
     print(f"report: {out / 'index.html'} and {out / 'README.md'} "
           f"({len(written)} files besides the figures), {wall:.0f} s")
     return 0

@@ -121,7 +121,7 @@ def test_short_end_to_end(tmp_path):
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     (study,) = doc["studies"]
-    assert study["name"] == "gfr-goyal" and study["runs_computed"] == 2
+    assert study["name"] == "gfr-goyal" and study["runs_computed"] == 4  # 2 points x 2 replications
     tables = {(a["table"], a["metric"]) for a in study["agreement"]}
     assert ("1-3", "ratio") in tables and ("4-5", "ratio") in tables
     for table in ("1-3", "4-5"):

@@ -33,7 +33,7 @@ def test_reproduce_all_quick_report(quick_report):
     by_name = {s["name"]: s for s in doc["studies"]}
     assert "gfr-goyal" in by_name
     ubr = by_name["ubr-plus"]
-    assert ubr["name"] == "ubr-plus" and ubr["runs"] == 26 and ubr["runs_computed"] == 26
+    assert ubr["name"] == "ubr-plus" and ubr["runs"] == 52 and ubr["runs_computed"] == 52  # 26 rows x 2 replications
     tables = {(a["table"], a["metric"]) for a in ubr["agreement"]}
     assert {("1", "efficiency"), ("1", "max_queue_cells"), ("2-3", "fairness")} <= tables
     for a in ubr["agreement"]:
@@ -43,6 +43,10 @@ def test_reproduce_all_quick_report(quick_report):
     readme = (out / "README.md").read_text()
     for text in (index, readme):
         assert "Tables 2-3" in text and "Agreement with the paper" in text
+        # Stated parameters and assumptions, apart, beside the tables.
+        assert "Parameters the paper states" in text
+        assert "Assumptions (parameters the paper does not state)" in text
+        assert "Assumed for this table (not stated by the paper): arbitration = rotating" in text
         assert "NOT comparable" in text  # the shortened runs are flagged
     assert "fairness (paper)" in readme
     figures = sorted((out / "ubr-plus").glob("*.svg"))
@@ -55,12 +59,13 @@ def test_reproduce_all_quick_report(quick_report):
     # Trace figures need the engine's [trace] support; without it the report says so.
     assert any("trace" in f.name for f in figures) or any("trace" in n for n in ubr["notes"])
     assert (out / "ubr-plus" / "table-2-3.csv").read_text().count("\n") == 25
+    assert "stagger_timers" in (out / "ubr-plus" / "assumptions.csv").read_text()
 
     # A second run finds every run in the store.
     again = run_cli(*args)
     assert again.returncode == 0, again.stderr
     ubr = {s["name"]: s for s in json.loads(again.stdout)["studies"]}["ubr-plus"]
-    assert (ubr["runs_computed"], ubr["runs_cached"]) == (0, 26)
+    assert (ubr["runs_computed"], ubr["runs_cached"]) == (0, 52)
 
 
 def test_reproduce_one_study_text(tmp_path):

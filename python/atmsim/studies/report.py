@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, List, Sequence
 
 from .agreement import fmt
+from .assumptions import fmt_value
 from .registry import PaperTable
-from .reproduce import Reproduction, StudyReport
+from .reproduce import Reproduction, StudyReport, assumptions_of, stated_of
+from .sensitivity import verdicts
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -116,7 +118,57 @@ def _settings(rep: Reproduction) -> List[str]:
 
 def _study_counts(s: StudyReport) -> str:
     return (f"{s.runs} runs ({s.computed} computed now, {s.cached} from the store); "
-            f"{s.study.runs} replication(s) per row")
+            f"{s.replications} replication(s) per row; simulated values are the mean ± the "
+            f"half-width of the 95 % Student-t interval")
+
+
+STATED_HEAD = ["parameter", "value", "where the paper says it"]
+ASSUMED_HEAD = ["assumption", "what", "value used", "range swept", "applied as", "why"]
+EFFECT_HEAD = ["published number", "paper", "assumption", "baseline", "lowest mean (at)",
+               "highest mean (at)", "swing"]
+
+
+def _stated_rows(s: StudyReport) -> List[List[str]]:
+    return [[p.name, p.value, p.where] for p in stated_of(s.study)]
+
+
+def _assumed_rows(s: StudyReport) -> List[List[str]]:
+    return [[a.name, a.label, fmt_value(a.value), ", ".join(fmt_value(v) for v in a.values),
+             a.how(), a.why] for a in assumptions_of(s.study)]
+
+
+def _table_assumptions(s: StudyReport, table: str) -> str:
+    """One line beside a table: the assumptions its runs rest on, with their values."""
+    used = [f"{a.name} = {fmt_value(a.value)}" for a in assumptions_of(s.study)
+            if not a.tables or table in a.tables]
+    return ("Assumed for this table (not stated by the paper): " + "; ".join(used)) if used \
+        else ""
+
+
+def _interval(pair: Any) -> str:
+    lo, hi = (float(pair[0]), float(pair[1])) if pair is not None else (math.nan, math.nan)
+    return "" if math.isnan(lo) or math.isnan(hi) else f" [{_fmt(lo)}, {_fmt(hi)}]"
+
+
+def _effect_rows(s: StudyReport) -> List[List[str]]:
+    if s.sensitivity is None:
+        return []
+    rows = []
+    for _, r in s.sensitivity.effects.iterrows():
+        if r["swing"] == 0:
+            rows.append([f"{r['label']} – {r['metric_label']}", _fmt(float(r["published"])),
+                         str(r["assumption"]),
+                         f"{_fmt(float(r['baseline']))}{_interval(r['baseline_ci'])}",
+                         "same at every value", "", "0"])
+            continue
+        rows.append([f"{r['label']} – {r['metric_label']}", _fmt(float(r["published"])),
+                     str(r["assumption"]),
+                     f"{_fmt(float(r['baseline']))}{_interval(r['baseline_ci'])}",
+                     f"{_fmt(float(r['low']))}{_interval(r['low_ci'])} ({fmt_value(r['low_value'])})",
+                     f"{_fmt(float(r['high']))}{_interval(r['high_ci'])} "
+                     f"({fmt_value(r['high_value'])})",
+                     _fmt(float(r["swing"]))])
+    return rows
 
 
 # -- Markdown --------------------------------------------------------------------------------
@@ -137,15 +189,44 @@ def markdown(rep: Reproduction, out_dir: Path) -> str:
         parts += [f"> {note}" for note in s.notes]
         parts += ["### Agreement with the paper", "",
                   _md_table(AGREEMENT_HEAD, _agreement_rows(s)), ""]
+        if _stated_rows(s):
+            parts += ["### Parameters the paper states", "",
+                      _md_table(STATED_HEAD, _stated_rows(s)), ""]
+        if _assumed_rows(s):
+            parts += ["### Assumptions (parameters the paper does not state)", "",
+                      _md_table(ASSUMED_HEAD, _assumed_rows(s)), ""]
         for spec in s.study.tables:
             frame = s.results.tables.get(spec.id)
             if frame is None or not len(frame):
                 continue
             parts += [f"### {spec.title}", "",
                       _md_table([h for _, h in _columns(spec)], _rows(spec, frame)), ""]
+            line = _table_assumptions(s, spec.id)
+            parts += [f"*{line}*", ""] if line else []
             parts += _md_figures(s, spec.id, out_dir)
         parts += _md_figures(s, "traces", out_dir, heading="### Traces")
+        parts += _md_sensitivity(s, out_dir)
     return "\n".join(parts) + "\n"
+
+
+def _md_sensitivity(s: StudyReport, out_dir: Path) -> List[str]:
+    if s.sensitivity is None:
+        return []
+    sv = s.sensitivity
+    parts = ["### Sensitivity to the assumptions", "",
+             f"One assumption at a time, the others at their used values, {sv.runs} "
+             f"replication(s) per point ({sv.computed} runs computed now, {sv.cached} from "
+             f"the store). Subset: {sv.why}", ""]
+    parts += [_md_table(EFFECT_HEAD, _effect_rows(s)), ""]
+    parts += [f"- {line}" for line in verdicts(sv.effects)]
+    parts += [f"> {note}" for note in sv.notes]
+    png = next((p for p in s.tornado if p.suffix == ".png"), None)
+    if png is not None:
+        parts += ["", f"![tornado]({_rel(png, out_dir)})", "",
+                  "*Each bar spans the smallest to the largest mean over the assumption's "
+                  "range (thin lines: 95 % intervals at the ends); black line: the values "
+                  "used; red dashed: the published value.*", ""]
+    return parts
 
 
 def _md_figures(s: StudyReport, table: str, out_dir: Path, heading: str = "") -> List[str]:
@@ -205,6 +286,12 @@ def html_page(rep: Reproduction, out_dir: Path) -> str:
         body += [f'<p class="note">{html.escape(n)}</p>' for n in s.notes]
         body += ["<h3>Agreement with the paper</h3>",
                  _html_table(AGREEMENT_HEAD, _agreement_rows(s))]
+        if _stated_rows(s):
+            body += ["<h3>Parameters the paper states</h3>",
+                     _html_table(STATED_HEAD, _stated_rows(s))]
+        if _assumed_rows(s):
+            body += ["<h3>Assumptions (parameters the paper does not state)</h3>",
+                     _html_table(ASSUMED_HEAD, _assumed_rows(s))]
         for spec in s.study.tables:
             frame = s.results.tables.get(spec.id)
             if frame is None or not len(frame):
@@ -215,10 +302,25 @@ def html_page(rep: Reproduction, out_dir: Path) -> str:
                      f"(relative for quantities in cells). "
                      f'<a href="{s.study.name}/table-{spec.id}.csv">CSV</a></p>',
                      _html_table([h for _, h in _columns(spec)], _rows(spec, frame), flags),
+                     f"<p><em>{html.escape(_table_assumptions(s, spec.id))}</em></p>",
                      _html_figures(s, spec.id, out_dir)]
         traces = _html_figures(s, "traces", out_dir)
         if traces:
             body += ["<h3>Traces</h3>", traces]
+        if s.sensitivity is not None:
+            sv = s.sensitivity
+            body += ["<h3>Sensitivity to the assumptions</h3>",
+                     f"<p>One assumption at a time, the others at their used values, "
+                     f"{sv.runs} replication(s) per point. Subset: {html.escape(sv.why)}</p>",
+                     _html_table(EFFECT_HEAD, _effect_rows(s)), "<ul>"]
+            body += [f"<li>{html.escape(v)}</li>" for v in verdicts(sv.effects)] + ["</ul>"]
+            body += [f'<p class="note">{html.escape(n)}</p>' for n in sv.notes]
+            svg = next((p for p in s.tornado if p.suffix == ".svg"), None)
+            if svg is not None:
+                src = html.escape(_rel(svg, out_dir))
+                body.append(f'<figure><img src="{src}" alt="tornado"><figcaption>Bars: '
+                            "smallest to largest mean over each assumption's range; black: "
+                            "values used; red dashed: published.</figcaption></figure>")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<title>atmsim reproduction report</title>"
             f"<style>{CSS}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
@@ -238,6 +340,18 @@ def write(rep: Reproduction, out_dir: Path) -> List[Path]:
         path = folder / "agreement.csv"
         s.agreement.to_csv(path, index=False)
         written.append(path)
+        if assumptions_of(s.study):
+            import pandas as pd
+
+            path = folder / "assumptions.csv"
+            pd.DataFrame(_assumed_rows(s), columns=ASSUMED_HEAD).to_csv(path, index=False)
+            written.append(path)
+        if s.sensitivity is not None:
+            for name, frame in (("sensitivity-points.csv", s.sensitivity.points),
+                                ("sensitivity-effects.csv", s.sensitivity.effects)):
+                path = folder / name
+                frame.to_csv(path, index=False)
+                written.append(path)
     for name, text in (("README.md", markdown(rep, out_dir)), ("index.html", html_page(rep, out_dir))):
         path = out_dir / name
         path.write_text(text, encoding="utf-8")

@@ -2,9 +2,15 @@
 store, compare with the published values, draw the figures.
 
 This is the one path every study takes, whether the outcome is printed (`atmsim reproduce
-STUDY`) or written as a report folder (`--out`, or `all`). Every run goes through
-`sweep.execute`, so runs already in the store are not computed again: a report can be redrawn,
-or an interrupted reproduction resumed, at the cost of the missing runs only.
+STUDY`) or written as a report folder (`--out`, or `all`). Each point runs
+`replication.replications` times (at least 4, 2 with --quick); a study whose points have a
+random element but identical replications fails (`IdenticalReplications`). With
+`sensitivity`, the study's declared assumptions are swept one at a time on its declared subset
+(`sensitivity.py`) and the report gets a tornado figure.
+
+Every run goes through `sweep.execute`, so runs already in the store are not computed again:
+a report can be redrawn, or an interrupted reproduction resumed, at the cost of the missing
+runs only.
 """
 
 from __future__ import annotations
@@ -21,7 +27,9 @@ from ..result import Result
 from ..store import Store
 from ..sweeps import execute
 from ..tables import summarize
-from . import agreement
+from . import agreement, replication
+from . import sensitivity as sens
+from .assumptions import Assumption, Stated
 from .registry import Experiment, FigureFile, Study, StudyResults, TraceRun
 
 if TYPE_CHECKING:
@@ -44,6 +52,19 @@ class StudyReport:
     notes: List[str] = field(default_factory=list)
     # The experiments behind the tables, in table-row order within each table.
     experiments: List[Experiment] = field(default_factory=list)
+    replications: int = 1
+    sensitivity: Optional[sens.Sensitivity] = None
+    tornado: List[Path] = field(default_factory=list)
+
+
+def assumptions_of(study: Study) -> List[Assumption]:
+    """The study's declared assumptions (`assumptions` attribute; empty if it has none)."""
+    return list(getattr(study, "assumptions", ()) or ())
+
+
+def stated_of(study: Study) -> List[Stated]:
+    """The parameters the study's paper states (`stated` attribute)."""
+    return list(getattr(study, "stated", ()) or ())
 
 
 @dataclass
@@ -188,7 +209,7 @@ def select_tables(study: Study, spec: str) -> List[str]:
 def reproduce_study(
     study: Study, quick: bool, extra: Pairs, store: Store, out_dir: Optional[Path],
     jobs: Optional[int] = None, executor: Any = None, progress: Optional[bool] = None,
-    tables: Optional[Sequence[str]] = None,
+    tables: Optional[Sequence[str]] = None, sensitivity: bool = False,
 ) -> StudyReport:
     """One study through the sweep and the store. out_dir None: compare only (no trace runs,
     no figures); tables: only these table ids' experiments."""
@@ -203,16 +224,21 @@ def reproduce_study(
     # Optional study hooks: `detail_metrics = True` reads every flow and port field of the
     # reports (not only summary and goodputs); `derive_metrics(runs)` returns the run table
     # with extra metric columns (listed in its attrs["metrics"]).
-    swept = execute(points, study.runs, store=store, executor=executor, jobs=jobs,
+    runs = replication.replications(study.runs, quick)
+    swept = execute(points, runs, store=store, executor=executor, jobs=jobs,
                     show_progress=progress, cost=lambda p: costs.get(id(p), 1.0),
                     detail=bool(getattr(study, "detail_metrics", False)))
     run_table = _relabelled(swept.runs, experiments)
+    notes: List[str] = []
+    # A run shortened by hand (--duration) may end before its first random draw (an idle
+    # time drawn after the first transfer): then identical runs are a note, not an error.
+    shortened = any(k == "simulation.duration_s" for k, _ in extra)
+    _check_replications(study, experiments, points, run_table, None if not shortened else notes)
     derive = getattr(study, "derive_metrics", None)
     if derive is not None:
         run_table = derive(run_table)
     indexed = summarize(run_table, by=["point"])
     compared = _comparison(study, indexed, experiments)
-    notes: List[str] = []
     traces = [] if out_dir is None else _traces(
         study, study.trace_runs(quick), extra, store, jobs, executor, progress, notes)
     results = StudyResults(tables=compared, points=_labelled(indexed, experiments), traces=traces,
@@ -223,25 +249,53 @@ def reproduce_study(
     if study_notes is not None:
         notes.extend(study_notes(quick, results))
     figures = [] if out_dir is None else study.figures(results, out_dir / study.name)
-    return StudyReport(
+    report = StudyReport(
         study=study, results=results, agreement=agreement.summarize(compared, study.tables),
         figures=figures, runs=len(swept.tasks), computed=swept.computed, cached=swept.cached,
-        notes=notes, experiments=experiments,
+        notes=notes, experiments=experiments, replications=runs,
     )
+    if sensitivity:
+        declared = assumptions_of(study)
+        report.sensitivity = sens.run(study, declared, sens.subset(study, quick), runs, store,
+                                      extra, executor, jobs, progress)
+        if out_dir is not None:
+            report.tornado = sens.tornado(report.sensitivity, declared,
+                                          out_dir / study.name / "sensitivity-tornado",
+                                          f"{study.title}: one assumption at a time")
+    return report
+
+
+def _check_replications(study: Study, experiments: Sequence[Experiment],
+                        points: Sequence[Point], runs: "pd.DataFrame",
+                        notes: Optional[List[str]] = None) -> None:
+    """Fail the study if a random point's replications are all the same (with `notes`,
+    record it there instead)."""
+    has_phases = replication.engine_has_phases()
+    random = {i: replication.random_elements(p.scenario.text, p.overrides, has_phases)
+              for i, p in enumerate(points)}
+    labels = {i: sens.label(e) for i, e in enumerate(experiments)}
+    found = replication.check(runs, random, labels)
+    if found and notes is not None:
+        notes.append(replication.message(study.name, found) + " (the duration was overridden: "
+                     "a short run may end before its first random draw)")
+    elif found:
+        raise replication.IdenticalReplications(replication.message(study.name, found))
 
 
 def reproduce(
     studies: Sequence[Study], quick: bool, store: Store, out_dir: Optional[Path],
     overrides: Pairs = (), jobs: Optional[int] = None, executor: Any = None,
     progress: Optional[bool] = None, tables: Optional[Sequence[str]] = None,
+    sensitivity: bool = False,
 ) -> Reproduction:
-    """Run, compare and (with an out_dir) draw every study; the caller prints the outcome
-    (studies/text.py) or writes the report folder (studies/report.py)."""
+    """Run, compare and (with an out_dir) draw every study, and with `sensitivity` sweep its
+    assumptions; the caller prints the outcome (studies/text.py) or writes the report folder
+    (studies/report.py)."""
     started = time.time()
     clock = time.perf_counter()
     reports = [
         reproduce_study(s, quick, tuple(overrides), store, out_dir, jobs, executor, progress,
-                        tables)
+                        tables, sensitivity)
         for s in studies
     ]
     return Reproduction(

@@ -23,10 +23,15 @@ from ..registry import Compared, Experiment, FigureFile, PaperTable, StudyResult
 from . import data
 from . import italian_network as it
 from . import scenarios as net
+from ..assumptions import Assumption
+from ..sensitivity import Subset
+from . import assumptions as declared
+from ..replication import replications
 
 if TYPE_CHECKING:
     import pandas as pd
 
+STUDY_RUNS = 1  # the study's own replication count (replication.replications raises it)
 QUICK_TWO_NODE_S = 10.0
 QUICK_ITALY_S = 5.0
 FULL_TWO_NODE_S = 30.0
@@ -214,10 +219,11 @@ def notes(quick: bool, results: StudyResults) -> List[str]:
     if quick:
         out.append(f"quick mode: two-node runs of {QUICK_TWO_NODE_S:g} s, Italian runs of "
                    f"{QUICK_ITALY_S:g} s (the paper: up to about 60 s or 98 % precision), a "
-                   "subset of the points, one replication")
+                   f"subset of the points, {replications(STUDY_RUNS, True)} replications per point")
     else:
         out.append(f"two-node runs of {FULL_TWO_NODE_S:g} s, Italian runs of {FULL_ITALY_S:g} s "
-                   "(the paper: up to about 60 s or 98 % precision), one replication")
+                   "(the paper: up to about 60 s or 98 % precision), "
+                   f"{replications(STUDY_RUNS, False)} replications per point")
     for st in data.STATEMENTS:
         frame = results.tables.get(st.figure)
         if frame is None or not len(frame):
@@ -255,6 +261,15 @@ class AjmoneMarsanStudy:
     citation = ("M. Ajmone Marsan, A. Bianco, R. Lo Cigno, M. Munafò, \"Some simulation "
                 "results about TCP connections in ATM networks\"")
     runs = 1
+    stated = declared.STATED
+
+    @property
+    def assumptions(self) -> List[Assumption]:
+        return declared.assumptions()
+
+    def sensitivity_subset(self, quick: bool) -> Subset:
+        return declared.sensitivity_subset(self.experiments(True))
+
     detail_metrics = True
     tables = [
         PaperTable("2", "Figure 2: 1000 km connections, goodput and efficiency against the "

@@ -14,6 +14,10 @@ from ..agreement import fmt as _fmt
 from ..registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
 from . import data
 from . import scenarios as net
+from ..assumptions import Assumption
+from ..sensitivity import Subset
+from . import assumptions as declared
+from ..replication import replications
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -107,7 +111,7 @@ def notes(quick: bool, results: StudyResults) -> List[str]:
     if quick:
         out.append(f"quick mode: {QUICK_DURATION_S:g} s runs instead of the paper's "
                    f"{data.DURATION_S:g} s, N = {', '.join(map(str, QUICK_SOURCES))}, MSS "
-                   f"{', '.join(map(str, QUICK_MSS))}; one replication")
+                   f"{', '.join(map(str, QUICK_MSS))}; {replications(1, True)} replications per point")
     out.append(f"link rate {data.LINK_CELLS_PER_S} cells/s = "
                f"{data.LINK_CELLS_PER_S * 424 / 1e6:.2f} Mb/s (14 x 10 Mb/s x 53/48); "
                "B_av of this model: " + ", ".join(
@@ -154,6 +158,15 @@ class GerlaStudy:
                 "rate-based controls for TCP sources\" (UCLA, 1995)")
     runs = 1
     detail_metrics = True
+    stated = declared.STATED
+
+    @property
+    def assumptions(self) -> List[Assumption]:
+        return declared.assumptions()
+
+    def sensitivity_subset(self, quick: bool) -> Subset:
+        return declared.sensitivity_subset(self.experiments(True))
+
     tables = [
         PaperTable("3", "Figure 3: PRCA, total TCP goodput against the number of TCP sources, "
                    "b_g = 1.1/1.2/1.3, MSS 1024", LABELS, [GOODPUT, B_AV]),

@@ -17,6 +17,9 @@ from ..registry import Compared, Experiment, FigureFile, PaperTable, StudyResult
 from . import data
 from . import scenarios as net
 from . import setups
+from ..assumptions import Assumption
+from ..sensitivity import Subset
+from . import assumptions as declared
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -347,6 +350,15 @@ class GfrBonaventureStudy:
                 "ATM networks\" / GFR with TCP, FIFO- and WFQ-based implementations "
                 "(sections 4-9)")
     runs = 2  # two replications per point: exponential idle times make the runs seed-dependent
+    stated = declared.STATED
+
+    @property
+    def assumptions(self) -> List[Assumption]:
+        return declared.assumptions()
+
+    def sensitivity_subset(self, quick: bool) -> Subset:
+        return declared.sensitivity_subset(self.experiments(True))
+
     detail_metrics = True
     tables = [_table(setups.SETUPS[f]) for f in setups.FIGURES]
 

@@ -20,6 +20,9 @@ from ...scenario import Scenario
 from ..registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
 from . import data
 from . import scenarios as model
+from ..assumptions import Assumption
+from ..sensitivity import Subset
+from . import assumptions as declared
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -130,6 +133,15 @@ class GfrGoyalStudy:
     citation = ("R. Goyal, R. Jain, S. Fahmy, B. Vandalore, \"Providing Rate Guarantees to "
                 "TCP over the ATM GFR Service\", Proc. LCN 1998")
     runs = 1  # threshold_drop is deterministic; DFBA draws from the seeded stream
+    stated = declared.STATED
+
+    @property
+    def assumptions(self) -> List[Assumption]:
+        return declared.assumptions()
+
+    def sensitivity_subset(self, quick: bool) -> Subset:
+        return declared.sensitivity_subset(self.experiments(True))
+
     tables = [
         PaperTable("1-3", "Tables 1-3: 15 SACK TCPs, one VC each, per-VC thresholds r_i in a "
                    "48000-cell FIFO (single drop per crossing); throughput per TCP and "

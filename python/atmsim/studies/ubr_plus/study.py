@@ -15,6 +15,9 @@ from ..registry import (
 )
 from . import scenarios
 from .data import PaperRow
+from ..assumptions import Assumption
+from ..sensitivity import Subset
+from . import assumptions as declared
 
 EFFICIENCY = Compared("efficiency", "summary.efficiency", "efficiency")
 FAIRNESS = Compared("fairness", "summary.fairness", "fairness")
@@ -58,7 +61,8 @@ class UbrPlusStudy:
     title = "UBR+: improving performance of TCP over ATM-UBR service"
     citation = ("R. Goyal, R. Jain, S. Kalyanaraman, S. Fahmy, B. Vandalore, "
                 "\"UBR+: Improving Performance of TCP over ATM-UBR Service\", ICC 1997")
-    runs = 1  # the model has no randomness (paper section 3.1)
+    runs = 1  # the paper's model has no randomness (section 3.1); see replication.py
+    stated = declared.STATED
     tables = [
         PaperTable("1", "Table 1: TCP over UBR, buffer for zero loss (infinite buffer)",
                    ["config", "sources"], [EFFICIENCY, FAIRNESS, MAX_QUEUE]),
@@ -75,6 +79,13 @@ class UbrPlusStudy:
 
     def experiments(self, quick: bool) -> List[Experiment]:
         return [_experiment(row) for row in scenarios.select(scenarios.TABLES, quick=quick)]
+
+    @property
+    def assumptions(self) -> List[Assumption]:
+        return declared.assumptions()
+
+    def sensitivity_subset(self, quick: bool) -> Subset:
+        return declared.sensitivity_subset(self.experiments(True))
 
     def trace_runs(self, quick: bool) -> List[TraceRun]:
         chosen = [("LAN", 1000, "UBR"), ("LAN", 1000, "FBA")]

@@ -1,0 +1,211 @@
+"""What a reproduction chose where its paper is silent, kept as data beside what it states.
+
+A paper fixes some parameters (a link rate, a buffer of 1000 cells, an MSS) and leaves others
+out (the timer tick, how a port orders cells that arrive together, when the sources start).
+A simulator has to run with *some* value for every one of them, so each unstated value is an
+assumption, and an assumption nobody can see is a result fitted in secret. Here each one is an
+`Assumption` record: its name, the value the study uses, why (the paper's silence, or the
+standard or common practice it follows), a plausible range to sweep, and how it is applied to
+a run (which scenario keys it overrides). `Stated` records list what the paper does give, so
+the report can show the two apart.
+
+The `keys` of an assumption are dotted scenario keys (`n_source.buffer_cells`,
+`tcp.tick_ms`). A `*` part stands for every element of an array of tables in the experiment's
+scenario (`port.*.arbitration` sets the arbitration of every port), so one declaration fits
+every topology of a study. Values are written as TOML literals by `overrides.normalize`.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from ..overrides import normalize
+
+Pairs = Tuple[Tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Stated:
+    """A parameter the paper gives: its name, value and where the paper says it."""
+
+    name: str
+    value: str
+    where: str
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """A parameter the paper does not state, and how the study fills it in.
+
+    name: short identifier (also the sensitivity table's row name); label: what it is, with
+    its unit, for tables and figure axes; value: the value every run of the study uses; why:
+    one or two sentences (the paper's silence, the standard or practice followed); values: the
+    plausible range, swept one at a time by `atmsim reproduce NAME --sensitivity`; keys: the
+    scenario keys a value is written to (`*` = every element of that array); applies: how it
+    is applied, in words, when keys alone do not say it (e.g. a study parameter); tables: the
+    paper tables it matters for (empty: all of the study's); apply: for assumptions that are
+    not one scenario key, a function (experiment scenario's parsed TOML, value) -> overrides.
+    """
+
+    name: str
+    label: str
+    value: Any
+    why: str
+    values: Sequence[Any]
+    keys: Sequence[str] = ()
+    applies: str = ""
+    tables: Sequence[str] = ()
+    apply: Optional[Callable[[Mapping[str, Any], Any], Pairs]] = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.keys and self.apply is None:
+            raise ValueError(f"assumption {self.name}: give keys or an apply function")
+        if not self.values:
+            raise ValueError(f"assumption {self.name}: an empty range cannot be swept")
+
+    def how(self) -> str:
+        """How the assumption is applied, in words, for listings."""
+        if self.applies:
+            return self.applies
+        return ", ".join(self.keys)
+
+    def overrides(self, document: Mapping[str, Any], value: Any) -> Pairs:
+        """The scenario overrides that give this assumption `value` in a scenario whose parsed
+        TOML (after its own overrides) is `document`."""
+        if self.apply is not None:
+            return tuple(self.apply(document, value))
+        pairs: List[Tuple[str, Any]] = []
+        for key in self.keys:
+            pairs += [(k, value) for k in expand(key, document)]
+        return tuple(normalize(pairs))
+
+
+def expand(key: str, document: Mapping[str, Any]) -> List[str]:
+    """Every concrete key a key with `*` parts stands for in `document` (the key itself when
+    it has none). A `*` over an array the document lacks stands for nothing."""
+    parts = key.split(".")
+    out: List[str] = []
+
+    def walk(node: Any, i: int, prefix: List[str]) -> None:
+        if i == len(parts):
+            out.append(".".join(prefix))
+            return
+        part = parts[i]
+        if part == "*":
+            if isinstance(node, list):
+                for j, item in enumerate(node):
+                    walk(item, i + 1, prefix + [str(j)])
+            return
+        child = node.get(part) if isinstance(node, Mapping) else None
+        walk(child, i + 1, prefix + [part])
+
+    walk(document, 0, [])
+    return out
+
+
+def _literal(raw: str) -> Any:
+    try:
+        return tomllib.loads(f"v = {raw}")["v"]
+    except tomllib.TOMLDecodeError:
+        return raw  # the engine reads a non-literal as a string too
+
+
+def document(text: str, overrides: Pairs = ()) -> Dict[str, Any]:
+    """The scenario's TOML with dotted-key overrides applied the way the engine applies them
+    (`scenario/overrides.rs`): numeric parts index arrays, missing tables are created."""
+    doc: Dict[str, Any] = tomllib.loads(text)
+    for key, raw in overrides:
+        parts = key.split(".")
+        node: Any = doc
+        for j, part in enumerate(parts):
+            last = j + 1 == len(parts)
+            if isinstance(node, list):
+                if not part.isdigit() or int(part) >= len(node):
+                    break  # the engine rejects it; nothing to infer here
+                if last:
+                    node[int(part)] = _literal(raw)
+                else:
+                    node = node[int(part)]
+            elif isinstance(node, dict):
+                if last:
+                    node[part] = _literal(raw)
+                else:
+                    node = node.setdefault(part, {})
+            else:
+                break
+    return doc
+
+
+def render(assumptions: Sequence[Assumption], stated: Sequence[Stated] = ()) -> str:
+    """Plain-text listing (`atmsim reproduce NAME --assumptions`)."""
+    lines: List[str] = []
+    if stated:
+        lines.append("Stated by the paper:")
+        for s in stated:
+            lines.append(f"  {s.name} = {s.value}  ({s.where})")
+        lines.append("")
+    lines.append("Assumed (not stated by the paper):")
+    for a in assumptions:
+        lines.append(f"  {a.name} = {fmt_value(a.value)}  [{a.label}]")
+        lines.append(f"      range swept: {', '.join(fmt_value(v) for v in a.values)}")
+        lines.append(f"      applied as: {a.how()}")
+        if a.tables:
+            lines.append(f"      tables: {', '.join(a.tables)}")
+        lines.append(f"      why: {a.why}")
+    return "\n".join(lines)
+
+
+def fmt_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float) and v.is_integer() and abs(v) < 1e15:
+        return f"{v:g}"
+    return str(v)
+
+
+def check(assumptions: Sequence[Assumption]) -> None:
+    """Declarations a study must not make: two with one name, a used value outside the
+    range it claims is plausible. Raises ValueError naming the assumption."""
+    seen = set()
+    for a in assumptions:
+        if a.name in seen:
+            raise ValueError(f"assumption {a.name}: declared twice")
+        seen.add(a.name)
+        if a.value not in list(a.values):
+            raise ValueError(f"assumption {a.name}: the value used ({a.value!r}) is not in its "
+                             f"range {list(a.values)!r}")
+
+
+def on_ports(path: str, kinds: Sequence[str]) -> Callable[[Mapping[str, Any], Any], Pairs]:
+    """An `apply` for a port setting that only some ports have: `path` (dotted, under the
+    port table, e.g. "policy.r_cells" or "buffer_cells") on every port whose policy kind is
+    one of `kinds`."""
+    def apply(doc: Mapping[str, Any], value: Any) -> Pairs:
+        pairs = [(f"port.{i}.{path}", value) for i, p in enumerate(doc.get("port", []) or [])
+                 if (p.get("policy") or {}).get("kind") in kinds]
+        return tuple(normalize(pairs))
+    return apply
+
+
+def randomness_seam(phases_why: str = "", jitter: bool = True) -> List[Assumption]:
+    """The two settings of the project's randomness seam (COMMON.md) as assumptions: the
+    links' slot phases and the sources' start jitter. The value used for phases is what the
+    installed engine does ("random" once it has the setting, "aligned" before); an engine
+    without the settings rejects them, and the sensitivity run says so instead of sweeping."""
+    from .replication import engine_has_phases
+
+    out = [Assumption(
+        "phases", "slot phase of every link (simulation.phases)",
+        "random" if engine_has_phases() else "aligned",
+        (phases_why or "Not stated by the paper.") + " The project default is random: real "
+        "links are not phase-locked (COMMON.md). The value used is what the installed engine "
+        "does.", ["aligned", "random"], keys=["simulation.phases"])]
+    if jitter:
+        out.append(Assumption(
+            "start_jitter_s", "sources' start spread, uniform in [0, X) (s)", 0.0,
+            "Not stated; every source starts at its scenario time. A spread of a few round "
+            "trips is what independent hosts would show.", [0.0, 0.01, 0.1],
+            keys=["simulation.start_jitter_s"]))
+    return out

@@ -1,0 +1,340 @@
+"""Study-independent evidence machinery: assumption records, the replication check, the
+one-at-a-time sensitivity sweep and its tornado figure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import List
+
+import pandas as pd
+import pytest
+
+from atmsim.scenario import Scenario
+from atmsim.store import open_store
+from atmsim.studies import assumptions as A
+from atmsim.studies import replication as R
+from atmsim.studies import sensitivity as S
+from atmsim.studies.registry import Compared, Experiment, PaperTable
+from conftest import small_scenario
+
+TOPOLOGY = """
+[simulation]
+duration_s = 1.0
+[[node]]
+name = "a"
+kind = "host"
+[[port]]
+node = "s"
+toward = "a"
+buffer_cells = 100
+policy = { kind = "tail_drop" }
+[[port]]
+node = "s"
+toward = "b"
+buffer_cells = 100
+policy = { kind = "dfba", z = 2.0 }
+arbitration = "rotating"
+[[background]]
+name = "bg"
+route = ["a", "s", "b"]
+source = { kind = "cbr", rate_bps = 1e6 }
+"""
+
+
+def test_expand_star_over_every_array_element():
+    doc = A.document(TOPOLOGY)
+    assert A.expand("port.*.arbitration", doc) == ["port.0.arbitration", "port.1.arbitration"]
+    assert A.expand("tcp.tick_ms", doc) == ["tcp.tick_ms"]
+    assert A.expand("connection.*.start_s", doc) == []  # no connections: nothing to set
+
+
+def test_assumption_overrides_are_toml_literals():
+    a = A.Assumption("arb", "arbitration", "rotating", "ties", ["rotating", "random"],
+                     keys=["port.*.arbitration"])
+    assert a.overrides(A.document(TOPOLOGY), "random") == (
+        ("port.0.arbitration", "random"), ("port.1.arbitration", "random"))
+    b = A.Assumption("buf", "buffer (cells)", 1000, "unstated", [500, 1000],
+                     keys=["n_source.buffer_cells"])
+    assert b.overrides({}, 500) == (("n_source.buffer_cells", "500"),)
+    with pytest.raises(ValueError, match="keys or an apply"):
+        A.Assumption("x", "x", 1, "", [1])
+    with pytest.raises(ValueError, match="empty range"):
+        A.Assumption("x", "x", 1, "", [], keys=["a"])
+
+
+def test_check_rejects_value_outside_range_and_duplicates():
+    a = A.Assumption("buf", "buffer", 1000, "w", [500, 2000], keys=["k"])
+    with pytest.raises(ValueError, match="not in its range"):
+        A.check([a])
+    b = A.Assumption("buf", "buffer", 500, "w", [500, 2000], keys=["k"])
+    with pytest.raises(ValueError, match="declared twice"):
+        A.check([b, b])
+    A.check([b])
+
+
+def test_document_applies_overrides_like_the_engine():
+    doc = A.document(TOPOLOGY, (("port.1.buffer_cells", "7"), ("tcp.tick_ms", "500"),
+                                ("port.0.policy.kind", "epd")))
+    assert doc["port"][1]["buffer_cells"] == 7
+    assert doc["tcp"]["tick_ms"] == 500
+    assert doc["port"][0]["policy"]["kind"] == "epd"
+
+
+def test_render_lists_stated_apart_from_assumed():
+    text = A.render([A.Assumption("tick", "TCP timer tick (ms)", 500, "BSD default.",
+                                  [100, 500], keys=["tcp.tick_ms"])],
+                    [A.Stated("MSS", "9140 octets", "section 3")])
+    stated, assumed = text.split("Assumed")
+    assert "MSS = 9140 octets" in stated and "tick" not in stated
+    assert "tick = 500" in assumed and "100, 500" in assumed and "tcp.tick_ms" in assumed
+
+
+def test_random_elements():
+    assert R.random_elements(TOPOLOGY, has_phases=False) == ["port.1: dfba policy"]
+    # An engine with phases defaults to random; "aligned" turns it off.
+    assert 'simulation.phases = "random"' in R.random_elements(TOPOLOGY, has_phases=True)
+    aligned = (("simulation.phases", '"aligned"'), ("port.1.policy.kind", "tail_drop"))
+    assert R.random_elements(TOPOLOGY, aligned, has_phases=True) == []
+    jitter = R.random_elements(TOPOLOGY, (("simulation.start_jitter_s", "0.01"),), False)
+    assert any("start_jitter_s" in e for e in jitter)
+    onoff = R.random_elements(TOPOLOGY, (("background.0.source.kind", "on_off"),), False)
+    assert any("on_off" in e for e in onoff)
+    assert R.random_elements(small_scenario(), has_phases=False) == []
+    assert R.random_elements(small_scenario(), (("n_source.arbitration", "random"),), False)
+
+
+def _runs(values_by_point):
+    rows = []
+    for point, values in values_by_point.items():
+        for run, v in enumerate(values):
+            rows.append({"point": point, "run": run, "summary.efficiency": v,
+                         "summary.fairness": 1.0})
+    frame = pd.DataFrame(rows)
+    frame.attrs["metrics"] = ["summary.efficiency", "summary.fairness"]
+    return frame
+
+
+def test_replication_check_on_a_synthetic_table():
+    # The engine before branch `rand` is deterministic for these studies, so the check is
+    # exercised on a run table built here: point 0 varies, 1 and 2 do not.
+    runs = _runs({0: [0.9, 0.91], 1: [0.8, 0.8], 2: [0.7, 0.7], 3: [float("nan")] * 2})
+    random = {0: ["phases"], 1: ["phases"], 2: [], 3: ["on-off"]}
+    found = R.check(runs, random, {1: "LAN 5", 3: "WAN"})
+    assert [f.point for f in found] == [1, 3]  # 2 is deterministic: identical is right
+    msg = R.message("ubr-plus", found)
+    assert "2 point(s)" in msg and "LAN 5 (2 runs; random: phases)" in msg
+    assert R.check(_runs({0: [0.5]}), {0: ["phases"]}, {}) == []  # one run: nothing to compare
+
+
+def test_replications_per_mode():
+    assert R.replications(1, quick=False) == 4
+    assert R.replications(8, quick=False) == 8
+    assert R.replications(8, quick=True) == 2
+
+
+@dataclass
+class TinyStudy:
+    name: str = "tiny"
+    title: str = "tiny"
+    citation: str = ""
+    runs: int = 1
+    tables: List[PaperTable] = field(default_factory=lambda: [PaperTable(
+        "T1", "t", ["buffer"], [Compared("efficiency", "summary.efficiency", "efficiency")])])
+
+    def experiments(self, quick: bool) -> List[Experiment]:
+        sc = Scenario(small_scenario(buffer_cells=1000, policy="EPD"), "<tiny>")
+        return [Experiment("T1", {"buffer": 1000}, sc, {"efficiency": 0.5})]
+
+
+ASSUMED = [
+    A.Assumption("buffer", "switch buffer (cells)", 1000, "unstated", [300, 1000, 3000],
+                 keys=["n_source.buffer_cells"]),
+    A.Assumption("arbitration", "tie order at a port", "rotating", "unstated",
+                 ["rotating", "fixed"], keys=["n_source.arbitration"]),
+    A.Assumption("phases", "slot phases", "aligned", "not in this engine yet",
+                 ["aligned", "random"], keys=["simulation.phases"]),
+]
+
+
+def test_plan_one_at_a_time():
+    study = TinyStudy()
+    variants, notes = S.plan(study, study.experiments(True), ASSUMED)
+    assert [(v.assumption, v.value) for v in variants] == [
+        (S.BASELINE, None), ("buffer", 300), ("buffer", 3000), ("arbitration", "fixed"),
+        ("phases", "random")]
+    # Exactly one assumption differs from the baseline in each variant.
+    base = dict(variants[0].point.overrides)
+    for v in variants[1:]:
+        diff = {k for k, val in v.point.overrides if base.get(k) != val}
+        assert len(diff) == 1
+    assert notes == []
+    wrong = A.Assumption("buffer", "b", 300, "x", [300, 1000], keys=["n_source.buffer_cells"])
+    _, notes = S.plan(study, study.experiments(True), [wrong])
+    assert notes and "declaration says 300" in notes[0]
+
+
+def test_sensitivity_runs_through_the_store_and_draws(tmp_path: Path):
+    study = TinyStudy()
+    chosen = S.Subset(study.experiments(True), "the one experiment")
+    store = open_store(tmp_path / "s.sqlite")
+    try:
+        out = S.run(study, ASSUMED, chosen, runs=1, store=store, jobs=1, progress=False)
+        again = S.run(study, ASSUMED, chosen, runs=1, store=store, jobs=1, progress=False)
+    finally:
+        store.close()
+    # Baseline + 2 buffer values + 1 arbitration value; phases rejected by this engine or run.
+    assert out.computed in (4, 5) and again.computed == 0 and again.cached == out.computed
+    if out.computed == 4:
+        assert any("phases = random: not run, the engine rejects it" in n for n in out.notes)
+    eff = out.effects.set_index("assumption")
+    buf = eff.loc["buffer"]
+    assert buf["low"] <= buf["baseline"] <= buf["high"]
+    assert buf["swing"] == pytest.approx(buf["high"] - buf["low"])
+    assert {buf["low_value"], buf["high_value"]} <= {300, 1000, 3000}
+    assert buf["published"] == 0.5
+    assert "buffer" in S.render(out)
+    files = S.tornado(out, ASSUMED, tmp_path / "fig" / "tornado", "tiny")
+    assert [f.suffix for f in files] == [".png", ".svg"] and all(f.stat().st_size for f in files)
+
+
+def test_verdicts_name_the_assumption_or_the_model():
+    rows = [
+        {"experiment": 0, "table": "T", "label": "row A", "metric": "eff",
+         "metric_label": "efficiency", "relative": False, "assumption": "buffer", "value": v,
+         "n": 2, "mean": m, "ci_low": m - 0.01, "ci_high": m + 0.01, "published": 0.9}
+        for v, m in ((100, 0.6), (1000, 0.7), (10000, 0.89))
+    ] + [
+        {"experiment": 1, "table": "T", "label": "row B", "metric": "eff",
+         "metric_label": "efficiency", "relative": False, "assumption": "buffer", "value": v,
+         "n": 2, "mean": m, "ci_low": m - 0.01, "ci_high": m + 0.01, "published": 0.2}
+        for v, m in ((100, 0.6), (1000, 0.7), (10000, 0.8))
+    ]
+    rows += [
+        {"experiment": 2, "table": "T", "label": "row C", "metric": "eff",
+         "metric_label": "efficiency", "relative": False, "assumption": "buffer", "value": v,
+         "n": 2, "mean": m, "ci_low": m - 0.3, "ci_high": m + 0.3, "published": 0.9}
+        for v, m in ((100, 0.6), (1000, 0.7), (10000, 0.75))
+    ]
+    rows += [
+        {"experiment": 3, "table": "T", "label": "row D", "metric": "eff",
+         "metric_label": "efficiency", "relative": False, "assumption": "buffer", "value": v,
+         "n": 2, "mean": m, "ci_low": m - 0.01, "ci_high": m + 0.01, "published": 0.65}
+        for v, m in ((100, 0.5), (1000, 0.8), (10000, 0.9))
+    ]
+    rows += [
+        {"experiment": 4, "table": "T", "label": "row E", "metric": "eff",
+         "metric_label": "efficiency", "relative": False, "assumption": "stagger", "value": v,
+         "n": 2, "mean": m, "ci_low": m, "ci_high": m, "published": 0.88}
+        for v, m in ((False, 0.28), (True, 0.93))
+    ]
+    rows += [
+        {"experiment": 5, "table": "T", "label": "row F", "metric": "eff",
+         "metric_label": "efficiency", "relative": False, "assumption": "arb", "value": v,
+         "n": 2, "mean": m, "ci_low": m - h, "ci_high": m + h, "published": 2.78}
+        for v, m, h in (("rotating", 2.94, 0.0), ("random", 2.95, 0.3))
+    ]
+    eff = S.effects(pd.DataFrame(rows), {"buffer": 1000, "stagger": False, "arb": "rotating"})
+    lines = S.verdicts(eff)
+    # Row E: a yes/no assumption has no values in between; true closes most of the gap.
+    assert "row E" in lines[4] and "partly explained by assumption stagger = true" in lines[4]
+    assert "from 0.6 to 0.05" in lines[4]
+    # Row F: random's wide interval holds the paper's value but its mean is no nearer.
+    assert "row F" in lines[5] and "not explained by any declared assumption" in lines[5]
+    # Row D: 0.65 lies between buffer 100 (0.5) and the used 1000 (0.8).
+    assert "row D" in lines[3] and "within the range of assumption buffer between 100" in lines[3]
+    # Row C's baseline interval [0.4, 1.0] holds the paper's 0.9: noise, not attributed.
+    assert "row C" in lines[2] and "inside the baseline's 95 % interval" in lines[2]
+    assert "explained" not in lines[2]
+    assert "row A" in lines[0] and "explained by assumption buffer = 10000" in lines[0]
+    assert "row B" in lines[1] and "not explained by any declared assumption" in lines[1]
+    assert "buffer = 100, gives 0.6" in lines[1]
+
+
+@pytest.mark.parametrize("name", ["ubr-plus", "gfr-bonaventure", "gfr-goyal", "gerla",
+                                  "ajmone-marsan"])
+def test_every_study_declares_consistent_assumptions(name):
+    """Each study states and assumes; every assumption's value is in its range, agrees with
+    what the study's scenarios hold, and can be applied to its sensitivity subset."""
+    from atmsim.studies import registry
+    from atmsim.studies.reproduce import assumptions_of, stated_of
+
+    study = registry.get(name)
+    declared = assumptions_of(study)
+    assert declared and stated_of(study)
+    A.check(declared)
+    assert all(a.why and a.label for a in declared)
+    chosen = S.subset(study, quick=True)
+    assert chosen.experiments and chosen.why
+    variants, notes = S.plan(study, list(chosen.experiments), declared)
+    assert not [n for n in notes if "declaration says" in n], notes
+    swept = {v.assumption for v in variants}
+    for a in declared:
+        if len(a.values) > 1:
+            assert a.name in swept, f"{a.name} sets nothing in the subset ({notes})"
+
+
+def test_cli_assumptions_lists_without_running():
+    from conftest import run_cli
+
+    done = run_cli("reproduce", "gfr-goyal", "--assumptions")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Stated by the paper:" in out and "Assumed (not stated by the paper):" in out
+    assert "dfba_r_fraction = 0.9" in out and "range swept: 0.5, 0.7, 0.9" in out
+    assert "Sensitivity subset:" in out
+    bad = run_cli("reproduce", "nope", "--assumptions")
+    assert bad.returncode == 2 and "unknown study" in bad.stderr
+
+
+def test_cli_sensitivity_json(tmp_path: Path):
+    """`--sensitivity --json` through the CLI: effects per published number, strict JSON."""
+    import json
+
+    from conftest import run_cli
+
+    done = run_cli("reproduce", "gfr-goyal", "--quick", "--sensitivity", "--duration", "0.3",
+                   "--jobs", "1", "--out", tmp_path / "rep", "--store", tmp_path / "s.sqlite",
+                   "--json")
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout, parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
+    (study,) = doc["studies"]
+    assert study["replications"] == 2
+    effects = study["sensitivity"]
+    assert {e["assumption"] for e in effects} >= {"tick_ms", "delayed_ack", "vc_weight"}
+    assert all(e["low"] <= e["high"] for e in effects)
+    # --duration fixes simulation.duration_s: that assumption is not swept, and said so.
+    assert "duration_s" not in {e["assumption"] for e in effects}
+    assert any("duration_s: not swept" in n for n in doc["studies"][0]["notes"]) or \
+        "duration_s: not swept" in (tmp_path / "rep" / "README.md").read_text()
+    readme = (tmp_path / "rep" / "README.md").read_text()
+    assert "Sensitivity to the assumptions" in readme and "sensitivity-tornado.png" in readme
+    assert (tmp_path / "rep" / "gfr-goyal" / "sensitivity-tornado.svg").stat().st_size > 1000
+
+
+def test_ubr_plus_declares_what_its_doc_discusses():
+    """The UBR+ doc discusses these unstated parameters; each must be declared."""
+    from atmsim.studies import registry
+    from atmsim.studies.reproduce import assumptions_of
+
+    names = {a.name for a in assumptions_of(registry.get("ubr-plus"))}
+    assert {"arbitration", "stagger_timers", "phases", "min_rto_ticks", "initial_rto_s"} <= names
+
+
+def test_ubr_plus_text_path_runs_replications():
+    """`atmsim reproduce ubr-plus` (text tables) runs 2 replications with --quick and shows
+    mean ± half-width when they differ (random arbitration makes them differ)."""
+    import json
+
+    from conftest import run_cli
+
+    done = run_cli("reproduce", "ubr-plus", "--quick", "--tables", "1", "--duration", "0.2",
+                   "--jobs", "1", "--set", "n_source.arbitration=random", "--json")
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)
+    assert rows and all(r["runs"] == 2 for r in rows)
+    assert all(r["efficiency_ci_low"] <= r["efficiency"] <= r["efficiency_ci_high"] for r in rows)
+    text = run_cli("reproduce", "ubr-plus", "--quick", "--tables", "1", "--duration", "0.2",
+                   "--jobs", "1", "--set", "n_source.arbitration=random")
+    assert text.returncode == 0 and "2 replication(s) per row" in text.stdout
+    assert " ± " in text.stdout
