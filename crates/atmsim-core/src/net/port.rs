@@ -22,10 +22,13 @@
 //! the previous hop every N2 cells it sends; a port whose next hop is such a switch holds a
 //! credit balance per VC and its scheduler skips VCs without credit.
 
-use super::{feedback_of, with_feedback, Arbitration, Fault, InputMerge, LevelLog, PortTrace, World};
+use super::fair_share::enforced;
+use super::{
+    feedback_of, with_feedback, Arbitration, FairShareMeter, Fault, InputMerge, LevelLog, PortTrace, World,
+};
 use crate::abr::{CreditReceiver, CreditSender, Feedback};
 use crate::accept::{BufferState, DropReason, Policy, VcPolicy, DROP_REASONS};
-use crate::cell::{Cell, F_BACKWARD, F_CLP, F_CREDIT, F_EFCI};
+use crate::cell::{rm, Cell, F_BACKWARD, F_CLP, F_CREDIT, F_EFCI};
 use crate::conformance::FGcra;
 use crate::rng::Rng;
 use crate::sched::Queue;
@@ -116,6 +119,9 @@ pub struct PortStats {
     pub rm_cells: u64,
     /// Backward RM cells whose feedback this switch made more pessimistic.
     pub rm_feedback_raised: u64,
+    /// Of those, the ones set to DR by the fair-share rule where the buffer band alone would
+    /// not have given DR.
+    pub rm_fair_share_decreases: u64,
     /// Data cells queued with EFCI set here.
     pub efci_marked: u64,
     /// FCVC credit cells consumed here and sent from here.
@@ -189,6 +195,11 @@ pub struct Port {
     /// Per VC: the level log (index in `World::levels`) of the VC's forward port at this
     /// switch, read by backward RM cells.
     rm_levels: Vec<Option<u32>>,
+    /// Per VC: the fair-share decision log of the VC's forward port at this switch (see
+    /// `fair_share`), read with `rm_levels`.
+    rm_shares: Vec<Option<u32>>,
+    /// This port is a forward port that enforces fair shares (the CLASS study's two-node runs).
+    pub fair_share: Option<Box<FairShareMeter>>,
     pub stats: PortStats,
     merge: InputMerge,
     /// Injected faults (usually none: checked only at first cells, and only if present).
@@ -236,6 +247,8 @@ impl Port {
             band_span: u32::MAX,
             level: None,
             rm_levels: Vec::new(),
+            rm_shares: Vec::new(),
+            fair_share: None,
             stats: PortStats::default(),
             merge: InputMerge::default(),
             faults: Vec::new(),
@@ -332,6 +345,19 @@ impl Port {
     pub fn read_level(&mut self, vc: usize, n_vcs: usize, log: u32) {
         self.rm_levels.resize(n_vcs, None);
         self.rm_levels[vc] = Some(log);
+    }
+
+    /// Enforce fair shares among the rate-controlled VCs leaving here (`meter` knows them and
+    /// their logs).
+    pub fn enforce_fair_share(&mut self, meter: FairShareMeter) {
+        self.fair_share = Some(Box::new(meter));
+        self.hooks = true;
+    }
+
+    /// Backward RM cells of `vc` are judged against the fair share in `World::shares[log]`.
+    pub fn read_share(&mut self, vc: usize, n_vcs: usize, log: u32) {
+        self.rm_shares.resize(n_vcs, None);
+        self.rm_shares[vc] = Some(log);
     }
 
     /// The next hop is an FCVC switch giving `vc` a buffer of `buffer` cells: send only on
@@ -522,6 +548,9 @@ impl Port {
     /// occupancy it is about to add to (own buffer or shared level).
     #[inline(never)]
     fn arrival_hooks(&mut self, now: Time, cell: &mut Cell, x: u32, own: bool, world: &mut World) {
+        if let Some(m) = self.fair_share.as_deref_mut() {
+            m.arrival(now, cell.vc as usize, &mut world.shares);
+        }
         if own {
             self.own_arrival(cell.vc as usize);
             return;
@@ -561,10 +590,17 @@ impl Port {
             if let Some(&Some(log)) = self.rm_levels.get(vc) {
                 // The forward port's band when this RM cell passes (see `level_log` for how
                 // stale it can be).
-                let here = world.levels[log as usize].at(now);
+                let band = world.levels[log as usize].at(now);
+                let here = match self.rm_shares.get(vc) {
+                    Some(&Some(s)) => enforced(band, rm::ccr(cell.frame), world.shares[s as usize].at(now)),
+                    _ => band,
+                };
                 if here > feedback_of(cell.frame) {
                     cell.frame = with_feedback(cell.frame, here);
                     self.stats.rm_feedback_raised += 1;
+                    if here == Feedback::Decrease && band != Feedback::Decrease {
+                        self.stats.rm_fair_share_decreases += 1;
+                    }
                 }
             }
         }
@@ -580,6 +616,9 @@ impl Port {
             self.active += 1;
         }
         cs.set(now, cs.y + 1);
+        if let Some(m) = self.fair_share.as_deref_mut() {
+            m.arrival(now, vc, &mut world.shares);
+        }
         // Straight to the queue even at a frame-merging port: an RM cell is not part of a frame.
         self.push(cell, own);
         if own {
@@ -785,6 +824,7 @@ mod tests {
             sched: Sched::new(1),
             captures: Default::default(),
             levels: Vec::new(),
+            shares: Vec::new(),
         };
         (Port::new("p".into(), 0, SlotClock::new(period), k, policy, 4), world)
     }
