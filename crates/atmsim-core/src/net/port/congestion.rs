@@ -9,7 +9,7 @@
 use super::INFINITE;
 use crate::abr::Feedback;
 use crate::cell::{rm, Cell};
-use crate::net::fair_share::enforced;
+use crate::net::fair_share::{enforced, NONE_STEPPED};
 use crate::net::{feedback_of, with_feedback, FairShareMeter, LevelLog};
 use crate::time::Time;
 
@@ -37,6 +37,8 @@ pub(super) struct Congestion {
     /// Per VC: the fair-share log (index in `World::shares`) of the VC's forward port at this
     /// switch, when that port enforces fair shares on it.
     rm_shares: Vec<Option<u32>>,
+    /// Per VC under enforcement: the declared rate last answered with a step.
+    stepped: Vec<u32>,
     /// This is a forward port that enforces fair shares (the CLASS study's two-node runs).
     pub meter: Option<Box<FairShareMeter>>,
 }
@@ -60,6 +62,7 @@ impl Default for Congestion {
             level: None,
             rm_levels: Vec::new(),
             rm_shares: Vec::new(),
+            stepped: Vec::new(),
             meter: None,
         }
     }
@@ -82,6 +85,7 @@ impl Congestion {
     pub fn read_share(&mut self, vc: usize, n_vcs: usize, log: u32) {
         self.rm_shares.resize(n_vcs, None);
         self.rm_shares[vc] = Some(log);
+        self.stepped.resize(n_vcs, NONE_STEPPED);
     }
 
     /// A cell of `vc` entered the buffer at `now`: meter it if this port enforces fair shares.
@@ -135,7 +139,7 @@ impl Congestion {
     /// band, or under enforcement the fair-share rule) if that is more pessimistic than what it
     /// carries.
     pub fn backward_rm(
-        &self,
+        &mut self,
         now: Time,
         cell: &mut Cell,
         levels: &[LevelLog],
@@ -147,7 +151,9 @@ impl Congestion {
         // stale they can be).
         let band = levels[log as usize].at(now);
         let here = match self.rm_shares.get(vc) {
-            Some(&Some(s)) => enforced(band, rm::ccr(cell.frame), shares[s as usize].at(now)),
+            Some(&Some(s)) => {
+                enforced(band, rm::ccr(cell.frame), shares[s as usize].at(now), &mut self.stepped[vc])
+            }
             _ => band,
         };
         if here <= feedback_of(cell.frame) {
