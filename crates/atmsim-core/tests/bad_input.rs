@@ -812,6 +812,12 @@ fn cases() -> Vec<Case> {
             "unknown variant `cubic`",
         ),
         case(
+            "out-of-order policy as text",
+            plus("[tcp]\ncache_out_of_order = \"discard\"\n"),
+            "tcp.cache_out_of_order",
+            "invalid type: string \"discard\", expected a boolean",
+        ),
+        case(
             "zero tick",
             plus("[tcp]\ntick_ms = 0\n"),
             "tcp.tick_ms",

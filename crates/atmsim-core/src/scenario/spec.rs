@@ -309,6 +309,8 @@ pub struct TcpSpec {
     pub mss_includes_options: Option<bool>,
     pub snd_buffer_bytes: Option<i64>,
     pub nodelay: Option<bool>,
+    /// Whether the receiver keeps out-of-order segments (default true).
+    pub cache_out_of_order: Option<bool>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
