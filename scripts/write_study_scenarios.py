@@ -24,8 +24,8 @@ SCENARIOS = {
         lambda: am.two_node_scenario(50, 5000, 50e6)),
     "class-two-node-adaptive.toml": (
         "ajmone_marsan.scenarios", "CLASS two-node network, 1000 km, 5000 cells, adaptive shaping, "
-        "50 Mb/s of shaped background",
-        lambda: am.two_node_scenario(50, 5000, "adaptive")),
+        "switches enforcing fair shares (1 ms), 50 Mb/s of shaped background",
+        lambda: am.two_node_scenario(50, 5000, "adaptive", fair_share_interval_us=1000.0)),
     "class-italy.toml": (
         "ajmone_marsan.scenarios", "CLASS Italian network (topology: docs/italian-network.md), 1.0 Gb/s "
         "of unshaped background, 1000-cell buffers, TCP shaped at 50 Mb/s",

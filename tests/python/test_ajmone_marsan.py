@@ -50,6 +50,11 @@ def test_two_node_scenarios():
     assert ports[("A", "B")]["rm_feedback"] == {"t_low_cells": 50, "t_high_cells": 2500}
     assert all(c["abr"] == {"kind": "adaptive", "nrm": 32, "max_rate_bps": 50e6}
                for c in mixed["connection"])
+    fair = tomllib.loads(am.two_node_scenario(0, 5000, "adaptive", fair_share_interval_us=1000.0))
+    ports = {(p["node"], p["toward"]): p for p in fair["port"]}
+    assert ports[("A", "B")]["rm_feedback"] == {"t_low_cells": 50, "t_high_cells": 2500,
+                                                "fair_share_interval_us": 1000.0}
+    assert "rm_feedback" not in ports[("B", "A")]
     shaped = tomllib.loads(am.two_node_scenario(50, 1000, None))
     assert shaped["background"][0]["shaping"] == {"beta": 1.2, "cdvt_us": 0.0}
     with pytest.raises(ValueError):
@@ -101,3 +106,19 @@ def test_class_derived_metrics():
     assert out["derived.tcp_link_mbps"][0] == pytest.approx(80.0)
     assert out["derived.load.MI->RO"][0] == pytest.approx(0.5)
     assert math.isnan(out["derived.load.RO->MI"][0]) if "derived.load.RO->MI" in out else True
+
+
+def test_adaptive_figures_run_with_and_without_fair_share_enforcement():
+    study = CLASS
+    quick = [e for e in study.experiments(True) if e.table in ("5", "6")]
+    full = [e for e in study.experiments(False) if e.table in ("5", "6")]
+    # The paper's setting (enforced) in quick mode; both in full mode, for the comparison.
+    assert {e.labels["fairness"] for e in quick} == {"enforced"}
+    assert {e.labels["fairness"] for e in full} == {"enforced", "none"}
+    for e in full:
+        doc = tomllib.loads(e.scenario.text)
+        fb = {(p["node"], p["toward"]): p for p in doc["port"]}[("A", "B")]["rm_feedback"]
+        assert ("fair_share_interval_us" in fb) == (e.labels["fairness"] == "enforced")
+    # Figure 12 (Italian network) runs without enforcement, as the paper says.
+    italy = [e for e in study.experiments(True) if e.table == "12"]
+    assert italy and all("fair_share" not in e.scenario.text for e in italy)

@@ -65,6 +65,20 @@ pub mod rm {
     /// Ternary feedback in bits 1-2.
     pub const FEEDBACK_SHIFT: u32 = 1;
     pub const FEEDBACK_MASK: u32 = 0b11 << FEEDBACK_SHIFT;
+    /// The source's current cell rate when it sent the cell (CCR, TM 4.0 clause 5.10.3.1), in
+    /// cells per second, in bits 8-31 (up to 16.7 M cells/s, 7.1 Gb/s); 0 when not set.
+    pub const CCR_SHIFT: u32 = 8;
+    pub const CCR_MAX: u32 = (1 << 24) - 1;
+
+    /// The payload of a forward RM cell declaring `ccr` cells/s.
+    pub fn with_ccr(ccr: f64) -> u32 {
+        (ccr.round().clamp(0.0, f64::from(CCR_MAX)) as u32) << CCR_SHIFT
+    }
+
+    /// The CCR an RM cell's payload declares.
+    pub fn ccr(payload: u32) -> u32 {
+        payload >> CCR_SHIFT
+    }
 }
 
 /// Cells on their way to one input of a component, in arrival order.

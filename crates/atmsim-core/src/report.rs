@@ -89,6 +89,8 @@ pub struct PortReport {
     /// RM cells that arrived (in `cells_in`), and backward ones whose feedback was raised here.
     pub rm_cells: u64,
     pub rm_feedback_raised: u64,
+    /// Backward RM cells set to DR by the fair-share rule where the buffer band gave less.
+    pub rm_fair_share_decreases: u64,
     /// Data cells marked EFCI here.
     pub efci_marked: u64,
     /// FCVC credit cells consumed and sent here (never queued: not in `cells_in`/`cells_out`).
@@ -290,6 +292,7 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
                 .collect(),
             rm_cells: s.rm_cells,
             rm_feedback_raised: s.rm_feedback_raised,
+            rm_fair_share_decreases: s.rm_fair_share_decreases,
             efci_marked: s.efci_marked,
             credit_cells_in: s.credit_cells_in,
             credit_cells_out: s.credit_cells_out,

@@ -856,6 +856,12 @@ fn cases() -> Vec<Case> {
             "unknown variant `cubic`",
         ),
         case(
+            "out-of-order policy as text",
+            plus("[tcp]\ncache_out_of_order = \"discard\"\n"),
+            "tcp.cache_out_of_order",
+            "invalid type: string \"discard\", expected a boolean",
+        ),
+        case(
             "zero tick",
             plus("[tcp]\ntick_ms = 0\n"),
             "tcp.tick_ms",
@@ -1349,6 +1355,38 @@ fn cases() -> Vec<Case> {
             with_port(&format!("{PORT}rm_feedback = {{ t_low_cells = 10, t_high_cells = 5000 }}\n")),
             "port[0].rm_feedback.t_high_cells",
             "(5000) exceeds buffer_cells (1000)",
+        ),
+        case(
+            "fair-share interval of zero",
+            with_port(&format!(
+                "{PORT}rm_feedback = {{ t_low_cells = 10, t_high_cells = 500, fair_share_interval_us = 0 }}\n"
+            )),
+            "port[0].rm_feedback.fair_share_interval_us",
+            "must be in [1, 1e7] microseconds, got 0",
+        ),
+        case(
+            "fair-share interval not a number",
+            with_port(&format!(
+                "{PORT}rm_feedback = {{ t_low_cells = 10, t_high_cells = 500, fair_share_interval_us = nan }}\n"
+            )),
+            "port[0].rm_feedback.fair_share_interval_us",
+            "got NaN",
+        ),
+        case(
+            "fair-share interval longer than 10 s",
+            with_port(&format!(
+                "{PORT}rm_feedback = {{ t_low_cells = 10, t_high_cells = 500, fair_share_interval_us = 2e7 }}\n"
+            )),
+            "port[0].rm_feedback.fair_share_interval_us",
+            "must be in [1, 1e7] microseconds",
+        ),
+        case(
+            "fair-share interval as text",
+            with_port(&format!(
+                "{PORT}rm_feedback = {{ t_low_cells = 10, t_high_cells = 500, fair_share_interval_us = \"1ms\" }}\n"
+            )),
+            "port[0].rm_feedback.fair_share_interval_us",
+            "invalid type: string \"1ms\", expected f64",
         ),
         case(
             "RM feedback without its high threshold",

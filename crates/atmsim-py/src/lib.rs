@@ -87,7 +87,7 @@ fn estimate_json(
     overrides: Vec<(String, String)>,
     seed: Option<u64>,
 ) -> PyResult<String> {
-    let outcome = py.allow_threads(|| api::estimate_json(&toml_text, &overrides, seed));
+    let outcome = py.detach(|| api::estimate_json(&toml_text, &overrides, seed));
     outcome.map_err(|err| to_py_error(py, err))
 }
 

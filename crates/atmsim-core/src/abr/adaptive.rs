@@ -25,21 +25,30 @@ impl Feedback {
     }
 }
 
-/// The source shaper: rate C / N_S, N_S >= 1.
+/// The source shaper: rate C / N_S, `min_n_s <= N_S <= max_n_s` (the fastest allowed rate is
+/// C / min_n_s: the paper's "maximum allowed transmission rate", 50 Mb/s in the two-node runs).
 #[derive(Debug, Clone)]
 pub struct AdaptiveShaper {
     pub n_s: u32,
+    pub min_n_s: u32,
     pub max_n_s: u32,
 }
 
 impl AdaptiveShaper {
+    /// Starting at `n_s`, any rate up to the link's.
     pub fn new(n_s: u32, max_n_s: u32) -> Self {
-        AdaptiveShaper { n_s: n_s.clamp(1, max_n_s), max_n_s }
+        AdaptiveShaper { n_s: n_s.clamp(1, max_n_s), min_n_s: 1, max_n_s }
+    }
+
+    /// Starting at the fastest allowed rate C / `min_n_s`.
+    pub fn bounded(min_n_s: u32, max_n_s: u32) -> Self {
+        let min_n_s = min_n_s.clamp(1, max_n_s);
+        AdaptiveShaper { n_s: min_n_s, min_n_s, max_n_s }
     }
 
     pub fn on_rm(&mut self, f: Feedback) {
         self.n_s = match f {
-            Feedback::Increase => self.n_s.saturating_sub(1).max(1),
+            Feedback::Increase => self.n_s.saturating_sub(1).max(self.min_n_s),
             Feedback::Keep => self.n_s,
             Feedback::Decrease => (self.n_s + 1).min(self.max_n_s),
         };
@@ -76,5 +85,17 @@ mod tests {
         s.on_rm(Feedback::Decrease);
         s.on_rm(Feedback::Keep);
         assert_eq!(s.rate(150e6), 75e6);
+    }
+
+    #[test]
+    fn increase_stops_at_the_maximum_allowed_rate() {
+        // 150 Mb/s access, at most 50 Mb/s: N_S never below 3.
+        let mut s = AdaptiveShaper::bounded(3, 10);
+        s.on_rm(Feedback::Increase);
+        assert_eq!(s.n_s, 3);
+        s.on_rm(Feedback::Decrease);
+        s.on_rm(Feedback::Increase);
+        s.on_rm(Feedback::Increase);
+        assert_eq!(s.rate(150e6), 50e6);
     }
 }

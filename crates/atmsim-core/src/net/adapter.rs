@@ -182,6 +182,16 @@ impl ControlledVc {
         }
     }
 
+    /// The rate the VC sends at now, in cells per second (what its RM cells declare as CCR):
+    /// adaptive C / N_S, PRCA's ACR, else 0.
+    fn ccr(&self, link: CellPeriod) -> f64 {
+        match &self.rate {
+            RateControl::Fixed => 0.0,
+            RateControl::Prca(p) => p.acr / CELL_BITS,
+            RateControl::Adaptive { shaper, .. } => PS_PER_S / adaptive_t(shaper, link),
+        }
+    }
+
     /// A backward RM cell came home with `payload`.
     fn on_rm(&mut self, payload: u32, link: CellPeriod) {
         self.stats.rm_returned += 1;
@@ -404,7 +414,7 @@ impl Adapter {
             if c.rm_due {
                 c.rm_due = false;
                 c.stats.rm_sent += 1;
-                return Cell { frame: 0, vc: c.vc, flags: F_RM };
+                return Cell { frame: rm::with_ccr(c.ccr(self.clock.period())), vc: c.vc, flags: F_RM };
             }
             let cell = Self::next_cell(&mut c.queue, &mut self.taggers, slot);
             c.after_data_cell(self.clock.period());
@@ -461,6 +471,7 @@ mod tests {
             sched: Sched::new(1),
             captures: Default::default(),
             levels: Vec::new(),
+            shares: Vec::new(),
         }
     }
 

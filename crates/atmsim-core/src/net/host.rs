@@ -393,6 +393,7 @@ mod tests {
             sched: Sched::new(1),
             captures: Captures::default(),
             levels: Vec::new(),
+            shares: Vec::new(),
         }
     }
 

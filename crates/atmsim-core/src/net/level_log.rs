@@ -27,20 +27,23 @@ use crate::time::Time;
 /// Logs live in `World::levels`; the forward port (writer) and the reverse ports (readers) of
 /// one switch hold its index.
 #[derive(Debug, Clone)]
-pub struct LevelLog {
-    /// (time, the band's feedback from then on), in time order; never empty.
-    entries: VecDeque<(Time, Feedback)>,
+///
+/// The value is the band's feedback, or for a fair-share log (`fair_share`) the share in
+/// cells per second.
+pub struct LevelLog<T = Feedback> {
+    /// (time, the value from then on), in time order; never empty.
+    entries: VecDeque<(Time, T)>,
     window: Time,
 }
 
-impl LevelLog {
-    /// A log starting at time 0 in band `initial`.
-    pub fn new(initial: Feedback, window: Time) -> Self {
+impl<T: Copy> LevelLog<T> {
+    /// A log starting at time 0 at `initial`.
+    pub fn new(initial: T, window: Time) -> Self {
         LevelLog { entries: VecDeque::from([(0, initial)]), window }
     }
 
-    /// The band became `f` at `t` (not before the last entry).
-    pub fn push(&mut self, t: Time, f: Feedback) {
+    /// The value became `f` at `t` (not before the last entry).
+    pub fn push(&mut self, t: Time, f: T) {
         debug_assert!(self.entries.back().is_none_or(|&(last, _)| last <= t));
         self.entries.push_back((t, f));
         let cut = t.saturating_sub(self.window);
@@ -51,7 +54,7 @@ impl LevelLog {
 
     /// The band at `t`: the last change at or before `t` (the oldest kept if all are later,
     /// which the pruning window rules out in a run).
-    pub fn at(&self, t: Time) -> Feedback {
+    pub fn at(&self, t: Time) -> T {
         let n = self.entries.partition_point(|&(at, _)| at <= t);
         self.entries[n.saturating_sub(1)].1
     }

@@ -14,6 +14,7 @@
 
 mod adapter;
 mod capture;
+mod fair_share;
 mod fault;
 mod host;
 mod level_log;
@@ -26,6 +27,7 @@ mod source_queue;
 
 pub use adapter::{feedback_of, with_feedback, ControlledVc, RateControl, Shaper, VcTxStats};
 pub use capture::{Captures, Recorder, NO_CAPTURE};
+pub use fair_share::{FairShareMeter, NO_LIMIT};
 pub use fault::{Fault, FaultRule};
 pub use host::{Endpoint, Host, HostStats, SinkStats};
 pub use level_log::LevelLog;
@@ -68,6 +70,8 @@ pub struct World {
     pub captures: Captures,
     /// Adaptive-shaping level logs, written by forward ports and read by reverse ports.
     pub levels: Vec<LevelLog>,
+    /// Fair shares (cells/s) published by forward ports that enforce them, read likewise.
+    pub shares: Vec<LevelLog<u32>>,
 }
 
 impl World {

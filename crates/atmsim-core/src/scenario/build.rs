@@ -255,7 +255,8 @@ pub fn build(model: Model) -> Built {
     }
 
     configure_ports(&model, &port_comp, &mut comps, n_vcs);
-    let levels = super::switch_flow::wire(
+    let (mut levels, mut shares) = (Vec::new(), Vec::new());
+    super::switch_flow::wire(
         &model,
         &port_comp,
         &host_comp,
@@ -263,6 +264,8 @@ pub fn build(model: Model) -> Built {
         &mut fifos,
         &mut lookahead,
         &channels,
+        &mut levels,
+        &mut shares,
     );
     for (vc, c) in model.conns.iter().enumerate() {
         let Some(g) = &c.gfr else { continue };
@@ -323,6 +326,7 @@ pub fn build(model: Model) -> Built {
         sched: Sched::new(comps.len()),
         captures: Default::default(),
         levels,
+        shares,
     };
     let sim = Sim { comps, lookahead, world, now: 0, events: 0 };
     let mut built = Built { sim, model, endpoints, ports, bottleneck };

@@ -211,7 +211,7 @@ pub fn pacing_of(
                     // not below min_rate.
                     let n_min = (link_bps / max * (1.0 - 1e-12)).ceil().max(1.0) as u32;
                     let n_max = ((link_bps / min) * (1.0 + 1e-12)).floor().max(n_min as f64) as u32;
-                    let shaper = AdaptiveShaper { n_s: n_min, max_n_s: n_max };
+                    let shaper = AdaptiveShaper::bounded(n_min, n_max);
                     let t = n_min as f64 * access.num as f64 / access.den as f64;
                     let rc = RateControl::Adaptive { shaper, nrm, since_rm: 0 };
                     Ok(Some(ModelPacing { shaper: Some(Shaper::new(t, 0.0)), rate: rc }))

@@ -203,6 +203,9 @@ pub enum BestEffortSpec {
 pub struct RmFeedbackSpec {
     pub t_low_cells: i64,
     pub t_high_cells: i64,
+    /// Enforce fair shares among the adaptive VCs leaving through this port, measured over
+    /// intervals of this length (absent: no enforcement). See `net::fair_share`.
+    pub fair_share_interval_us: Option<f64>,
 }
 
 /// FCVC for a connection: N2, and N3 either given or from a target rate (credit/rate study
@@ -313,6 +316,8 @@ pub struct TcpSpec {
     pub mss_includes_options: Option<bool>,
     pub snd_buffer_bytes: Option<i64>,
     pub nodelay: Option<bool>,
+    /// Whether the receiver keeps out-of-order segments (default true).
+    pub cache_out_of_order: Option<bool>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -5,12 +5,13 @@
 
 use std::collections::HashMap;
 
+use super::flow::ModelPacing;
 use super::spec::{BestEffortSpec, ConnectionSpec, FcvcSpec, NodeSpec, PortSpec, SchedulerSpec};
 use super::validate::{bad, Check, Model, ModelConn, ModelLink, ModelPort, MAX_CELLS};
 use crate::abr::{self, Feedback};
 use crate::cell::CellFifo;
 use crate::error::ScenarioError;
-use crate::net::{Channel, Component, LevelLog};
+use crate::net::{Channel, Component, FairShareMeter, LevelLog, RateControl, NO_LIMIT};
 use crate::time::Time;
 
 /// A port's flow-control settings.
@@ -20,7 +21,13 @@ pub struct PortFlow {
     pub efci_threshold: Option<u32>,
     /// (T_l, T_h).
     pub rm_feedback: Option<(u32, u32)>,
+    /// Fair-share enforcement's measurement interval (with `rm_feedback` only).
+    pub fair_share: Option<Time>,
 }
+
+/// Bounds of `rm_feedback.fair_share_interval_us`: below a microsecond an interval holds less
+/// than one cell of a 155 Mb/s link; above 10 s it would outlast most runs.
+const FAIR_SHARE_INTERVAL_US: (f64, f64) = (1.0, 1e7);
 
 /// A connection's FCVC parameters; N3 is fixed or computed per hop from `target_bps`.
 #[derive(Debug, Clone)]
@@ -58,6 +65,7 @@ pub fn port_flow(p: &PortSpec, capacity: Option<i64>, path: &str) -> Result<Port
         Some(t) => Some(within(path, "efci_threshold_cells", t)?),
         None => None,
     };
+    let mut fair_share = None;
     let rm_feedback = match &p.rm_feedback {
         Some(r) => {
             let rp = format!("{path}.rm_feedback");
@@ -66,11 +74,22 @@ pub fn port_flow(p: &PortSpec, capacity: Option<i64>, path: &str) -> Result<Port
             if lo > hi {
                 return Err(bad(&rp, "t_low_cells", format!("({lo}) exceeds t_high_cells ({hi})")));
             }
+            if let Some(us) = r.fair_share_interval_us {
+                let (min, max) = FAIR_SHARE_INTERVAL_US;
+                if !(us.is_finite() && (min..=max).contains(&us)) {
+                    return Err(bad(
+                        &rp,
+                        "fair_share_interval_us",
+                        format!("must be in [{min}, {max:e}] microseconds, got {us}"),
+                    ));
+                }
+                fair_share = Some((us * 1e6).round() as Time);
+            }
             Some((lo, hi))
         }
         None => None,
     };
-    Ok(PortFlow { best_effort: p.best_effort, efci_threshold, rm_feedback })
+    Ok(PortFlow { best_effort: p.best_effort, efci_threshold, rm_feedback, fair_share })
 }
 
 /// A connection's `fcvc` table (`path` is its dotted name).
@@ -176,8 +195,9 @@ pub fn wire(
     fifos: &mut Vec<CellFifo>,
     lookahead: &mut [Time],
     channels: &[Channel],
-) -> Vec<LevelLog> {
-    let mut levels = Vec::new();
+    levels: &mut Vec<LevelLog>,
+    shares: &mut Vec<LevelLog<u32>>,
+) {
     let n_vcs = model.n_vcs();
     // Sorted for a deterministic FIFO numbering.
     let mut keys: Vec<(usize, usize)> = port_comp.keys().copied().collect();
@@ -194,6 +214,14 @@ pub fn wire(
         let Some((lo, hi)) = flow.rm_feedback else { continue };
         let log = levels.len() as u32;
         levels.push(LevelLog::new(Feedback::Increase.at_switch(0, lo, hi), window));
+        let mut meter = match (flow.fair_share, &comps[pc]) {
+            (Some(interval), Component::Port(p)) => {
+                shares.push(LevelLog::new(NO_LIMIT, window));
+                let log = shares.len() as u32 - 1;
+                Some((FairShareMeter::new(interval, channels[p.channel as usize].period, n_vcs, log), log))
+            }
+            _ => None,
+        };
         if let Component::Port(p) = &mut comps[pc] {
             p.publish_level(log, lo, hi);
         }
@@ -203,9 +231,23 @@ pub fn wire(
             let Some(h) = (1..c.path.len() - 1).find(|&h| (c.path[h], c.links[h]) == (node, link)) else {
                 continue;
             };
+            // Only adaptive VCs have a share to keep to; the rest is other traffic.
+            let share_log = match (&mut meter, &c.pacing) {
+                (Some((m, s)), Some(ModelPacing { rate: RateControl::Adaptive { .. }, .. })) => {
+                    m.enforce(vc);
+                    Some(*s)
+                }
+                _ => None,
+            };
             if let Component::Port(r) = &mut comps[port_comp[&(node, c.links[h - 1])]] {
                 r.read_level(vc, n_vcs, log);
+                if let Some(s) = share_log {
+                    r.read_share(vc, n_vcs, s);
+                }
             }
+        }
+        if let (Some((m, _)), Component::Port(p)) = (meter, &mut comps[pc]) {
+            p.enforce_fair_share(m);
         }
     }
 
@@ -246,5 +288,4 @@ pub fn wire(
             }
         }
     }
-    levels
 }

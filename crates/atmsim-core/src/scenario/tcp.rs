@@ -35,7 +35,8 @@ pub fn merge(base: &TcpSpec, over: &TcpSpec) -> TcpSpec {
         timestamps,
         mss_includes_options,
         snd_buffer_bytes,
-        nodelay
+        nodelay,
+        cache_out_of_order
     )
 }
 
@@ -107,6 +108,9 @@ pub fn resolve(t: &TcpSpec, path: &str) -> Result<TcpConfig, ScenarioError> {
     }
     if let Some(v) = t.nodelay {
         cfg.nodelay = v;
+    }
+    if let Some(v) = t.cache_out_of_order {
+        cfg.cache_out_of_order = v;
     }
     if let Some(v) = t.mss {
         cfg.mss = v as u32;

@@ -78,6 +78,12 @@ pub struct TcpConfig {
     pub snd_buffer: u32,
     /// Disable Nagle's algorithm (send a short segment even with data outstanding).
     pub nodelay: bool,
+    /// The receiver keeps segments that arrive beyond a hole and delivers them once it is
+    /// filled (4.3BSD-Reno's `tcp_reass`, and every preset). Off, it drops them and only sends
+    /// the duplicate ACK: the go-back-N receiver of early TCP implementations, with which every
+    /// segment after a loss must be sent again. An experiment knob for the CLASS study, whose
+    /// efficiency of about 0.5 past the knee this would explain (`docs/ajmone-marsan-reproduction.md`).
+    pub cache_out_of_order: bool,
 }
 
 /// Largest window without scaling (RFC 793: a 16-bit field).
@@ -111,6 +117,7 @@ impl TcpConfig {
             mss_includes_options: true,
             snd_buffer: MAX_SCALED_WINDOW,
             nodelay: false,
+            cache_out_of_order: true,
         }
     }
 

@@ -102,6 +102,10 @@ impl TcpReceiver {
             return self.send_ack(now, 0, out);
         }
         if seq::gt(start, self.rcv_nxt) {
+            if !self.cfg.cache_out_of_order {
+                // A go-back-N receiver: the segment is lost here; a duplicate ACK still goes back.
+                return self.send_ack(now, 0, out);
+            }
             // A hole: cache, and ACK at once (a duplicate ACK, with SACK blocks).
             self.cache(start, end);
             self.note_block(start, end);
@@ -239,6 +243,19 @@ mod tests {
         assert_eq!(r.stats.bytes_delivered, 400);
         assert_eq!(r.stats.duplicate_segments, 1);
         assert!(acks.0.iter().all(|f| f.nsack == 0), "no SACK without the SACK variant");
+    }
+
+    #[test]
+    fn a_go_back_n_receiver_drops_what_arrives_beyond_a_hole() {
+        let cfg = TcpConfig { cache_out_of_order: false, ..TcpConfig::ubr_plus() };
+        let mut r = TcpReceiver::new(0, &cfg);
+        let mut acks = Acks::default();
+        r.on_segment(1, &seg(0, 100), &mut acks);
+        r.on_segment(2, &seg(200, 100), &mut acks); // hole at 100: dropped
+        r.on_segment(3, &seg(100, 100), &mut acks);
+        assert_eq!(acks.acks(), vec![100, 100, 200], "the hole filled, nothing beyond it kept");
+        r.on_segment(4, &seg(200, 100), &mut acks);
+        assert_eq!((r.rcv_nxt(), r.stats.bytes_delivered), (300, 300));
     }
 
     #[test]

@@ -96,10 +96,10 @@ def draw(results: StudyResults, out_dir: Path) -> List[FigureFile]:
                    "Figure 4: 100 km, 1000 cells", "4",
                    "Figure 4: total goodput and efficiency against the rate each TCP "
                    "connection is shaped to.")
-    figs += _panel(t.get("5"), "bg_mbps", ["buffer"], flows3 + ["efficiency"],
+    figs += _panel(t.get("5"), "bg_mbps", ["fairness", "buffer"], flows3 + ["efficiency"],
                    out_dir / "figure5", "Figure 5: adaptive shaping, 1000 km", "5",
                    "Figure 5: adaptive shaping, goodput of each connection and efficiency.")
-    figs += _panel(t.get("6"), "bg_mbps", [], flows3 + ["efficiency"], out_dir / "figure6",
+    figs += _panel(t.get("6"), "bg_mbps", ["fairness"], flows3 + ["efficiency"], out_dir / "figure6",
                    "Figure 6: adaptive shaping, 505 / 550 / 1000 km, 5000 cells", "6",
                    "Figure 6: adaptive shaping with connections of different lengths.")
     for table, name in (("8-9", "Figures 8-9: 100-cell buffers"),

@@ -53,12 +53,15 @@ def _bg_source(user_bps: float, shaped: bool, beta: float) -> List[str]:
 
 
 def _port(node: str, toward: str, buffer_cells: int,
-          thresholds: Optional[Tuple[int, int]] = None) -> str:
+          thresholds: Optional[Tuple[int, int]] = None,
+          fair_share_interval_us: Optional[float] = None) -> str:
     text = (f'[[port]]\nnode = "{node}"\ntoward = "{toward}"\nbuffer_cells = {buffer_cells}\n'
             'policy = { kind = "tail_drop" }')
     if thresholds is not None:
+        fair = ("" if fair_share_interval_us is None
+                else f", fair_share_interval_us = {float(fair_share_interval_us)!r}")
         text += (f"\nrm_feedback = {{ t_low_cells = {thresholds[0]}, "
-                 f"t_high_cells = {thresholds[1]} }}")
+                 f"t_high_cells = {thresholds[1]}{fair} }}")
     return text
 
 
@@ -77,10 +80,12 @@ def two_node_scenario(
     duration_s: float = data.RUN_LIMIT_S,
     seed: int = 1,
     adaptive_max_bps: float = data.ADAPTIVE_MAX_BPS_TWO_NODE,
+    fair_share_interval_us: Optional[float] = None,
 ) -> str:
     """Figures 2-6: background load (user Mb/s on the abscissa), buffer in front of L0, TCP
     shaping (None, a rate in bit/s of 53-octet cells, or "adaptive"), link lengths "1000",
-    "mixed" (505/550/1000 km) or "100"."""
+    "mixed" (505/550/1000 km) or "100". With adaptive shaping, `fair_share_interval_us` turns on
+    the switch's fair-share enforcement (figures 5-6) with that measurement interval."""
     l0, *access = data.LENGTHS_KM[lengths]
     adaptive = shaping == "adaptive"
     out = [
@@ -89,7 +94,8 @@ def two_node_scenario(
         '[[node]]\nname = "A"\nkind = "switch"',
         '[[node]]\nname = "B"\nkind = "switch"',
         f'[[link]]\nends = ["A", "B"]\nrate_bps = {LINK_BPS}\ndelay_us = {US_PER_KM * l0}',
-        _port("A", "B", buffer_cells, two_node_thresholds(buffer_cells) if adaptive else None),
+        _port("A", "B", buffer_cells, two_node_thresholds(buffer_cells) if adaptive else None,
+              fair_share_interval_us if adaptive else None),
         _port("B", "A", buffer_cells),
     ]
     for i, km in enumerate(access, start=1):

@@ -167,13 +167,16 @@ def _kept(metric: str) -> bool:
 
 
 def _two_node(table: str, buffer: int, shaping: net.Shaping, bg: float, lengths: str,
-              bg_shaped: bool, duration: float, extra: Optional[Dict[str, Any]] = None
-              ) -> Experiment:
+              bg_shaped: bool, duration: float, extra: Optional[Dict[str, Any]] = None,
+              fair_share: bool = False) -> Experiment:
     labels: Dict[str, Any] = {"buffer": buffer, "shaping": _shaping_label(shaping),
                               "bg_mbps": bg, "bg_shaped": bg_shaped, "lengths": lengths}
+    if shaping == "adaptive":
+        labels["fairness"] = "enforced" if fair_share else "none"
     labels.update(extra or {})
-    text = net.two_node_scenario(bg, buffer, shaping, lengths=lengths, bg_shaped=bg_shaped,
-                                 duration_s=duration)
+    text = net.two_node_scenario(
+        bg, buffer, shaping, lengths=lengths, bg_shaped=bg_shaped, duration_s=duration,
+        fair_share_interval_us=data.FAIR_SHARE_INTERVAL_US if fair_share else None)
     return Experiment(
         table=table, labels=labels,
         scenario=Scenario(text, f"ajmone-marsan figure {table}: " + " ".join(
@@ -280,10 +283,14 @@ class AjmoneMarsanStudy:
         PaperTable("4", "Figure 4: 100 km connections, 1000 cells, goodput and efficiency "
                    "against the shaping rate, background 15 / 45 Mb/s shaped or not",
                    ["bg_mbps", "bg_shaped", "shaping_mbps"], [GOODPUT, EFFICIENCY, ABORTS]),
-        PaperTable("5", "Figure 5: adaptive shaping, 1000 km, buffers 1000/5000",
-                   ["buffer", "bg_mbps"], [GOODPUT, EFFICIENCY, ABORTS] + _per_flow(TWO_NODE)),
-        PaperTable("6", "Figure 6: adaptive shaping, 505/550/1000 km, 5000 cells",
-                   ["buffer", "bg_mbps"], [GOODPUT, EFFICIENCY, ABORTS] + _per_flow(TWO_NODE)),
+        PaperTable("5", "Figure 5: adaptive shaping, 1000 km, buffers 1000/5000, switches "
+                   "enforcing fair shares (the paper's) or not",
+                   ["fairness", "buffer", "bg_mbps"],
+                   [GOODPUT, EFFICIENCY, ABORTS] + _per_flow(TWO_NODE)),
+        PaperTable("6", "Figure 6: adaptive shaping, 505/550/1000 km, 5000 cells, switches "
+                   "enforcing fair shares (the paper's) or not",
+                   ["fairness", "buffer", "bg_mbps"],
+                   [GOODPUT, EFFICIENCY, ABORTS] + _per_flow(TWO_NODE)),
         PaperTable("8-9", "Figures 8-9: Italian network, 100-cell buffers",
                    ["total_gbps", "shaping", "bg_shaped"], _per_flow(ITALY) + [ABORTS]),
         PaperTable("10-11", "Figures 10-11: Italian network, 1000-cell buffers",
@@ -321,12 +328,16 @@ class AjmoneMarsanStudy:
                 for rate in rates:
                     out.append(_two_node("4", data.FIG4_BUFFER, rate * 1e6, bg, "100",
                                          bg_shaped, t2n, {"shaping_mbps": round(rate, 2)}))
-        # Figures 5 and 6
-        for buffer in data.TWO_NODE_BUFFERS:
-            for bg in ((0, 50) if quick else data.BG_LOADS_MBPS):
-                out.append(_two_node("5", buffer, "adaptive", bg, "1000", True, t2n))
-        for bg in ((50,) if quick else data.BG_LOADS_MBPS):
-            out.append(_two_node("6", 5000, "adaptive", bg, "mixed", True, t2n))
+        # Figures 5 and 6: with the paper's fair-share enforcement; in full mode also without,
+        # to show what it does.
+        for fair in ((True,) if quick else (True, False)):
+            for buffer in data.TWO_NODE_BUFFERS:
+                for bg in ((0, 50) if quick else data.BG_LOADS_MBPS):
+                    out.append(_two_node("5", buffer, "adaptive", bg, "1000", True, t2n,
+                                         fair_share=fair))
+            for bg in ((50,) if quick else data.BG_LOADS_MBPS):
+                out.append(_two_node("6", 5000, "adaptive", bg, "mixed", True, t2n,
+                                     fair_share=fair))
         # Figures 8-11
         totals = (1.0e9,) if quick else data.ITALY_TOTALS_BPS
         shapings = (None, 50e6) if quick else data.ITALY_SHAPING_BPS

@@ -41,6 +41,9 @@ pub struct PortStats {
     pub rm_cells: u64,
     /// Backward RM cells whose feedback this switch made more pessimistic.
     pub rm_feedback_raised: u64,
+    /// Of those, the ones set to DR by the fair-share rule (`net::fair_share`) where the buffer
+    /// band alone would not have given DR.
+    pub rm_fair_share_decreases: u64,
     /// Data cells queued with EFCI set here.
     pub efci_marked: u64,
     /// FCVC credit cells consumed here and sent from here.

@@ -2,11 +2,15 @@
 //! adaptive-shaping level (CLASS study): a forward port publishes its occupancy band against T_l
 //! and T_h to a [`LevelLog`], and the reverse port of the same switch writes that band into the
 //! backward RM cells of the VC as they pass, only ever making their feedback more pessimistic.
+//! With fair-share enforcement (`net::fair_share`) the forward port also meters the free
+//! bandwidth and publishes the VCs' fair share, and the reverse port judges each enforced VC's
+//! backward RM cells by the rate they declare against it.
 
 use super::INFINITE;
 use crate::abr::Feedback;
-use crate::cell::Cell;
-use crate::net::{feedback_of, with_feedback, LevelLog};
+use crate::cell::{rm, Cell};
+use crate::net::fair_share::{enforced, NONE_STEPPED};
+use crate::net::{feedback_of, with_feedback, FairShareMeter, LevelLog};
 use crate::time::Time;
 
 /// Publishes this port's adaptive-shaping band (its occupancy against T_l and T_h).
@@ -30,6 +34,23 @@ pub(super) struct Congestion {
     /// Per VC: the level log (index in `World::levels`) of the VC's forward port at this
     /// switch, read by backward RM cells.
     rm_levels: Vec<Option<u32>>,
+    /// Per VC: the fair-share log (index in `World::shares`) of the VC's forward port at this
+    /// switch, when that port enforces fair shares on it.
+    rm_shares: Vec<Option<u32>>,
+    /// Per VC under enforcement: the declared rate last answered with a step.
+    stepped: Vec<u32>,
+    /// This is a forward port that enforces fair shares (the CLASS study's two-node runs).
+    pub meter: Option<Box<FairShareMeter>>,
+}
+
+/// What a backward RM cell got here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Raised {
+    No,
+    /// Made more pessimistic by the buffer band.
+    Band,
+    /// Set to DR by the fair-share rule where the band alone would not have.
+    FairShare,
 }
 
 impl Default for Congestion {
@@ -40,6 +61,9 @@ impl Default for Congestion {
             band_span: u32::MAX,
             level: None,
             rm_levels: Vec::new(),
+            rm_shares: Vec::new(),
+            stepped: Vec::new(),
+            meter: None,
         }
     }
 }
@@ -55,6 +79,21 @@ impl Congestion {
     pub fn read(&mut self, vc: usize, n_vcs: usize, log: u32) {
         self.rm_levels.resize(n_vcs, None);
         self.rm_levels[vc] = Some(log);
+    }
+
+    /// Backward RM cells of `vc` are judged against the fair share in `World::shares[log]`.
+    pub fn read_share(&mut self, vc: usize, n_vcs: usize, log: u32) {
+        self.rm_shares.resize(n_vcs, None);
+        self.rm_shares[vc] = Some(log);
+        self.stepped.resize(n_vcs, NONE_STEPPED);
+    }
+
+    /// A cell of `vc` entered the buffer at `now`: meter it if this port enforces fair shares.
+    #[inline]
+    pub fn metered(&mut self, now: Time, vc: usize, shares: &mut [LevelLog<u32>]) {
+        if let Some(m) = self.meter.as_deref_mut() {
+            m.arrival(now, vc, shares);
+        }
     }
 
     /// Does a data cell arriving at shared occupancy `x` get EFCI?
@@ -96,17 +135,35 @@ impl Congestion {
         f
     }
 
-    /// A backward RM cell passes at `now`: give it the forward port's band if that is more
-    /// pessimistic than what it carries. Returns whether it was raised.
-    pub fn backward_rm(&self, now: Time, cell: &mut Cell, levels: &[LevelLog]) -> bool {
-        let Some(&Some(log)) = self.rm_levels.get(cell.vc as usize) else { return false };
-        // The forward port's band when this RM cell passes (see `level_log` for how stale it
-        // can be).
-        let here = levels[log as usize].at(now);
-        if here > feedback_of(cell.frame) {
-            cell.frame = with_feedback(cell.frame, here);
-            return true;
+    /// A backward RM cell passes at `now`: give it this switch's feedback (the forward port's
+    /// band, or under enforcement the fair-share rule) if that is more pessimistic than what it
+    /// carries.
+    pub fn backward_rm(
+        &mut self,
+        now: Time,
+        cell: &mut Cell,
+        levels: &[LevelLog],
+        shares: &[LevelLog<u32>],
+    ) -> Raised {
+        let vc = cell.vc as usize;
+        let Some(&Some(log)) = self.rm_levels.get(vc) else { return Raised::No };
+        // The forward port's band and share when this RM cell passes (see `level_log` for how
+        // stale they can be).
+        let band = levels[log as usize].at(now);
+        let here = match self.rm_shares.get(vc) {
+            Some(&Some(s)) => {
+                enforced(band, rm::ccr(cell.frame), shares[s as usize].at(now), &mut self.stepped[vc])
+            }
+            _ => band,
+        };
+        if here <= feedback_of(cell.frame) {
+            return Raised::No;
         }
-        false
+        cell.frame = with_feedback(cell.frame, here);
+        if here == Feedback::Decrease && band != Feedback::Decrease {
+            Raised::FairShare
+        } else {
+            Raised::Band
+        }
     }
 }

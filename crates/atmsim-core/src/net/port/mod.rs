@@ -37,13 +37,13 @@ pub use accounting::{ClassState, PortStats};
 pub use fcvc::FcvcHop;
 pub use upc::Upc;
 
-use super::{Arbitration, Fault, InputMerge, PortTrace, World};
+use super::{Arbitration, FairShareMeter, Fault, InputMerge, PortTrace, World};
 use crate::accept::{BufferState, DropReason, Policy, VcPolicy};
 use crate::cell::{Cell, F_BACKWARD, F_CREDIT, F_EFCI};
 use crate::rng::Rng;
 use crate::sched::Queue;
 use crate::time::{SlotClock, Time, NEVER};
-use congestion::Congestion;
+use congestion::{Congestion, Raised};
 use fcvc::Fcvc;
 use frame_discard::FrameDiscard;
 use staging::Staging;
@@ -203,6 +203,17 @@ impl Port {
         self.congestion.read(vc, n_vcs, log);
     }
 
+    /// Enforce fair shares among the adaptive VCs leaving here (`meter` knows them and its log).
+    pub fn enforce_fair_share(&mut self, meter: FairShareMeter) {
+        self.congestion.meter = Some(Box::new(meter));
+        self.hooks = true;
+    }
+
+    /// Backward RM cells of `vc` are judged against the fair share in `World::shares[log]`.
+    pub fn read_share(&mut self, vc: usize, n_vcs: usize, log: u32) {
+        self.congestion.read_share(vc, n_vcs, log);
+    }
+
     /// The next hop is an FCVC switch giving `vc` a buffer of `buffer` cells: send only on
     /// credit. The queue must skip blocked VCs (`Queue::skips_blocked_vcs`).
     pub fn gate_credit(&mut self, vc: usize, n_vcs: usize, buffer: u32) {
@@ -321,6 +332,7 @@ impl Port {
     /// occupancy it is about to add to (own buffer or shared level).
     #[inline(never)]
     fn arrival_hooks(&mut self, now: Time, cell: &mut Cell, x: u32, own: bool, world: &mut World) {
+        self.congestion.metered(now, cell.vc as usize, &mut world.shares);
         if own {
             self.fcvc.arrived(cell.vc as usize);
             return;
@@ -345,8 +357,15 @@ impl Port {
         }
         self.stats.cells_in += 1;
         self.stats.rm_cells += 1;
-        if cell.flags & F_BACKWARD != 0 && self.congestion.backward_rm(now, &mut cell, &world.levels) {
-            self.stats.rm_feedback_raised += 1;
+        if cell.flags & F_BACKWARD != 0 {
+            match self.congestion.backward_rm(now, &mut cell, &world.levels, &world.shares) {
+                Raised::No => {}
+                Raised::Band => self.stats.rm_feedback_raised += 1,
+                Raised::FairShare => {
+                    self.stats.rm_feedback_raised += 1;
+                    self.stats.rm_fair_share_decreases += 1;
+                }
+            }
         }
         let own = self.has_own && self.own[vc];
         let x = self.shared_level();
@@ -360,6 +379,7 @@ impl Port {
             self.active += 1;
         }
         cs.set(now, cs.y + 1);
+        self.congestion.metered(now, vc, &mut world.shares);
         // Straight to the queue even at a frame-merging port: an RM cell is not part of a frame.
         self.push(cell, own);
         if own {
@@ -529,6 +549,7 @@ mod tests {
             sched: Sched::new(1),
             captures: Default::default(),
             levels: Vec::new(),
+            shares: Vec::new(),
         };
         (Port::new("p".into(), 0, SlotClock::new(period), k, policy, 4), world)
     }
