@@ -321,8 +321,15 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
     if let Some(Component::Port(p)) = bottleneck.map(|pc| &sim.comps[pc]) {
         let rate = sim.world.channels[p.channel as usize].period.cells_per_s();
         // With several MSS values the bound is averaged over the connections.
-        let per_conn: f64 = b.model.conns.iter().map(|c| aal5::max_tcp_goodput_bps(rate, c.tcp.mss, 0)).sum();
-        max_goodput = Some(per_conn / b.model.conns.len() as f64);
+        // The data octets and options of a full segment, as the connection sends them.
+        let per_conn: f64 = b
+            .model
+            .conns
+            .iter()
+            .map(|c| aal5::max_tcp_goodput_bps(rate, c.tcp.seg_data(), c.tcp.data_options()))
+            .sum();
+        // Without TCP (background only) there is no TCP bound.
+        max_goodput = (!b.model.conns.is_empty()).then(|| per_conn / b.model.conns.len() as f64);
         bname = Some(p.name.clone());
         bq = Some(p.stats.max_queue);
     }

@@ -699,8 +699,8 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
             format!("at most {} connections and background sources per scenario", crate::cell::MAX_VCS),
         ));
     }
-    if conns.is_empty() {
-        return Err(bad("", "connection", "the scenario has no connections"));
+    if conns.is_empty() && background.is_empty() {
+        return Err(bad("", "connection", "the scenario has no connections and no background sources"));
     }
 
     let port_of = |name: &str| -> Option<(usize, usize)> {
