@@ -19,8 +19,8 @@ import argparse
 import math
 from itertools import combinations
 
-from atmsim.studies import ajmone_marsan_data as data
-from atmsim.studies import italian_network as it
+from atmsim.studies.ajmone_marsan import data
+from atmsim.studies.ajmone_marsan import italian_network as it
 
 NORTH = ("MI", "TO", "GE", "VE", "BO", "FI", "RO")
 FIXED = ("MI-RO", "RO-NA", "NA-BA", "NA-PA", "RO-PA")

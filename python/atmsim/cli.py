@@ -90,7 +90,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         # The engine's document, byte for byte: scripts may diff or hash it.
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return 0
-    from .report import render
+    from .run_text import render
     from .result import Result
 
     print(render(Result.from_json(text), scenario.source))
@@ -100,11 +100,13 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from functools import partial
 
-    from .studies import parallel, ubr_plus, ubr_plus_report
+    from .studies import parallel
+    from .studies.ubr_plus import scenarios as ubr_plus
+    from .studies.ubr_plus import text as ubr_plus_text
 
     if args.study != "ubr-plus" or args.out or args.store or args.dask:
-        # `reproduce all`, other registered studies, or a report folder: cli_report.py.
-        from .cli_report import cmd_report
+        # `reproduce all`, other registered studies, or a report folder: cli_reproduce.py.
+        from .cli_reproduce import cmd_report
 
         return cmd_report(args)
     try:
@@ -127,7 +129,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(results, indent=2))
     else:
-        print(ubr_plus_report.render(results))
+        print(ubr_plus_text.render(results))
     return 0
 
 
@@ -199,9 +201,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--set", action="append", metavar="KEY=VALUE",
         help="override a scenario field in every run (sensitivity studies); repeatable",
     )
-    from . import cli_report, cli_store, cli_sweep
+    from . import cli_reproduce, cli_store, cli_sweep
 
-    cli_report.add_options(p)
+    cli_reproduce.add_options(p)
     p.set_defaults(func=cmd_reproduce)
 
     cli_sweep.add_parser(sub, _seed)

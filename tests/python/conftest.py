@@ -9,7 +9,7 @@ from typing import Optional
 
 import pytest
 
-from atmsim.studies.ubr_plus import scenario_text
+from atmsim.studies.ubr_plus.scenarios import scenario_text
 
 # Short runs: the tests check plumbing, not the paper's numbers.
 SHORT_S = 0.3

@@ -7,11 +7,10 @@ import pandas as pd
 import pytest
 
 import atmsim
-from atmsim.studies import gfr_bonaventure as net
-from atmsim.studies import gfr_bonaventure_data as data
-from atmsim.studies import gfr_bonaventure_setups as setups
 from atmsim.studies import registry
-from atmsim.studies.gfr_bonaventure_study import (
+from atmsim.studies.gfr_bonaventure import data, setups
+from atmsim.studies.gfr_bonaventure import scenarios as net
+from atmsim.studies.gfr_bonaventure.study import (
     STUDY, GfrBonaventureStudy, derive_metrics, experiment_list, trace_list,
 )
 from atmsim.studies.reproduce import reproduce_study

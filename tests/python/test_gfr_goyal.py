@@ -8,8 +8,10 @@ import math
 
 import pytest
 
-from atmsim.studies import gfr_goyal, gfr_goyal_data as data, registry
-from atmsim.studies.gfr_goyal_study import STUDY, derive_metrics, group_values
+from atmsim.studies import registry
+from atmsim.studies.gfr_goyal import data
+from atmsim.studies.gfr_goyal import scenarios as gfr_goyal
+from atmsim.studies.gfr_goyal.study import STUDY, derive_metrics, group_values
 from atmsim.studies.reproduce import _relabelled
 from conftest import run_cli
 

@@ -1,5 +1,5 @@
 """The CLASS study's Italian network: Table 1 as transcribed, the routing and the load
-computation of atmsim.studies.italian_network."""
+computation of atmsim.studies.ajmone_marsan.italian_network."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import math
 
 import pytest
 
-from atmsim.studies import ajmone_marsan_data as data
-from atmsim.studies import italian_network as it
+from atmsim.studies.ajmone_marsan import data
+from atmsim.studies.ajmone_marsan import italian_network as it
 
 
 def test_table1_columns_add_up_to_the_printed_totals():

@@ -7,8 +7,9 @@ from functools import partial
 
 import pytest
 
-from atmsim.studies import parallel, ubr_plus
-from atmsim.studies.ubr_plus_data import PaperRow
+from atmsim.studies import parallel
+from atmsim.studies.ubr_plus import scenarios as ubr_plus
+from atmsim.studies.ubr_plus.data import PaperRow
 from conftest import SHORT_S, run_cli
 
 ROW_KEYS = {

@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from atmsim.studies import ubr_plus_data as data
+from atmsim.studies.ubr_plus import data
 
 
 def test_row_counts():

@@ -1,5 +1,5 @@
 //! The result of a run, as the `--json` document and the Python API see it. Every field is
-//! documented in the README ("Command line").
+//! documented in `docs/report-fields.md`.
 
 use serde::Serialize;
 

@@ -6,8 +6,13 @@ runs recorded with `[trace]` for time-series figures, and a function drawing its
 The machinery in `reproduce.py` runs everything through the sweep and the results store,
 compares, and writes the report; a study only describes.
 
-Adding a study: write a module with a `STUDY` object satisfying `Study` and add one line to
-`_BUILTIN` below. Modules are imported only when their study is asked for.
+Layout: one subpackage per paper, `studies/<name>/` with `data.py` (the published values),
+`scenarios.py` (the scenario builders), `study.py` (the `STUDY` object) and `figures.py`;
+the shared machinery (this registry, `reproduce.py`, `agreement.py`, `report.py`) sits here.
+
+Adding a study: write such a subpackage whose `study.py` has a `STUDY` object satisfying
+`Study`, and add one line to `_BUILTIN` below. Modules are imported only when their study is
+asked for.
 """
 
 from __future__ import annotations
@@ -114,11 +119,11 @@ class Study(Protocol):
 
 # name -> "module:attribute" of the Study object. Other studies add their line here.
 _BUILTIN: Dict[str, str] = {
-    "ubr-plus": "atmsim.studies.ubr_plus_study:STUDY",
-    "gfr-bonaventure": "atmsim.studies.gfr_bonaventure_study:STUDY",
-    "gfr-goyal": "atmsim.studies.gfr_goyal_study:STUDY",
-    "gerla": "atmsim.studies.gerla_study:STUDY",
-    "ajmone-marsan": "atmsim.studies.ajmone_marsan_study:STUDY",
+    "ubr-plus": "atmsim.studies.ubr_plus.study:STUDY",
+    "gfr-bonaventure": "atmsim.studies.gfr_bonaventure.study:STUDY",
+    "gfr-goyal": "atmsim.studies.gfr_goyal.study:STUDY",
+    "gerla": "atmsim.studies.gerla.study:STUDY",
+    "ajmone-marsan": "atmsim.studies.ajmone_marsan.study:STUDY",
 }
 
 

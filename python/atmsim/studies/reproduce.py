@@ -188,7 +188,7 @@ def reproduce(
     overrides: Pairs = (), jobs: Optional[int] = None, executor: Any = None,
     progress: Optional[bool] = None,
 ) -> Reproduction:
-    """Run, compare and draw every study; the caller writes the report (report_site)."""
+    """Run, compare and draw every study; the caller writes the report (studies/report.py)."""
     started = time.time()
     clock = time.perf_counter()
     reports = [

@@ -1,7 +1,7 @@
 //! The scenario file as written: every table and key a TOML scenario may contain.
 //!
 //! Unknown keys are errors (`deny_unknown_fields`); optional keys have documented defaults
-//! (README, "Scenario format"). Nothing here is validated beyond types: see `validate.rs`.
+//! (`docs/scenario-format.md`). Nothing here is validated beyond types: see `validate.rs`.
 
 use serde::Deserialize;
 

@@ -1,0 +1,857 @@
+//! A switch output port: the cells routed to it from any input link, a buffer with a
+//! buffer-acceptance policy, and the transmitter of the outgoing link.
+//!
+//! In the style of ns-3's `QueueDisc`, [`Port::enqueue`] counts every arrival and every drop by
+//! reason and keeps the per-VC accounting; the [`Policy`] only decides. This file is that core:
+//! enqueue, dequeue and the batch loop. Each optional feature is a part of its own, reached from
+//! the per-cell path through a plain field (no dynamic dispatch) and, where it is rare, behind
+//! one flag test:
+//!
+//! - [`frame_discard`]: the frame state machine (EPD/PPD) every frame-aware policy shares;
+//! - [`upc`]: usage parameter control (GFR) at the network ingress;
+//! - [`fcvc`]: FCVC per-VC buffers, credit cells sent back and credit gating of the scheduler;
+//! - [`congestion`]: EFCI marking, the published adaptive-shaping level and the feedback it
+//!   writes into backward RM cells;
+//! - [`staging`]: frame merging at an edge port;
+//! - [`trace`]: sampling the port's state for `[trace]`;
+//! - [`accounting`]: per-class occupancy and the port's counters.
+//!
+//! Accounting is per *class*: a class is a VC as the port sees it. Normally each connection's VC
+//! is its own class; VCs merged onto one backbone VC share a class, so per-VC policies and
+//! schedulers treat them as the one VC they are there. The frame state machine stays per
+//! connection.
+//!
+//! Control cells (the credit/rate and CLASS studies) are handled off the data path (one flag
+//! test per arrival): RM cells queue like data cells but never touch the frame state, the policy
+//! or the UPC; FCVC credit cells are consumed here.
+
+mod accounting;
+mod congestion;
+mod fcvc;
+mod frame_discard;
+mod staging;
+mod trace;
+mod upc;
+
+pub use accounting::{ClassState, PortStats};
+pub use fcvc::FcvcHop;
+pub use upc::Upc;
+
+use super::{Arbitration, Fault, InputMerge, PortTrace, World};
+use crate::accept::{BufferState, DropReason, Policy, VcPolicy};
+use crate::cell::{Cell, F_BACKWARD, F_CREDIT, F_EFCI};
+use crate::rng::Rng;
+use crate::sched::Queue;
+use crate::time::{SlotClock, Time, NEVER};
+use congestion::Congestion;
+use fcvc::Fcvc;
+use frame_discard::FrameDiscard;
+use staging::Staging;
+
+/// Buffer capacity meaning "never full".
+pub const INFINITE: u32 = u32::MAX;
+
+#[derive(Debug)]
+pub struct Port {
+    pub name: String,
+    /// Input FIFOs feeding this port (one per incoming link that routes a VC here).
+    pub inputs: Vec<u32>,
+    /// Outgoing channel.
+    pub channel: u32,
+    clock: SlotClock,
+    queue: Queue,
+    capacity: u32,
+    pub policy: Policy,
+    frames: FrameDiscard,
+    /// Connection VC -> accounting class.
+    class: Vec<u16>,
+    pub classes: Vec<ClassState>,
+    /// Classes with at least one queued cell (N_a), kept in O(1) per cell.
+    active: u32,
+    /// DFBA's draws.
+    rng: Rng,
+    /// Per connection VC, when this port is its network ingress (empty if none is).
+    pub upc: Vec<Option<Upc>>,
+    /// Frames held until complete (edge ports that merge VCs).
+    staging: Staging,
+    /// Cells in `queue`, and those of them in a buffer of their own (a priority queue's
+    /// guaranteed class, FCVC per-VC buffers): counted here so the per-cell path never asks the
+    /// queue (an enum) for its length.
+    queued: u32,
+    queued_own: u32,
+    /// Per VC: has a buffer of its own (outside `capacity`, no policy); `has_own` is false when
+    /// no VC does, so the common case costs one test.
+    own: Vec<bool>,
+    has_own: bool,
+    /// No departure while `queued <= stall_floor`: 0 normally; the queue length when every
+    /// queued cell belongs to a VC without credit, until the next arrival (one compare either way,
+    /// as the plain emptiness test it replaces).
+    stall_floor: u32,
+    /// Some flow-control feature is on (EFCI, a published level, FCVC counting or gating): the
+    /// arrival and departure paths take their hooks only then, so plain ports pay one test.
+    hooks: bool,
+    fcvc: Fcvc,
+    congestion: Congestion,
+    pub stats: PortStats,
+    merge: InputMerge,
+    /// Injected faults (usually none: checked only at first cells, and only if present).
+    pub faults: Vec<Fault>,
+    /// The next trace boundary; `NEVER` without `[trace]`, so the check per event is one compare.
+    next_sample: Time,
+    pub trace: Option<Box<PortTrace>>,
+}
+
+impl Port {
+    pub fn new(
+        name: String,
+        channel: u32,
+        clock: SlotClock,
+        capacity: u32,
+        policy: Policy,
+        n_vcs: usize,
+    ) -> Self {
+        Port {
+            name,
+            inputs: Vec::new(),
+            channel,
+            clock,
+            queue: Queue::fifo(),
+            capacity,
+            policy,
+            frames: FrameDiscard::new(n_vcs),
+            class: (0..n_vcs as u16).collect(),
+            classes: vec![ClassState::default(); n_vcs],
+            active: 0,
+            rng: Rng::stream(0, "port"),
+            upc: Vec::new(),
+            staging: Staging::default(),
+            queued: 0,
+            queued_own: 0,
+            own: Vec::new(),
+            has_own: false,
+            stall_floor: 0,
+            hooks: false,
+            fcvc: Fcvc::default(),
+            congestion: Congestion::default(),
+            stats: PortStats::default(),
+            merge: InputMerge::default(),
+            faults: Vec::new(),
+            next_sample: NEVER,
+            trace: None,
+        }
+    }
+
+    /// How simultaneous arrivals are ordered (`rng` for `Random`), and whether arrivals count
+    /// from the next boundary of this port's slot grid (a slotted switch, see `merge.rs`).
+    pub fn set_arbitration(&mut self, a: Arbitration, slotted: bool, rng: Rng) {
+        self.merge.arbitration = a;
+        self.merge.rng = (a == Arbitration::Random).then_some(rng);
+        self.merge.grid = slotted.then(|| self.clock.grid());
+    }
+
+    /// Per-VC set-up: the queue discipline, the VC -> class map (with one `VcPolicy` per class),
+    /// the random stream, and frame merging.
+    pub fn configure(
+        &mut self,
+        queue: Queue,
+        class: Vec<u16>,
+        policies: Vec<VcPolicy>,
+        rng: Rng,
+        merge_frames: bool,
+    ) {
+        if let Queue::Priority { guaranteed, .. } = &queue {
+            self.own = guaranteed.clone();
+            self.has_own = self.own.contains(&true);
+        }
+        self.queue = queue;
+        self.classes = policies.into_iter().map(ClassState::new).collect();
+        self.class = class;
+        self.rng = rng;
+        if merge_frames {
+            self.staging = Staging::new(self.frames.n_vcs());
+        }
+    }
+
+    /// Cells in the buffer: queued, and held for frame merging.
+    pub fn queue_len(&self) -> u32 {
+        self.queued + self.staging.held
+    }
+
+    /// Cells in the shared buffer (what `capacity`, the policies, EFCI and the adaptive-shaping
+    /// thresholds see).
+    #[inline]
+    fn shared_level(&self) -> u32 {
+        self.queued - self.queued_own + self.staging.held
+    }
+
+    /// Mark data cells arriving above `threshold` shared cells with EFCI (PRCA).
+    pub fn set_efci_threshold(&mut self, threshold: u32) {
+        self.congestion.efci_threshold = threshold;
+        self.hooks = true;
+    }
+
+    /// Publish this port's band against `t_low` / `t_high` to `World::levels[log]` (the CLASS
+    /// study's forward port); the log must start in the band of an empty buffer.
+    pub fn publish_level(&mut self, log: u32, t_low: u32, t_high: u32) {
+        self.congestion.publish(log, t_low, t_high);
+        self.hooks = true;
+    }
+
+    /// Backward RM cells of `vc` take their feedback from `World::levels[log]` (its forward
+    /// port's level).
+    pub fn read_level(&mut self, vc: usize, n_vcs: usize, log: u32) {
+        self.congestion.read(vc, n_vcs, log);
+    }
+
+    /// The next hop is an FCVC switch giving `vc` a buffer of `buffer` cells: send only on
+    /// credit. The queue must skip blocked VCs (`Queue::skips_blocked_vcs`).
+    pub fn gate_credit(&mut self, vc: usize, n_vcs: usize, buffer: u32) {
+        self.fcvc.gate(vc, n_vcs, buffer);
+        self.hooks = true;
+    }
+
+    /// This port forwards `vc` under FCVC: a buffer of its own of `limit` (N2 + N3) cells, and a
+    /// credit cell every `n2` cells sent, on `channel` into `fifo` at the previous hop.
+    pub fn count_credit(&mut self, vc: usize, n_vcs: usize, n2: u32, limit: u32, channel: u32, fifo: u32) {
+        self.fcvc.forward(vc, n_vcs, n2, limit, channel, fifo);
+        self.own.resize(n_vcs, false);
+        self.own[vc] = true;
+        self.has_own = true;
+        self.hooks = true;
+    }
+
+    /// FCVC state of `vc` here, if this port forwards it under FCVC.
+    pub fn fcvc_hop(&self, vc: usize) -> Option<&FcvcHop> {
+        self.fcvc.hop(vc)
+    }
+
+    /// The credit balance of `vc` toward the next hop, if it is gated here.
+    pub fn credit_balance(&self, vc: usize) -> Option<u32> {
+        self.fcvc.balance(vc)
+    }
+
+    pub fn capacity(&self) -> u32 {
+        self.capacity
+    }
+
+    #[inline]
+    fn push(&mut self, cell: Cell, own: bool) {
+        self.queue.push(cell);
+        self.queued += 1;
+        self.queued_own += u32::from(own);
+    }
+
+    #[inline]
+    fn account(&mut self, now: Time) {
+        self.stats.account(now, self.queued + self.staging.held);
+    }
+
+    fn drop_cell(&mut self, vc: usize, reason: DropReason, world: &mut World, cell: Cell) {
+        self.stats.drops[reason as usize] += 1;
+        if self.frames.damage(vc) {
+            self.stats.frames_dropped += 1;
+        }
+        world.frames.release_cell(cell.frame);
+    }
+
+    /// A cell arrives at `now`: count it, police it, run the frame state machine and the policy.
+    pub fn enqueue(&mut self, now: Time, mut cell: Cell, world: &mut World) {
+        if cell.is_control() {
+            return self.enqueue_control(now, cell, world);
+        }
+        self.stats.cells_in += 1;
+        let vc = cell.vc as usize;
+        let c = self.class[vc] as usize;
+        let eof = cell.is_eof();
+        let first = self.frames.begin(vc, eof);
+        if !self.upc.is_empty() {
+            if let Some(u) = self.upc[vc].as_mut() {
+                u.police(now, first, &mut cell);
+            }
+        }
+        // Guaranteed traffic of a priority port has its own buffer, and so has an FCVC VC (whose
+        // credits keep it from overflowing): no policy, no limit.
+        let guaranteed = self.has_own && self.own[vc];
+        let x = self.shared_level();
+        let full = !guaranteed && x >= self.capacity;
+        let (policy, faults, classes, rng) =
+            (&self.policy, &mut self.faults, &mut self.classes, &mut self.rng);
+        let (k, active) = (self.capacity, self.active);
+        let verdict = self.frames.verdict(
+            vc,
+            first,
+            eof,
+            full,
+            guaranteed,
+            || policy.discards_partial_packets(),
+            || {
+                if !faults.is_empty() {
+                    let f = world.frames.get(cell.frame);
+                    if faults.iter_mut().any(|x| x.hits(now, f)) {
+                        return Some(DropReason::Fault);
+                    }
+                }
+                let state = BufferState { x, k, y: classes[c].y, active, clp1: cell.clp() };
+                policy.frame_decision(&state, &mut classes[c].policy, rng)
+            },
+        );
+        if let Some(reason) = verdict {
+            return self.drop_cell(vc, reason, world, cell);
+        }
+        if self.hooks {
+            self.arrival_hooks(now, &mut cell, x, guaranteed, world);
+        }
+        self.account(now);
+        let cs = &mut self.classes[c];
+        if cs.y == 0 {
+            self.active += 1;
+        }
+        cs.set(now, cs.y + 1);
+        if !self.staging.on() {
+            self.push(cell, guaranteed);
+        } else if let Some(frame) = self.staging.stage(vc, cell) {
+            for c in frame {
+                self.push(c, guaranteed);
+            }
+        }
+        self.stats.max_queue = self.stats.max_queue.max(self.queue_len());
+    }
+
+    /// Flow control for an accepted data cell arriving at shared occupancy `x`: EFCI, and the
+    /// occupancy it is about to add to (own buffer or shared level).
+    #[inline(never)]
+    fn arrival_hooks(&mut self, now: Time, cell: &mut Cell, x: u32, own: bool, world: &mut World) {
+        if own {
+            self.fcvc.arrived(cell.vc as usize);
+            return;
+        }
+        if self.congestion.efci(x) {
+            cell.flags |= F_EFCI;
+            self.stats.efci_marked += 1;
+        }
+        self.congestion.level_moved(now, x + 1, &mut world.levels);
+    }
+
+    /// An RM or credit cell (see the module comment). Neither belongs to a frame: no frame
+    /// state, no policy, no UPC, and no frame slot to release when one is dropped.
+    #[cold]
+    #[inline(never)]
+    fn enqueue_control(&mut self, now: Time, mut cell: Cell, world: &mut World) {
+        let vc = cell.vc as usize;
+        if cell.flags & F_CREDIT != 0 {
+            self.stats.credit_cells_in += 1;
+            self.fcvc.credit_cell(cell);
+            return;
+        }
+        self.stats.cells_in += 1;
+        self.stats.rm_cells += 1;
+        if cell.flags & F_BACKWARD != 0 && self.congestion.backward_rm(now, &mut cell, &world.levels) {
+            self.stats.rm_feedback_raised += 1;
+        }
+        let own = self.has_own && self.own[vc];
+        let x = self.shared_level();
+        if !own && x >= self.capacity {
+            self.stats.drops[DropReason::Overflow as usize] += 1;
+            return;
+        }
+        self.account(now);
+        let cs = &mut self.classes[self.class[vc] as usize];
+        if cs.y == 0 {
+            self.active += 1;
+        }
+        cs.set(now, cs.y + 1);
+        // Straight to the queue even at a frame-merging port: an RM cell is not part of a frame.
+        self.push(cell, own);
+        if own {
+            self.fcvc.arrived(vc);
+        } else {
+            self.congestion.level_moved(now, x + 1, &mut world.levels);
+        }
+        self.stats.max_queue = self.stats.max_queue.max(self.queue_len());
+    }
+
+    /// Send the next cell in the slot starting now.
+    #[inline(always)]
+    fn dequeue(&mut self, world: &mut World) {
+        if self.hooks {
+            return self.dequeue_hooked(world);
+        }
+        let slot = self.clock.next();
+        self.account(slot);
+        let cell = self.queue.pop(|_| true).expect("dequeue from an empty port");
+        self.sent(slot, cell, world);
+    }
+
+    /// A cell leaves in `slot`: the counts, and the transmitter.
+    #[inline(always)]
+    fn sent(&mut self, slot: Time, cell: Cell, world: &mut World) -> bool {
+        self.queued -= 1;
+        let vc = cell.vc as usize;
+        let own = self.has_own && self.own[vc];
+        self.queued_own -= u32::from(own);
+        let cs = &mut self.classes[self.class[vc] as usize];
+        cs.set(slot, cs.y - 1);
+        if cs.y == 0 {
+            self.active -= 1;
+        }
+        self.stats.cells_out += 1;
+        world.transmit(self.channel, slot, cell);
+        self.clock.advance();
+        own
+    }
+
+    /// `dequeue` with flow control: only VCs with credit may send (if none may, stall until the
+    /// next arrival), FCVC counting, and the published level.
+    #[inline(never)]
+    fn dequeue_hooked(&mut self, world: &mut World) {
+        let popped =
+            if self.fcvc.gating() { self.fcvc.pop_gated(&mut self.queue) } else { self.queue.pop(|_| true) };
+        let Some(cell) = popped else {
+            self.stall_floor = self.queued;
+            return;
+        };
+        let slot = self.clock.next();
+        self.account(slot);
+        if self.sent(slot, cell, world) {
+            if self.fcvc.departed(cell.vc as usize, slot, world) {
+                self.stats.credit_cells_out += 1;
+            }
+        } else {
+            let x = self.shared_level();
+            self.congestion.level_moved(slot, x, &mut world.levels);
+        }
+    }
+
+    /// Process every arrival and departure before `horizon`; returns the number of events.
+    pub fn advance(&mut self, horizon: Time, world: &mut World) -> u64 {
+        let mut events = 0;
+        self.merge.rebuild(&world.fifos, &self.inputs);
+        loop {
+            // Stop at the next trace boundary too (`NEVER` without a trace, so an untraced port
+            // pays nothing per event): there everything before the boundary has happened and
+            // nothing at or after it, which is the state to sample.
+            let stop = horizon.min(self.next_sample);
+            events += self.process(stop, world);
+            if self.next_sample > horizon {
+                return events;
+            }
+            self.sample(self.next_sample);
+        }
+    }
+
+    /// Process every arrival and departure before `stop`.
+    #[inline(always)]
+    fn process(&mut self, stop: Time, world: &mut World) -> u64 {
+        let mut events = 0;
+        loop {
+            let (ta, i) = self.merge.peek();
+            let td = if self.queued <= self.stall_floor { NEVER } else { self.clock.next() };
+            // Arrivals first on ties: a cell arriving at a slot boundary may leave in that slot.
+            if ta <= td {
+                if ta >= stop {
+                    break;
+                }
+                let (_, cell) = world.fifos[self.inputs[i] as usize].pop().expect("head exists");
+                self.merge.popped(&world.fifos, &self.inputs);
+                // An idle or stalled transmitter next sends in the first slot from `ta` (`ta`, not
+                // the cell's own time: they differ only in a slotted port; after a stall, the
+                // arrival may be the credit or the cell of a VC that can send).
+                if self.queued <= self.stall_floor {
+                    self.clock.align(ta);
+                    self.stall_floor = 0;
+                }
+                self.enqueue(ta, cell, world);
+            } else {
+                if td >= stop {
+                    break;
+                }
+                self.dequeue(world);
+            }
+            events += 1;
+        }
+        events
+    }
+
+    pub fn next_key(&self, world: &World) -> Time {
+        let ta = self.merge.key(world.earliest(&self.inputs).0);
+        if self.queued <= self.stall_floor {
+            ta
+        } else {
+            ta.min(self.clock.next())
+        }
+    }
+
+    /// Close the time integrals and take the last trace samples at the end of the run.
+    pub fn finish(&mut self, end: Time) {
+        self.account(end);
+        for c in self.classes.iter_mut() {
+            c.set(end, c.y);
+        }
+        if end >= self.next_sample {
+            self.sample(end);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abr::Feedback;
+    use crate::cell::CellFifo;
+    use crate::cell::{rm, VcId, F_EOF, F_RM};
+    use crate::conformance::FGcra;
+    use crate::frame::{Frame, FrameSlab};
+    use crate::net::{feedback_of, with_feedback, LevelLog};
+    use crate::net::{Channel, Sched, NO_CAPTURE};
+    use crate::sched::RoundRobin;
+    use crate::time::{CellPeriod, PS_PER_US};
+
+    /// A port with capacity `k` whose output goes nowhere (only enqueue is exercised).
+    fn fixture(k: u32, policy: Policy) -> (Port, World) {
+        let period = CellPeriod::from_bps(155_520_000);
+        let mut frames = FrameSlab::default();
+        for _ in 0..8 {
+            frames.insert(Frame { ncells: 1000, alive: 1000, ..Default::default() });
+        }
+        // Everything the port sends lands in one sink FIFO.
+        let channels = vec![Channel {
+            name: "x".into(),
+            period,
+            latency: 1,
+            route: vec![0; 4],
+            cells: 0,
+            capture: NO_CAPTURE,
+        }];
+        let world = World {
+            fifos: vec![CellFifo::new(0)],
+            frames,
+            channels,
+            sched: Sched::new(1),
+            captures: Default::default(),
+            levels: Vec::new(),
+        };
+        (Port::new("p".into(), 0, SlotClock::new(period), k, policy, 4), world)
+    }
+
+    /// Offer a frame of `n` cells on `vc`; returns how many were accepted.
+    fn offer(p: &mut Port, w: &mut World, vc: VcId, frame: u32, n: u32) -> u32 {
+        let before = p.queue_len();
+        for i in 0..n {
+            let flags = if i + 1 == n { F_EOF } else { 0 };
+            p.enqueue(0, Cell { frame, vc, flags }, w);
+        }
+        p.queue_len() - before
+    }
+
+    #[test]
+    fn tail_drop_cuts_frames_and_counts_each_once() {
+        let (mut p, mut w) = fixture(10, Policy::TailDrop);
+        assert_eq!(offer(&mut p, &mut w, 0, 0, 8), 8);
+        // Two cells fit, the next three are lost, tail drop keeps nothing else in mind.
+        assert_eq!(offer(&mut p, &mut w, 1, 1, 5), 2);
+        assert_eq!(p.stats.drops[DropReason::Overflow as usize], 3);
+        assert_eq!(p.stats.frames_dropped, 1);
+        assert_eq!(p.stats.cells_in, 13);
+    }
+
+    #[test]
+    fn ppd_drops_the_rest_of_the_frame_but_keeps_its_eof() {
+        let (mut p, mut w) = fixture(10, Policy::Ppd);
+        offer(&mut p, &mut w, 0, 0, 9);
+        // One cell fits; the second overflows; the rest go to PPD.
+        p.enqueue(0, Cell { frame: 1, vc: 1, flags: 0 }, &mut w);
+        p.enqueue(0, Cell { frame: 1, vc: 1, flags: 0 }, &mut w);
+        assert_eq!(p.stats.drops[DropReason::Overflow as usize], 1);
+        // Room again: PPD still refuses the middle of the damaged frame...
+        p.dequeue(&mut w);
+        p.dequeue(&mut w);
+        p.enqueue(0, Cell { frame: 1, vc: 1, flags: 0 }, &mut w);
+        assert_eq!(p.stats.drops[DropReason::PartialPacket as usize], 1);
+        // ...but lets its EOF cell through to delimit the frame.
+        let q = p.queue_len();
+        p.enqueue(0, Cell { frame: 1, vc: 1, flags: F_EOF }, &mut w);
+        assert_eq!(p.queue_len(), q + 1);
+        // The next frame on the VC starts clean.
+        assert_eq!(offer(&mut p, &mut w, 1, 2, 1), 1);
+        assert_eq!(p.stats.frames_dropped, 1);
+    }
+
+    #[test]
+    fn epd_refuses_whole_frames_above_the_threshold() {
+        let (mut p, mut w) = fixture(20, Policy::Epd { threshold: 5 });
+        assert_eq!(offer(&mut p, &mut w, 0, 0, 6), 6); // started below the threshold: all in
+        assert_eq!(offer(&mut p, &mut w, 1, 1, 4), 0); // X = 6 > 5: whole frame, EOF included
+        assert_eq!(p.stats.drops[DropReason::EarlyPacket as usize], 1);
+        assert_eq!(p.stats.drops[DropReason::PartialPacket as usize], 3);
+        assert_eq!(p.stats.frames_dropped, 1);
+        // A frame already under way when the threshold is crossed is still accepted.
+        let (mut p, mut w) = fixture(20, Policy::Epd { threshold: 5 });
+        p.enqueue(0, Cell { frame: 0, vc: 0, flags: 0 }, &mut w);
+        offer(&mut p, &mut w, 1, 1, 8);
+        assert_eq!(offer(&mut p, &mut w, 0, 0, 3), 3);
+    }
+
+    #[test]
+    fn per_vc_occupancy_and_active_count_follow_the_queue() {
+        let (mut p, mut w) = fixture(100, Policy::TailDrop);
+        offer(&mut p, &mut w, 0, 0, 3);
+        offer(&mut p, &mut w, 2, 1, 2);
+        assert_eq!((p.classes[0].y, p.classes[2].y, p.active), (3, 2, 2));
+        for _ in 0..3 {
+            p.dequeue(&mut w);
+        }
+        assert_eq!((p.classes[0].y, p.classes[2].y, p.active), (0, 2, 1));
+    }
+
+    #[test]
+    fn fba_refuses_the_vc_above_its_share_and_admits_the_others() {
+        // K = 100, R = 50, Z = 0.8. At X = 60 a lone VC may hold 0.8 * 50 / 10 = 4 fair shares:
+        // it is admitted. At X = 95 the allowance falls to 0.8 * 50 / 45 < 1 share: refused.
+        let (mut p, mut w) = fixture(100, Policy::Fba { r: 50, z: 0.8 });
+        offer(&mut p, &mut w, 0, 0, 60);
+        assert_eq!(offer(&mut p, &mut w, 0, 1, 35), 35);
+        assert_eq!(offer(&mut p, &mut w, 0, 1, 2), 0);
+        assert_eq!(p.stats.drops[DropReason::Fba as usize], 1);
+        assert_eq!(offer(&mut p, &mut w, 1, 2, 2), 2, "an idle VC is below any share");
+    }
+
+    /// A port on a 1 us cell grid with three cells of VC 0 and one of VC 1 queued at time 0,
+    /// traced every 2 us until 9 us, advanced to 9 us in steps of `step`.
+    fn traced(step: Time) -> PortTrace {
+        let (_, mut w) = fixture(10, Policy::TailDrop);
+        let period = CellPeriod::from_cells_per_s(1_000_000);
+        let mut p = Port::new("p".into(), 0, SlotClock::new(period), 10, Policy::TailDrop, 4);
+        let mut tr = PortTrace::new(2 * PS_PER_US, 9 * PS_PER_US, period, true, true);
+        tr.watch_vcs(vec![0, 1]);
+        p.start_trace(tr);
+        offer(&mut p, &mut w, 0, 0, 3);
+        offer(&mut p, &mut w, 1, 1, 1);
+        let mut t = 0;
+        while t < 9 * PS_PER_US {
+            t = (t + step).min(9 * PS_PER_US);
+            p.advance(t, &mut w);
+        }
+        p.finish(9 * PS_PER_US);
+        *p.trace.take().unwrap()
+    }
+
+    #[test]
+    fn trace_samples_the_state_at_each_boundary_instant() {
+        // Departures at 0, 1, 2 and 3 us. The boundary at 2 us sees the two before it, not the
+        // one at 2 us itself; utilisation counts cells whose slot starts in the interval.
+        let tr = traced(9 * PS_PER_US);
+        assert_eq!(tr.t, [2, 4, 6, 8].map(|k| k * PS_PER_US));
+        assert_eq!(tr.cells, [2, 0, 0, 0]);
+        assert_eq!(tr.per_vc, [vec![1, 0, 0, 0], vec![1, 0, 0, 0]]);
+        assert_eq!(tr.util, [1.0, 1.0, 0.0, 0.0]);
+        // However the run is cut into batches, the samples are the same.
+        for step in [1, 999_999, PS_PER_US, 2 * PS_PER_US, 3 * PS_PER_US + 7] {
+            let other = traced(step);
+            assert_eq!((&other.t, &other.cells, &other.util), (&tr.t, &tr.cells, &tr.util), "step {step}");
+        }
+    }
+
+    #[test]
+    fn upc_tags_non_eligible_frames_and_lbo_refuses_them() {
+        // F-GCRA with T = 100 ps and no tolerance: a 4-cell frame at 1 ps per cell conforms only
+        // for its first cell's test... the frame's verdict is its first cell's: eligible; the next
+        // frame right behind it is early and gets tagged, and LBO = 0 then refuses it.
+        let (mut p, mut w) = fixture(100, Policy::FifoGfr { lbo: 0, hbo: 100 });
+        p.upc = vec![
+            Some(Upc { fgcra: FGcra::new(100, 0), tag: true, frames: 0, non_eligible: 0 }),
+            None,
+            None,
+            None,
+        ];
+        let mut t = 0;
+        for frame in 0..2 {
+            for i in 0..4 {
+                let flags = if i == 3 { F_EOF } else { 0 };
+                p.enqueue(t, Cell { frame, vc: 0, flags }, &mut w);
+                t += 1;
+            }
+        }
+        let u = p.upc[0].as_ref().unwrap();
+        assert_eq!((u.frames, u.non_eligible), (2, 1));
+        assert_eq!(p.queue_len(), 4, "the eligible frame queued, the tagged one refused at LBO");
+        assert_eq!(p.stats.drops[DropReason::Lbo as usize], 1);
+    }
+
+    #[test]
+    fn merged_frames_are_queued_whole_and_in_order_of_completion() {
+        let (mut p, mut w) = fixture(100, Policy::TailDrop);
+        // VCs 0 and 1 share class 0 (merged); frames arrive interleaved cell by cell.
+        p.configure(Queue::fifo(), vec![0, 0, 2, 3], vec![VcPolicy::default(); 4], Rng::stream(0, "m"), true);
+        for i in 0..3 {
+            let flags = if i == 2 { F_EOF } else { 0 };
+            p.enqueue(0, Cell { frame: 1, vc: 1, flags }, &mut w);
+            p.enqueue(0, Cell { frame: 0, vc: 0, flags: if i == 1 { F_EOF } else { 0 } }, &mut w);
+        }
+        // VC 0's 2-cell frame completed first, then VC 1's 3-cell frame; VC 0 then starts anew.
+        assert_eq!(p.queue_len(), 6);
+        assert_eq!(p.classes[0].y, 6, "one class for the merged VCs");
+        let order: Vec<u16> = (0..5).map(|_| p.queue.pop(|_| true).unwrap().vc).collect();
+        assert_eq!(order, vec![0, 0, 1, 1, 1]);
+        assert_eq!(p.staging.held, 1, "the third VC 0 cell waits for its frame's EOF");
+    }
+
+    #[test]
+    fn guaranteed_cells_bypass_the_best_effort_buffer() {
+        let (mut p, mut w) = fixture(2, Policy::TailDrop);
+        let q = Queue::Priority {
+            high: Default::default(),
+            low: Default::default(),
+            guaranteed: vec![true, false, false, false],
+        };
+        p.configure(q, vec![0, 1, 2, 3], vec![VcPolicy::default(); 4], Rng::stream(0, "m"), false);
+        assert_eq!(offer(&mut p, &mut w, 1, 1, 5), 2, "best effort limited to its 2 cells");
+        assert_eq!(offer(&mut p, &mut w, 0, 0, 5), 5, "guaranteed traffic is not");
+        assert_eq!(p.queue.pop(|_| true).unwrap().vc, 0, "and goes first");
+    }
+
+    #[test]
+    fn efci_marks_data_cells_arriving_above_the_threshold_only() {
+        let (mut p, mut w) = fixture(100, Policy::TailDrop);
+        p.set_efci_threshold(5);
+        offer(&mut p, &mut w, 0, 0, 10);
+        // The cell arriving at occupancy x is marked when x > 5: the 7th to the 10th.
+        let marked: Vec<bool> =
+            std::iter::from_fn(|| p.queue.pop(|_| true)).map(|c| c.flags & F_EFCI != 0).collect();
+        assert_eq!(marked, [false, false, false, false, false, false, true, true, true, true]);
+        assert_eq!(p.stats.efci_marked, 4);
+    }
+
+    #[test]
+    fn rm_cells_queue_without_frame_state_and_overflow_without_a_frame_release() {
+        let (mut p, mut w) = fixture(2, Policy::Epd { threshold: 0 });
+        let live = w.frames.live();
+        // EPD at threshold 0 refuses every new frame when the buffer holds anything, but an RM
+        // cell is not a frame: it queues.
+        p.enqueue(0, Cell { frame: 0, vc: 0, flags: F_RM }, &mut w);
+        p.enqueue(0, Cell { frame: 0, vc: 0, flags: F_RM }, &mut w);
+        assert_eq!(p.queue_len(), 2);
+        p.enqueue(0, Cell { frame: 0, vc: 0, flags: F_RM | F_BACKWARD }, &mut w);
+        assert_eq!(p.stats.drops[DropReason::Overflow as usize], 1, "full: dropped as overflow");
+        assert_eq!((p.stats.frames_dropped, w.frames.live()), (0, live), "no frame touched");
+        assert_eq!((p.stats.cells_in, p.stats.rm_cells), (3, 3));
+        // A credit cell is consumed, never queued, and counted apart.
+        p.enqueue(0, Cell { frame: 10, vc: 1, flags: F_CREDIT }, &mut w);
+        assert_eq!((p.queue_len(), p.stats.cells_in, p.stats.credit_cells_in), (2, 3, 1));
+        // The VC's next data frame starts clean.
+        p.dequeue(&mut w);
+        p.dequeue(&mut w);
+        assert_eq!(offer(&mut p, &mut w, 0, 1, 1), 1);
+    }
+
+    fn backward_rm(t: Time, p: &mut Port, w: &mut World, f: Feedback) -> Feedback {
+        p.enqueue(t, Cell { frame: with_feedback(rm::CI, f), vc: 0, flags: F_RM | F_BACKWARD }, w);
+        let c = p.queue.pop(|_| true).unwrap();
+        p.queued -= 1;
+        assert_eq!(c.frame & rm::CI, rm::CI, "CI untouched");
+        feedback_of(c.frame)
+    }
+
+    #[test]
+    fn backward_rm_feedback_only_gets_more_pessimistic_from_the_forward_log() {
+        use Feedback::*;
+        let (mut p, mut w) = fixture(100, Policy::TailDrop);
+        let mut log = LevelLog::new(Increase, 1_000_000);
+        log.push(100, Keep);
+        log.push(200, Decrease);
+        w.levels.push(log);
+        p.read_level(0, 4, 0);
+        assert_eq!(backward_rm(50, &mut p, &mut w, Increase), Increase);
+        assert_eq!(backward_rm(50, &mut p, &mut w, Keep), Keep, "never more optimistic");
+        assert_eq!(backward_rm(150, &mut p, &mut w, Increase), Keep);
+        assert_eq!(backward_rm(250, &mut p, &mut w, Keep), Decrease);
+        assert_eq!(p.stats.rm_feedback_raised, 2);
+        // Forward RM cells are left alone.
+        p.enqueue(250, Cell { frame: 0, vc: 0, flags: F_RM }, &mut w);
+        assert_eq!(feedback_of(p.queue.pop(|_| true).unwrap().frame), Increase);
+    }
+
+    #[test]
+    fn forward_port_publishes_each_band_change_with_its_time() {
+        use Feedback::*;
+        let (mut p, mut w) = fixture(100, Policy::TailDrop);
+        w.levels.push(LevelLog::new(Increase, PS_PER_US * 1000));
+        p.publish_level(0, 2, 4);
+        for t in 1..=5 {
+            p.enqueue(t * 10, Cell { frame: t as u32, vc: 0, flags: F_EOF }, &mut w);
+        }
+        // x = 2 at 20 (T_l): Keep; x = 5 at 50 (> T_h): Decrease.
+        let l = &w.levels[0];
+        assert_eq!(l.len(), 3);
+        assert_eq!([l.at(19), l.at(20), l.at(49), l.at(50)], [Increase, Keep, Keep, Decrease]);
+        p.advance(PS_PER_US * 100, &mut w);
+        // Emptied: back to Increase after the departure that left one cell.
+        let l = &w.levels[0];
+        assert_eq!(l.at(PS_PER_US * 100), Increase);
+        assert_eq!(l.len(), 5, "Keep at x = 4, Increase at x = 1");
+    }
+
+    /// A round-robin port whose VC 0 is credit-gated with `buffer` cells of credit, its output in
+    /// FIFO 0 and credit cells for it arriving in FIFO 1 (an input).
+    fn gated(buffer: u32) -> (Port, World) {
+        let (mut p, mut w) = fixture(100, Policy::TailDrop);
+        p.configure(
+            Queue::RoundRobin(RoundRobin::new(4)),
+            vec![0, 1, 2, 3],
+            vec![VcPolicy::default(); 4],
+            Rng::stream(0, "m"),
+            false,
+        );
+        p.gate_credit(0, 4, buffer);
+        w.fifos.push(CellFifo::new(0));
+        p.inputs.push(1);
+        (p, w)
+    }
+
+    fn sent(w: &World) -> Vec<(Time, u16)> {
+        w.fifos[0].iter().map(|&(t, c)| (t, c.vc)).collect()
+    }
+
+    #[test]
+    fn credit_gating_skips_blocked_vcs_idles_and_resumes_on_credit() {
+        let (mut p, mut w) = gated(2);
+        offer(&mut p, &mut w, 0, 0, 4);
+        offer(&mut p, &mut w, 1, 1, 2);
+        p.advance(PS_PER_US * 100, &mut w);
+        let vcs: Vec<u16> = sent(&w).iter().map(|x| x.1).collect();
+        assert_eq!(vcs, [0, 1, 0, 1], "VC 0 stops after its 2 credits; VC 1 is not held up");
+        assert_eq!((p.queue_len(), p.credit_balance(0)), (2, Some(0)));
+        assert_eq!(p.next_key(&w), NEVER, "blocked cells only: no departure scheduled");
+        // A credit cell (count 1: one cell forwarded downstream) at 200 us wakes the port.
+        let t_credit = PS_PER_US * 200;
+        w.fifos[1].push(t_credit, Cell { frame: 1, vc: 0, flags: F_CREDIT });
+        assert_eq!(p.next_key(&w), t_credit);
+        p.advance(PS_PER_US * 300, &mut w);
+        let out = sent(&w);
+        assert_eq!(out.len(), 5, "one credit, one cell");
+        let slot = CellPeriod::from_bps(155_520_000);
+        let mut clock = SlotClock::new(slot);
+        clock.align(t_credit);
+        assert_eq!(out[4], (clock.next() + 1, 0), "sent in the first slot from the credit");
+        assert_eq!((p.stats.credit_cells_in, p.credit_balance(0)), (1, Some(0)));
+    }
+
+    #[test]
+    fn a_credit_cell_with_the_count_every_n2_cells_sent() {
+        let (mut p, mut w) = fixture(100, Policy::TailDrop);
+        w.fifos.push(CellFifo::new(0));
+        p.count_credit(0, 4, 3, 4, 0, 1);
+        offer(&mut p, &mut w, 0, 0, 7);
+        offer(&mut p, &mut w, 1, 1, 2);
+        assert_eq!(p.queue_len(), 9);
+        assert_eq!(p.shared_level(), 2, "the FCVC VC's cells are in its own buffer");
+        p.advance(PS_PER_US * 100, &mut w);
+        let out = sent(&w);
+        let credits: Vec<(Time, u32)> = w.fifos[1].iter().map(|&(t, c)| (t, c.frame)).collect();
+        // Departures of VC 0's 3rd and 6th cells (the FIFO sends VC 0's seven first), + latency.
+        assert_eq!(credits, [(out[2].0, 3), (out[5].0, 6)]);
+        assert!(w.fifos[1].iter().all(|&(_, c)| c.flags == F_CREDIT && c.vc == 0));
+        assert_eq!(p.stats.credit_cells_out, 2);
+        let h = p.fcvc_hop(0).unwrap();
+        assert_eq!((h.y, h.max_y), (0, 7));
+    }
+}

@@ -1,0 +1,34 @@
+//! Trace sampling at a port (`[trace]`): at each boundary the port stops its batch so that
+//! everything before the boundary has happened and nothing at or after it, and samples that
+//! state. An untraced port's next boundary is `NEVER`: one compare per batch.
+
+use super::Port;
+use crate::net::PortTrace;
+use crate::time::Time;
+
+impl Port {
+    /// Record the series `trace` asks for, from its first boundary on.
+    pub fn start_trace(&mut self, trace: PortTrace) {
+        self.next_sample = trace.first();
+        self.trace = Some(Box::new(trace));
+    }
+
+    /// Take the samples of every boundary up to `upto`. The caller guarantees that every event
+    /// before `upto` has been processed and none at or after it, so the state is the boundary's
+    /// (constant since the last event).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn sample(&mut self, upto: Time) {
+        let Some(tr) = self.trace.as_deref_mut() else { return };
+        while self.next_sample <= upto {
+            let (classes, class) = (&self.classes, &self.class);
+            let queue = self.queued + self.staging.held;
+            self.next_sample = tr.due(
+                self.next_sample,
+                queue,
+                |vc| classes[class[vc as usize] as usize].y,
+                self.stats.cells_out,
+            );
+        }
+    }
+}

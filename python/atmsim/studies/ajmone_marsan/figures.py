@@ -1,0 +1,96 @@
+"""Figures of the CLASS study's report: goodput and efficiency against the background load
+(figures 2, 3, 5, 6), against the shaping rate (figure 4), and per connection against the total
+background of the Italian network (figures 8-12)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, List, Optional, Sequence
+
+from ... import plots
+from ..registry import FigureFile, StudyResults
+from . import study as st
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def _panel(frame: "Optional[pd.DataFrame]", x: str, groups: Sequence[str], columns: Sequence[str],
+           out: Path, title: str, xlabel: str, table: str, caption: str,
+           hlines: Sequence[float] = ()) -> List[FigureFile]:
+    if frame is None or not len(frame):
+        return []
+    fig = plots._figure(max(10.0, 3.4 * len(columns)), 3.8)
+    axes = fig.subplots(1, len(columns))
+    if len(columns) == 1:
+        axes = [axes]
+    for ax, column in zip(axes, columns):
+        if column not in frame:
+            continue
+        keys = frame[list(groups)].drop_duplicates().itertuples(index=False) if groups else [()]
+        for key in keys:
+            sub = frame
+            for g, v in zip(groups, key):
+                sub = sub[sub[g] == v]
+            sub = sub.sort_values(x)
+            label = ", ".join(f"{g} {v}" for g, v in zip(groups, key)) or column
+            ax.plot(sub[x].astype(float), sub[column].astype(float), "o-", label=label,
+                    markersize=4)
+            paper = f"paper_{column}"
+            if paper in sub and sub[paper].notna().any():
+                stated = sub[sub[paper].notna()]
+                ax.plot(stated[x].astype(float), stated[paper].astype(float), "x",
+                        color=plots.PAPER_COLOR, markersize=9, mew=2)
+        for y in hlines:
+            ax.axhline(y, color="gray", linestyle=":", linewidth=0.8)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(column.replace("_", " "))
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=6)
+    fig.suptitle(title, fontsize=10)
+    files = plots.save(fig, out)
+    return [FigureFile(table, caption + " Red crosses: values stated in the paper's text.",
+                       files)]
+
+
+def draw(results: StudyResults, out_dir: Path) -> List[FigureFile]:
+    t = results.tables
+    figs: List[FigureFile] = []
+    figs += _panel(t.get("2"), "bg_mbps", ["buffer", "shaping"], ["goodput_mbps", "efficiency"],
+                   out_dir / "figure2", "Figure 2: 1000 km, shaped background", 
+                   "background (user Mb/s)", "2",
+                   "Figure 2: total goodput of the three TCP connections and their efficiency "
+                   "against the shaped background load.")
+    flows3 = [f"goodput_{n}" for n in st.TWO_NODE]
+    figs += _panel(t.get("3"), "bg_mbps", ["shaping"], flows3, out_dir / "figure3",
+                   "Figure 3: 505 / 550 / 1000 km (tcp1 / tcp2 / tcp3), 5000 cells",
+                   "background (user Mb/s)", "3",
+                   "Figure 3: goodput of each connection (tcp1 505 km, tcp2 550 km, tcp3 "
+                   "1000 km).")
+    figs += _panel(t.get("4"), "shaping_mbps", ["bg_mbps", "bg_shaped"],
+                   ["goodput_mbps", "efficiency"], out_dir / "figure4",
+                   "Figure 4: 100 km, 1000 cells", "shaping rate per connection (Mb/s)", "4",
+                   "Figure 4: total goodput and efficiency against the rate each TCP "
+                   "connection is shaped to.")
+    figs += _panel(t.get("5"), "bg_mbps", ["buffer"], flows3 + ["efficiency"],
+                   out_dir / "figure5", "Figure 5: adaptive shaping, 1000 km",
+                   "background (user Mb/s)", "5",
+                   "Figure 5: adaptive shaping, goodput of each connection and efficiency.")
+    figs += _panel(t.get("6"), "bg_mbps", [], flows3 + ["efficiency"], out_dir / "figure6",
+                   "Figure 6: adaptive shaping, 505 / 550 / 1000 km, 5000 cells",
+                   "background (user Mb/s)", "6",
+                   "Figure 6: adaptive shaping with connections of different lengths.")
+    for table, name in (("8-9", "Figures 8-9: 100-cell buffers"),
+                        ("10-11", "Figures 10-11: 1000-cell buffers"),
+                        ("12", "Figure 12: adaptive shaping")):
+        groups = ["shaping", "bg_shaped"] if table != "12" else ["buffer", "bg_shaped"]
+        figs += _panel(t.get(table), "total_gbps", groups,
+                       [f"goodput_{n}" for n in st.ITALY], out_dir / f"figure{table}-goodput",
+                       name + " (goodput)", "total background (Gb/s)", table,
+                       f"{name}: goodput of each TCP connection of the Italian network.")
+        figs += _panel(t.get(table), "total_gbps", groups,
+                       [f"efficiency_{n}" for n in st.ITALY],
+                       out_dir / f"figure{table}-efficiency", name + " (efficiency)",
+                       "total background (Gb/s)", table,
+                       f"{name}: efficiency of each TCP connection of the Italian network.")
+    return figs

@@ -1,0 +1,94 @@
+"""Figures of the GFR (Bonaventure) report: privileged and mean background goodput against
+the privileged MCR, with the application-level reserved bandwidth, as the paper draws figures
+4, 5, 7, 9 and 11-23 (the paper's stated goodputs as crosses; for the WFQ-based switch also
+the MCR-weighted share of the link, which the paper says the unreserved bandwidth follows);
+and the privileged source's congestion window of figures 6, 8 and 10."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List
+
+from ... import plots
+from ..registry import FigureFile, StudyResults
+from . import scenarios as net
+from . import setups
+
+SERIES = [("derived.priv_goodput_bps", "privileged", "tab:blue", "paper_priv_goodput_bps"),
+          ("derived.bg_mean_goodput_bps", "background (mean)", "tab:green",
+           "paper_bg_goodput_bps")]
+
+
+def _one(results: StudyResults, table: str, out: Path) -> List[FigureFile]:
+    frame = results.tables.get(table)
+    points = results.points
+    if frame is None or not len(frame) or not len(points):
+        return []
+    setup = setups.SETUPS[table]
+    ubr = setup.mode == "ubr"
+    pts = points[points["table"] == table]
+    fig = plots._figure()
+    ax = fig.add_subplot()
+    mcrs = sorted(frame["mcr"].astype(float))
+    ax.plot(mcrs, [net.reserved_bps(m, setup.priv_segment) / 1e6 for m in mcrs], "--",
+            color="tab:blue",
+            label="privileged UNI2 (app level)" if ubr else "privileged reserved")
+    ax.plot(mcrs, [net.reserved_bps(setup.background_mcr, setup.bg_segment) / 1e6] * len(mcrs),
+            "--", color="tab:green",
+            label="background UNI2 (app level)" if ubr else "background reserved")
+    if setup.mode == "wfq":
+        bg_sum = setup.background_sources * setup.background_mcr
+        ax.plot(mcrs, [net.reserved_bps(net.LINE_CELLS_PER_S * m / (m + bg_sum),
+                                        setup.priv_segment) / 1e6 for m in mcrs],
+                ":", color="tab:blue", label="privileged MCR-weighted share of the link")
+    for metric, label, color, paper in SERIES:
+        sub = pts[pts["metric"] == metric].sort_values("mcr")
+        if not len(sub):
+            continue
+        x = sub["mcr"].astype(float)
+        y = sub["mean"] / 1e6
+        low = (sub["mean"] - sub["ci_low"]).fillna(0) / 1e6
+        high = (sub["ci_high"] - sub["mean"]).fillna(0) / 1e6
+        ax.errorbar(x, y, yerr=[low, high], marker="o", color=color, capsize=3,
+                    label=f"{label} (atmsim)")
+        if paper in frame and not ubr:
+            stated = frame[frame[paper].notna()]
+            if len(stated):
+                ax.plot(stated["mcr"].astype(float), stated[paper].astype(float) / 1e6, "x",
+                        color=plots.PAPER_COLOR, markersize=10, mew=2,
+                        label=f"{label} (paper text)")
+    ax.set_xlabel("privileged UNI2 rate (cells/s)" if ubr else "privileged MCR (cells/s)")
+    ax.set_ylabel("goodput (Mb/s)")
+    ax.set_title(setup.title, fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    files = plots.save(fig, out / f"figure{table}-goodput")
+    caption = (f"{setup.title}: mean goodput (95 % interval over the replications) against "
+               "the privileged MCR; dashed: reserved bandwidth at application level "
+               "(MCR x 48/53 x segment data / segment octets on the wire)"
+               + ("; dotted: the privileged MCR-weighted share of the link"
+                  if setup.mode == "wfq" else "")
+               + "; crosses: values stated in the paper's text.")
+    return [FigureFile(table, caption, files)]
+
+
+def _traces(results: StudyResults, out: Path) -> List[FigureFile]:
+    figs: List[FigureFile] = []
+    for run, tables in results.traces:
+        cwnd, queues = tables.get("cwnd"), tables.get("queues")
+        if cwnd is not None and len(cwnd):
+            files = plots.cwnd_trace(cwnd, out / f"trace-{run.name}-cwnd", title=run.title)
+            figs.append(FigureFile("traces", f"Congestion window of the privileged source: "
+                                             f"{run.title}.", files))
+        if queues is not None and len(queues):
+            files = plots.queue_trace(queues, out / f"trace-{run.name}-queue",
+                                      buffer_cells=run.buffer_cells, title=run.title)
+            figs.append(FigureFile("traces", f"Bottleneck (sw1->sw2) queue: {run.title}.", files))
+    return figs
+
+
+def draw(results: StudyResults, out_dir: Path) -> List[FigureFile]:
+    figs: List[FigureFile] = []
+    for table in setups.FIGURES:
+        figs += _one(results, table, out_dir)
+    return figs + _traces(results, out_dir)

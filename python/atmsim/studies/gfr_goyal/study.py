@@ -1,0 +1,175 @@
+"""The GFR rate-guarantee study (Goyal, Jain, Fahmy, Vandalore) for `atmsim reproduce`.
+
+Rows: Tables 1-3 (experiment x group of 3 TCPs: r_i, throughput per TCP, ratio
+(mu_i/mu)/(r_i/r)) and Tables 4-5 (experiment x merged VC: R_i, ratio). All rows of one
+experiment share one scenario, hence one run (the store keys runs by scenario text).
+
+The compared values are derived from several flows of a run (a group's mean goodput over the
+total), which no single run metric holds: the study's `derive_metrics` hook computes them per
+run (so replications, if any, give them intervals like any other metric), from the row's
+experiment, group and the goodputs of tcp1..tcp15. See docs/gfr-goyal-reproduction.md.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional
+
+from ...scenario import Scenario
+from ..registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
+from . import data
+from . import scenarios as model
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# Derived metrics (computed per run by derive_metrics).
+RATIO = Compared("ratio", "derived.ratio", "(mu_i/mu)/(r_i/r)")
+THROUGHPUT = Compared("throughput_mbps", "derived.throughput_mbps",
+                      "throughput per TCP (Mb/s)", relative=True)
+
+QUICK_1_3 = (1,)
+QUICK_4_5 = (2,)
+
+
+def _experiments_1_3(quick: bool) -> List[Experiment]:
+    out = []
+    for e in QUICK_1_3 if quick else data.EXPERIMENTS_1_3:
+        scenario = Scenario(model.threshold_scenario(e), f"gfr-goyal tables 1-3: experiment {e}")
+        for k, g in enumerate(data.GROUPS):
+            out.append(Experiment(
+                table="1-3", labels={"experiment": e, "tcps": g,
+                                     "r_i": data.TABLE1_THRESHOLDS[e][k]},
+                scenario=scenario,
+                published={"ratio": data.TABLE3_RATIO[e][k],
+                           "throughput_mbps": data.TABLE2_MBPS[e][k]},
+            ))
+    return out
+
+
+def _experiments_4_5(quick: bool) -> List[Experiment]:
+    out = []
+    for e in QUICK_4_5 if quick else data.EXPERIMENTS_4_5:
+        scenario = Scenario(model.dfba_scenario(e), f"gfr-goyal tables 4-5: experiment {e}")
+        for k, v in enumerate(data.VCS):
+            out.append(Experiment(
+                table="4-5", labels={"experiment": e, "vc": v,
+                                     "r_i": data.TABLE4_THRESHOLDS[e][k]},
+                scenario=scenario, published={"ratio": data.TABLE5_RATIO[e][k]},
+                cost=1.3,
+            ))
+    return out
+
+
+def group_values(goodputs: Dict[int, float], thresholds: List[int], per_tcp: bool
+                 ) -> List[Dict[str, float]]:
+    """Per group (VC) k: mean goodput per TCP (Mb/s) and the ratio (mu_k/mu)/(r_k/r).
+
+    per_tcp: Tables 1-3, each TCP its own VC with threshold r_k (r = 3 x sum r_k), mu_k the
+    group's mean goodput per TCP. Otherwise Tables 4-5: mu_k the VC's (3 TCPs') goodput,
+    r = sum R_k."""
+    n = data.TCPS_PER_GROUP
+    total = sum(goodputs.values())
+    r_total = sum(thresholds) * (n if per_tcp else 1)
+    out = []
+    for k, r_k in enumerate(thresholds):
+        vals = [goodputs.get(k * n + j + 1, math.nan) for j in range(n)]
+        mu_k = sum(vals) / n if per_tcp else sum(vals)
+        ratio = (mu_k / total) / (r_k / r_total) if total > 0 else math.nan
+        out.append({"throughput_mbps": sum(vals) / n / 1e6, "ratio": ratio})
+    return out
+
+
+# Per table: the label holding the row's group, the groups in order, the thresholds per
+# experiment, and whether each TCP is its own VC (Tables 1-3) or 3 TCPs share one (4-5).
+_GROUPING = {
+    "1-3": ("tcps", data.GROUPS, data.TABLE1_THRESHOLDS, True),
+    "4-5": ("vc", data.VCS, data.TABLE4_THRESHOLDS, False),
+}
+
+
+def _row_values(row: Mapping[Any, Any]) -> Dict[str, float]:
+    """The derived ratio (and throughput per TCP for Tables 1-3) of one run row."""
+    grouping = _GROUPING.get(str(row.get("table")))
+    if grouping is None:
+        return {}
+    key, groups, thresholds, per_tcp = grouping
+    try:
+        experiment = int(row["experiment"])
+        k = list(groups).index(row[key])
+    except (KeyError, TypeError, ValueError):
+        return {}
+    goodputs = {}
+    for i in range(1, data.TCPS_PER_GROUP * len(groups) + 1):
+        v = row.get(f"flows.tcp{i}.goodput_bps")
+        if v is not None and v == v:
+            goodputs[i] = float(v)
+    vals = group_values(goodputs, list(thresholds[experiment]), per_tcp)[k]
+    return vals if per_tcp else {"ratio": vals["ratio"]}
+
+
+def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
+    """Add `derived.ratio` ((mu_i/mu)/(r_i/r) of the row's group) and, for Tables 1-3,
+    `derived.throughput_mbps` (the group's mean goodput per TCP) to every run row; the row's
+    `table`, `experiment` and `tcps` / `vc` columns say which group it is."""
+    out = runs.copy()
+    values = [_row_values(row) for row in runs.to_dict("records")]
+    for name in ("ratio", "throughput_mbps"):
+        out[f"derived.{name}"] = [v.get(name, math.nan) for v in values]
+        out[f"derived.{name}"] = out[f"derived.{name}"].astype("float64")
+    out.attrs = dict(runs.attrs)
+    out.attrs["metrics"] = list(runs.attrs.get("metrics", [])) + ["derived.ratio",
+                                                                 "derived.throughput_mbps"]
+    return out
+
+
+class GfrGoyalStudy:
+    name = "gfr-goyal"
+    title = "Providing rate guarantees to TCP over the ATM GFR service"
+    citation = ("R. Goyal, R. Jain, S. Fahmy, B. Vandalore, \"Providing Rate Guarantees to "
+                "TCP over the ATM GFR Service\", Proc. LCN 1998")
+    runs = 1  # threshold_drop is deterministic; DFBA draws from the seeded stream
+    tables = [
+        PaperTable("1-3", "Tables 1-3: 15 SACK TCPs, one VC each, per-VC thresholds r_i in a "
+                   "48000-cell FIFO (single drop per crossing); throughput per TCP and "
+                   "(mu_i/mu)/(r_i/r) per group of 3",
+                   ["experiment", "tcps", "r_i"], [RATIO, THROUGHPUT]),
+        PaperTable("4-5", "Tables 4-5: 15 TCPs merged 3 per VC onto 5 VCs, Differential FBA "
+                   "(Z = 1.5, per-VC R_i); (mu_i/mu)/(R_i/sum R) per VC",
+                   ["experiment", "vc", "r_i"], [RATIO]),
+    ]
+
+    @staticmethod
+    def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
+        return derive_metrics(runs)
+
+    def experiments(self, quick: bool) -> List[Experiment]:
+        return _experiments_1_3(quick) + _experiments_4_5(quick)
+
+    def trace_runs(self, quick: bool) -> List[TraceRun]:
+        return []
+
+    def figures(self, results: StudyResults, out_dir: Path) -> List[FigureFile]:
+        from ... import plots
+
+        out_dir.mkdir(parents=True, exist_ok=True)
+        figs: List[FigureFile] = []
+        for table, key, caption in (
+            ("1-3", "tcps", "Table 3: (mu_i/mu)/(r_i/r) per group of 3 TCPs, atmsim beside "
+                            "the paper."),
+            ("4-5", "vc", "Table 5: (mu_i/mu)/(R_i/sum R) per merged VC (DFBA), atmsim "
+                          "beside the paper."),
+        ):
+            frame: Optional[Any] = results.tables.get(table)
+            if frame is None or not len(frame):
+                continue
+            files = plots.comparison_bars(
+                frame, ["experiment", key], "ratio", "paper_ratio",
+                out_dir / f"table{table}-ratio", f"Tables {table}: throughput/threshold ratio",
+                "ratio")
+            figs.append(FigureFile(table, caption, files))
+        return figs
+
+
+STUDY = GfrGoyalStudy()

@@ -1,0 +1,258 @@
+"""The reproduction report folder: index.html and README.md with, per study and paper table,
+the simulated values beside the published ones, the agreement summary and the figures; plus
+each comparison table and the agreement as CSV for further analysis.
+
+Both documents are generated from the same `Reproduction`, so they cannot disagree. Figures
+are linked, not embedded: SVG in the HTML (sharp at any zoom), PNG in the Markdown (which
+every viewer renders).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import os
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, List, Sequence
+
+from .registry import PaperTable
+from .reproduce import Reproduction, StudyReport
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# Rows further than this from the paper are flagged in the HTML.
+FLAG_ABOVE = 0.10
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "–"
+        if value.is_integer() and abs(value) >= 2:  # counts (cells), not fractions
+            return f"{value:.0f}"
+        return f"{value:.3f}" if abs(value) < 100 else f"{value:.4g}"
+    return str(value)
+
+
+def _cell(frame: "pd.DataFrame", i: int, name: str) -> str:
+    """A simulated value, with its 95 % half-width when the runs had a spread."""
+    v = _number(frame.at[i, name])
+    half = (_number(frame.at[i, f"{name}_ci_high"]) - _number(frame.at[i, f"{name}_ci_low"])) / 2
+    text = _fmt(v)
+    return text if math.isnan(half) or half == 0 else f"{text} ± {_fmt(half)}"
+
+
+def _number(v: Any) -> float:
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return float("nan")
+
+
+def _columns(spec: PaperTable) -> List[tuple[str, str]]:
+    cols = [(c, c) for c in spec.labels]
+    for c in spec.compared:
+        cols += [(c.name, c.label), (f"paper_{c.name}", f"{c.label} (paper)"),
+                 (f"diff_{c.name}", "diff")]
+    return cols
+
+
+def _rows(spec: PaperTable, frame: "pd.DataFrame") -> List[List[str]]:
+    compared = {c.name for c in spec.compared}
+    out = []
+    for i in range(len(frame)):
+        row = []
+        for key, _ in _columns(spec):
+            row.append(_cell(frame, i, key) if key in compared else _fmt(_py(frame.at[i, key])))
+        out.append(row)
+    return out
+
+
+def _py(v: Any) -> Any:
+    # numpy scalars print as np.float64(...) in some contexts; plain Python values do not.
+    return v.item() if hasattr(v, "item") else v
+
+
+def _flagged(spec: PaperTable, frame: "pd.DataFrame", i: int) -> bool:
+    for c in spec.compared:
+        d, p = _py(frame.at[i, f"diff_{c.name}"]), _py(frame.at[i, f"paper_{c.name}"])
+        if d is None or (isinstance(d, float) and math.isnan(d)):
+            continue
+        gap = abs(d) / abs(p) if c.relative and p else abs(d)
+        if gap > FLAG_ABOVE:
+            return True
+    return False
+
+
+def _agreement_rows(report: StudyReport) -> List[List[str]]:
+    rows = []
+    for _, r in report.agreement.iterrows():
+        unit = " (relative)" if r["relative"] else ""
+        rows.append([
+            str(r["table"]), f"{r['metric']}{unit}", str(int(r["rows"])),
+            _fmt(float(r["mean_abs_diff"])),
+            _percent(r["within_0.05"]), _percent(r["within_0.10"]),
+        ])
+    return rows
+
+
+def _percent(v: Any) -> str:
+    f = float(v)
+    return "–" if math.isnan(f) else f"{100 * f:.0f} %"
+
+
+# No "|" in headings: it would split a Markdown table cell.
+AGREEMENT_HEAD = ["table", "metric", "rows", "mean abs. difference", "within ±0.05", "within ±0.10"]
+
+
+def _settings(rep: Reproduction) -> List[str]:
+    lines = [
+        f"generated {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(rep.started))}, "
+        f"engine {rep.engine_version}, {'quick' if rep.quick else 'full'} mode, "
+        f"wall time {rep.wall_s:.0f} s",
+        f"results store: {rep.store}",
+    ]
+    if rep.overrides:
+        sets = ", ".join(f"{k}={v}" for k, v in rep.overrides)
+        lines.append(f"overrides applied to every run: {sets}")
+        if any(k == "simulation.duration_s" for k, _ in rep.overrides):
+            lines.append("the simulated duration was overridden: the values are NOT comparable "
+                         "with the paper's")
+    return lines
+
+
+def _study_counts(s: StudyReport) -> str:
+    return (f"{s.runs} runs ({s.computed} computed now, {s.cached} from the store); "
+            f"{s.study.runs} replication(s) per row")
+
+
+# -- Markdown --------------------------------------------------------------------------------
+
+
+def _md_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def markdown(rep: Reproduction, out_dir: Path) -> str:
+    parts = ["# atmsim reproduction report", ""]
+    parts += [f"- {line}" for line in _settings(rep)] + [""]
+    for s in rep.studies:
+        parts += [f"## {s.study.title} (`{s.study.name}`)", "", s.study.citation, "",
+                  _study_counts(s), ""]
+        parts += [f"> {note}" for note in s.notes]
+        parts += ["### Agreement with the paper", "",
+                  _md_table(AGREEMENT_HEAD, _agreement_rows(s)), ""]
+        for spec in s.study.tables:
+            frame = s.results.tables.get(spec.id)
+            if frame is None or not len(frame):
+                continue
+            parts += [f"### {spec.title}", "",
+                      _md_table([h for _, h in _columns(spec)], _rows(spec, frame)), ""]
+            parts += _md_figures(s, spec.id, out_dir)
+        parts += _md_figures(s, "traces", out_dir, heading="### Traces")
+    return "\n".join(parts) + "\n"
+
+
+def _md_figures(s: StudyReport, table: str, out_dir: Path, heading: str = "") -> List[str]:
+    figs = [f for f in s.figures if f.table == table]
+    lines = [heading, ""] if heading and figs else []
+    for f in figs:
+        png = next((p for p in f.files if p.suffix == ".png"), f.files[0])
+        lines += [f"![{f.caption}]({_rel(png, out_dir)})", "", f"*{f.caption}*", ""]
+    return lines
+
+
+def _rel(path: Path, base: Path) -> str:
+    return Path(os.path.relpath(path, base)).as_posix()
+
+
+# -- HTML ------------------------------------------------------------------------------------
+
+CSS = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 75em; color: #222; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.85em; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; }
+th { background: #f0f0f0; }
+tr.far td { background: #fff1f0; }
+figure { display: inline-block; margin: 0.5em; max-width: 48%; vertical-align: top; }
+figure img { max-width: 100%; }
+figcaption { font-size: 0.85em; color: #555; }
+.note { color: #a00; }
+"""
+
+
+def _html_table(head: Sequence[str], rows: Sequence[Sequence[str]],
+                classes: Sequence[str] = ()) -> str:
+    out = ["<table>", "<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr>"]
+    for i, row in enumerate(rows):
+        cls = f' class="{classes[i]}"' if i < len(classes) and classes[i] else ""
+        out.append(f"<tr{cls}>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>")
+    out.append("</table>")
+    return "\n".join(out)
+
+
+def _html_figures(s: StudyReport, table: str, out_dir: Path) -> str:
+    out = []
+    for f in (f for f in s.figures if f.table == table):
+        svg = next((p for p in f.files if p.suffix == ".svg"), f.files[0])
+        src = html.escape(_rel(svg, out_dir))
+        out.append(f'<figure><a href="{src}"><img src="{src}" alt="{html.escape(f.caption)}">'
+                   f"</a><figcaption>{html.escape(f.caption)}</figcaption></figure>")
+    return "\n".join(out)
+
+
+def html_page(rep: Reproduction, out_dir: Path) -> str:
+    body = ["<h1>atmsim reproduction report</h1>", "<ul>"]
+    body += [f"<li>{html.escape(line)}</li>" for line in _settings(rep)] + ["</ul>"]
+    for s in rep.studies:
+        body += [f"<h2>{html.escape(s.study.title)} (<code>{s.study.name}</code>)</h2>",
+                 f"<p>{html.escape(s.study.citation)}<br>{html.escape(_study_counts(s))}</p>"]
+        body += [f'<p class="note">{html.escape(n)}</p>' for n in s.notes]
+        body += ["<h3>Agreement with the paper</h3>",
+                 _html_table(AGREEMENT_HEAD, _agreement_rows(s))]
+        for spec in s.study.tables:
+            frame = s.results.tables.get(spec.id)
+            if frame is None or not len(frame):
+                continue
+            flags = ["far" if _flagged(spec, frame, i) else "" for i in range(len(frame))]
+            body += [f"<h3>{html.escape(spec.title)}</h3>",
+                     f"<p>Rows shaded red differ from the paper by more than {FLAG_ABOVE:g} "
+                     f"(relative for quantities in cells). "
+                     f'<a href="{s.study.name}/table-{spec.id}.csv">CSV</a></p>',
+                     _html_table([h for _, h in _columns(spec)], _rows(spec, frame), flags),
+                     _html_figures(s, spec.id, out_dir)]
+        traces = _html_figures(s, "traces", out_dir)
+        if traces:
+            body += ["<h3>Traces</h3>", traces]
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<title>atmsim reproduction report</title>"
+            f"<style>{CSS}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
+
+
+def write(rep: Reproduction, out_dir: Path) -> List[Path]:
+    """Write index.html, README.md and the CSV files; return what was written."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for s in rep.studies:
+        folder = out_dir / s.study.name
+        folder.mkdir(parents=True, exist_ok=True)
+        for table_id, frame in s.results.tables.items():
+            path = folder / f"table-{table_id}.csv"
+            frame.to_csv(path, index=False)
+            written.append(path)
+        path = folder / "agreement.csv"
+        s.agreement.to_csv(path, index=False)
+        written.append(path)
+    for name, text in (("README.md", markdown(rep, out_dir)), ("index.html", html_page(rep, out_dir))):
+        path = out_dir / name
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
