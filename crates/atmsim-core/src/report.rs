@@ -92,6 +92,8 @@ pub struct PortReport {
     pub credit_cells_out: u64,
     /// Per FCVC connection forwarded here: the largest occupancy of its N2 + N3 buffer.
     pub fcvc_vc_max_queue_cells: serde_json::Map<String, serde_json::Value>,
+    /// Per VC policed here by a cell-level UPC: `{conforming, tagged, dropped}` cells.
+    pub upc_cells: serde_json::Map<String, serde_json::Value>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -289,6 +291,22 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
             credit_cells_out: s.credit_cells_out,
             fcvc_vc_max_queue_cells: (0..b.model.conns.len())
                 .filter_map(|vc| p.fcvc_hop(vc).map(|h| (b.model.conns[vc].name.clone(), h.max_y.into())))
+                .collect(),
+            upc_cells: p
+                .cell_upc
+                .iter()
+                .enumerate()
+                .filter_map(|(vc, u)| {
+                    let u = u.as_ref()?;
+                    let name = match b.model.conns.get(vc) {
+                        Some(c) => c.name.clone(),
+                        None => b.model.background[vc - b.model.conns.len()].name.clone(),
+                    };
+                    Some((
+                        name,
+                        serde_json::json!({"conforming": u.conforming, "tagged": u.tagged, "dropped": u.dropped}),
+                    ))
+                })
                 .collect(),
         });
     }

@@ -129,6 +129,63 @@ fn a_scenario_with_only_background_sources_runs() {
 }
 
 #[test]
+fn cell_level_upc_tags_or_drops_exactly_the_excess() {
+    // A 60 Mb/s CBR source policed at the switch to GCRA(1 / 40 Mb/s, 20 us): 20 us covers the
+    // 7.1 us spacing of its cells and the slot jitter, so in the long run exactly 40 of every
+    // 60 cells conform and the other third is dropped or tagged.
+    for action in ["drop", "tag"] {
+        let r = run(
+            &format!(
+                r#"
+[[background]]
+name = "cbr"
+route = ["a", "s", "b"]
+source = {{ kind = "cbr", rate_bps = 60e6 }}
+upc = {{ pcr_bps = 40e6, cdvt_us = 20, action = "{action}" }}
+"#
+            ),
+            1.0,
+        );
+        let p = r.ports.iter().find(|p| p.name == "s->b").unwrap();
+        let u = &p.upc_cells["cbr"];
+        let (conf, tagged, dropped) = (
+            u["conforming"].as_u64().unwrap(),
+            u["tagged"].as_u64().unwrap(),
+            u["dropped"].as_u64().unwrap(),
+        );
+        assert_eq!(conf + tagged + dropped, p.cells_in, "{action}: every cell judged once");
+        let share = conf as f64 / p.cells_in as f64;
+        assert!((share - 2.0 / 3.0).abs() < 1e-4, "{action}: {share}");
+        assert_eq!(p.drops["upc"].as_u64().unwrap(), dropped);
+        let b = &r.background[0];
+        if action == "drop" {
+            assert_eq!(tagged, 0);
+            // What reaches the sink is the contract: 40 Mb/s of cells (less the cells on the way).
+            let rate = b.cells_delivered as f64 * 424.0;
+            assert!((rate / 40e6 - 1.0).abs() < 1e-3, "{rate}");
+        } else {
+            assert_eq!(dropped, 0);
+            assert!(b.cell_loss_ratio.unwrap() < 1e-3, "tagged cells still get through");
+        }
+        assert!(r.summary.conservation.balanced);
+    }
+    // A connection's VC can be policed too, at a named switch; the counts are per VC.
+    let r = run(
+        r#"
+[[connection]]
+name = "c"
+route = ["a", "s", "b"]
+tcp = { preset = "reno_class" }
+upc = { pcr_bps = 20e6, action = "drop", switch = "s" }
+"#,
+        0.5,
+    );
+    let p = r.ports.iter().find(|p| p.name == "s->b").unwrap();
+    assert!(p.upc_cells["c"]["dropped"].as_u64().unwrap() > 0, "an unshaped TCP exceeds 20 Mb/s");
+    assert!(p.upc_cells.get("c").is_some() && p.upc_cells.len() == 1);
+}
+
+#[test]
 fn the_efficiency_bound_counts_tcp_options() {
     // One greedy TCP alone on 155.52 Mb/s with RFC 1323 timestamps fills the link. With the
     // options inside the 512-octet MSS a segment carries 500 data octets in 12 cells
