@@ -87,3 +87,50 @@ def test_bottleneck_port_choice():
     unnamed = Result({"ports": ports, "summary": {}})
     assert unnamed.bottleneck_port()["name"] == "a"
     assert Result({"ports": []}).bottleneck_port() is None
+
+
+BACKGROUND_ONLY = """
+[simulation]
+duration_s = 0.1
+[[node]]
+name = "a"
+kind = "host"
+[[node]]
+name = "s"
+kind = "switch"
+[[node]]
+name = "b"
+kind = "host"
+[[link]]
+ends = ["a", "s"]
+rate_bps = 155_520_000
+delay_us = 10
+[[link]]
+ends = ["s", "b"]
+rate_bps = 100_000_000
+delay_us = 10
+[[port]]
+node = "s"
+toward = "b"
+buffer_cells = 50
+policy = { kind = "tail_drop" }
+[[background]]
+name = "cbr"
+route = ["a", "s", "b"]
+source = { kind = "cbr", rate_bps = 120e6 }
+"""
+
+
+def test_a_scenario_without_tcp_runs():
+    # A queueing study with no TCP at all: 120 Mb/s of CBR into a 100 Mb/s port.
+    result = atmsim.run(BACKGROUND_ONLY)
+    assert result.flows.empty
+    s = result.summary
+    assert s["max_tcp_goodput_bps"] is None and s["efficiency"] is None and s["fairness"] is None
+    assert s["total_goodput_bps"] == 0
+    assert s["max_queue_cells"] == 50
+    bg = result.background
+    assert list(bg["name"]) == ["cbr"]
+    # The excess, 1 - 100/120 of the cells, is lost.
+    assert bg["cell_loss_ratio"][0] == pytest.approx(1 - 100 / 120, abs=0.01)
+    assert s["conservation"]["balanced"]

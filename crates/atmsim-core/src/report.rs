@@ -98,6 +98,8 @@ pub struct PortReport {
     pub credit_cells_out: u64,
     /// Per FCVC connection forwarded here: the largest occupancy of its N2 + N3 buffer.
     pub fcvc_vc_max_queue_cells: serde_json::Map<String, serde_json::Value>,
+    /// Per VC policed here by a cell-level UPC: `{conforming, tagged, dropped}` cells.
+    pub upc_cells: serde_json::Map<String, serde_json::Value>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -299,6 +301,22 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
             fcvc_vc_max_queue_cells: (0..b.model.conns.len())
                 .filter_map(|vc| p.fcvc_hop(vc).map(|h| (b.model.conns[vc].name.clone(), h.max_y.into())))
                 .collect(),
+            upc_cells: p
+                .cell_upc
+                .iter()
+                .enumerate()
+                .filter_map(|(vc, u)| {
+                    let u = u.as_ref()?;
+                    let name = match b.model.conns.get(vc) {
+                        Some(c) => c.name.clone(),
+                        None => b.model.background[vc - b.model.conns.len()].name.clone(),
+                    };
+                    Some((
+                        name,
+                        serde_json::json!({"conforming": u.conforming, "tagged": u.tagged, "dropped": u.dropped}),
+                    ))
+                })
+                .collect(),
         });
     }
     for comp in &sim.comps {
@@ -330,8 +348,15 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
     if let Some(Component::Port(p)) = bottleneck.map(|pc| &sim.comps[pc]) {
         let rate = sim.world.channels[p.channel as usize].period.cells_per_s();
         // With several MSS values the bound is averaged over the connections.
-        let per_conn: f64 = b.model.conns.iter().map(|c| aal5::max_tcp_goodput_bps(rate, c.tcp.mss, 0)).sum();
-        max_goodput = Some(per_conn / b.model.conns.len() as f64);
+        // The data octets and options of a full segment, as the connection sends them.
+        let per_conn: f64 = b
+            .model
+            .conns
+            .iter()
+            .map(|c| aal5::max_tcp_goodput_bps(rate, c.tcp.seg_data(), c.tcp.data_options()))
+            .sum();
+        // Without TCP (background only) there is no TCP bound.
+        max_goodput = (!b.model.conns.is_empty()).then(|| per_conn / b.model.conns.len() as f64);
         bname = Some(p.name.clone());
         bq = Some(p.stats.max_queue);
     }

@@ -389,6 +389,43 @@ fn cases() -> Vec<Case> {
             "simulation.start_jitter_s",
             "invalid type: string",
         ),
+        // --- Cell-level UPC ------------------------------------------------------------------
+        case(
+            "upc with a negative rate",
+            with_conn("[[connection]]\nname = \"c0\"\nroute = [\"a\", \"s\", \"b\"]\nupc = { pcr_bps = -1, action = \"drop\" }\n"),
+            "connection[0].upc.pcr_bps",
+            "must be a rate in (0,",
+        ),
+        case(
+            "upc with a negative cdvt",
+            with_conn("[[connection]]\nname = \"c0\"\nroute = [\"a\", \"s\", \"b\"]\nupc = { pcr_bps = 1e6, cdvt_us = -3, action = \"tag\" }\n"),
+            "connection[0].upc.cdvt_us",
+            "must be zero or a positive number, got -3",
+        ),
+        case(
+            "upc with an unknown action",
+            with_conn("[[connection]]\nname = \"c0\"\nroute = [\"a\", \"s\", \"b\"]\nupc = { pcr_bps = 1e6, action = \"shape\" }\n"),
+            "connection[0].upc.action",
+            "unknown variant `shape`, expected `tag` or `drop`",
+        ),
+        case(
+            "upc without an action",
+            with_conn("[[connection]]\nname = \"c0\"\nroute = [\"a\", \"s\", \"b\"]\nupc = { pcr_bps = 1e6 }\n"),
+            "connection[0].upc",
+            "missing field `action`",
+        ),
+        case(
+            "upc at a switch off the route",
+            with_conn("[[connection]]\nname = \"c0\"\nroute = [\"a\", \"s\", \"b\"]\nupc = { pcr_bps = 1e6, action = \"tag\", switch = \"b\" }\n"),
+            "connection[0].upc.switch",
+            "`b` is not a switch on the route",
+        ),
+        case(
+            "background upc with a zero rate",
+            plus("[[background]]\nname = \"bg\"\nroute = [\"a\", \"s\", \"b\"]\nsource = { kind = \"cbr\", rate_bps = 1e6 }\nupc = { pcr_bps = 0, action = \"drop\" }\n"),
+            "background[0].upc.pcr_bps",
+            "must be a rate in (0,",
+        ),
         // --- Durations, rates, delays --------------------------------------------------------
         case(
             "negative duration",

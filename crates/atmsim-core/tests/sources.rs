@@ -40,6 +40,178 @@ shaping = { rate_bps = 20e6 }
 }
 
 #[test]
+fn gcra_shaping_delivers_its_rate_exactly() {
+    // A backlogged source shaped with cdvt 0 at rates that are not whole numbers of 155.52 Mb/s
+    // slots: its cells must reach the sink at the shaping rate (before the fix, 50 Mb/s gave
+    // 38.88 and 100 Mb/s gave 77.76: each period restarted from the slot-aligned departure).
+    // A 120 Mb/s CBR source behind the shaper keeps its queue full from the first cell on.
+    let secs = 1.0;
+    for rate in [50e6, 100e6, 33.3e6] {
+        let r = run(
+            &format!(
+                r#"
+[[background]]
+name = "bulk"
+route = ["a", "s", "b"]
+source = {{ kind = "cbr", rate_bps = 120e6 }}
+shaping = {{ rate_bps = {rate} }}
+"#
+            ),
+            secs,
+        );
+        let b = &r.background[0];
+        assert!(b.cells_offered as f64 > 1.1 * rate * secs / 424.0, "backlogged: {b:?}");
+        // Delivered within the run: the cells of 1 s less the first CBR period and the 200 us
+        // and two cell times on the way, +-3 cells.
+        let want = rate * (secs - 424.0 / 120e6 - 200e-6 - 2.0 * 424.0 / 155.52e6) / 424.0;
+        let got = b.cells_delivered as f64;
+        assert!((got - want).abs() <= 3.0, "{rate}: {got} cells delivered, want {want}");
+    }
+    // The credit/rate study's on-off source at its peak (burstiness 1: always on): 10 Mb/s of
+    // user data, 48 octets per cell (was 9.39 Mb/s).
+    let r = run(
+        r#"
+[[background]]
+name = "vbr"
+route = ["a", "s", "b"]
+source = { kind = "on_off", peak_bps = 10e6, mean_burst_bytes = 4800, burstiness = 1.0 }
+"#,
+        secs,
+    );
+    let b = &r.background[0];
+    // Counted in cells (a burst still arriving at the end is not a whole message yet).
+    let user_bps = b.cells_delivered as f64 * 48.0 * 8.0 / secs;
+    assert!((user_bps / 10e6 - 1.0).abs() < 1e-3, "{user_bps}: {b:?}");
+    // A TCP connection shaped at 50 Mb/s with a window far above the bandwidth-delay product:
+    // apart from its first round trips it sends at the shaping rate, so its goodput is the
+    // shaped rate's share of data (9140 of 192 cells' octets) within the slow start's cost.
+    let r = run(
+        r#"
+[[connection]]
+name = "c"
+route = ["a", "s", "b"]
+tcp = { preset = "reno_class", window_bytes = 1_000_000, window_scaling = true }
+shaping = { rate_bps = 50e6 }
+"#,
+        2.0,
+    );
+    let bound = 50e6 / 424.0 * 9140.0 * 8.0 / CELLS_PER_SEGMENT;
+    let g = r.flows[0].goodput_bps;
+    assert!(g <= bound && g > 0.99 * bound, "{g} vs {bound}");
+}
+
+#[test]
+fn a_scenario_with_only_background_sources_runs() {
+    // A queueing study with no TCP: two CBR sources overload the 155.52 Mb/s port s->b.
+    let text = format!(
+        "[simulation]\nduration_s = 0.2\nseed = 7\n{PATH_A_S_B}\n[[node]]\nname = \"c\"\nkind = \"host\"\n\
+         [[link]]\nends = [\"c\", \"s\"]\nrate_bps = 155_520_000\ndelay_us = 100\n\
+         [[port]]\nnode = \"s\"\ntoward = \"b\"\nbuffer_cells = 100\npolicy = {{ kind = \"tail_drop\" }}\n\
+         [[background]]\nname = \"x\"\nroute = [\"a\", \"s\", \"b\"]\nsource = {{ kind = \"cbr\", rate_bps = 100e6 }}\n\
+         [[background]]\nname = \"y\"\nroute = [\"c\", \"s\", \"b\"]\nsource = {{ kind = \"cbr\", rate_bps = 100e6 }}\n"
+    );
+    let r = run_scenario(&text, &[], None).unwrap_or_else(|e| panic!("{e}"));
+    assert!(r.flows.is_empty());
+    let s = &r.summary;
+    assert_eq!((s.max_tcp_goodput_bps, s.efficiency, s.fairness), (None, None, None));
+    assert_eq!(s.total_goodput_bps, 0.0);
+    assert_eq!(s.bottleneck_port.as_deref(), Some("s->b"));
+    assert_eq!(s.max_queue_cells, Some(100), "200 Mb/s into 155.52: the buffer fills");
+    assert_eq!(r.background.len(), 2);
+    let delivered: u64 = r.background.iter().map(|b| b.cells_delivered).sum();
+    // The port sends at its line rate once the queue has built up.
+    assert!(delivered as f64 > 0.99 * 155.52e6 / 424.0 * (0.2 - 0.001), "{delivered}");
+    // Together they lose the excess, 1 - 155.52 / 200 of what they offer.
+    let offered: u64 = r.background.iter().map(|b| b.cells_offered).sum();
+    let lost = 1.0 - delivered as f64 / offered as f64;
+    assert!((lost - (1.0 - 155.52 / 200.0)).abs() < 0.01, "{lost}");
+    assert!(s.conservation.balanced && s.conservation.cells_dropped > 0);
+}
+
+#[test]
+fn cell_level_upc_tags_or_drops_exactly_the_excess() {
+    // A 60 Mb/s CBR source policed at the switch to GCRA(1 / 40 Mb/s, 20 us): 20 us covers the
+    // 7.1 us spacing of its cells and the slot jitter, so in the long run exactly 40 of every
+    // 60 cells conform and the other third is dropped or tagged.
+    for action in ["drop", "tag"] {
+        let r = run(
+            &format!(
+                r#"
+[[background]]
+name = "cbr"
+route = ["a", "s", "b"]
+source = {{ kind = "cbr", rate_bps = 60e6 }}
+upc = {{ pcr_bps = 40e6, cdvt_us = 20, action = "{action}" }}
+"#
+            ),
+            1.0,
+        );
+        let p = r.ports.iter().find(|p| p.name == "s->b").unwrap();
+        let u = &p.upc_cells["cbr"];
+        let (conf, tagged, dropped) = (
+            u["conforming"].as_u64().unwrap(),
+            u["tagged"].as_u64().unwrap(),
+            u["dropped"].as_u64().unwrap(),
+        );
+        assert_eq!(conf + tagged + dropped, p.cells_in, "{action}: every cell judged once");
+        let share = conf as f64 / p.cells_in as f64;
+        assert!((share - 2.0 / 3.0).abs() < 1e-4, "{action}: {share}");
+        assert_eq!(p.drops["upc"].as_u64().unwrap(), dropped);
+        let b = &r.background[0];
+        if action == "drop" {
+            assert_eq!(tagged, 0);
+            // What reaches the sink is the contract: 40 Mb/s of cells (less the cells on the way).
+            let rate = b.cells_delivered as f64 * 424.0;
+            assert!((rate / 40e6 - 1.0).abs() < 1e-3, "{rate}");
+        } else {
+            assert_eq!(dropped, 0);
+            assert!(b.cell_loss_ratio.unwrap() < 1e-3, "tagged cells still get through");
+        }
+        assert!(r.summary.conservation.balanced);
+    }
+    // A connection's VC can be policed too, at a named switch; the counts are per VC.
+    let r = run(
+        r#"
+[[connection]]
+name = "c"
+route = ["a", "s", "b"]
+tcp = { preset = "reno_class" }
+upc = { pcr_bps = 20e6, action = "drop", switch = "s" }
+"#,
+        0.5,
+    );
+    let p = r.ports.iter().find(|p| p.name == "s->b").unwrap();
+    assert!(p.upc_cells["c"]["dropped"].as_u64().unwrap() > 0, "an unshaped TCP exceeds 20 Mb/s");
+    assert!(p.upc_cells.get("c").is_some() && p.upc_cells.len() == 1);
+}
+
+#[test]
+fn the_efficiency_bound_counts_tcp_options() {
+    // One greedy TCP alone on 155.52 Mb/s with RFC 1323 timestamps fills the link. With the
+    // options inside the 512-octet MSS a segment carries 500 data octets in 12 cells
+    // (122.26 Mb/s of goodput at most); with the options on top, 512 in 13 cells (115.57).
+    for (inside, cells, data) in [(true, 12.0, 500.0), (false, 13.0, 512.0)] {
+        let r = run(
+            &format!(
+                r#"
+[[connection]]
+name = "c"
+route = ["a", "s", "b"]
+tcp = {{ preset = "ubr_plus", timestamps = true, mss_includes_options = {inside} }}
+"#
+            ),
+            2.0,
+        );
+        let bound = 155.52e6 / 424.0 / cells * data * 8.0;
+        let s = &r.summary;
+        let m = s.max_tcp_goodput_bps.unwrap();
+        assert!((m / bound - 1.0).abs() < 1e-12, "{m} vs {bound}");
+        let e = s.efficiency.unwrap();
+        assert!(e > 0.995 && e <= 1.0, "the link is full: efficiency {e}");
+    }
+}
+
+#[test]
 fn background_sources_offer_their_rate_and_reach_their_sinks() {
     let r = run(
         r#"

@@ -45,9 +45,11 @@ pub enum DropReason {
     VcThreshold = 8,
     /// Differential FBA.
     Dfba = 9,
+    /// A non-conforming cell discarded by the cell-level UPC (`upc` with `action = "drop"`).
+    Upc = 10,
 }
 
-pub const DROP_REASONS: usize = 10;
+pub const DROP_REASONS: usize = 11;
 
 impl DropReason {
     pub const ALL: [DropReason; DROP_REASONS] = [
@@ -61,6 +63,7 @@ impl DropReason {
         DropReason::Hbo,
         DropReason::VcThreshold,
         DropReason::Dfba,
+        DropReason::Upc,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -74,6 +77,7 @@ impl DropReason {
             DropReason::Hbo => "hbo",
             DropReason::VcThreshold => "vc_threshold",
             DropReason::Dfba => "dfba",
+            DropReason::Upc => "upc",
         }
     }
 }

@@ -52,8 +52,25 @@ pub struct VcTagger {
     pub tagged: u64,
 }
 
-/// GCRA(T, tau) as a shaper, in picoseconds (f64 holds every instant of a run exactly enough:
-/// 2^53 ps is over two hours, and TAT never drifts because it restarts from the departure).
+/// GCRA(T, tau) as a shaper on a slotted link, in picoseconds (f64 holds every instant of a run
+/// exactly enough: 2^53 ps is over two hours).
+///
+/// Virtual scheduling (ITU-T I.371 annex A) decides when each cell becomes eligible: at
+/// TAT - tau. The link can only start it at the next slot boundary, up to one cell time P of the
+/// link later (more if other queues of the adapter hold the slots). The next TAT counts from the
+/// theoretical time, not from that slot: TAT <- max(TAT, d - P) + T for a cell that left in the
+/// slot starting at d. Counting from d instead (as a naive shaper does) adds the slot rounding to
+/// every period: 50 Mb/s on a 155.52 Mb/s link became one cell every 4 slots, 38.88 Mb/s.
+///
+/// What this guarantees:
+/// - Rate: while the VC is backlogged and alone on the adapter, d - P < TAT - tau <= TAT, so TAT
+///   advances by exactly T per cell and the long-run rate is 1/T for any T >= P.
+/// - Conformance: the departures conform to GCRA(T, tau + P). By induction the checker's
+///   TAT' <= TAT + P: TAT'_next = max(TAT', d) + T <= max(TAT, d - P) + P + T = TAT_next + P;
+///   and a cell leaves at d >= TAT - tau >= TAT' - (tau + P). The extra P is the cell delay
+///   variation the slot grid itself introduces (a spacer cannot place cells between slots); a
+///   cell held up by other queues for longer than P gives up the excess (`d - P` wins the max),
+///   so contention never lets the VC burst beyond tau + P later.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Shaper {
     pub t: f64,
@@ -80,9 +97,10 @@ impl Shaper {
         (self.tat - self.tau).max(0.0) as Time
     }
 
+    /// A cell left in the slot starting at `at` on a link whose slots last `slot` ps.
     #[inline]
-    pub fn sent(&mut self, at: Time) {
-        self.base = self.tat.max(at as f64);
+    pub fn sent(&mut self, at: Time, slot: CellPeriod) {
+        self.base = self.tat.max(at as f64 - slot.num as f64 / slot.den as f64);
         self.tat = self.base + self.t;
     }
 
@@ -406,7 +424,7 @@ impl Adapter {
             self.rr = (q + 1) % n;
             c.stats.cells += 1;
             if let Some(s) = &mut c.shaper {
-                s.sent(slot);
+                s.sent(slot, self.clock.period());
             }
             if let Some(cr) = &mut c.credit {
                 cr.sent();
@@ -502,25 +520,77 @@ mod tests {
         assert!(out[2].1.is_eof() && !out[1].1.is_eof());
     }
 
-    #[test]
-    fn shaped_output_conforms_to_its_gcra() {
-        // T = 3.7 cell times, tau = 5 cell times: a burst of 3 goes early, then the pace holds.
+    /// The departures of `n` cells of one backlogged VC shaped by GCRA(t, tau) on `link`.
+    fn shaped(link: CellPeriod, t: f64, tau: f64, n: u32) -> Vec<Time> {
         let mut w = world(1);
-        let mut a = Adapter::new(SlotClock::new(CellPeriod::from_cells_per_s(1_000_000)), 0);
-        let (t, tau) = (3.7 * US as f64, 5.0 * US as f64);
+        let mut a = Adapter::new(SlotClock::with_phase(link, 777), 0);
         a.control_vc(1, ControlledVc::new(0, Some(Shaper::new(t, tau)), RateControl::Fixed, None));
-        a.push(0, frame(0, 200));
-        let out = drain(&mut a, &mut w, NEVER);
+        a.push(0, frame(0, n));
+        drain(&mut a, &mut w, NEVER).iter().map(|x| x.0).collect()
+    }
+
+    #[test]
+    fn shaped_output_conforms_to_its_gcra_plus_one_slot() {
+        // T = 3.7 cell times, tau = 5 cell times: a burst of 3 goes early, then the pace holds.
+        let link = CellPeriod::from_cells_per_s(1_000_000);
+        let (t, tau) = (3.7 * US as f64, 5.0 * US as f64);
+        let out = shaped(link, t, tau, 200);
         assert_eq!(out.len(), 200);
-        // An independent GCRA with the same (T, tau), with one picosecond of slack for the
-        // truncation to whole picoseconds, accepts every departure.
-        let mut g = Gcra::new(t.ceil() as Time - 1, tau as Time + 1);
-        for &(at, _) in &out {
+        // An independent GCRA(T, tau + one slot), with a picosecond of slack for the truncation
+        // to whole picoseconds, accepts every departure (the proof is on `Shaper`).
+        let mut g = Gcra::new(t.floor() as Time, tau as Time + US + 1);
+        for &at in &out {
             assert!(g.conforms(at), "cell at {at} ps does not conform");
         }
         // And it is not slower than needed: 200 cells in 199 T - tau, give or take a slot.
-        let span = (out[199].0 - out[0].0) as f64;
+        let span = (out[199] - out[0]) as f64;
         assert!((span - (199.0 * t - tau)).abs() <= 1.0 * US as f64 + 1.0, "{span}");
+    }
+
+    #[test]
+    fn shaping_delivers_its_rate_for_any_rate_below_the_link() {
+        // 155.52 Mb/s: 50 Mb/s is 3.11 slots per cell. A shaper that restarted T from the
+        // slot-aligned departure sent one cell every 4 slots (38.88 Mb/s).
+        let link = CellPeriod::from_bps(155_520_000);
+        let p = link.num as f64 / link.den as f64;
+        for bps in [10e6, 20e6, 50e6, 77.76e6, 100e6, 150e6, 155.52e6] {
+            for tau in [0.0, 0.5 * p, 3.0 * p] {
+                let s = Shaper::at_rate(bps, tau);
+                let n = 20_000;
+                let out = shaped(link, s.t, tau, n);
+                // The last of n cells: tau early at most, one slot late at most.
+                let ideal = out[0] as f64 + (n - 1) as f64 * s.t;
+                let last = out[n as usize - 1] as f64;
+                assert!(last >= ideal - tau - 1.0 && last < ideal + p, "{bps} tau {tau}: {last} vs {ideal}");
+                let rate = (n - 1) as f64 * 424e12 / (last - out[0] as f64);
+                assert!((rate / bps - 1.0).abs() < 2e-4 + tau / (n as f64 * s.t), "{bps}: {rate}");
+                let mut g = Gcra::new(s.t.floor() as Time, (tau + p).ceil() as Time + 1);
+                assert!(out.iter().all(|&at| g.conforms(at)), "{bps} tau {tau}: GCRA(T, tau + P)");
+            }
+        }
+        // The slot is part of the statement: where T is not a whole number of slots, the
+        // departures do not conform to GCRA(T, 0) itself.
+        let s = Shaper::at_rate(50e6, 0.0);
+        let mut g = Gcra::new(s.t as Time, 0);
+        assert!(!shaped(link, s.t, 0.0, 100).iter().all(|&at| g.conforms(at)));
+    }
+
+    #[test]
+    fn a_vc_held_up_by_other_queues_does_not_burst_beyond_tau_plus_one_slot() {
+        // The plain FIFO takes every other slot while it has frames: the shaped VC (T = 1.5
+        // slots, tau = 0) is held up, then gets the link alone and must not catch up.
+        let link = CellPeriod::from_cells_per_s(1_000_000);
+        let mut w = world(2);
+        let mut a = Adapter::new(SlotClock::new(link), 0);
+        let t = 1.5 * US as f64;
+        a.control_vc(2, ControlledVc::new(1, Some(Shaper::new(t, 0.0)), RateControl::Fixed, None));
+        a.push(0, frame(0, 300));
+        a.push(0, frame(1, 400));
+        let out: Vec<Time> =
+            drain(&mut a, &mut w, NEVER).iter().filter(|x| x.1.vc == 1).map(|x| x.0).collect();
+        assert_eq!(out.len(), 400);
+        let mut g = Gcra::new(t as Time, US + 1);
+        assert!(out.iter().all(|&at| g.conforms(at)));
     }
 
     #[test]

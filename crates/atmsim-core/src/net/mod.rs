@@ -32,7 +32,7 @@ pub use fault::{Fault, FaultRule};
 pub use host::{Endpoint, Host, HostStats, SinkStats};
 pub use level_log::LevelLog;
 pub use merge::{Arbitration, InputMerge};
-pub use port::{ClassState, Port, PortStats, Upc, INFINITE};
+pub use port::{CellUpc, ClassState, Port, PortStats, Upc, INFINITE};
 pub use sampler::PortTrace;
 pub use sched::Sched;
 pub use sim::{Component, Sim};

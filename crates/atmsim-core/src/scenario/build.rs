@@ -21,7 +21,7 @@ use super::spec::{BestEffortSpec, ConformanceSpec, SchedulerSpec, TaggingSpec};
 use crate::accept::VcPolicy;
 use crate::app::{App, AppKind};
 use crate::conformance::{increment, AdapterTagger, FGcra};
-use crate::net::{ControlledVc, RateControl, Upc};
+use crate::net::{CellUpc, ControlledVc, RateControl, Upc};
 use crate::rng::Rng;
 use crate::sched::{BestEffort, Queue, RoundRobin, VirtualSpacing};
 use crate::tcp::{TcpConfig, TcpReceiver, TcpSender};
@@ -255,6 +255,20 @@ pub fn build(model: Model) -> Built {
     }
 
     configure_ports(&model, &port_comp, &mut comps, n_vcs);
+    // Cell-level UPC: at the policed switch, on the port the VC leaves it through (each VC
+    // crosses a switch through one port, so this is the VC's ingress to that switch).
+    let policed = model
+        .conns
+        .iter()
+        .map(|c| (c.upc, &c.path, &c.links))
+        .chain(model.background.iter().map(|b| (b.upc, &b.path, &b.links)));
+    for (vc, (upc, path, links)) in policed.enumerate() {
+        let Some(u) = upc else { continue };
+        if let Component::Port(p) = &mut comps[port_comp[&(path[u.hop], links[u.hop])]] {
+            p.cell_upc.resize_with(n_vcs, || None);
+            p.cell_upc[vc] = Some(CellUpc::new(u.t, u.tau, u.drop));
+        }
+    }
     let (mut levels, mut shares) = (Vec::new(), Vec::new());
     super::switch_flow::wire(
         &model,

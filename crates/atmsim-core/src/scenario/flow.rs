@@ -31,6 +31,77 @@ pub enum AbrKind {
     Adaptive,
 }
 
+/// What the cell-level UPC does with a non-conforming cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UpcAction {
+    /// Set CLP = 1 (the buffer policy may then treat it apart).
+    Tag,
+    /// Discard it (counted as `upc` in the port's drops).
+    Drop,
+}
+
+/// Cell-level usage parameter control of a VC: GCRA(1 / PCR, CDVT) at a switch's ingress.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UpcSpec {
+    /// The contract's peak cell rate, in bit/s of 53-octet cells.
+    pub pcr_bps: f64,
+    /// Cell delay variation tolerance tau (default 0).
+    #[serde(default)]
+    pub cdvt_us: f64,
+    pub action: UpcAction,
+    /// The switch where the VC is policed (default: the first switch of its route).
+    pub switch: Option<String>,
+}
+
+/// A cell-level UPC after validation.
+#[derive(Debug, Clone, Copy)]
+pub struct ModelUpc {
+    /// GCRA increment and limit, picoseconds.
+    pub t: Time,
+    pub tau: Time,
+    pub drop: bool,
+    /// Position of the policing switch in the VC's route.
+    pub hop: usize,
+}
+
+/// A VC's `upc` table, for a route of node indices `route` (names `names`).
+pub fn upc_of(
+    u: &UpcSpec,
+    route: &[usize],
+    names: &[String],
+    is_switch: &dyn Fn(usize) -> bool,
+    path: &str,
+) -> Result<ModelUpc, ScenarioError> {
+    let up = format!("{path}.upc");
+    let pcr = rate(&up, "pcr_bps", u.pcr_bps)?;
+    Check(&up).non_negative_f64("cdvt_us", u.cdvt_us)?;
+    if u.cdvt_us > 1e6 {
+        return Err(bad(&up, "cdvt_us", "must be at most 1 s"));
+    }
+    let inner = &route[1..route.len() - 1];
+    let hop = match &u.switch {
+        None => {
+            if inner.is_empty() {
+                return Err(bad(&up, "switch", "the route has no switch to police at"));
+            }
+            1
+        }
+        Some(name) => match inner.iter().position(|&n| names[n] == *name && is_switch(n)) {
+            Some(i) => i + 1,
+            None => return Err(bad(&up, "switch", format!("`{name}` is not a switch on the route"))),
+        },
+    };
+    let t = crate::conformance::increment(pcr / 424.0);
+    Ok(ModelUpc {
+        t,
+        tau: (u.cdvt_us * PS_PER_US as f64).round() as Time,
+        drop: u.action == UpcAction::Drop,
+        hop,
+    })
+}
+
 /// Rate-based source control. Rates in bit/s of cells (424 bits each).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -91,6 +162,8 @@ pub struct BackgroundSpec {
     pub guaranteed: bool,
     pub source: SourceSpec,
     pub shaping: Option<ShapingSpec>,
+    /// Cell-level UPC of the source's VC.
+    pub upc: Option<UpcSpec>,
 }
 
 /// A background source after validation (one per `count`).
@@ -104,6 +177,7 @@ pub struct ModelBackground {
     /// Pacing of its cells at the adapter (`None`: back to back at the line rate).
     pub shaper: Option<Shaper>,
     pub guaranteed: bool,
+    pub upc: Option<ModelUpc>,
 }
 
 /// A TCP connection's source control: its adapter queue's pacing and rate control.
@@ -331,6 +405,7 @@ mod tests {
             guaranteed: false,
             source: SourceSpec::Poisson { user_bps: 4.4e6, mean_cells: 20.0, max_cells: 200 },
             shaping: Some(ShapingSpec { rate_bps: None, beta: Some(1.2), cdvt_us: 0.0 }),
+            upc: None,
         };
         let (_, s) = source_of(&b, "background[0]").unwrap();
         // 4.4 Mb/s of user data = 12500 cells/s; 1.2 times that = 15000 cells/s.

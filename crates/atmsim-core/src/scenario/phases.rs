@@ -15,9 +15,13 @@
 //! grid starts at a phase drawn uniformly in [0, one cell period) and each host's timer ticks at
 //! a phase drawn uniformly in [0, tick), both once per run, from the component's own stream
 //! ([`Rng::stream`] named `phase/<from>-><to>` and `ticks/<host>`), so adding a link or a host
-//! never moves another's draw. The drift between oscillators (tens of ppm) is not modelled: over
-//! a run of seconds it moves a phase by far less than a cell time, so a fixed random phase per
-//! transmitter is the model's whole account of their independence. An explicit
+//! never moves another's draw. The rates stay exact and equal: this is the model of equipment
+//! frequency-locked to one reference (SONET/SDH timed from the network) with unrelated phases.
+//! Free-running oscillators (SONET allows +-20 ppm) would also drift against each other, by up
+//! to 40 us of phase per second, about 15 cell times at 155.52 Mb/s: that drift is NOT modelled,
+//! so with continuous arrivals the order of two inputs' cells within a slot never changes during
+//! a run, and a full buffer's freed places go to the same input every time (a lock-out that
+//! drifting clocks would break up). An explicit
 //! `tcp.tick_phase_ms` (or the N-source template's `stagger_timers`) wins over the draw.
 //! A slotted port (`arrivals = "slotted"`) counts arrivals from its own, phased, grid.
 //!

@@ -347,6 +347,8 @@ pub struct ConnectionSpec {
     pub abr: Option<super::flow::AbrSpec>,
     /// Hop-by-hop credit flow control (FCVC) of the connection's data.
     pub fcvc: Option<FcvcSpec>,
+    /// Cell-level UPC of the connection's data (`flow.rs`).
+    pub upc: Option<super::flow::UpcSpec>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -109,6 +109,8 @@ pub struct ModelConn {
     pub start: Time,
     /// Own adapter queue with shaping or rate control (`None`: the plain FIFO).
     pub pacing: Option<ModelPacing>,
+    /// Cell-level UPC of its data.
+    pub upc: Option<super::flow::ModelUpc>,
 }
 
 #[derive(Debug, Clone)]
@@ -353,6 +355,10 @@ fn policy_of(p: &PolicySpec, capacity: Option<i64>, path: &str) -> Result<Policy
 }
 
 /// A route's nodes and links: hosts at both ends, distinct switches between, joined by links.
+fn node_names(spec: &ScenarioSpec) -> Vec<String> {
+    spec.node.iter().map(|n| n.name.clone()).collect()
+}
+
 fn resolve_route(
     route: &[String],
     path: &str,
@@ -408,6 +414,16 @@ fn backgrounds(
         }
         Check(&path).int_range("count", b.count, 1, crate::cell::MAX_VCS as i64)?;
         let (source, shaper) = super::flow::source_of(b, &path)?;
+        let upc = match &b.upc {
+            Some(u) => Some(super::flow::upc_of(
+                u,
+                &path_nodes,
+                &node_names(spec),
+                &|n| spec.node[n].kind == NodeKind::Switch,
+                &path,
+            )?),
+            None => None,
+        };
         let count = b.count.unwrap_or(1);
         for k in 1..=count {
             let name = if b.count.is_none() { b.name.clone() } else { format!("{}.{k}", b.name) };
@@ -422,6 +438,7 @@ fn backgrounds(
                 source: source.clone(),
                 shaper,
                 guaranteed: b.guaranteed,
+                upc,
             });
         }
     }
@@ -461,8 +478,8 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
             format!("at most {} connections and background sources per scenario", crate::cell::MAX_VCS),
         ));
     }
-    if conns.is_empty() {
-        return Err(bad("", "connection", "the scenario has no connections"));
+    if conns.is_empty() && background.is_empty() {
+        return Err(bad("", "connection", "the scenario has no connections and no background sources"));
     }
     let links = topo.links;
     let port_of = |name: &str| -> Option<(usize, usize)> {
@@ -789,8 +806,19 @@ fn connections(
         let vc_weight = c.vc_weight.unwrap_or(1.0);
         Check(&path).non_negative_f64("vc_weight", vc_weight)?;
         let pacing = super::flow::pacing_of(c.shaping.as_ref(), c.abr.as_ref(), access, &path)?;
+        let upc = match &c.upc {
+            Some(u) => Some(super::flow::upc_of(
+                u,
+                &nodes,
+                &node_names(spec),
+                &|n| spec.node[n].kind == NodeKind::Switch,
+                &path,
+            )?),
+            None => None,
+        };
         conns.push(ModelConn {
             pacing,
+            upc,
             name: c.name.clone(),
             app,
             gfr,

@@ -35,7 +35,7 @@ mod upc;
 
 pub use accounting::{ClassState, PortStats};
 pub use fcvc::FcvcHop;
-pub use upc::Upc;
+pub use upc::{CellUpc, Upc};
 
 use super::{Arbitration, FairShareMeter, Fault, InputMerge, PortTrace, World};
 use crate::accept::{BufferState, DropReason, Policy, VcPolicy};
@@ -72,6 +72,8 @@ pub struct Port {
     rng: Rng,
     /// Per connection VC, when this port is its network ingress (empty if none is).
     pub upc: Vec<Option<Upc>>,
+    /// Per VC, the cell-level GCRA UPC policing it here (empty if none does).
+    pub cell_upc: Vec<Option<CellUpc>>,
     /// Frames held until complete (edge ports that merge VCs).
     staging: Staging,
     /// Cells in `queue`, and those of them in a buffer of their own (a priority queue's
@@ -124,6 +126,7 @@ impl Port {
             active: 0,
             rng: Rng::stream(0, "port"),
             upc: Vec::new(),
+            cell_upc: Vec::new(),
             staging: Staging::default(),
             queued: 0,
             queued_own: 0,
@@ -275,6 +278,13 @@ impl Port {
         let c = self.class[vc] as usize;
         let eof = cell.is_eof();
         let first = self.frames.begin(vc, eof);
+        if !self.cell_upc.is_empty() {
+            if let Some(u) = self.cell_upc[vc].as_mut() {
+                if !u.police(now, &mut cell) {
+                    return self.drop_cell(vc, DropReason::Upc, world, cell);
+                }
+            }
+        }
         if !self.upc.is_empty() {
             if let Some(u) = self.upc[vc].as_mut() {
                 u.police(now, first, &mut cell);
