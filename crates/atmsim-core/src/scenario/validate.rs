@@ -121,6 +121,8 @@ pub struct Model {
     pub background: Vec<ModelBackground>,
     /// (switch node, link) of the port named as the bottleneck.
     pub bottleneck: Option<(usize, usize)>,
+    /// `[engine] schedule = "reference"`: run ahead by the plain lookahead only.
+    pub reference_schedule: bool,
     pub faults: Vec<super::fault::ModelFault>,
     /// Traces and captures to record.
     pub observe: super::observe::Observe,
@@ -432,6 +434,8 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
         ));
     }
     let (duration, seed) = (from_secs_f64(sim.duration_s), sim.seed);
+    let reference_schedule =
+        spec.engine.as_ref().and_then(|e| e.schedule) == Some(super::spec::ScheduleSpec::Reference);
 
     if let Some(t) = spec.n_source.clone() {
         for (name, present) in [
@@ -735,6 +739,7 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
         bottleneck,
         faults,
         observe,
+        reference_schedule,
     };
     model.observe = super::observe::observe(spec.trace.as_ref(), spec.capture.as_ref(), &model)?;
     Ok(model)
