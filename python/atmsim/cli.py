@@ -141,9 +141,18 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from . import bench
 
+    if args.suite:
+        if args.file is not None:
+            raise CliError("bench: --suite runs its own four cases; give no FILE")
+        try:
+            rows = bench.suite(args.duration)
+        except (FileNotFoundError, RuntimeError) as err:
+            raise CliError(str(err)) from None
+        print(json.dumps(rows, indent=2) if args.json else bench.render_suite(rows))
+        return 0
     path = args.file or str(example(DEFAULT_SCENARIO))
     measurement = bench.measure(_read_scenario(path), args.duration)
-    print(bench.render(measurement))
+    print(json.dumps(measurement) if args.json else bench.render(measurement))
     return 0
 
 
@@ -200,6 +209,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--duration", type=float, metavar="S", help="simulated seconds (default: the scenario's)"
     )
+    p.add_argument(
+        "--suite",
+        action="store_true",
+        help="run the four shipped benchmark cases (LAN/WAN, 5/15 sources), one process each",
+    )
+    p.add_argument("--json", action="store_true", help="print the measurements as JSON")
     p.set_defaults(func=cmd_bench, file=None)
 
     p = sub.add_parser("version", help="print the version")

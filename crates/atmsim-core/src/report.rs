@@ -169,15 +169,6 @@ fn tagging(b: &Built, vc: usize, src: usize) -> Option<(u64, u64)> {
     })
 }
 
-fn host_of(b: &Built, node: usize) -> &crate::net::Host {
-    let Some(Component::Host(h)) =
-        b.sim.comps.iter().find(|c| matches!(c, Component::Host(h) if h.name == b.model.nodes[node].name))
-    else {
-        unreachable!("every host node has a component")
-    };
-    h
-}
-
 pub fn report(b: &Built, wall_s: f64) -> Report {
     let sim = &b.sim;
     let dur = to_secs_f64(b.model.duration);
@@ -228,18 +219,23 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
         });
     }
     let mut background = Vec::new();
+    // Every background VC's generator and sink, found in one pass over the hosts (a scan per
+    // source would make the report quadratic in the number of sources).
+    let n_vcs = b.model.n_vcs();
+    let (mut gens, mut sinks) = (vec![None; n_vcs], vec![None; n_vcs]);
+    for c in &sim.comps {
+        let Component::Host(h) = c else { continue };
+        for e in &h.endpoints {
+            match e {
+                Endpoint::Background { vc, gen, queue } => gens[*vc as usize] = Some((gen, queue)),
+                Endpoint::Sink { vc, stats } => sinks[*vc as usize] = Some(stats),
+                _ => {}
+            }
+        }
+    }
     for (j, bg) in b.model.background.iter().enumerate() {
         let vc = b.model.conns.len() + j;
-        let (src, dst) = (host_of(b, bg.path[0]), host_of(b, bg.path[bg.path.len() - 1]));
-        let gen = src.endpoints.iter().find_map(|e| match e {
-            Endpoint::Background { vc: v, gen, queue } if *v as usize == vc => Some((gen, queue)),
-            _ => None,
-        });
-        let sink = dst.endpoints.iter().find_map(|e| match e {
-            Endpoint::Sink { vc: v, stats } if *v as usize == vc => Some(stats),
-            _ => None,
-        });
-        let (Some((gen, queue)), Some(sink)) = (gen, sink) else { unreachable!("built with both ends") };
+        let (Some((gen, queue)), Some(sink)) = (gens[vc], sinks[vc]) else { unreachable!("built with both ends") };
         let payload = gen.source.payload() as f64;
         background.push(BackgroundReport {
             name: bg.name.clone(),
@@ -287,9 +283,10 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
                 .classes
                 .iter()
                 .enumerate()
-                .filter(|(_, c)| c.area > 0)
-                .map(|(i, c)| {
-                    (b.model.vc_name(i).to_string(), (c.area as f64 / b.model.duration as f64).into())
+                .map(|(i, c)| (i, c.area(b.model.duration)))
+                .filter(|&(_, area)| area > 0)
+                .map(|(i, area)| {
+                    (b.model.vc_name(i).to_string(), (area as f64 / b.model.duration as f64).into())
                 })
                 .collect(),
             rm_cells: s.rm_cells,

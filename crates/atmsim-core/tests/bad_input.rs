@@ -242,6 +242,18 @@ fn cases() -> Vec<Case> {
             "unknown variant `router`",
         ),
         case(
+            "unknown engine schedule",
+            format!("{SIM}[engine]\nschedule = \"fast\"\n{NSRC}"),
+            "engine.schedule",
+            "unknown variant `fast`",
+        ),
+        case(
+            "unknown engine key",
+            format!("{SIM}[engine]\nthreads = 2\n{NSRC}"),
+            "engine.threads",
+            "unknown field `threads`",
+        ),
+        case(
             "unknown n_source config",
             format!("{SIM}[n_source]\nsources = 2\nconfig = \"MAN\"\nbuffer_cells = 1000\npolicy = \"fba\"\n"),
             "n_source.config",

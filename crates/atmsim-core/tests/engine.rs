@@ -134,3 +134,63 @@ fn arbitration_of_simultaneous_arrivals_decides_lockout() {
         "rotating: every source gets through, got {rotating:?}"
     );
 }
+
+/// The scheduling modes (`[engine] schedule`): the lookahead schedule runs components further
+/// ahead than the reference one, which must change no result. Every shipped scenario (and the
+/// benchmark cases) and scenarios of the tests exercising UPC, frame merging, faults, traces and
+/// FCVC are run both ways at a short duration and their reports compared field by field (all but
+/// the wall time; the event count is compared too, as each event is processed once either way).
+#[test]
+fn lookahead_and_reference_schedules_give_identical_reports() {
+    let root = format!("{}/../../python/atmsim/scenarios", env!("CARGO_MANIFEST_DIR"));
+    let mut texts: Vec<(String, String)> = Vec::new();
+    for dir in [root.clone(), format!("{root}/bench")] {
+        let mut paths: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("toml"))
+            .collect();
+        paths.sort();
+        for p in paths {
+            texts.push((p.display().to_string(), std::fs::read_to_string(&p).unwrap()));
+        }
+    }
+    assert!(texts.len() >= 12, "shipped scenarios and the four bench cases");
+    // Test scenarios: a traced LAN, a fault, UPC tagging at the ingress and merged VCs.
+    let lan2 = "[n_source]\nsources = 2\nconfig = \"LAN\"\nbuffer_cells = 1000\npolicy = \"epd\"\n";
+    texts.push(("traced".into(), format!("{lan2}[trace]\ninterval_s = 0.001\nper_vc = true\n")));
+    texts.push((
+        "fault".into(),
+        format!("{lan2}[[fault]]\nport = \"sw1->sw2\"\nconnection = \"tcp1\"\nloss_rate = 0.01\n"),
+    ));
+    let path = "[[node]]\nname = \"a\"\nkind = \"host\"\n[[node]]\nname = \"s\"\nkind = \"switch\"\n\
+                [[node]]\nname = \"b\"\nkind = \"host\"\n[[link]]\nends = [\"a\", \"s\"]\nrate_bps = 155520000\n\
+                delay_us = 1.0\n[[link]]\nends = [\"s\", \"b\"]\nrate_bps = 155520000\ndelay_us = 1.0\n\
+                [[port]]\nnode = \"s\"\ntoward = \"b\"\nbuffer_cells = 500\n\
+                policy = { kind = \"fifo_gfr\", lbo_cells = 200, hbo_cells = 400 }\nmerge_frames = true\n";
+    let mut upc = String::from(path);
+    for i in 0..3 {
+        upc += &format!(
+            "[[connection]]\nname = \"c{i}\"\nroute = [\"a\", \"s\", \"b\"]\nvc = \"v{}\"\n\
+             gfr = {{ mcr_cells_per_s = 20000, mfs_cells = 200, tagging = \"upc\", conformance = \"gfr2\" }}\n",
+            i % 2
+        );
+    }
+    texts.push(("upc, merged vcs".into(), upc));
+    for (name, text) in &texts {
+        let text = if text.contains("[simulation]") {
+            text.clone()
+        } else {
+            format!("[simulation]\nduration_s = 0.2\nseed = 1\n{text}")
+        };
+        let runs: Vec<serde_json::Value> = ["lookahead", "reference"]
+            .iter()
+            .map(|mode| {
+                let sets =
+                    [("simulation.duration_s", "0.2"), ("engine.schedule", &format!("\"{mode}\"")[..])];
+                without_wall(&run(&text, &sets))
+            })
+            .collect();
+        assert_eq!(runs[0], runs[1], "{name}");
+    }
+}

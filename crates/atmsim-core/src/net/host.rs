@@ -207,8 +207,10 @@ impl Host {
             self.sink_of[*vc as usize] = self.endpoints.len() as u32;
         }
         self.by_conn[conn as usize] = self.endpoints.len() as u32;
+        // The new endpoint can only lower the earliest timer: no rescan (a host may get tens of
+        // thousands of background sources).
+        self.next_timer = self.next_timer.min(ep.next_timer());
         self.endpoints.push(ep);
-        self.refresh_timer();
     }
 
     fn refresh_timer(&mut self) {

@@ -1,7 +1,7 @@
 //! The simulator: components in a vector, addressed by index, advanced in time order.
 
 use super::{Host, Port, World};
-use crate::time::Time;
+use crate::time::{Time, NEVER};
 
 #[derive(Debug)]
 // Components sit in one vector, built once, and are visited on every scheduling step: inline
@@ -33,20 +33,49 @@ pub struct Sim {
     pub comps: Vec<Component>,
     /// Per component: the smallest latency of its input channels (how far it may run ahead).
     pub lookahead: Vec<Time>,
+    /// Per component: the sender and latency of each of its input FIFOs (see `horizon`).
+    pub upstream: Vec<Vec<(u32, Time)>>,
+    /// Use the senders' keys to run further ahead (`horizon`); off when the result depends on
+    /// the schedule itself (adaptive-shaping level logs, see `level_log.rs`).
+    pub refine: bool,
     pub world: World,
     pub now: Time,
     pub events: u64,
 }
 
+/// Components with more inputs than this run ahead by their lookahead only: the refined
+/// horizon costs one look per input and batch, more than it saves on a port fed by many links.
+const MAX_REFINED_INPUTS: usize = 16;
+
 impl Sim {
+    /// How far component `c`, popped at `t`, may run: every input FIFO's sender `u` has no work
+    /// before its key, and can get new work no earlier than `t + L_u` (its own lookahead), so it
+    /// sends nothing before `min(key_u, t + L_u)`, which reaches `c` one channel latency later.
+    /// At least `t + L_c` (every key is at least `t`), and longer whenever a sender is idle or
+    /// its next slot is ahead: the batches of short links then span several cell times.
+    #[inline]
+    fn horizon(&self, c: usize, t: Time) -> Time {
+        let plain = t.saturating_add(self.lookahead[c]);
+        let ups = &self.upstream[c];
+        if !self.refine || ups.len() > MAX_REFINED_INPUTS {
+            return plain;
+        }
+        let mut h = NEVER;
+        for &(u, latency) in ups {
+            let quiet = self.world.sched.key(u).min(t.saturating_add(self.lookahead[u as usize]));
+            h = h.min(quiet.saturating_add(latency));
+        }
+        h.max(plain)
+    }
+
     /// Run until `end` (exclusive).
     pub fn run_until(&mut self, end: Time) {
         for (c, comp) in self.comps.iter().enumerate() {
             let k = comp.next_key(&self.world);
             self.world.sched.wake(c as u32, k);
         }
-        while let Some((t, c)) = self.world.sched.pop_before(end) {
-            let horizon = t.saturating_add(self.lookahead[c as usize]).min(end);
+        while let Some((t, c)) = self.world.sched.first_before(end) {
+            let horizon = self.horizon(c as usize, t).min(end);
             let comp = &mut self.comps[c as usize];
             self.events += comp.advance(horizon, &mut self.world);
             let k = comp.next_key(&self.world);

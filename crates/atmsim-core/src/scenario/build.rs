@@ -103,6 +103,8 @@ pub fn build(model: Model) -> Built {
     let mut port_comp: HashMap<(usize, usize), usize> = HashMap::new();
     let mut ports = Vec::new();
     let mut channels: Vec<Channel> = Vec::with_capacity(n_channels);
+    // The component transmitting on each channel.
+    let mut sender = Vec::with_capacity(n_channels);
 
     for (li, l) in model.links.iter().enumerate() {
         for (side, &from) in l.ends.iter().enumerate() {
@@ -118,6 +120,7 @@ pub fn build(model: Model) -> Built {
                 capture: NO_CAPTURE,
             });
             let ch = (2 * li + side) as u32;
+            sender.push(comps.len() as u32);
             if is_switch(&model.nodes[from]) {
                 let mp = &model.ports[&(from, li)];
                 let name = model.port_name(from, li);
@@ -138,6 +141,7 @@ pub fn build(model: Model) -> Built {
     let mut fifos: Vec<CellFifo> = Vec::new();
     let mut fifo_of: HashMap<(usize, usize), u32> = HashMap::new();
     let mut lookahead = vec![NEVER; comps.len()];
+    let mut upstream: Vec<Vec<(u32, Time)>> = vec![Vec::new(); comps.len()];
     // The FIFO through which channel `ch` feeds component `owner`, created on first use.
     let mut feed = |ch: usize, owner: usize, comps: &mut Vec<Component>, channels: &Vec<Channel>| -> u32 {
         *fifo_of.entry((ch, owner)).or_insert_with(|| {
@@ -149,6 +153,7 @@ pub fn build(model: Model) -> Built {
             }
             let lat: Time = channels[ch].latency;
             lookahead[owner] = lookahead[owner].min(lat);
+            upstream[owner].push((sender[ch], lat));
             id
         })
     };
@@ -277,6 +282,7 @@ pub fn build(model: Model) -> Built {
         &mut comps,
         &mut fifos,
         &mut lookahead,
+        &mut upstream,
         &channels,
         &mut levels,
         &mut shares,
@@ -342,7 +348,10 @@ pub fn build(model: Model) -> Built {
         levels,
         shares,
     };
-    let sim = Sim { comps, lookahead, world, now: 0, events: 0 };
+    // A level log's reader sees the writer's band with a staleness the schedule defines: keep
+    // the plain schedule there so results stay those of the reference engine.
+    let refine = world.levels.is_empty() && !model.reference_schedule;
+    let sim = Sim { comps, lookahead, upstream, refine, world, now: 0, events: 0 };
     let mut built = Built { sim, model, endpoints, ports, bottleneck };
     // Traces and captures, if the scenario asks for them.
     super::instrument::attach(&mut built);

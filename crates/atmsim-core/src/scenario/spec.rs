@@ -32,6 +32,25 @@ pub struct ScenarioSpec {
     pub trace: Option<super::observe::TraceSpec>,
     /// Packet captures to record (`observe.rs`; allowed with the template too).
     pub capture: Option<super::observe::CaptureSpec>,
+    /// How the engine schedules its work (never changes a result; allowed with the template too).
+    pub engine: Option<EngineSpec>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineSpec {
+    /// Default `lookahead`.
+    pub schedule: Option<ScheduleSpec>,
+}
+
+/// How far a component runs ahead in one batch (`net/sim.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScheduleSpec {
+    /// As far as its senders' keys allow (longer batches on short links).
+    Lookahead,
+    /// By its smallest input latency only: the reference the faster schedule is checked against.
+    Reference,
 }
 
 #[derive(Debug, Clone, Deserialize)]

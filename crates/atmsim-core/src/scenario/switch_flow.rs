@@ -186,7 +186,7 @@ pub fn check_routes(
 /// Wire the built ports: EFCI thresholds, adaptive-shaping level logs (forward port writes,
 /// the reverse port of each VC reads), and FCVC (credit counting at the port forwarding a VC,
 /// credit gating at the previous hop, one credit FIFO per (sending port, receiving component)).
-/// Returns the level logs the ports were given indices into.
+#[allow(clippy::too_many_arguments)]
 pub fn wire(
     model: &Model,
     port_comp: &HashMap<(usize, usize), usize>,
@@ -194,6 +194,7 @@ pub fn wire(
     comps: &mut [Component],
     fifos: &mut Vec<CellFifo>,
     lookahead: &mut [Time],
+    senders: &mut [Vec<(u32, Time)>],
     channels: &[Channel],
     levels: &mut Vec<LevelLog>,
     shares: &mut Vec<LevelLog<u32>>,
@@ -281,6 +282,7 @@ pub fn wire(
                     Component::Host(hc) => hc.inputs.push(id),
                 }
                 lookahead[upstream] = lookahead[upstream].min(latency);
+                senders[upstream].push((down as u32, latency));
                 id
             });
             if let Component::Port(p) = &mut comps[down] {

@@ -129,6 +129,8 @@ pub struct Model {
     pub background: Vec<ModelBackground>,
     /// (switch node, link) of the port named as the bottleneck.
     pub bottleneck: Option<(usize, usize)>,
+    /// `[engine] schedule = "reference"`: run ahead by the plain lookahead only.
+    pub reference_schedule: bool,
     pub faults: Vec<super::fault::ModelFault>,
     /// Traces and captures to record.
     pub observe: super::observe::Observe,
@@ -464,6 +466,8 @@ impl Topology {
 /// returned, naming its field.
 pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
     let (duration, seed, phases, start_jitter) = simulation(&spec.simulation)?;
+    let reference_schedule =
+        spec.engine.as_ref().and_then(|e| e.schedule) == Some(super::spec::ScheduleSpec::Reference);
     expand_template(&mut spec)?;
     let index = nodes(&spec.node)?;
     let topo = links(&spec, index)?;
@@ -511,6 +515,7 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
         bottleneck,
         faults,
         observe: Default::default(),
+        reference_schedule,
     };
     check_duration_covers_a_cell(&model)?;
     model.observe = super::observe::observe(spec.trace.as_ref(), spec.capture.as_ref(), &model)?;

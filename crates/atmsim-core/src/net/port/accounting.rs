@@ -1,8 +1,14 @@
 //! What a port counts: per accounting class its occupancy and policy state, and per port the
 //! arrivals, departures and drops by reason, with the time integrals of both occupancies.
 //!
-//! The time integrals are closed lazily: a class's `area` grows only when its occupancy changes
-//! (and once more at the end of the run), so the per-cell cost is one multiply-add.
+//! The time integrals of the occupancies (for mean queue lengths) are kept by Little's identity
+//! rather than as sums of `occupancy x interval`: the integral of a queue's length over
+//! `[0, end]` is the total time its cells spent in it, `sum(departure - arrival)` over departed
+//! cells plus `end - arrival` for those still queued. So an arrival subtracts its time, a
+//! departure adds its time, and the end of the run adds `length x end`: one 128-bit add per cell
+//! and no multiply, exactly the same integer as the step sum. The running sum goes below zero,
+//! so it wraps; the closed integral is non-negative and far below 2^128 (cells x picoseconds),
+//! so the wrapped arithmetic gives it exactly.
 
 use crate::accept::{VcPolicy, DROP_REASONS};
 use crate::time::Time;
@@ -14,8 +20,10 @@ pub struct ClassState {
     /// Cells of this class in the buffer (Y_i / X_i).
     pub y: u32,
     pub policy: VcPolicy,
-    pub area: u128,
-    last: Time,
+    /// Departure times minus arrival times so far (wrapping; see the module comment and
+    /// [`ClassState::area`]). The one 128-bit field keeps the state at the size it had with a
+    /// step integral (a port holds one per class).
+    sojourn: u128,
 }
 
 impl ClassState {
@@ -23,12 +31,26 @@ impl ClassState {
         ClassState { policy, ..Default::default() }
     }
 
-    /// The occupancy becomes `y` at `now`.
+    /// A cell of this class enters the buffer at `now`; returns whether the class was empty.
     #[inline]
-    pub(super) fn set(&mut self, now: Time, y: u32) {
-        self.area += self.y as u128 * (now - self.last) as u128;
-        self.last = now;
-        self.y = y;
+    pub(super) fn arrive(&mut self, now: Time) -> bool {
+        self.sojourn = self.sojourn.wrapping_sub(now as u128);
+        self.y += 1;
+        self.y == 1
+    }
+
+    /// A cell of this class leaves at `now`; returns whether the class is now empty.
+    #[inline]
+    pub(super) fn depart(&mut self, now: Time) -> bool {
+        self.sojourn = self.sojourn.wrapping_add(now as u128);
+        self.y -= 1;
+        self.y == 0
+    }
+
+    /// The integral of `y` over `[0, end]` in cell-picoseconds, `end` the time the run has got
+    /// to (no cell of the class arrived or left after it).
+    pub fn area(&self, end: Time) -> u128 {
+        self.sojourn.wrapping_add(self.y as u128 * end as u128)
     }
 }
 
@@ -52,9 +74,10 @@ pub struct PortStats {
     pub drops: [u64; DROP_REASONS],
     pub frames_dropped: u64,
     pub max_queue: u32,
-    /// Integral of the queue length over time, in cell-picoseconds.
+    /// Integral of the queue length over time, in cell-picoseconds (set by `PortStats::close`).
     pub queue_area: u128,
-    pub last_change: Time,
+    /// Departure times minus arrival times so far (wrapping; see the module comment).
+    sojourn: u128,
 }
 
 impl PortStats {
@@ -62,10 +85,61 @@ impl PortStats {
         self.drops.iter().sum()
     }
 
-    /// The buffer held `len` cells since the last change; it changes at `now`.
+    /// A cell enters the buffer (queued or held for merging) at `now`.
     #[inline]
-    pub(super) fn account(&mut self, now: Time, len: u32) {
-        self.queue_area += len as u128 * (now - self.last_change) as u128;
-        self.last_change = now;
+    pub(super) fn arrive(&mut self, now: Time) {
+        self.sojourn = self.sojourn.wrapping_sub(now as u128);
+    }
+
+    /// A cell leaves the buffer at `now`.
+    #[inline]
+    pub(super) fn depart(&mut self, now: Time) {
+        self.sojourn = self.sojourn.wrapping_add(now as u128);
+    }
+
+    /// The run has got to `end` with `len` cells in the buffer: the integral up to then.
+    pub(super) fn close(&mut self, end: Time, len: u32) {
+        self.queue_area = self.sojourn.wrapping_add(len as u128 * end as u128);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sojourn_sum_is_the_step_integral_of_the_occupancy() {
+        // Arrivals (+1) and departures (-1) at increasing times; the run ends with cells queued.
+        let steps: [(Time, i32); 9] = [
+            (5, 1),
+            (7, 1),
+            (7, 1),
+            (20, -1),
+            (31, 1),
+            (40, -1),
+            (41, -1),
+            (u32::MAX as Time * 3, 1),
+            (1_000_000_000_000, -1),
+        ];
+        let end: Time = 1 << 50;
+        let (mut c, mut s) = (ClassState::default(), PortStats::default());
+        let (mut y, mut last, mut want) = (0u128, 0, 0u128);
+        for (t, d) in steps {
+            want += y * (t - last) as u128;
+            last = t;
+            if d > 0 {
+                c.arrive(t);
+                s.arrive(t);
+                y += 1;
+            } else {
+                c.depart(t);
+                s.depart(t);
+                y -= 1;
+            }
+        }
+        want += y * (end - last) as u128;
+        s.close(end, c.y);
+        assert_eq!((c.area(end), s.queue_area, u128::from(c.y)), (want, want, y));
+        assert_eq!(y, 1);
     }
 }

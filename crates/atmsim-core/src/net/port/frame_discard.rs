@@ -62,6 +62,7 @@ impl FrameDiscard {
     /// `refuse`: asked at a new frame's first cell whether the frame is refused whole; `ppd`: a
     /// frame that overflows loses the rest of its cells but its EOF.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     pub fn verdict(
         &mut self,
         vc: usize,

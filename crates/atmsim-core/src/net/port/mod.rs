@@ -255,11 +255,6 @@ impl Port {
         self.queued_own += u32::from(own);
     }
 
-    #[inline]
-    fn account(&mut self, now: Time) {
-        self.stats.account(now, self.queued + self.staging.held);
-    }
-
     fn drop_cell(&mut self, vc: usize, reason: DropReason, world: &mut World, cell: Cell) {
         self.stats.drops[reason as usize] += 1;
         if self.frames.damage(vc) {
@@ -322,12 +317,10 @@ impl Port {
         if self.hooks {
             self.arrival_hooks(now, &mut cell, x, guaranteed, world);
         }
-        self.account(now);
-        let cs = &mut self.classes[c];
-        if cs.y == 0 {
+        self.stats.arrive(now);
+        if self.classes[c].arrive(now) {
             self.active += 1;
         }
-        cs.set(now, cs.y + 1);
         if !self.staging.on() {
             self.push(cell, guaranteed);
         } else if let Some(frame) = self.staging.stage(vc, cell) {
@@ -383,12 +376,10 @@ impl Port {
             self.stats.drops[DropReason::Overflow as usize] += 1;
             return;
         }
-        self.account(now);
-        let cs = &mut self.classes[self.class[vc] as usize];
-        if cs.y == 0 {
+        self.stats.arrive(now);
+        if self.classes[self.class[vc] as usize].arrive(now) {
             self.active += 1;
         }
-        cs.set(now, cs.y + 1);
         self.congestion.metered(now, vc, &mut world.shares);
         // Straight to the queue even at a frame-merging port: an RM cell is not part of a frame.
         self.push(cell, own);
@@ -407,7 +398,6 @@ impl Port {
             return self.dequeue_hooked(world);
         }
         let slot = self.clock.next();
-        self.account(slot);
         let cell = self.queue.pop(|_| true).expect("dequeue from an empty port");
         self.sent(slot, cell, world);
     }
@@ -419,9 +409,8 @@ impl Port {
         let vc = cell.vc as usize;
         let own = self.has_own && self.own[vc];
         self.queued_own -= u32::from(own);
-        let cs = &mut self.classes[self.class[vc] as usize];
-        cs.set(slot, cs.y - 1);
-        if cs.y == 0 {
+        self.stats.depart(slot);
+        if self.classes[self.class[vc] as usize].depart(slot) {
             self.active -= 1;
         }
         self.stats.cells_out += 1;
@@ -441,7 +430,6 @@ impl Port {
             return;
         };
         let slot = self.clock.next();
-        self.account(slot);
         if self.sent(slot, cell, world) {
             if self.fcvc.departed(cell.vc as usize, slot, world) {
                 self.stats.credit_cells_out += 1;
@@ -513,10 +501,7 @@ impl Port {
 
     /// Close the time integrals and take the last trace samples at the end of the run.
     pub fn finish(&mut self, end: Time) {
-        self.account(end);
-        for c in self.classes.iter_mut() {
-            c.set(end, c.y);
-        }
+        self.stats.close(end, self.queue_len());
         if end >= self.next_sample {
             self.sample(end);
         }
