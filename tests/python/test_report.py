@@ -29,7 +29,7 @@ def test_reproduce_all_quick_report(tmp_path):
     out, store = tmp_path / "report", tmp_path / "r.sqlite"
     args = ["reproduce", "all", "--quick", "--duration", "0.05", "--jobs", "2",
             "--out", out, "--store", store, "--json"]
-    proc = run_cli(*args)
+    proc = run_cli(*args, timeout=900)  # 2 replications of every quick point
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     # Every registered study is in the report; this test checks the UBR+ one.
@@ -65,7 +65,7 @@ def test_reproduce_all_quick_report(tmp_path):
     assert "stagger_timers" in (out / "ubr-plus" / "assumptions.csv").read_text()
 
     # A second run finds every run in the store.
-    again = run_cli(*args)
+    again = run_cli(*args, timeout=900)
     assert again.returncode == 0, again.stderr
     ubr = {s["name"]: s for s in json.loads(again.stdout)["studies"]}["ubr-plus"]
     assert (ubr["runs_computed"], ubr["runs_cached"]) == (0, 52)

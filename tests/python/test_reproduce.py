@@ -79,8 +79,8 @@ def test_rows_through_worker_processes():
 
 
 def test_cli_quick_json():
-    """The documented smoke run, full length: 26 runs, about 30 s on 2 cores."""
-    proc = run_cli("reproduce", "ubr-plus", "--quick", "--json")
+    """The documented smoke run, full length: 26 rows x 2 replications."""
+    proc = run_cli("reproduce", "ubr-plus", "--quick", "--json", timeout=900)
     assert proc.returncode == 0, proc.stderr
     rows = json.loads(proc.stdout)
     assert len(rows) == 26
