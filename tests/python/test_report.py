@@ -62,7 +62,7 @@ def test_reproduce_all_quick_report(quick_report):
     assert "stagger_timers" in (out / "ubr-plus" / "assumptions.csv").read_text()
 
     # A second run finds every run in the store.
-    again = run_cli(*args)
+    again = run_cli(*args, timeout=900)
     assert again.returncode == 0, again.stderr
     ubr = {s["name"]: s for s in json.loads(again.stdout)["studies"]}["ubr-plus"]
     assert (ubr["runs_computed"], ubr["runs_cached"]) == (0, 52)

@@ -111,8 +111,9 @@ def test_rows_through_the_store(tmp_path):
 
 
 def test_cli_quick_json(tmp_path):
-    """The documented smoke run, full length: 26 runs, about 30 s on 2 cores."""
-    proc = run_cli("reproduce", "ubr-plus", "--quick", "--json", "--store", tmp_path / "s.sqlite")
+    """The documented smoke run, full length: 26 rows x 2 replications."""
+    proc = run_cli("reproduce", "ubr-plus", "--quick", "--json", "--store", tmp_path / "s.sqlite",
+                   timeout=900)
     assert proc.returncode == 0, proc.stderr
     rows = json.loads(proc.stdout)
     assert len(rows) == 26

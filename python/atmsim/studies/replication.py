@@ -129,6 +129,7 @@ def identical_points(runs: "pd.DataFrame", metrics: Sequence[str]) -> List[int]:
     present = [m for m in metrics if m in runs.columns]
     if not present:
         return out
+    point: Any
     for point, group in runs.groupby("point", sort=True):
         if len(group) < 2:
             continue
@@ -143,7 +144,7 @@ def check(runs: "pd.DataFrame", random: Mapping[int, Sequence[str]],
     replications in `runs` are all identical over every metric."""
     metrics = list(runs.attrs.get("metrics", [])) or [
         c for c in runs.columns if c.startswith(("summary.", "flows.", "ports.", "derived."))]
-    counts: Dict[int, int] = runs.groupby("point").size().to_dict() if len(runs) else {}
+    counts: Dict[Any, int] = dict(runs.groupby("point").size().to_dict()) if len(runs) else {}
     return [
         Finding(p, labels.get(p, str(p)), int(counts.get(p, 0)), tuple(random[p]))
         for p in identical_points(runs, metrics) if random.get(p)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, cast
 
 from ..literals import value_of
 from ..plan import Point
@@ -162,7 +162,8 @@ def _rows(study: Study, experiments: Sequence[Experiment], variants: Sequence[Va
           stats: "pd.DataFrame", assumptions: Sequence[Assumption]) -> List[Dict[str, Any]]:
     specs = {t.id: t for t in study.tables}
     used = {a.name: a.value for a in assumptions}
-    by_point = {int(p): g.set_index("metric") for p, g in stats.groupby("point")}
+    by_point: Dict[int, Any] = {int(cast(Any, p)): g.set_index("metric")
+                                for p, g in stats.groupby("point")}
     rows: List[Dict[str, Any]] = []
     for j, var in enumerate(variants):
         exp = experiments[var.experiment]
@@ -173,7 +174,7 @@ def _rows(study: Study, experiments: Sequence[Experiment], variants: Sequence[Va
         for c in spec.compared:
             if c.metric not in est.index:
                 continue
-            r = est.loc[c.metric]
+            r: Any = est.loc[c.metric]
             rows.append({
                 "experiment": var.experiment, "table": exp.table, "label": label(exp),
                 "metric": c.name, "metric_label": c.label, "relative": c.relative,
@@ -184,16 +185,16 @@ def _rows(study: Study, experiments: Sequence[Experiment], variants: Sequence[Va
             })
     # The baseline is each assumption's used value: copy it into every assumption's sweep.
     out = list(rows)
-    for r in rows:
-        if r["assumption"] != BASELINE:
+    for base_row in rows:
+        if base_row["assumption"] != BASELINE:
             continue
         for a in assumptions:
-            exp = experiments[r["experiment"]]
+            exp = experiments[base_row["experiment"]]
             if a.tables and exp.table not in a.tables:
                 continue
-            if any(o["assumption"] == a.name and o["experiment"] == r["experiment"]
+            if any(o["assumption"] == a.name and o["experiment"] == base_row["experiment"]
                    for o in rows):
-                out.append(dict(r, assumption=a.name, value=used[a.name]))
+                out.append(dict(base_row, assumption=a.name, value=used[a.name]))
     return out
 
 
@@ -215,17 +216,20 @@ def effects(points: "pd.DataFrame", used: Dict[str, Any]) -> "pd.DataFrame":
     if not len(points):
         return pd.DataFrame(columns=cols)
     swept = points[points["assumption"] != BASELINE]
-    for (e, m, a), g in swept.groupby(["experiment", "metric", "assumption"], sort=False):
+    key: Any
+    for key, g in swept.groupby(["experiment", "metric", "assumption"], sort=False):
+        e, m, a = key
         g = g[g["mean"].notna()]
         if not len(g):
             continue
         first = g.iloc[0]
         base = g[g["value"].apply(lambda v: _eq(v, used.get(a)))]
-        lo, hi = g.loc[g["mean"].idxmin()], g.loc[g["mean"].idxmax()]
+        lo: Any = g.loc[cast(Any, g["mean"].idxmin())]
+        hi: Any = g.loc[cast(Any, g["mean"].idxmax())]
         pub = float(first["published"])
         # The value closest to the paper among those the study does not use.
         others = g[~g["value"].apply(lambda v: _eq(v, used.get(a)))]
-        closest = others.loc[(others["mean"] - pub).abs().idxmin()] \
+        closest: Any = others.loc[cast(Any, (others["mean"] - pub).abs().idxmin())] \
             if not math.isnan(pub) and len(others) else None
         reaches = bool(closest is not None and _within(pub, closest))
         out.append({
@@ -320,7 +324,7 @@ def verdicts(effects_: "pd.DataFrame", gap: float = 0.05) -> List[str]:
         tried = g[g["closest_value"].notna()]
         if not len(tried):
             continue
-        best = tried.loc[(tried["closest_mean"] - pub).abs().idxmin()]
+        best: Any = tried.loc[cast(Any, (tried["closest_mean"] - pub).abs().idxmin())]
         left = abs(float(best["closest_mean"]) - pub)
         if left <= 0.5 * abs(base - pub):
             lines.append(f"{head}: partly explained by assumption {best['assumption']} = "
