@@ -51,8 +51,10 @@ fn aligned_phases_reproduce_the_phase_locked_engine() {
         ("gerla-prca.toml", "1.0", [1377505, 11531048, 343095, 63, 166]),
         // main: [3015261, 88036480, 488497, 27971, 5000]
         ("class-two-node-shaped.toml", "1.0", [2496876, 47893600, 411004, 6828, 5000]),
-        // main: [2001093, 8481920, 329983, 2599, 5000]
-        ("class-two-node-adaptive.toml", "1.0", [1989890, 8408800, 327831, 3459, 5000]),
+        // main: [2001093, 8481920, 329983, 2599, 5000]; then, besides the shaper's exact rate,
+        // the adaptive source's rate stops at max_rate_bps (before, its first IR let it climb
+        // to the link rate) and this example turns on the switches' fair-share enforcement.
+        ("class-two-node-adaptive.toml", "1.0", [2845276, 68294080, 471057, 0, 3139]),
         // main: [11106512, 262793280, 1530068, 0, 213]
         ("class-italy.toml", "0.5", [11106545, 262793280, 1530073, 0, 213]),
     ];
