@@ -93,8 +93,9 @@ def test_rows_through_the_store(tmp_path):
                                 tables=tables)
     finally:
         store.close()
-    assert (rep.runs, rep.computed, rep.cached) == (2, 2, 0)
-    assert (again.computed, again.cached) == (0, 2)
+    # Two Table 1 rows, 2 replications each with --quick.
+    assert (rep.runs, rep.computed, rep.cached) == (4, 4, 0)
+    assert (again.computed, again.cached) == (0, 4)
     assert rep.figures == [] and rep.results.traces == []  # no folder: nothing drawn
     rows = text.rows(rep)
     assert text.rows(again) == rows
@@ -103,7 +104,8 @@ def test_rows_through_the_store(tmp_path):
     for out, row in zip(rows, published):
         check_row(out, row)
         assert out["max_queue_cells"] >= 0
-        assert out["efficiency_ci_low"] is None  # one replication: no interval
+        assert out["runs"] == 2
+        assert out["efficiency_ci_low"] <= out["efficiency"] <= out["efficiency_ci_high"]
     assert rows[0]["paper_max_queue_cells"] == 7591
     shown = text.render(rep)
     assert "Table 1" in shown and "efficiency (paper)" in shown and "7591" in shown
@@ -133,7 +135,7 @@ def test_cli_quick_text_shortened(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "Table 1" in proc.stdout and "Tables 2-3" in proc.stdout
     assert "efficiency (paper)" in proc.stdout
-    assert "26 runs (26 computed, 0 from" in proc.stdout
+    assert "52 runs (52 computed, 0 from" in proc.stdout  # 26 rows x 2 replications
     assert not (tmp_path / "report").exists()
 
 

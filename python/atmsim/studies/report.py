@@ -147,7 +147,7 @@ def _table_assumptions(s: StudyReport, table: str) -> str:
 
 def _interval(pair: Any) -> str:
     lo, hi = (float(pair[0]), float(pair[1])) if pair is not None else (math.nan, math.nan)
-    return "" if math.isnan(lo) or math.isnan(hi) else f" [{_fmt(lo)}, {_fmt(hi)}]"
+    return "" if math.isnan(lo) or math.isnan(hi) else f" [{fmt(lo)}, {fmt(hi)}]"
 
 
 def _effect_rows(s: StudyReport) -> List[List[str]]:
@@ -156,18 +156,18 @@ def _effect_rows(s: StudyReport) -> List[List[str]]:
     rows = []
     for _, r in s.sensitivity.effects.iterrows():
         if r["swing"] == 0:
-            rows.append([f"{r['label']} – {r['metric_label']}", _fmt(float(r["published"])),
+            rows.append([f"{r['label']} – {r['metric_label']}", fmt(float(r["published"])),
                          str(r["assumption"]),
-                         f"{_fmt(float(r['baseline']))}{_interval(r['baseline_ci'])}",
+                         f"{fmt(float(r['baseline']))}{_interval(r['baseline_ci'])}",
                          "same at every value", "", "0"])
             continue
-        rows.append([f"{r['label']} – {r['metric_label']}", _fmt(float(r["published"])),
+        rows.append([f"{r['label']} – {r['metric_label']}", fmt(float(r["published"])),
                      str(r["assumption"]),
-                     f"{_fmt(float(r['baseline']))}{_interval(r['baseline_ci'])}",
-                     f"{_fmt(float(r['low']))}{_interval(r['low_ci'])} ({fmt_value(r['low_value'])})",
-                     f"{_fmt(float(r['high']))}{_interval(r['high_ci'])} "
+                     f"{fmt(float(r['baseline']))}{_interval(r['baseline_ci'])}",
+                     f"{fmt(float(r['low']))}{_interval(r['low_ci'])} ({fmt_value(r['low_value'])})",
+                     f"{fmt(float(r['high']))}{_interval(r['high_ci'])} "
                      f"({fmt_value(r['high_value'])})",
-                     _fmt(float(r["swing"]))])
+                     fmt(float(r["swing"]))])
     return rows
 
 

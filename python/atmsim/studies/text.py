@@ -61,7 +61,9 @@ def _table(report: StudyReport, table_id: str) -> str:
 
 def render(report: StudyReport) -> str:
     """Every table of the study that has rows, in the study's order, then its notes."""
-    blocks = [f"{report.study.name}: {report.study.title}"]
+    blocks = [f"{report.study.name}: {report.study.title}\n"
+              f"{report.replications} replication(s) per row; a value with a spread is shown as "
+              f"mean ± half-width of its 95 % interval"]
     blocks += [_table(report, t.id) for t in report.study.tables if t.id in report.results.tables]
     if report.notes:
         blocks.append("\n".join(f"note: {n}" for n in report.notes))
@@ -70,8 +72,9 @@ def render(report: StudyReport) -> str:
 
 def rows(report: StudyReport) -> List[Dict[str, Any]]:
     """One record per published row: `table` (the study's table id), the experiment's labels,
-    then per compared metric the simulated value `<name>`, `paper_<name>`, `diff_<name>` and the
-    95 % interval `<name>_ci_low`, `<name>_ci_high` (null with a single replication)."""
+    then `runs` (replications per row) and per compared metric the simulated value (mean)
+    `<name>`, `paper_<name>`, `diff_<name>` and the 95 % interval `<name>_ci_low`,
+    `<name>_ci_high` (null with a single replication)."""
     out = []
     for spec in report.study.tables:
         frame = report.results.tables.get(spec.id)
@@ -81,6 +84,7 @@ def rows(report: StudyReport) -> List[Dict[str, Any]]:
         for i, exp in enumerate(experiments):
             record: Dict[str, Any] = {"table": spec.id}
             record.update({k: plain(v) for k, v in exp.labels.items()})
+            record["runs"] = report.replications
             for c in spec.compared:
                 for key in (c.name, f"paper_{c.name}", f"diff_{c.name}",
                             f"{c.name}_ci_low", f"{c.name}_ci_high"):
