@@ -368,7 +368,7 @@ fn cases() -> Vec<Case> {
             "phases as a number",
             with_sim("[simulation]\nduration_s = 1.0\nphases = 0\n"),
             "simulation.phases",
-            "expected a name",
+            "expected `random` or `aligned`, got integer 0",
         ),
         set_case("phases by --set", base(), &[("simulation.phases", "sometimes")], "simulation.phases", "unknown variant"),
         case(
@@ -1552,6 +1552,7 @@ fn edge_cases() -> Vec<EdgeCase> {
         (
             "random phases on a one-cell-per-second link, start jitter at its bound",
             net(
+                // At least one cell time of the 1 cell/s links.
                 "[simulation]\nduration_s = 2.0\nstart_jitter_s = 1e6\n",
                 NODES,
                 "[[link]]\nends = [\"a\", \"s\"]\nrate_cells_per_s = 1\ndelay_us = 0\n\

@@ -65,7 +65,9 @@ fn in_user_terms(doc: &toml::Value, field: &str, reason: String) -> String {
             .and_then(|()| serde_path_to_error::deserialize::<_, spec::ScenarioSpec>(probe).err())
             .map(|e| e.into_inner().to_string())
             .and_then(|r| {
-                let list = &r[r.find("expected one of")?..];
+                // "unknown variant `\u{1}`, expected `a` or `b`" (or "expected one of ...").
+                let after = &r[r.find("unknown variant")?..];
+                let list = &after[after.find("expected")?..];
                 Some(
                     list.split(['\n'])
                         .next()
