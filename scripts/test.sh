@@ -19,8 +19,9 @@ echo "test.sh: installing atmsim with its test dependencies into $VENV (pip inst
 "$PY" -m pip install --quiet --disable-pip-version-check '.[test]'
 
 # The PyO3 crate opts out of Rust test binaries (it cannot link outside an interpreter),
-# so the whole workspace can be tested in one go.
-cargo test --workspace --release
+# so the whole workspace can be tested in one go. Profile test-opt (Cargo.toml): release
+# optimisation without LTO, so the test binaries build with less than half the CPU time.
+cargo test --workspace --profile test-opt
 
 # Run from the repository root: python/ is not on sys.path, so the installed package
 # (with its compiled _core) is the one under test.

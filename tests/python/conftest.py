@@ -50,4 +50,6 @@ def quick_report(tmp_path_factory) -> SimpleNamespace:
     out, store = base / "report", base / "r.sqlite"
     args = ["reproduce", "all", "--quick", "--duration", "0.05", "--jobs", "2",
             "--out", out, "--store", store, "--json"]
-    return SimpleNamespace(out=out, store=store, args=args, proc=run_cli(*args, timeout=900))  # 2 replications of every quick point
+    # A generous limit: it only guards against a hang (on a loaded 2-core machine this run
+    # has taken over 4 minutes).
+    return SimpleNamespace(out=out, store=store, args=args, proc=run_cli(*args, timeout=1800))
