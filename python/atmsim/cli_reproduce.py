@@ -80,7 +80,7 @@ def add_parser(sub: Any) -> None:
 
 
 def _records(frame: Any) -> List[Dict[str, Any]]:
-    from .studies.text import plain
+    from .tables import plain
 
     return [{k: plain(v) for k, v in r.items()} for _, r in frame.iterrows()]
 

@@ -13,6 +13,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from .cli_errors import user_errors
+from .tables import plain
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -52,14 +53,8 @@ def add_parser(sub: Any, seed_type: Any) -> None:
 
 
 def _num(v: Any) -> Optional[float]:
-    f = float(v)
-    return None if math.isnan(f) else f
-
-
-def _plain(v: Any) -> Any:
-    # Parameter values out of pandas (numpy scalars) into JSON-able Python values.
-    v = v.item() if hasattr(v, "item") else v
-    return None if isinstance(v, float) and math.isnan(v) else v
+    value: Optional[float] = plain(float(v))
+    return value
 
 
 def _points_json(result: "SweepResult") -> List[Dict[str, Any]]:
@@ -75,7 +70,7 @@ def _points_json(result: "SweepResult") -> List[Dict[str, Any]]:
                                for k in ("n", "mean", "std", "ci_low", "ci_high")}
             for _, r in rows.iterrows()
         }
-        out.append({"params": {k: _plain(v) for k, v in point.params.items()},
+        out.append({"params": {k: plain(v) for k, v in point.params.items()},
                     "seeds": seeds.get(index, []), "metrics": metrics})
     return out
 
@@ -86,7 +81,7 @@ def _text(result: "SweepResult") -> str:
     summary = result.summary()
     rows = []
     for index, point in enumerate(result.points):
-        row: Dict[str, Any] = {k: _plain(v) for k, v in point.params.items()}
+        row: Dict[str, Any] = {k: plain(v) for k, v in point.params.items()}
         for metric in TEXT_METRICS:
             got = summary[(summary["point"] == index) & (summary["metric"] == metric)]
             row[metric.split(".")[-1].replace("_bps", "_Mbps")] = _estimate_text(got, metric)

@@ -121,7 +121,7 @@ def nonnegative(name: str) -> bool:
     return not name.startswith("diff")
 
 
-def whiskers(mean: Sequence[float], low: Sequence[float], high: Sequence[float],
+def whiskers(mean: Iterable[Any], low: Iterable[Any], high: Iterable[Any],
              floor_at_zero: bool = True) -> Tuple[List[float], List[float]]:
     """Error-bar lengths below and above each mean from an interval [low, high]; a missing
     bound draws no whisker, and with floor_at_zero the lower whisker stops at zero."""
@@ -135,7 +135,7 @@ def whiskers(mean: Sequence[float], low: Sequence[float], high: Sequence[float],
     return below, above
 
 
-def paper_marks(ax: "Axes", x: Sequence[float], y: Sequence[float], color: Any) -> None:
+def paper_marks(ax: "Axes", x: Iterable[Any], y: Iterable[Any], color: Any) -> None:
     """Published values as marks in the colour of their simulated series."""
     ax.plot(list(x), list(y), linestyle="none", marker=PAPER_MARKER,
             markersize=PAPER_MARKER_SIZE, mew=PAPER_MARKER_WIDTH, color=color)
@@ -151,7 +151,7 @@ REPLICATION_LEGEND = "each replication (○); line: their mean"
 MEAN_MARKER_SIZE = 3  # the mean's dot, small beside the replications' open circles
 
 
-def replications(ax: "Axes", x: Sequence[float], values: Sequence[float], color: Any) -> None:
+def replications(ax: "Axes", x: Iterable[Any], values: Iterable[Any], color: Any) -> None:
     """Each replication as an open circle around the line of the means."""
     ax.plot(list(x), list(values), linestyle="none", marker="o", markersize=6,
             markerfacecolor="none", markeredgewidth=1.0, color=color)

@@ -9,6 +9,7 @@ many flows a scenario has, and pivots or filters to whatever a plot needs.
 from __future__ import annotations
 
 import json
+import math
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
 
 from .metrics import flatten
@@ -22,6 +23,15 @@ if TYPE_CHECKING:
 
 IDENTITY = ["key", "source", "scenario_hash", "run", "seed", "engine_version", "created_at"]
 POINT_STATS = ["n", "mean", "std", "ci_low", "ci_high"]
+
+
+def plain(v: Any) -> Any:
+    """A table cell as a JSON-ready value: numpy scalars as Python ones, NaN as None."""
+    if hasattr(v, "item"):
+        v = v.item()
+    if isinstance(v, float) and math.isnan(v):
+        return None
+    return v
 
 
 def _ordered_union(groups: Sequence[Sequence[str]]) -> List[str]:

@@ -11,20 +11,12 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Dict, List
 
+from ..tables import plain
 from .agreement import fmt
 from .reproduce import StudyReport
 
 if TYPE_CHECKING:
     import pandas as pd
-
-
-def plain(v: Any) -> Any:
-    """A JSON-ready value: numpy scalars as Python ones, NaN as None."""
-    if hasattr(v, "item"):
-        v = v.item()
-    if isinstance(v, float) and math.isnan(v):
-        return None
-    return v
 
 
 def _cell(row: "pd.Series", name: str) -> str:

@@ -4,7 +4,7 @@ against the buffer size, and the traced runs' cwnd, queue and utilisation."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
 
 from ... import plots
 from ..registry import FigureFile, StudyResults
@@ -46,13 +46,14 @@ def _tables(results: StudyResults, out: Path) -> List[FigureFile]:
     return figs
 
 
-def _runs_of(results: StudyResults, config: str, sources: int) -> Optional["pd.DataFrame"]:
+def _runs_of(results: StudyResults, config: Any, sources: Any) -> Optional["pd.DataFrame"]:
     """The Tables 2-3 runs of one configuration and number of sources."""
     runs = results.runs
     if runs is None:
         return None
-    return runs[(runs["table"] == "2-3") & (runs["config"] == config)
-                & (runs["sources"] == sources)]
+    mine: "pd.DataFrame" = runs[(runs["table"] == "2-3") & (runs["config"] == config)
+                                & (runs["sources"] == sources)]
+    return mine
 
 
 def _goodput(results: StudyResults, out: Path) -> List[FigureFile]:
