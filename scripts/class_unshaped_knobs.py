@@ -1,6 +1,7 @@
 """CLASS study, figure 2 with unshaped TCP: goodput, efficiency, timeouts and aborts of the three
 1000 km connections under variations of the TCP model (the `tcp.*` overrides), one JSON line
 per run. Usage: python scripts/class_unshaped_knobs.py DURATION_S [SET]  (SET: 1 or 2)."""
+
 import json
 import sys
 import time
@@ -34,12 +35,20 @@ for buf, bg in POINTS:
         r = atmsim.run(net.two_node_scenario(bg, buf, None, duration_s=dur), overrides=ov)
         f = r.flows
         d, rx = f["bytes_delivered"].sum(), f["bytes_retransmitted"].sum()
-        print(json.dumps({
-            "buffer": buf, "bg": bg, "variant": name,
-            "goodput_mbps": round(f["goodput_bps"].sum() * 9180 / 9140 / 1e6, 2),
-            "efficiency": round(d / (d + rx), 3) if d + rx else None,
-            "rto": [int(x) for x in f["rto_expirations"]],
-            "fast_rtx": [int(x) for x in f["fast_retransmits"]],
-            "aborts": int(f["aborts"].sum()),
-            "drops": int(r.ports.set_index("name").loc["A->B", "cells_dropped"]),
-            "wall": round(time.time() - t0, 1)}), flush=True)
+        print(
+            json.dumps(
+                {
+                    "buffer": buf,
+                    "bg": bg,
+                    "variant": name,
+                    "goodput_mbps": round(f["goodput_bps"].sum() * 9180 / 9140 / 1e6, 2),
+                    "efficiency": round(d / (d + rx), 3) if d + rx else None,
+                    "rto": [int(x) for x in f["rto_expirations"]],
+                    "fast_rtx": [int(x) for x in f["fast_retransmits"]],
+                    "aborts": int(f["aborts"].sum()),
+                    "drops": int(r.ports.set_index("name").loc["A->B", "cells_dropped"]),
+                    "wall": round(time.time() - t0, 1),
+                }
+            ),
+            flush=True,
+        )

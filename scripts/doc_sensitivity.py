@@ -55,8 +55,10 @@ def _value(text: object) -> object:
 
 
 def table(effects: pd.DataFrame, top: int) -> str:
-    lines = ["| published number | paper | assumption | baseline | lowest mean (at) | "
-             "highest mean (at) | swing |", "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| published number | paper | assumption | baseline | lowest mean (at) | highest mean (at) | swing |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for _, g in effects.groupby(["experiment", "metric"], sort=False):
         for _, r in g.sort_values("swing", ascending=False).head(top).iterrows():
             if r["swing"] == 0:
@@ -64,9 +66,11 @@ def table(effects: pd.DataFrame, top: int) -> str:
             else:
                 low = f"{_num(r['low'])}{_ci(r['low_ci'])} ({fmt_value(r['low_value'])})"
                 high = f"{_num(r['high'])}{_ci(r['high_ci'])} ({fmt_value(r['high_value'])})"
-            lines.append(f"| {r['label']} – {r['metric_label']} | {_num(r['published'])} | "
-                         f"{r['assumption']} | {_num(r['baseline'])}{_ci(r['baseline_ci'])} | "
-                         f"{low} | {high} | {_num(r['swing'])} |")
+            lines.append(
+                f"| {r['label']} – {r['metric_label']} | {_num(r['published'])} | "
+                f"{r['assumption']} | {_num(r['baseline'])}{_ci(r['baseline_ci'])} | "
+                f"{low} | {high} | {_num(r['swing'])} |"
+            )
     return "\n".join(lines)
 
 
@@ -77,9 +81,11 @@ def main() -> int:
     settings = [line[2:] for line in readme.splitlines() if line.startswith("- generated")]
     parts = _parts(readme, study)
     print("## Assumptions and sensitivity\n")
-    print(f"Generated from `{command}` ({settings[0] if settings else 'see the report'}). "
-          "Quick mode: shorter runs and 2 replications per point, so the intervals are wide "
-          "and the values differ from the full-length ones above.\n")
+    print(
+        f"Generated from `{command}` ({settings[0] if settings else 'see the report'}). "
+        "Quick mode: shorter runs and 2 replications per point, so the intervals are wide "
+        "and the values differ from the full-length ones above.\n"
+    )
     for p in parts:
         if p.startswith(KEEP):
             print("#" + p.rstrip() + "\n")
@@ -93,10 +99,11 @@ def main() -> int:
         effects[col] = effects[col].apply(_value)
     effects["swing"] = [sensitivity._swing(lo, hi) for lo, hi in zip(effects["low"], effects["high"])]
     for col in ("low_ci", "high_ci", "baseline_ci"):
-        effects[col] = effects[col].apply(
-            lambda t: tuple(float(x) for x in str(t).strip("()").split(",")))
-    print(f"The {top} assumptions that move each published number most "
-          f"(`{study}/sensitivity-effects.csv` in the report has all):\n")
+        effects[col] = effects[col].apply(lambda t: tuple(float(x) for x in str(t).strip("()").split(",")))
+    print(
+        f"The {top} assumptions that move each published number most "
+        f"(`{study}/sensitivity-effects.csv` in the report has all):\n"
+    )
     print(table(effects, top) + "\n")
     # Recomputed from the CSV, so the doc follows the current rules for verdicts.
     verdicts = [f"- {line}" for line in sensitivity.verdicts(effects)]

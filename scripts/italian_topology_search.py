@@ -78,8 +78,7 @@ def main() -> None:
         print(f"\nrms ln error {err:.3f}: {' '.join(p for p in pairs if p not in FIXED)}")
         for r in it.table2_comparison(links, args.rule, (0.8e9,)):
             if r.paper is not None and r.connection != "Pa-Ba":
-                print(f"  {r.connection:6} {r.link:7} model {r.model * scale:.3f} "
-                      f"paper {r.paper:.3f}")
+                print(f"  {r.connection:6} {r.link:7} model {r.model * scale:.3f} paper {r.paper:.3f}")
         if len(seen) >= args.top:
             break
 

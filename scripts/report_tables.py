@@ -22,13 +22,11 @@ def main() -> None:
     wanted = [c for c in args.columns.split(",") if c]
     for csv in sorted(Path(args.folder).glob("table-*.csv")):
         frame = pd.read_csv(csv)
-        drop = [c for c in frame.columns if c.endswith(("_ci_low", "_ci_high"))
-                or c.startswith("diff_")]
+        drop = [c for c in frame.columns if c.endswith(("_ci_low", "_ci_high")) or c.startswith("diff_")]
         frame = frame.drop(columns=drop)
         if wanted:
             compared = {c for c in frame.columns if f"paper_{c}" in frame.columns}
-            labels = [c for c in frame.columns
-                      if c not in compared and not c.startswith("paper_")]
+            labels = [c for c in frame.columns if c not in compared and not c.startswith("paper_")]
             chosen = [c for w in wanted if w in compared for c in (w, f"paper_{w}")]
             frame = frame[labels + chosen]
         frame = frame.dropna(axis=1, how="all")

@@ -1,9 +1,9 @@
 """Print the markdown tables of docs/ubr-plus-reproduction.md from reproduction JSON files.
 
-    atmsim reproduce ubr-plus --all --json > default.json
-    atmsim reproduce ubr-plus --tables 2 --json --set n_source.stagger_timers=true > stagger.json
-    atmsim reproduce ubr-plus --tables 2 --json --set n_source.arbitration=fixed > fixed.json
-    python scripts/ubr_plus_tables.py default.json stagger.json fixed.json
+atmsim reproduce ubr-plus --all --json > default.json
+atmsim reproduce ubr-plus --tables 2 --json --set n_source.stagger_timers=true > stagger.json
+atmsim reproduce ubr-plus --tables 2 --json --set n_source.arbitration=fixed > fixed.json
+python scripts/ubr_plus_tables.py default.json stagger.json fixed.json
 """
 
 from __future__ import annotations
@@ -18,7 +18,15 @@ Row = Dict[str, Any]
 
 
 def key(r: Row) -> Tuple[Any, ...]:
-    return (table_number(r), r["config"], r["sources"], r["buffer_cells"], r["policy"], r.get("r"), r.get("z"))
+    return (
+        table_number(r),
+        r["config"],
+        r["sources"],
+        r["buffer_cells"],
+        r["policy"],
+        r.get("r"),
+        r.get("z"),
+    )
 
 
 def mae(rows: List[Row], k: str) -> float:
@@ -41,40 +49,55 @@ def main(default: str, stagger: str, fixed: str) -> None:
         d: List[Row] = json.load(fd)
         s = {key(r): r for r in json.load(fs)}
         f = {key(r): r for r in json.load(ff)}
-    print("Table 1\n\n| config | N | efficiency | fairness | max queue (cells) | paper |\n"
-          "|---|---|---|---|---|---|")
+    print(
+        "Table 1\n\n| config | N | efficiency | fairness | max queue (cells) | paper |\n"
+        "|---|---|---|---|---|---|"
+    )
     for r in d:
         if table_number(r) == 1:
-            print(f"| {r['config']} | {r['sources']} | {r['efficiency']:.3f} | {r['fairness']:.3f} | "
-                  f"{fmt(r['max_queue_cells'])} | {fmt(r['paper_max_queue_cells'])} |")
+            print(
+                f"| {r['config']} | {r['sources']} | {r['efficiency']:.3f} | {r['fairness']:.3f} | "
+                f"{fmt(r['max_queue_cells'])} | {fmt(r['paper_max_queue_cells'])} |"
+            )
     print("\nMean |atmsim - paper| (efficiency / fairness)\n")
     for t in (2, 4, 5, 6):
         rows = [r for r in d if table_number(r) == t]
         if rows:
-            print(f"- table {t}: {mae(rows, 'efficiency'):.3f} / {mae(rows, 'fairness'):.3f} "
-                  f"over {len(rows)} runs")
+            print(
+                f"- table {t}: {mae(rows, 'efficiency'):.3f} / {mae(rows, 'fairness'):.3f} "
+                f"over {len(rows)} runs"
+            )
     for cfg in ("LAN", "WAN"):
         rows = [r for r in d if table_number(r) == 2 and r["config"] == cfg]
         print(f"- tables 2-3, {cfg}: {mae(rows, 'efficiency'):.3f} / {mae(rows, 'fairness'):.3f}")
-    print("\nPolicy averages (atmsim, paper in parentheses)\n\n"
-          "| config | policy | efficiency | fairness |\n|---|---|---|---|")
+    print(
+        "\nPolicy averages (atmsim, paper in parentheses)\n\n"
+        "| config | policy | efficiency | fairness |\n|---|---|---|---|"
+    )
     for cfg in ("LAN", "WAN"):
         for pol in ("UBR", "EPD", "SD", "FBA"):
             rows = [r for r in d if table_number(r) == 2 and r["config"] == cfg and r["policy"] == pol]
-            m = lambda k: sum(r[k] for r in rows) / len(rows)  # noqa: E731
-            print(f"| {cfg} | {pol} | {m('efficiency'):.2f} ({m('paper_efficiency'):.2f}) | "
-                  f"{m('fairness'):.2f} ({m('paper_fairness'):.2f}) |")
-    print("\nEvery run\n\n| config | N | buffer | policy | efficiency: atmsim / paper | fairness: atmsim / paper "
-          "| staggered timers: eff / fair | fixed arbitration: eff / fair |\n|---|---|---|---|---|---|---|---|")
+            m = lambda k, rows=rows: sum(r[k] for r in rows) / len(rows)  # noqa: E731
+            print(
+                f"| {cfg} | {pol} | {m('efficiency'):.2f} ({m('paper_efficiency'):.2f}) | "
+                f"{m('fairness'):.2f} ({m('paper_fairness'):.2f}) |"
+            )
+    print(
+        "\nEvery run\n\n| config | N | buffer | policy | efficiency: atmsim / paper "
+        "| fairness: atmsim / paper | staggered timers: eff / fair | fixed arbitration: eff / fair |\n"
+        "|---|---|---|---|---|---|---|---|"
+    )
     for r in d:
         if table_number(r) != 2:
             continue
         a, b = s.get(key(r)), f.get(key(r))
-        print(f"| {r['config']} | {r['sources']} | {r['buffer_cells']} | {r['policy']} | "
-              f"{fmt(r['efficiency'])} / {fmt(r['paper_efficiency'])} | "
-              f"{fmt(r['fairness'])} / {fmt(r['paper_fairness'])} | "
-              f"{fmt(a and a['efficiency'])} / {fmt(a and a['fairness'])} | "
-              f"{fmt(b and b['efficiency'])} / {fmt(b and b['fairness'])} |")
+        print(
+            f"| {r['config']} | {r['sources']} | {r['buffer_cells']} | {r['policy']} | "
+            f"{fmt(r['efficiency'])} / {fmt(r['paper_efficiency'])} | "
+            f"{fmt(r['fairness'])} / {fmt(r['paper_fairness'])} | "
+            f"{fmt(a and a['efficiency'])} / {fmt(a and a['fairness'])} | "
+            f"{fmt(b and b['efficiency'])} / {fmt(b and b['fairness'])} |"
+        )
 
 
 if __name__ == "__main__":

@@ -12,8 +12,8 @@ pandas tables, the paper reproductions and the `atmsim` command line.
 
 from ._core import ScenarioError, version
 from .examples import copy_example, example, examples
-from .result import Result
 from .limits import LimitError
+from .result import Result
 from .runner import estimate, run, run_with_captures
 from .scenario import Scenario, load
 from .seeds import derive_seed
@@ -22,8 +22,22 @@ from .sweeps import sweep
 from .tables import summarize
 
 __all__ = [
-    "LimitError", "Result", "Scenario", "ScenarioError", "Store", "copy_example", "derive_seed",
-    "estimate", "example", "examples", "load", "open_store", "run", "run_with_captures", "summarize",
-    "sweep", "version",
+    "LimitError",
+    "Result",
+    "Scenario",
+    "ScenarioError",
+    "Store",
+    "copy_example",
+    "derive_seed",
+    "estimate",
+    "example",
+    "examples",
+    "load",
+    "open_store",
+    "run",
+    "run_with_captures",
+    "summarize",
+    "sweep",
+    "version",
 ]
 __version__ = version()

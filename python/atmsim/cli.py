@@ -31,7 +31,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse with its option errors as the one line every other error is (no usage lines:
     `--help` shows them)."""
 
-    def error(self, message: str) -> "NoReturn":  # type: ignore[override]
+    def error(self, message: str) -> "NoReturn":
         command = self.prog.partition(" ")[2]
         _fail(f"{command}: {message}" if command else message)
         raise SystemExit(EXIT_USAGE)
@@ -131,8 +131,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         # The engine's document, byte for byte: scripts may diff or hash it.
         _write_out(text if text.endswith("\n") else text + "\n")
         return 0
-    from .run_text import render
     from .result import Result
+    from .run_text import render
 
     _write_out(render(Result.from_json(text), scenario.source) + "\n")
     return 0
@@ -162,35 +162,40 @@ def cmd_version(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog=PROG, description="Cell-level simulation of ATM networks carrying TCP/IP."
-    )
+    parser = _Parser(prog=PROG, description="Cell-level simulation of ATM networks carrying TCP/IP.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
     p = sub.add_parser("run", help="run one scenario file")
     p.add_argument("file", metavar="FILE", help="scenario TOML file ('-' reads stdin)")
     p.add_argument(
-        "--set", action="append", metavar="KEY=VALUE",
+        "--set",
+        action="append",
+        metavar="KEY=VALUE",
         help="override a scenario field (dotted key, TOML value); repeatable",
     )
     p.add_argument("--seed", type=_seed, metavar="N", help="replace simulation.seed")
     p.add_argument("--json", action="store_true", help="print the engine's JSON report")
     p.add_argument(
-        "--estimate", action="store_true",
+        "--estimate",
+        action="store_true",
         help="print the expected cells, events, memory and wall time, and do not run",
     )
     add_max_memory(p)
     p.add_argument(
-        "--trace-dir", metavar="DIR",
+        "--trace-dir",
+        metavar="DIR",
         help="write the [trace] series as CSV files (and Parquet if pyarrow is installed) in DIR",
     )
     p.add_argument(
-        "--pcap", metavar="DIR",
+        "--pcap",
+        metavar="DIR",
         help="record the [capture] points (and --capture ones) as pcap files in DIR",
     )
     p.add_argument(
-        "--capture", action="append", metavar="NAME",
+        "--capture",
+        action="append",
+        metavar="NAME",
         help="also capture link 'from->to' or host NAME (with --pcap); repeatable",
     )
     p.set_defaults(func=cmd_run)
@@ -206,9 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "file", nargs="?", metavar="FILE", help=f"scenario (default: the shipped {DEFAULT_SCENARIO}.toml)"
     )
-    p.add_argument(
-        "--duration", type=float, metavar="S", help="simulated seconds (default: the scenario's)"
-    )
+    p.add_argument("--duration", type=float, metavar="S", help="simulated seconds (default: the scenario's)")
     p.add_argument(
         "--suite",
         action="store_true",
@@ -224,7 +227,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def add_max_memory(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--max-memory", metavar="SIZE",
+        "--max-memory",
+        metavar="SIZE",
         help="refuse a run whose estimated memory exceeds SIZE (e.g. 8G; 'off': no limit; "
         "default: half the machine's RAM)",
     )

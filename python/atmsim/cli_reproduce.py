@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 from typing import Any, Dict, List
@@ -28,8 +27,10 @@ def _description() -> str:
     def item(name: str, text: str) -> List[str]:
         return textwrap.wrap(text, 79, initial_indent=f"  {name:16} ", subsequent_indent=" " * 19)
 
-    lines = para("Rerun a published study and compare with the paper's values. Every run goes "
-                 "through the results store, so a repeated command only computes missing runs.")
+    lines = para(
+        "Rerun a published study and compare with the paper's values. Every run goes "
+        "through the results store, so a repeated command only computes missing runs."
+    )
     lines += ["", "studies:"]
     for name in registry.names():
         lines += item(name, registry.summary(name))
@@ -38,44 +39,71 @@ def _description() -> str:
         "Without --out, one study is printed: each paper table with the simulated value beside "
         "the published one and the agreement (--json: one record per published row). With "
         "--out DIR (and always for 'all') the report folder is written: index.html, README.md, "
-        "figures and CSV tables (--json: run counts and agreement per study).")
+        "figures and CSV tables (--json: run counts and agreement per study)."
+    )
     return "\n".join(lines)
 
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser(
-        "reproduce", help="rerun a published study and compare", description=_description(),
+        "reproduce",
+        help="rerun a published study and compare",
+        description=_description(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     # Checked by the command, not by argparse, so an unknown study is a one-line error.
     p.add_argument("study", metavar="STUDY", help="a study named below, or all")
-    p.add_argument("--quick", action="store_true",
-                   help="each study's quick subset (UBR+: the 5-source rows of Tables 1-3)")
-    p.add_argument("--tables", default=None, metavar="LIST",
-                   help="only these paper tables, comma-separated (a number also names the "
-                        "range it is in: 3 is UBR+'s table 2-3); default every table")
-    p.add_argument("--all", action="store_true",
-                   help="every table (the default; kept for older command lines)")
-    p.add_argument("--duration", type=float, metavar="S",
-                   help="simulated seconds per run instead of the paper's (smoke tests: the "
-                        "values are then not comparable with the paper)")
-    p.add_argument("--set", action="append", metavar="KEY=VALUE",
-                   help="override a scenario field in every run (sensitivity); repeatable")
-    p.add_argument("--jobs", type=int, metavar="N",
-                   help="local worker processes (default: all cores)")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="each study's quick subset (UBR+: the 5-source rows of Tables 1-3)",
+    )
+    p.add_argument(
+        "--tables",
+        default=None,
+        metavar="LIST",
+        help="only these paper tables, comma-separated (a number also names the "
+        "range it is in: 3 is UBR+'s table 2-3); default every table",
+    )
+    p.add_argument(
+        "--all", action="store_true", help="every table (the default; kept for older command lines)"
+    )
+    p.add_argument(
+        "--duration",
+        type=float,
+        metavar="S",
+        help="simulated seconds per run instead of the paper's (smoke tests: the "
+        "values are then not comparable with the paper)",
+    )
+    p.add_argument(
+        "--set",
+        action="append",
+        metavar="KEY=VALUE",
+        help="override a scenario field in every run (sensitivity); repeatable",
+    )
+    p.add_argument("--jobs", type=int, metavar="N", help="local worker processes (default: all cores)")
     p.add_argument("--dask", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS")
     p.add_argument("--store", metavar="PATH", help="results store (default results.sqlite)")
-    p.add_argument("--out", metavar="DIR",
-                   help=f"write the report folder to DIR (default for 'all' and with "
-                        f"--sensitivity: {DEFAULT_OUT})")
-    p.add_argument("--json", action="store_true",
-                   help="print JSON instead of text (see above for which document)")
-    p.add_argument("--assumptions", action="store_true",
-                   help="list the parameters the paper states and those the study assumes "
-                        "(value, why, range swept), then stop")
-    p.add_argument("--sensitivity", action="store_true",
-                   help="also sweep each assumption over its range, one at a time, on the "
-                        "study's declared subset; the report gets a tornado figure per study")
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        help=f"write the report folder to DIR (default for 'all' and with --sensitivity: {DEFAULT_OUT})",
+    )
+    p.add_argument(
+        "--json", action="store_true", help="print JSON instead of text (see above for which document)"
+    )
+    p.add_argument(
+        "--assumptions",
+        action="store_true",
+        help="list the parameters the paper states and those the study assumes "
+        "(value, why, range swept), then stop",
+    )
+    p.add_argument(
+        "--sensitivity",
+        action="store_true",
+        help="also sweep each assumption over its range, one at a time, on the "
+        "study's declared subset; the report gets a tornado figure per study",
+    )
     p.set_defaults(func=cmd_reproduce)
 
 
@@ -140,8 +168,17 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
                 executor, client = executors.dask(args.dask)
             started = time.perf_counter()
             try:
-                rep = reproduce(studies, args.quick, db, out, overrides, args.jobs, executor,
-                                tables=tables, sensitivity=args.sensitivity)
+                rep = reproduce(
+                    studies,
+                    args.quick,
+                    db,
+                    out,
+                    overrides,
+                    args.jobs,
+                    executor,
+                    tables=tables,
+                    sensitivity=args.sensitivity,
+                )
             except replication.IdenticalReplications as err:
                 raise cli.CliError(str(err)) from None
             written = report.write(rep, out) if out is not None else []
@@ -156,27 +193,35 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
             print(json.dumps(text.rows(one), indent=2))
         else:
             print(text.render(one))
-            print(f"\n{one.runs} runs ({one.computed} computed, {one.cached} from {db.path}), "
-                  f"{wall:.0f} s")
+            print(f"\n{one.runs} runs ({one.computed} computed, {one.cached} from {db.path}), {wall:.0f} s")
         return 0
     if args.json:
         doc = {
-            "report": str(out), "quick": args.quick, "wall_s": wall,
+            "report": str(out),
+            "quick": args.quick,
+            "wall_s": wall,
             "studies": [
-                {"name": s.study.name, "runs": s.runs, "runs_computed": s.computed,
-                 "runs_cached": s.cached, "figures": sum(len(f.files) for f in s.figures),
-                 "replications": s.replications,
-                 "agreement": _records(s.agreement), "notes": s.notes,
-                 "sensitivity": None if s.sensitivity is None else
-                 _records(s.sensitivity.effects)}
+                {
+                    "name": s.study.name,
+                    "runs": s.runs,
+                    "runs_computed": s.computed,
+                    "runs_cached": s.cached,
+                    "figures": sum(len(f.files) for f in s.figures),
+                    "replications": s.replications,
+                    "agreement": _records(s.agreement),
+                    "notes": s.notes,
+                    "sensitivity": None if s.sensitivity is None else _records(s.sensitivity.effects),
+                }
                 for s in rep.studies
             ],
         }
         print(json.dumps(doc, indent=2))
         return 0
     for s in rep.studies:
-        print(f"{s.study.name}: {s.runs} runs ({s.computed} computed, {s.cached} from "
-              f"{db.path}), {len(s.figures)} figures")
+        print(
+            f"{s.study.name}: {s.runs} runs ({s.computed} computed, {s.cached} from "
+            f"{db.path}), {len(s.figures)} figures"
+        )
         print(s.agreement.to_string(index=False, float_format=fmt))
         for note in s.notes:
             print(f"note: {note}")
@@ -184,6 +229,8 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
             from .studies.sensitivity import render
 
             print(render(s.sensitivity))
-    print(f"report: {out / 'index.html'} and {out / 'README.md'} "
-          f"({len(written)} files besides the figures), {wall:.0f} s")
+    print(
+        f"report: {out / 'index.html'} and {out / 'README.md'} "
+        f"({len(written)} files besides the figures), {wall:.0f} s"
+    )
     return 0

@@ -21,8 +21,11 @@ def add_parser(sub: Any) -> None:
     target = e.add_mutually_exclusive_group(required=True)
     target.add_argument("--csv", metavar="FILE", help="write CSV")
     target.add_argument("--parquet", metavar="FILE", help="write Parquet (needs pyarrow)")
-    e.add_argument("--detail", action="store_true",
-                   help="every numeric field of every flow and port, not only the summary")
+    e.add_argument(
+        "--detail",
+        action="store_true",
+        help="every numeric field of every flow and port, not only the summary",
+    )
     e.set_defaults(func=cmd_export)
     i = actions.add_parser("info", help="count the runs of a store")
     i.add_argument("path", metavar="PATH", help="results store (SQLite)")
@@ -86,6 +89,8 @@ def cmd_info(args: argparse.Namespace) -> int:
         runs = db.fetch()
     engines = sorted({r.engine_version for r in runs})
     sources = sorted({r.source for r in runs})
-    print(f"{args.path}: {len(runs)} runs, engine(s) {', '.join(engines) or '-'}, "
-          f"{len(sources)} scenario source(s)")
+    print(
+        f"{args.path}: {len(runs)} runs, engine(s) {', '.join(engines) or '-'}, "
+        f"{len(sources)} scenario source(s)"
+    )
     return 0

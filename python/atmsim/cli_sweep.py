@@ -26,23 +26,37 @@ TEXT_METRICS = ["summary.efficiency", "summary.fairness", "summary.total_goodput
 
 def add_parser(sub: Any, seed_type: Any) -> None:
     p = sub.add_parser(
-        "sweep", help="run a parameter study with replications (results kept in a store)",
+        "sweep",
+        help="run a parameter study with replications (results kept in a store)",
         description="Run FILE over a grid of parameters, R replications per point, committing "
         "every finished run to the results store; runs already stored are not run again.",
     )
     p.add_argument("file", metavar="FILE", help="scenario TOML file ('-' reads stdin)")
-    p.add_argument("--grid", action="append", metavar="KEY=V1,V2,...",
-                   help="sweep a parameter over values (cartesian product); repeatable")
-    p.add_argument("--zip", action="append", metavar="KEY=V1,V2,...",
-                   help="parameters varied in lockstep (equal lengths); repeatable")
-    p.add_argument("--runs", type=int, default=1, metavar="R",
-                   help="replications per point (default 1)")
-    p.add_argument("--base-seed", type=seed_type, default=1, metavar="N",
-                   help="base of the derived seeds (default 1)")
-    p.add_argument("--set", action="append", metavar="KEY=VALUE",
-                   help="override a scenario field in every run; repeatable")
-    p.add_argument("--store", default=None, metavar="PATH",
-                   help="results store (SQLite; default results.sqlite)")
+    p.add_argument(
+        "--grid",
+        action="append",
+        metavar="KEY=V1,V2,...",
+        help="sweep a parameter over values (cartesian product); repeatable",
+    )
+    p.add_argument(
+        "--zip",
+        action="append",
+        metavar="KEY=V1,V2,...",
+        help="parameters varied in lockstep (equal lengths); repeatable",
+    )
+    p.add_argument("--runs", type=int, default=1, metavar="R", help="replications per point (default 1)")
+    p.add_argument(
+        "--base-seed", type=seed_type, default=1, metavar="N", help="base of the derived seeds (default 1)"
+    )
+    p.add_argument(
+        "--set",
+        action="append",
+        metavar="KEY=VALUE",
+        help="override a scenario field in every run; repeatable",
+    )
+    p.add_argument(
+        "--store", default=None, metavar="PATH", help="results store (SQLite; default results.sqlite)"
+    )
     p.add_argument("--jobs", type=int, metavar="N", help="local worker processes (default: all cores)")
     p.add_argument("--dask", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS")
     p.add_argument("--json", action="store_true", help="print every metric of every point as JSON")
@@ -66,12 +80,18 @@ def _points_json(result: "SweepResult") -> List[Dict[str, Any]]:
     for index, point in enumerate(result.points):
         rows = summary[summary["point"] == index]
         metrics = {
-            str(r["metric"]): {k: (int(r[k]) if k == "n" else _num(r[k]))
-                               for k in ("n", "mean", "std", "ci_low", "ci_high")}
+            str(r["metric"]): {
+                k: (int(r[k]) if k == "n" else _num(r[k])) for k in ("n", "mean", "std", "ci_low", "ci_high")
+            }
             for _, r in rows.iterrows()
         }
-        out.append({"params": {k: plain(v) for k, v in point.params.items()},
-                    "seeds": seeds.get(index, []), "metrics": metrics})
+        out.append(
+            {
+                "params": {k: plain(v) for k, v in point.params.items()},
+                "seeds": seeds.get(index, []),
+                "metrics": metrics,
+            }
+        )
     return out
 
 
@@ -113,9 +133,11 @@ def _estimate_line(points: List[Any], runs: int, jobs: Optional[int], dask: Opti
     events = sum(e.events for e in ests) * runs
     wall = sum(e.wall_s for e in ests) * runs
     workers = 1 if dask else min(jobs or executors.default_jobs(), len(points) * runs)
-    return (f"{cli.PROG}: sweep: estimated per run up to {worst.line()}; "
-            f"{len(points) * runs} runs: {events:.3g} events, about {format_duration(wall / workers)} "
-            f"on {workers} worker(s)" + (" (not counting the cluster)" if dask else ""))
+    return (
+        f"{cli.PROG}: sweep: estimated per run up to {worst.line()}; "
+        f"{len(points) * runs} runs: {events:.3g} events, about {format_duration(wall / workers)} "
+        f"on {workers} worker(s)" + (" (not counting the cluster)" if dask else "")
+    )
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
@@ -153,12 +175,19 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             if client is not None:
                 client.close()
             db.close()
-    print(f"{cli.PROG}: sweep: {len(points)} point(s) x {args.runs} run(s) = {total} runs: "
-          f"{result.computed} computed, {result.cached} already in {path}", file=sys.stderr)
+    print(
+        f"{cli.PROG}: sweep: {len(points)} point(s) x {args.runs} run(s) = {total} runs: "
+        f"{result.computed} computed, {result.cached} already in {path}",
+        file=sys.stderr,
+    )
     if args.json:
         doc = {
-            "store": path, "base_seed": args.base_seed, "runs_per_point": args.runs,
-            "runs_total": total, "runs_computed": result.computed, "runs_cached": result.cached,
+            "store": path,
+            "base_seed": args.base_seed,
+            "runs_per_point": args.runs,
+            "runs_total": total,
+            "runs_computed": result.computed,
+            "runs_cached": result.cached,
             "points": _points_json(result),
         }
         print(json.dumps(doc, indent=2))

@@ -50,8 +50,7 @@ def adapt(executor: Any) -> Executor:
         if isinstance(adapted, Executor):
             return adapted
     raise TypeError(
-        f"executor: expected a concurrent.futures.Executor or a dask Client, "
-        f"got {type(executor).__name__}"
+        f"executor: expected a concurrent.futures.Executor or a dask Client, got {type(executor).__name__}"
     )
 
 

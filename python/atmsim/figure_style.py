@@ -102,7 +102,7 @@ def label(name: str) -> str:
         return LABELS[name]
     for prefix, words in FLOW_LABELS.items():
         if name.startswith(prefix) and len(name) > len(prefix):
-            return words.format(name[len(prefix):])
+            return words.format(name[len(prefix) :])
     raise KeyError(f"no axis label for {name!r}: add it to atmsim.figure_style.LABELS")
 
 
@@ -121,8 +121,9 @@ def nonnegative(name: str) -> bool:
     return not name.startswith("diff")
 
 
-def whiskers(mean: Iterable[Any], low: Iterable[Any], high: Iterable[Any],
-             floor_at_zero: bool = True) -> Tuple[List[float], List[float]]:
+def whiskers(
+    mean: Iterable[Any], low: Iterable[Any], high: Iterable[Any], floor_at_zero: bool = True
+) -> Tuple[List[float], List[float]]:
     """Error-bar lengths below and above each mean from an interval [low, high]; a missing
     bound draws no whisker, and with floor_at_zero the lower whisker stops at zero."""
     below, above = [], []
@@ -137,14 +138,29 @@ def whiskers(mean: Iterable[Any], low: Iterable[Any], high: Iterable[Any],
 
 def paper_marks(ax: "Axes", x: Iterable[Any], y: Iterable[Any], color: Any) -> None:
     """Published values as marks in the colour of their simulated series."""
-    ax.plot(list(x), list(y), linestyle="none", marker=PAPER_MARKER,
-            markersize=PAPER_MARKER_SIZE, mew=PAPER_MARKER_WIDTH, color=color)
+    ax.plot(
+        list(x),
+        list(y),
+        linestyle="none",
+        marker=PAPER_MARKER,
+        markersize=PAPER_MARKER_SIZE,
+        mew=PAPER_MARKER_WIDTH,
+        color=color,
+    )
 
 
 def paper_legend(ax: "Axes") -> None:
     """The one legend entry for every published mark of the axes."""
-    ax.plot([], [], linestyle="none", marker=PAPER_MARKER, markersize=PAPER_MARKER_SIZE,
-            mew=PAPER_MARKER_WIDTH, color="black", label=PAPER_LEGEND)
+    ax.plot(
+        [],
+        [],
+        linestyle="none",
+        marker=PAPER_MARKER,
+        markersize=PAPER_MARKER_SIZE,
+        mew=PAPER_MARKER_WIDTH,
+        color="black",
+        label=PAPER_LEGEND,
+    )
 
 
 REPLICATION_LEGEND = "each replication (○); line: their mean"
@@ -153,18 +169,36 @@ MEAN_MARKER_SIZE = 3  # the mean's dot, small beside the replications' open circ
 
 def replications(ax: "Axes", x: Iterable[Any], values: Iterable[Any], color: Any) -> None:
     """Each replication as an open circle around the line of the means."""
-    ax.plot(list(x), list(values), linestyle="none", marker="o", markersize=6,
-            markerfacecolor="none", markeredgewidth=1.0, color=color)
+    ax.plot(
+        list(x),
+        list(values),
+        linestyle="none",
+        marker="o",
+        markersize=6,
+        markerfacecolor="none",
+        markeredgewidth=1.0,
+        color=color,
+    )
 
 
 def replications_legend(ax: "Axes") -> None:
     """The one legend entry for the replications' marks."""
-    ax.plot([], [], linestyle="none", marker="o", markersize=6, markerfacecolor="none",
-            markeredgewidth=1.0, color="black", label=REPLICATION_LEGEND)
+    ax.plot(
+        [],
+        [],
+        linestyle="none",
+        marker="o",
+        markersize=6,
+        markerfacecolor="none",
+        markeredgewidth=1.0,
+        color="black",
+        label=REPLICATION_LEGEND,
+    )
 
 
 def luminance(rgb: Sequence[float]) -> float:
     """WCAG 2 relative luminance of an sRGB colour (components 0..1)."""
+
     def linear(c: float) -> float:
         return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 
@@ -187,8 +221,14 @@ def text_color(background: Sequence[float]) -> str:
 def legend(ax: "Axes", title: str = "") -> None:
     """The legend beside the axes, on the right, where it cannot hide a mark."""
     if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize="small", title=title or None, title_fontsize="small",
-                  loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+        ax.legend(
+            fontsize="small",
+            title=title or None,
+            title_fontsize="small",
+            loc="upper left",
+            bbox_to_anchor=(1.01, 1.0),
+            borderaxespad=0.0,
+        )
 
 
 def finish(ax: "Axes", x: str, y: str, title: str = "", legend_title: str = "") -> None:

@@ -75,8 +75,9 @@ class Estimate:
         )
 
 
-def estimate(text: str, overrides: Optional[List[Tuple[str, str]]] = None,
-             seed: Optional[int] = None) -> Estimate:
+def estimate(
+    text: str, overrides: Optional[List[Tuple[str, str]]] = None, seed: Optional[int] = None
+) -> Estimate:
     """The engine's cost estimate for scenario text (raises ScenarioError if invalid)."""
     doc = json.loads(_core.estimate_json(text, list(overrides or []), seed))
     return Estimate(**{k: float(doc[k]) for k in ("cells", "cell_hops", "events", "memory_bytes", "wall_s")})

@@ -22,8 +22,10 @@ from .seeds import derive_seed
 Pairs = Tuple[Tuple[str, str], ...]
 
 # The engine's --seed replaces simulation.seed, so sweeping it would silently do nothing.
-RESERVED_KEYS = {"simulation.seed": "the seed of each run is derived from the base seed and "
-                 "the run number; use --base-seed (base_seed=) instead"}
+RESERVED_KEYS = {
+    "simulation.seed": "the seed of each run is derived from the base seed and "
+    "the run number; use --base-seed (base_seed=) instead"
+}
 
 
 class SweepSpecError(ValueError):

@@ -80,9 +80,13 @@ def goodput_figure(
         mean = group["mean"] * factor
         few = "n" in group and group["n"].max() < style.FEW_REPLICATIONS
         drawn = few and group["n"].max() > 1 and runs is not None and metric in runs
-        line = ax.plot(group[x], mean, marker="o",
-                       markersize=style.MEAN_MARKER_SIZE if drawn else 6,
-                       label="atmsim" if name is None else str(name))[0]
+        line = ax.plot(
+            group[x],
+            mean,
+            marker="o",
+            markersize=style.MEAN_MARKER_SIZE if drawn else 6,
+            label="atmsim" if name is None else str(name),
+        )[0]
         color = line.get_color()
         colors[name] = color
         if drawn:
@@ -91,17 +95,16 @@ def goodput_figure(
             style.replications(ax, mine[x], mine[metric] * factor, color)
             any_replications = True
         elif not few:
-            below, above = style.whiskers(mean, group["ci_low"] * factor,
-                                          group["ci_high"] * factor, style.nonnegative(metric))
-            ax.errorbar(group[x], mean, yerr=[below, above], linestyle="none", capsize=3,
-                        color=color)
+            below, above = style.whiskers(
+                mean, group["ci_low"] * factor, group["ci_high"] * factor, style.nonnegative(metric)
+            )
+            ax.errorbar(group[x], mean, yerr=[below, above], linestyle="none", capsize=3, color=color)
     if any_replications:
         style.replications_legend(ax)
     if paper is not None:
         pgroups = [(None, paper)] if hue is None else list(paper.groupby(hue, sort=True))
         for name, group in pgroups:
-            style.paper_marks(ax, group[x], group["value"] * factor,
-                              colors.get(name, style.PAPER_COLOR))
+            style.paper_marks(ax, group[x], group["value"] * factor, colors.get(name, style.PAPER_COLOR))
         style.paper_legend(ax)
     if reserved_bps is not None:
         xs = sorted(data[x].unique())
@@ -111,14 +114,14 @@ def goodput_figure(
             ref = [float(reserved_bps)] * len(xs)
         else:
             ref = list(reserved_bps)
-        ax.plot(xs, [r * factor for r in ref], linestyle="--", color=style.REFERENCE_COLOR,
-                label=reference_label)
+        ax.plot(
+            xs, [r * factor for r in ref], linestyle="--", color=style.REFERENCE_COLOR, label=reference_label
+        )
     style.finish(ax, x, metric, title or "", "" if hue is None else style.label(hue))
     return fig
 
 
-def goodput_vs_parameter(points: "pd.DataFrame", x: str, out: PathLike, **kwargs: Any
-                         ) -> List[Path]:
+def goodput_vs_parameter(points: "pd.DataFrame", x: str, out: PathLike, **kwargs: Any) -> List[Path]:
     """`goodput_figure` saved as out.png and out.svg."""
     return save(goodput_figure(points, x, **kwargs), out)
 
@@ -150,8 +153,9 @@ def comparison_bars(
     sim = table[simulated].astype(float)
     err = None
     if f"{simulated}_ci_low" in table:
-        below, above = style.whiskers(sim, table[f"{simulated}_ci_low"],
-                                      table[f"{simulated}_ci_high"], style.nonnegative(simulated))
+        below, above = style.whiskers(
+            sim, table[f"{simulated}_ci_low"], table[f"{simulated}_ci_high"], style.nonnegative(simulated)
+        )
         # One replication has no interval: no zero-length whiskers with caps.
         err = [below, above] if any(below) or any(above) else None
     ax.bar(pos - 0.2, sim, 0.4, yerr=err, capsize=2, color=SIM_COLOR, label="atmsim")
@@ -181,10 +185,10 @@ def heatmap_figure(
     in black or white, whichever reads better on its colour."""
     from .studies.agreement import fmt
 
-    sim = table.pivot_table(index=list(rows), columns=column, values=simulated, aggfunc="first",
-                            sort=False)
-    pap = table.pivot_table(index=list(rows), columns=column, values=published, aggfunc="first",
-                            sort=False).reindex(index=sim.index, columns=sim.columns)
+    sim = table.pivot_table(index=list(rows), columns=column, values=simulated, aggfunc="first", sort=False)
+    pap = table.pivot_table(
+        index=list(rows), columns=column, values=published, aggfunc="first", sort=False
+    ).reindex(index=sim.index, columns=sim.columns)
     diff = sim - pap
     height = max(3.0, 0.32 * len(sim.index) + 1.6)
     fig = _figure(max(9.0, 1.1 * 3 * len(sim.columns) + 3), height)
@@ -192,9 +196,11 @@ def heatmap_figure(
     ylabels = [" ".join(fmt(v) for v in (k if isinstance(k, tuple) else (k,))) for k in sim.index]
     quantity = style.label(simulated)
     lim = style.DIFFERENCE_RANGE
-    panels = [(sim, "atmsim", style.FRACTION_CMAP, vmin, vmax, quantity),
-              (pap, "paper", style.FRACTION_CMAP, vmin, vmax, quantity),
-              (diff, "atmsim − paper", style.DIFFERENCE_CMAP, -lim, lim, "Difference")]
+    panels = [
+        (sim, "atmsim", style.FRACTION_CMAP, vmin, vmax, quantity),
+        (pap, "paper", style.FRACTION_CMAP, vmin, vmax, quantity),
+        (diff, "atmsim − paper", style.DIFFERENCE_CMAP, -lim, lim, "Difference"),
+    ]
     for ax, (grid, name, cmap, lo, hi, bar_label) in zip(axes, panels):
         image = ax.imshow(grid.to_numpy(dtype=float), cmap=cmap, vmin=lo, vmax=hi, aspect="auto")
         _annotate(ax, grid, image)
@@ -210,8 +216,15 @@ def heatmap_figure(
 
 
 def comparison_heatmap(
-    table: "pd.DataFrame", rows: Sequence[str], column: str, simulated: str, published: str,
-    out: PathLike, title: Optional[str] = None, vmin: float = 0.0, vmax: float = 1.0,
+    table: "pd.DataFrame",
+    rows: Sequence[str],
+    column: str,
+    simulated: str,
+    published: str,
+    out: PathLike,
+    title: Optional[str] = None,
+    vmin: float = 0.0,
+    vmax: float = 1.0,
 ) -> List[Path]:
     """`heatmap_figure` saved as out.png and out.svg."""
     return save(heatmap_figure(table, rows, column, simulated, published, title, vmin, vmax), out)
@@ -224,14 +237,21 @@ def _annotate(ax: "Axes", grid: "pd.DataFrame", image: Any) -> None:
             v = float(values[i, j])
             if not math.isnan(v):
                 cell = image.cmap(image.norm(v))
-                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=6,
-                        color=style.text_color(cell))
+                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=6, color=style.text_color(cell))
 
 
 def _time_series(
-    frame: "pd.DataFrame", by: str, value: str, out: PathLike, ylabel: str,
-    names: Optional[Sequence[str]], title: Optional[str], hline: Optional[float] = None,
-    step: bool = False, hline_label: str = "", legend_title: str = "",
+    frame: "pd.DataFrame",
+    by: str,
+    value: str,
+    out: PathLike,
+    ylabel: str,
+    names: Optional[Sequence[str]],
+    title: Optional[str],
+    hline: Optional[float] = None,
+    step: bool = False,
+    hline_label: str = "",
+    legend_title: str = "",
 ) -> List[Path]:
     fig = _figure(7.0, 3.8)
     ax = fig.add_subplot()
@@ -243,8 +263,9 @@ def _time_series(
         else:
             ax.plot(part["t_s"], part[value], linewidth=0.8, label=str(name))
     if hline is not None:
-        ax.axhline(hline, linestyle="--", color=style.REFERENCE_COLOR, linewidth=0.8,
-                   label=hline_label or None)
+        ax.axhline(
+            hline, linestyle="--", color=style.REFERENCE_COLOR, linewidth=0.8, label=hline_label or None
+        )
     ax.set_xlabel(style.label("t_s"))
     ax.set_ylabel(ylabel)
     ax.grid(True, alpha=0.3)
@@ -256,29 +277,64 @@ def _time_series(
 
 
 def cwnd_trace(
-    cwnd: "pd.DataFrame", out: PathLike, connections: Optional[Sequence[str]] = None,
+    cwnd: "pd.DataFrame",
+    out: PathLike,
+    connections: Optional[Sequence[str]] = None,
     title: Optional[str] = None,
 ) -> List[Path]:
     """Congestion window of each connection over time (Result.traces["cwnd"])."""
     data = cwnd.assign(cwnd_kB=cwnd["cwnd_bytes"] / 1000.0)
-    return _time_series(data, "connection", "cwnd_kB", out, style.label("cwnd_kB"), connections,
-                        title, step=True, legend_title="Connection")
+    return _time_series(
+        data,
+        "connection",
+        "cwnd_kB",
+        out,
+        style.label("cwnd_kB"),
+        connections,
+        title,
+        step=True,
+        legend_title="Connection",
+    )
 
 
 def queue_trace(
-    queues: "pd.DataFrame", out: PathLike, ports: Optional[Sequence[str]] = None,
-    buffer_cells: Optional[float] = None, title: Optional[str] = None,
+    queues: "pd.DataFrame",
+    out: PathLike,
+    ports: Optional[Sequence[str]] = None,
+    buffer_cells: Optional[float] = None,
+    title: Optional[str] = None,
 ) -> List[Path]:
     """Queue occupancy of switch ports over time (Result.traces["queues"]); the buffer size
     as a dashed line when given."""
-    return _time_series(queues, "port", "cells", out, style.label("cells"), ports, title,
-                        hline=buffer_cells, hline_label="buffer size", legend_title="Port")
+    return _time_series(
+        queues,
+        "port",
+        "cells",
+        out,
+        style.label("cells"),
+        ports,
+        title,
+        hline=buffer_cells,
+        hline_label="buffer size",
+        legend_title="Port",
+    )
 
 
 def utilisation_trace(
-    utilization: "pd.DataFrame", out: PathLike, ports: Optional[Sequence[str]] = None,
+    utilization: "pd.DataFrame",
+    out: PathLike,
+    ports: Optional[Sequence[str]] = None,
     title: Optional[str] = None,
 ) -> List[Path]:
     """Utilisation of switch ports' outgoing links over time (Result.traces["utilization"])."""
-    return _time_series(utilization, "port", "utilization", out, style.label("utilization"),
-                        ports, title, hline=1.0, legend_title="Port")
+    return _time_series(
+        utilization,
+        "port",
+        "utilization",
+        out,
+        style.label("utilization"),
+        ports,
+        title,
+        hline=1.0,
+        legend_title="Port",
+    )

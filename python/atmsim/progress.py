@@ -30,6 +30,11 @@ def bar(total: int, cached: int, enabled: Optional[bool] = None, desc: str = "ru
 
     postfix = f"{cached} cached" if cached else None
     return tqdm(
-        total=total, unit="run", desc=desc, file=sys.stderr, dynamic_ncols=True,
-        smoothing=0.1, postfix=postfix,
+        total=total,
+        unit="run",
+        desc=desc,
+        file=sys.stderr,
+        dynamic_ncols=True,
+        smoothing=0.1,
+        postfix=postfix,
     )

@@ -10,12 +10,22 @@ from typing import Any, Dict, List
 from .result import Result
 
 FLOW_COLUMNS = [
-    "name", "goodput_Mbps", "bytes_delivered", "segments_sent",
-    "segments_retransmitted", "rto_expirations",
+    "name",
+    "goodput_Mbps",
+    "bytes_delivered",
+    "segments_sent",
+    "segments_retransmitted",
+    "rto_expirations",
 ]
 PORT_COLUMNS = [
-    "name", "cells_in", "cells_out", "cells_dropped", "frames_dropped",
-    "max_queue_cells", "mean_queue_cells", "drops",
+    "name",
+    "cells_in",
+    "cells_out",
+    "cells_dropped",
+    "frames_dropped",
+    "max_queue_cells",
+    "mean_queue_cells",
+    "drops",
 ]
 
 

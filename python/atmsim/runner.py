@@ -48,7 +48,9 @@ def run_with_captures(
     classic pcap file (nanosecond timestamps) per capture point.
     """
     sc = as_scenario(scenario, text)
-    report, files = _core.run_with_captures(sc.text, list(sc.overrides) + normalize(overrides), seed, list(captures))
+    report, files = _core.run_with_captures(
+        sc.text, list(sc.overrides) + normalize(overrides), seed, list(captures)
+    )
     return Result.from_json(report), dict(files)
 
 

@@ -92,9 +92,17 @@ class Store:
     ) -> bool:
         """Commit one finished run. False if a run with this key was already stored."""
         row = (
-            key, scenario, source, json.dumps([list(p) for p in overrides]),
-            json.dumps(params), int(seed), int(run), engine_version,
-            json.dumps(metrics), result, time.time(),
+            key,
+            scenario,
+            source,
+            json.dumps([list(p) for p in overrides]),
+            json.dumps(params),
+            int(seed),
+            int(run),
+            engine_version,
+            json.dumps(metrics),
+            result,
+            time.time(),
         )
         with self._errors():
             # One statement in autocommit mode is one transaction: the row is on disk, whole,
@@ -207,10 +215,16 @@ def _chunks(items: List[str], size: int) -> Iterator[List[str]]:
 
 def _decode(row: Sequence[Any]) -> StoredRun:
     return StoredRun(
-        key=row[0], scenario=row[1], source=row[2],
+        key=row[0],
+        scenario=row[1],
+        source=row[2],
         overrides=[(k, v) for k, v in json.loads(row[3])],
-        params=json.loads(row[4]), seed=int(row[5]), run=int(row[6]),
-        engine_version=row[7], metrics=json.loads(row[8]), created_at=float(row[9]),
+        params=json.loads(row[4]),
+        seed=int(row[5]),
+        run=int(row[6]),
+        engine_version=row[7],
+        metrics=json.loads(row[8]),
+        created_at=float(row[9]),
         result=row[10] if len(row) > 10 else None,
     )
 

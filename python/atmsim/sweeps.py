@@ -9,12 +9,22 @@ on a Dask cluster (`executors.py`).
 
 from __future__ import annotations
 
-import json
 import itertools
+import json
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass
 from typing import (
-    TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple,
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Dict,
+    Iterable,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
     Union,
 )
 
@@ -74,6 +84,7 @@ def _results(
     """(task, report) as runs finish, at most `window` submitted and unfinished at a time.
     Without an executor, one at a time in this process, so that each is committed before the
     next starts."""
+
     def args(t: plan.Task) -> Tuple[str, List[Tuple[str, str]], int]:
         return points[t.point].scenario.text, list(points[t.point].overrides), t.seed
 
@@ -109,9 +120,16 @@ def _commit(store: Store, point: plan.Point, task: plan.Task, text: str, engine:
             "install the same atmsim everywhere"
         )
     store.put(
-        key=task.key, scenario=point.scenario.text, source=point.scenario.source,
-        overrides=point.overrides, params=point.params, seed=task.seed, run=task.run,
-        engine_version=engine, metrics=flatten(report), result=text,
+        key=task.key,
+        scenario=point.scenario.text,
+        source=point.scenario.source,
+        overrides=point.overrides,
+        params=point.params,
+        seed=task.seed,
+        run=task.run,
+        engine_version=engine,
+        metrics=flatten(report),
+        result=text,
     )
 
 
@@ -249,8 +267,9 @@ def sweep(
     sc = as_scenario(scenario, text)
     fixed = tuple(normalize(overrides))
     points = plan.points(sc, plan.axes(grid, "grid"), plan.axes(zip, "zip"), fixed)
-    result = execute(points, runs, base_seed, store, executor, jobs, progress, detail=detail,
-                     max_memory=max_memory)
+    result = execute(
+        points, runs, base_seed, store, executor, jobs, progress, detail=detail, max_memory=max_memory
+    )
     frame = result.summary() if summary else result.runs
     frame.attrs["runs_computed"] = result.computed
     frame.attrs["runs_cached"] = result.cached

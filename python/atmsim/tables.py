@@ -56,8 +56,12 @@ def runs_frame(
         metrics = flatten(json.loads(s.result), detail=True) if detail and s.result else s.metrics
         metric_sets.append(list(metrics))
         row: Dict[str, Any] = {
-            "key": s.key, "source": s.source, "scenario_hash": scenario_hash(s.scenario),
-            "run": s.run, "seed": s.seed, "engine_version": s.engine_version,
+            "key": s.key,
+            "source": s.source,
+            "scenario_hash": scenario_hash(s.scenario),
+            "run": s.run,
+            "seed": s.seed,
+            "engine_version": s.engine_version,
             "created_at": pd.Timestamp(s.created_at, unit="s", tz="UTC"),
         }
         if extra is not None:
@@ -105,8 +109,9 @@ def summarize(
             for metric in metrics:
                 est = estimate(group[metric].tolist(), level)
                 row = {col: first[col] for col in by}
-                row.update(metric=metric, n=est.n, mean=est.mean, std=est.std,
-                           ci_low=est.ci_low, ci_high=est.ci_high)
+                row.update(
+                    metric=metric, n=est.n, mean=est.mean, std=est.std, ci_low=est.ci_low, ci_high=est.ci_high
+                )
                 out.append(row)
     frame = pd.DataFrame(out, columns=list(by) + ["metric"] + POINT_STATS)
     frame.attrs["params"] = [p for p in params if p in by]

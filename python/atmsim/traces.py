@@ -38,10 +38,7 @@ def frames(raw: Optional[Dict[str, Any]]) -> Dict[str, "pd.DataFrame"]:
 
     if not raw:
         return {}
-    cwnd = [
-        pd.DataFrame({"connection": name, **series})
-        for name, series in raw.get("cwnd", {}).items()
-    ]
+    cwnd = [pd.DataFrame({"connection": name, **series}) for name, series in raw.get("cwnd", {}).items()]
     queues, per_vc = [], []
     has_per_vc = False
     for port, series in raw.get("queues", {}).items():
@@ -52,10 +49,7 @@ def frames(raw: Optional[Dict[str, Any]]) -> Dict[str, "pd.DataFrame"]:
                 per_vc.append(
                     pd.DataFrame({"port": port, "connection": conn, "t_s": series["t_s"], "cells": cells})
                 )
-    util = [
-        pd.DataFrame({"port": port, **series})
-        for port, series in raw.get("utilization", {}).items()
-    ]
+    util = [pd.DataFrame({"port": port, **series}) for port, series in raw.get("utilization", {}).items()]
     out = {
         "cwnd": _table("cwnd", cwnd),
         "queues": _table("queues", queues),

@@ -37,7 +37,9 @@ def run_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
     """Run `atmsim ARGS` with this interpreter (so the installed package is the one tested)."""
     return subprocess.run(
         [sys.executable, "-m", "atmsim", *map(str, args)],
-        capture_output=True, text=True, timeout=timeout,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
     )
 
 
@@ -48,8 +50,20 @@ def quick_report(tmp_path_factory) -> SimpleNamespace:
     Fields: out (the report folder), store, args (to run the same command again), proc."""
     base = tmp_path_factory.mktemp("quick-report")
     out, store = base / "report", base / "r.sqlite"
-    args = ["reproduce", "all", "--quick", "--duration", "0.05", "--jobs", "2",
-            "--out", out, "--store", store, "--json"]
+    args = [
+        "reproduce",
+        "all",
+        "--quick",
+        "--duration",
+        "0.05",
+        "--jobs",
+        "2",
+        "--out",
+        out,
+        "--store",
+        store,
+        "--json",
+    ]
     # A generous limit: it only guards against a hang (on a loaded 2-core machine this run
     # has taken over 4 minutes).
     return SimpleNamespace(out=out, store=store, args=args, proc=run_cli(*args, timeout=1800))

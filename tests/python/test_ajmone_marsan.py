@@ -25,8 +25,9 @@ def test_class_goodput_caps():
 def test_class_statements_point_at_declared_experiments():
     exps = CLASS.experiments(quick=False)
     for st in amd.STATEMENTS:
-        hits = [e for e in exps if e.table == st.figure
-                and all(e.labels.get(k) == v for k, v in st.point.items())]
+        hits = [
+            e for e in exps if e.table == st.figure and all(e.labels.get(k) == v for k, v in st.point.items())
+        ]
         assert hits, st
         assert all(e.published.get(st.quantity) == st.value for e in hits)
 
@@ -48,12 +49,14 @@ def test_two_node_scenarios():
     assert [delays[(f"t{i}", "A")] for i in (1, 2, 3)] == [25, 250, 2500]
     ports = {(p["node"], p["toward"]): p for p in mixed["port"]}
     assert ports[("A", "B")]["rm_feedback"] == {"t_low_cells": 50, "t_high_cells": 2500}
-    assert all(c["abr"] == {"kind": "adaptive", "nrm": 32, "max_rate_bps": 50e6}
-               for c in mixed["connection"])
+    assert all(c["abr"] == {"kind": "adaptive", "nrm": 32, "max_rate_bps": 50e6} for c in mixed["connection"])
     fair = tomllib.loads(am.two_node_scenario(0, 5000, "adaptive", fair_share_interval_us=1000.0))
     ports = {(p["node"], p["toward"]): p for p in fair["port"]}
-    assert ports[("A", "B")]["rm_feedback"] == {"t_low_cells": 50, "t_high_cells": 2500,
-                                                "fair_share_interval_us": 1000.0}
+    assert ports[("A", "B")]["rm_feedback"] == {
+        "t_low_cells": 50,
+        "t_high_cells": 2500,
+        "fair_share_interval_us": 1000.0,
+    }
     assert "rm_feedback" not in ports[("B", "A")]
     shaped = tomllib.loads(am.two_node_scenario(50, 1000, None))
     assert shaped["background"][0]["shaping"] == {"beta": 1.2, "cdvt_us": 0.0}
@@ -71,9 +74,9 @@ def test_italy_scenario_follows_the_topology_and_table1():
     assert conns["Ro-Ba"]["abr"]["max_rate_bps"] == 75e6
     ports = [p for p in doc["port"] if p["node"] in switches and p["toward"] in switches]
     assert len(ports) == 2 * len(it.TOPOLOGY)
-    assert all(p["buffer_cells"] == 100 and p["rm_feedback"] == {"t_low_cells": 5,
-                                                                  "t_high_cells": 50}
-               for p in ports)
+    assert all(
+        p["buffer_cells"] == 100 and p["rm_feedback"] == {"t_low_cells": 5, "t_high_cells": 50} for p in ports
+    )
     # The background carries Table 1: cell rate = share x total.
     user = sum(b["source"]["user_bps"] for b in doc["background"])
     assert user * 53 / 44 == pytest.approx(0.8e9)
@@ -86,16 +89,22 @@ def test_italy_scenario_follows_the_topology_and_table1():
 
 def test_class_derived_metrics():
     d = 10.0
-    runs = pd.DataFrame({
-        "flows.tcp1.goodput_bps": [40e6], "flows.tcp2.goodput_bps": [20e6],
-        "flows.tcp1.bytes_delivered": [40e6 * d / 8], "flows.tcp2.bytes_delivered": [20e6 * d / 8],
-        "flows.tcp1.bytes_retransmitted": [0.0], "flows.tcp2.bytes_retransmitted": [20e6 * d / 8],
-        "flows.tcp1.aborts": [0.0], "flows.tcp2.aborts": [1.0],
-        "ports.A->B.cells_out": [100e6 * d / 424],
-        "background.bg_fwd.1.cells_delivered": [10e6 * d / 424],
-        "background.bg_fwd.2.cells_delivered": [10e6 * d / 424],
-        "ports.MI->RO.cells_out": [300e6 * d / 424],
-    })
+    runs = pd.DataFrame(
+        {
+            "flows.tcp1.goodput_bps": [40e6],
+            "flows.tcp2.goodput_bps": [20e6],
+            "flows.tcp1.bytes_delivered": [40e6 * d / 8],
+            "flows.tcp2.bytes_delivered": [20e6 * d / 8],
+            "flows.tcp1.bytes_retransmitted": [0.0],
+            "flows.tcp2.bytes_retransmitted": [20e6 * d / 8],
+            "flows.tcp1.aborts": [0.0],
+            "flows.tcp2.aborts": [1.0],
+            "ports.A->B.cells_out": [100e6 * d / 424],
+            "background.bg_fwd.1.cells_delivered": [10e6 * d / 424],
+            "background.bg_fwd.2.cells_delivered": [10e6 * d / 424],
+            "ports.MI->RO.cells_out": [300e6 * d / 424],
+        }
+    )
     out = class_derive(runs)
     assert out["derived.goodput_mbps"][0] == pytest.approx(60 * 9180 / 9140)
     assert out["derived.goodput_mbps.tcp2"][0] == pytest.approx(20 * 9180 / 9140)

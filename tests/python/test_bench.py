@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import json
 
-from conftest import run_cli
-
 from atmsim import bench
+from conftest import run_cli
 
 
 def test_suite_runs_the_four_cases_each_in_its_own_process():

@@ -31,7 +31,7 @@ def test_unknown_key(scenario_file):
     path = scenario_file(small_scenario() + "bogus_knob = 3\n")
     line = assert_one_line_error(run_cli("run", path), "bogus_knob")
     # `field: reason`: the field names the offending key.
-    field = line[len("atmsim: error: "):].split(": ", 1)[0]
+    field = line[len("atmsim: error: ") :].split(": ", 1)[0]
     assert "bogus_knob" in field
 
 

@@ -8,12 +8,21 @@ from conftest import run_cli
 
 TOP_KEYS = {"seed", "duration_s", "wall_s", "events", "engine_version", "flows", "ports", "summary"}
 FLOW_KEYS = {
-    "name", "goodput_bps", "bytes_delivered", "segments_sent",
-    "segments_retransmitted", "rto_expirations",
+    "name",
+    "goodput_bps",
+    "bytes_delivered",
+    "segments_sent",
+    "segments_retransmitted",
+    "rto_expirations",
 }
 PORT_KEYS = {
-    "name", "cells_in", "cells_out", "cells_dropped", "frames_dropped",
-    "max_queue_cells", "mean_queue_cells",
+    "name",
+    "cells_in",
+    "cells_out",
+    "cells_dropped",
+    "frames_dropped",
+    "max_queue_cells",
+    "mean_queue_cells",
 }
 SUMMARY_KEYS = {"total_goodput_bps", "efficiency", "fairness", "max_queue_cells"}
 
@@ -35,9 +44,7 @@ def test_run_json_has_documented_keys(scenario_file):
 
 
 def test_run_seed_and_set_are_applied(scenario_file):
-    proc = run_cli(
-        "run", scenario_file(), "--json", "--seed", "7", "--set", "simulation.duration_s=0.2"
-    )
+    proc = run_cli("run", scenario_file(), "--json", "--seed", "7", "--set", "simulation.duration_s=0.2")
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     assert doc["seed"] == 7

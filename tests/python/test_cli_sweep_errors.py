@@ -28,21 +28,21 @@ def test_bad_sweep_options(scenario_file, tmp_path, options, needle):
 
 
 def test_engine_error_in_a_sweep(scenario_file, tmp_path):
-    proc = run_cli("sweep", scenario_file(), "--store", tmp_path / "s.sqlite",
-                   "--grid", "n_source.bogus=1,2")
+    proc = run_cli("sweep", scenario_file(), "--store", tmp_path / "s.sqlite", "--grid", "n_source.bogus=1,2")
     assert_one_line_error(proc, "n_source.bogus")
 
 
 def test_bad_store_paths(scenario_file, tmp_path):
     assert_one_line_error(
-        run_cli("sweep", scenario_file(), "--store", tmp_path / "missing" / "s.sqlite"),
-        "does not exist")
+        run_cli("sweep", scenario_file(), "--store", tmp_path / "missing" / "s.sqlite"), "does not exist"
+    )
     assert_one_line_error(run_cli("sweep", scenario_file(), "--store", tmp_path), "directory")
     junk = tmp_path / "junk.sqlite"
     junk.write_text("not a database\n" * 200)
     assert_one_line_error(run_cli("sweep", scenario_file(), "--store", junk), "junk.sqlite")
-    assert_one_line_error(run_cli("store", "export", tmp_path / "nope.sqlite", "--csv",
-                                  tmp_path / "x.csv"), "no such store")
+    assert_one_line_error(
+        run_cli("store", "export", tmp_path / "nope.sqlite", "--csv", tmp_path / "x.csv"), "no such store"
+    )
     assert_one_line_error(run_cli("store", "info", junk), "junk.sqlite")
 
 
@@ -51,17 +51,16 @@ def test_missing_scenario_file(tmp_path):
 
 
 def test_unknown_study(tmp_path):
-    line = assert_one_line_error(run_cli("reproduce", "no-such-study", "--out", tmp_path),
-                                 "no-such-study")
+    line = assert_one_line_error(run_cli("reproduce", "no-such-study", "--out", tmp_path), "no-such-study")
     assert "ubr-plus" in line  # the message lists the known studies
 
 
 def test_reproduce_all_rejects_tables(tmp_path):
-    assert_one_line_error(run_cli("reproduce", "all", "--tables", "1", "--out", tmp_path),
-                          "--tables")
+    assert_one_line_error(run_cli("reproduce", "all", "--tables", "1", "--out", tmp_path), "--tables")
 
 
 def test_unreachable_dask_scheduler(scenario_file, tmp_path):
-    proc = run_cli("sweep", scenario_file(), "--store", tmp_path / "s.sqlite",
-                   "--dask", "tcp://127.0.0.1:9", timeout=120)
+    proc = run_cli(
+        "sweep", scenario_file(), "--store", tmp_path / "s.sqlite", "--dask", "tcp://127.0.0.1:9", timeout=120
+    )
     assert_one_line_error(proc, "--dask")

@@ -50,12 +50,14 @@ def test_expand_star_over_every_array_element():
 
 
 def test_assumption_overrides_are_toml_literals():
-    a = A.Assumption("arb", "arbitration", "rotating", "ties", ["rotating", "random"],
-                     keys=["port.*.arbitration"])
+    a = A.Assumption(
+        "arb", "arbitration", "rotating", "ties", ["rotating", "random"], keys=["port.*.arbitration"]
+    )
     assert a.overrides(A.document(TOPOLOGY), "random") == (
-        ("port.0.arbitration", "random"), ("port.1.arbitration", "random"))
-    b = A.Assumption("buf", "buffer (cells)", 1000, "unstated", [500, 1000],
-                     keys=["n_source.buffer_cells"])
+        ("port.0.arbitration", "random"),
+        ("port.1.arbitration", "random"),
+    )
+    b = A.Assumption("buf", "buffer (cells)", 1000, "unstated", [500, 1000], keys=["n_source.buffer_cells"])
     assert b.overrides({}, 500) == (("n_source.buffer_cells", "500"),)
     with pytest.raises(ValueError, match="keys or an apply"):
         A.Assumption("x", "x", 1, "", [1])
@@ -74,17 +76,19 @@ def test_check_rejects_value_outside_range_and_duplicates():
 
 
 def test_document_applies_overrides_like_the_engine():
-    doc = A.document(TOPOLOGY, (("port.1.buffer_cells", "7"), ("tcp.tick_ms", "500"),
-                                ("port.0.policy.kind", "epd")))
+    doc = A.document(
+        TOPOLOGY, (("port.1.buffer_cells", "7"), ("tcp.tick_ms", "500"), ("port.0.policy.kind", "epd"))
+    )
     assert doc["port"][1]["buffer_cells"] == 7
     assert doc["tcp"]["tick_ms"] == 500
     assert doc["port"][0]["policy"]["kind"] == "epd"
 
 
 def test_render_lists_stated_apart_from_assumed():
-    text = A.render([A.Assumption("tick", "TCP timer tick (ms)", 500, "BSD default.",
-                                  [100, 500], keys=["tcp.tick_ms"])],
-                    [A.Stated("MSS", "9140 octets", "section 3")])
+    text = A.render(
+        [A.Assumption("tick", "TCP timer tick (ms)", 500, "BSD default.", [100, 500], keys=["tcp.tick_ms"])],
+        [A.Stated("MSS", "9140 octets", "section 3")],
+    )
     stated, assumed = text.split("Assumed")
     assert "MSS = 9140 octets" in stated and "tick" not in stated
     assert "tick = 500" in assumed and "100, 500" in assumed and "tcp.tick_ms" in assumed
@@ -108,8 +112,7 @@ def _runs(values_by_point):
     rows = []
     for point, values in values_by_point.items():
         for run, v in enumerate(values):
-            rows.append({"point": point, "run": run, "summary.efficiency": v,
-                         "summary.fairness": 1.0})
+            rows.append({"point": point, "run": run, "summary.efficiency": v, "summary.fairness": 1.0})
     frame = pd.DataFrame(rows)
     frame.attrs["metrics"] = ["summary.efficiency", "summary.fairness"]
     return frame
@@ -139,8 +142,11 @@ class TinyStudy:
     title: str = "tiny"
     citation: str = ""
     runs: int = 1
-    tables: List[PaperTable] = field(default_factory=lambda: [PaperTable(
-        "T1", "t", ["buffer"], [Compared("efficiency", "summary.efficiency", "efficiency")])])
+    tables: List[PaperTable] = field(
+        default_factory=lambda: [
+            PaperTable("T1", "t", ["buffer"], [Compared("efficiency", "summary.efficiency", "efficiency")])
+        ]
+    )
 
     def experiments(self, quick: bool) -> List[Experiment]:
         sc = Scenario(small_scenario(buffer_cells=1000, policy="EPD"), "<tiny>")
@@ -148,12 +154,25 @@ class TinyStudy:
 
 
 ASSUMED = [
-    A.Assumption("buffer", "switch buffer (cells)", 1000, "unstated", [300, 1000, 3000],
-                 keys=["n_source.buffer_cells"]),
-    A.Assumption("arbitration", "tie order at a port", "rotating", "unstated",
-                 ["rotating", "fixed"], keys=["n_source.arbitration"]),
-    A.Assumption("phases", "slot phases", "aligned", "not in this engine yet",
-                 ["aligned", "random"], keys=["simulation.phases"]),
+    A.Assumption(
+        "buffer", "switch buffer (cells)", 1000, "unstated", [300, 1000, 3000], keys=["n_source.buffer_cells"]
+    ),
+    A.Assumption(
+        "arbitration",
+        "tie order at a port",
+        "rotating",
+        "unstated",
+        ["rotating", "fixed"],
+        keys=["n_source.arbitration"],
+    ),
+    A.Assumption(
+        "phases",
+        "slot phases",
+        "aligned",
+        "not in this engine yet",
+        ["aligned", "random"],
+        keys=["simulation.phases"],
+    ),
 ]
 
 
@@ -161,8 +180,12 @@ def test_plan_one_at_a_time():
     study = TinyStudy()
     variants, notes = S.plan(study, study.experiments(True), ASSUMED)
     assert [(v.assumption, v.value) for v in variants] == [
-        (S.BASELINE, None), ("buffer", 300), ("buffer", 3000), ("arbitration", "fixed"),
-        ("phases", "random")]
+        (S.BASELINE, None),
+        ("buffer", 300),
+        ("buffer", 3000),
+        ("arbitration", "fixed"),
+        ("phases", "random"),
+    ]
     # Exactly one assumption differs from the baseline in each variant.
     base = dict(variants[0].point.overrides)
     for v in variants[1:]:
@@ -200,38 +223,110 @@ def test_sensitivity_runs_through_the_store_and_draws(tmp_path: Path):
 
 def test_verdicts_name_the_assumption_or_the_model():
     rows = [
-        {"experiment": 0, "table": "T", "label": "row A", "metric": "eff",
-         "metric_label": "efficiency", "relative": False, "assumption": "buffer", "value": v,
-         "n": 2, "mean": m, "ci_low": m - 0.01, "ci_high": m + 0.01, "published": 0.9}
+        {
+            "experiment": 0,
+            "table": "T",
+            "label": "row A",
+            "metric": "eff",
+            "metric_label": "efficiency",
+            "relative": False,
+            "assumption": "buffer",
+            "value": v,
+            "n": 2,
+            "mean": m,
+            "ci_low": m - 0.01,
+            "ci_high": m + 0.01,
+            "published": 0.9,
+        }
         for v, m in ((100, 0.6), (1000, 0.7), (10000, 0.89))
     ] + [
-        {"experiment": 1, "table": "T", "label": "row B", "metric": "eff",
-         "metric_label": "efficiency", "relative": False, "assumption": "buffer", "value": v,
-         "n": 2, "mean": m, "ci_low": m - 0.01, "ci_high": m + 0.01, "published": 0.2}
+        {
+            "experiment": 1,
+            "table": "T",
+            "label": "row B",
+            "metric": "eff",
+            "metric_label": "efficiency",
+            "relative": False,
+            "assumption": "buffer",
+            "value": v,
+            "n": 2,
+            "mean": m,
+            "ci_low": m - 0.01,
+            "ci_high": m + 0.01,
+            "published": 0.2,
+        }
         for v, m in ((100, 0.6), (1000, 0.7), (10000, 0.8))
     ]
     rows += [
-        {"experiment": 2, "table": "T", "label": "row C", "metric": "eff",
-         "metric_label": "efficiency", "relative": False, "assumption": "buffer", "value": v,
-         "n": 2, "mean": m, "ci_low": m - 0.3, "ci_high": m + 0.3, "published": 0.9}
+        {
+            "experiment": 2,
+            "table": "T",
+            "label": "row C",
+            "metric": "eff",
+            "metric_label": "efficiency",
+            "relative": False,
+            "assumption": "buffer",
+            "value": v,
+            "n": 2,
+            "mean": m,
+            "ci_low": m - 0.3,
+            "ci_high": m + 0.3,
+            "published": 0.9,
+        }
         for v, m in ((100, 0.6), (1000, 0.7), (10000, 0.75))
     ]
     rows += [
-        {"experiment": 3, "table": "T", "label": "row D", "metric": "eff",
-         "metric_label": "efficiency", "relative": False, "assumption": "buffer", "value": v,
-         "n": 2, "mean": m, "ci_low": m - 0.01, "ci_high": m + 0.01, "published": 0.65}
+        {
+            "experiment": 3,
+            "table": "T",
+            "label": "row D",
+            "metric": "eff",
+            "metric_label": "efficiency",
+            "relative": False,
+            "assumption": "buffer",
+            "value": v,
+            "n": 2,
+            "mean": m,
+            "ci_low": m - 0.01,
+            "ci_high": m + 0.01,
+            "published": 0.65,
+        }
         for v, m in ((100, 0.5), (1000, 0.8), (10000, 0.9))
     ]
     rows += [
-        {"experiment": 4, "table": "T", "label": "row E", "metric": "eff",
-         "metric_label": "efficiency", "relative": False, "assumption": "stagger", "value": v,
-         "n": 2, "mean": m, "ci_low": m, "ci_high": m, "published": 0.88}
+        {
+            "experiment": 4,
+            "table": "T",
+            "label": "row E",
+            "metric": "eff",
+            "metric_label": "efficiency",
+            "relative": False,
+            "assumption": "stagger",
+            "value": v,
+            "n": 2,
+            "mean": m,
+            "ci_low": m,
+            "ci_high": m,
+            "published": 0.88,
+        }
         for v, m in ((False, 0.28), (True, 0.93))
     ]
     rows += [
-        {"experiment": 5, "table": "T", "label": "row F", "metric": "eff",
-         "metric_label": "efficiency", "relative": False, "assumption": "arb", "value": v,
-         "n": 2, "mean": m, "ci_low": m - h, "ci_high": m + h, "published": 2.78}
+        {
+            "experiment": 5,
+            "table": "T",
+            "label": "row F",
+            "metric": "eff",
+            "metric_label": "efficiency",
+            "relative": False,
+            "assumption": "arb",
+            "value": v,
+            "n": 2,
+            "mean": m,
+            "ci_low": m - h,
+            "ci_high": m + h,
+            "published": 2.78,
+        }
         for v, m, h in (("rotating", 2.94, 0.0), ("random", 2.95, 0.3))
     ]
     eff = S.effects(pd.DataFrame(rows), {"buffer": 1000, "stagger": False, "arb": "rotating"})
@@ -251,8 +346,7 @@ def test_verdicts_name_the_assumption_or_the_model():
     assert "buffer = 100, gives 0.6" in lines[1]
 
 
-@pytest.mark.parametrize("name", ["ubr-plus", "gfr-bonaventure", "gfr-goyal", "gerla",
-                                  "ajmone-marsan"])
+@pytest.mark.parametrize("name", ["ubr-plus", "gfr-bonaventure", "gfr-goyal", "gerla", "ajmone-marsan"])
 def test_every_study_declares_consistent_assumptions(name):
     """Each study states and assumes; every assumption's value is in its range, agrees with
     what the study's scenarios hold, and can be applied to its sensitivity subset."""
@@ -293,9 +387,21 @@ def test_cli_sensitivity_json(tmp_path: Path):
 
     from conftest import run_cli
 
-    done = run_cli("reproduce", "gfr-goyal", "--quick", "--sensitivity", "--duration", "0.3",
-                   "--jobs", "1", "--out", tmp_path / "rep", "--store", tmp_path / "s.sqlite",
-                   "--json")
+    done = run_cli(
+        "reproduce",
+        "gfr-goyal",
+        "--quick",
+        "--sensitivity",
+        "--duration",
+        "0.3",
+        "--jobs",
+        "1",
+        "--out",
+        tmp_path / "rep",
+        "--store",
+        tmp_path / "s.sqlite",
+        "--json",
+    )
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout, parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
     (study,) = doc["studies"]
@@ -305,8 +411,10 @@ def test_cli_sensitivity_json(tmp_path: Path):
     assert all(e["low"] <= e["high"] for e in effects)
     # --duration fixes simulation.duration_s: that assumption is not swept, and said so.
     assert "duration_s" not in {e["assumption"] for e in effects}
-    assert any("duration_s: not swept" in n for n in doc["studies"][0]["notes"]) or \
-        "duration_s: not swept" in (tmp_path / "rep" / "README.md").read_text()
+    assert (
+        any("duration_s: not swept" in n for n in doc["studies"][0]["notes"])
+        or "duration_s: not swept" in (tmp_path / "rep" / "README.md").read_text()
+    )
     readme = (tmp_path / "rep" / "README.md").read_text()
     assert "Sensitivity to the assumptions" in readme and "sensitivity-tornado.png" in readme
     assert (tmp_path / "rep" / "gfr-goyal" / "sensitivity-tornado.svg").stat().st_size > 1000
@@ -328,13 +436,36 @@ def test_ubr_plus_text_path_runs_replications():
 
     from conftest import run_cli
 
-    done = run_cli("reproduce", "ubr-plus", "--quick", "--tables", "1", "--duration", "0.2",
-                   "--jobs", "1", "--set", "n_source.arbitration=random", "--json")
+    done = run_cli(
+        "reproduce",
+        "ubr-plus",
+        "--quick",
+        "--tables",
+        "1",
+        "--duration",
+        "0.2",
+        "--jobs",
+        "1",
+        "--set",
+        "n_source.arbitration=random",
+        "--json",
+    )
     assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)
     assert rows and all(r["runs"] == 2 for r in rows)
     assert all(r["efficiency_ci_low"] <= r["efficiency"] <= r["efficiency_ci_high"] for r in rows)
-    text = run_cli("reproduce", "ubr-plus", "--quick", "--tables", "1", "--duration", "0.2",
-                   "--jobs", "1", "--set", "n_source.arbitration=random")
+    text = run_cli(
+        "reproduce",
+        "ubr-plus",
+        "--quick",
+        "--tables",
+        "1",
+        "--duration",
+        "0.2",
+        "--jobs",
+        "1",
+        "--set",
+        "n_source.arbitration=random",
+    )
     assert text.returncode == 0 and "2 replication(s) per row" in text.stdout
     assert " ± " in text.stdout

@@ -35,9 +35,17 @@ def _assert_worded(fig, names):
 
 def test_every_study_column_has_words_with_units():
     # What the studies vary (their tables' label columns) and what their figures plot.
-    names = {"efficiency", "fairness", "max_queue_cells", "goodput_mbps", "ratio",
-             "goodput_tcp1", "efficiency_Mi-Ro", "summary.total_goodput_bps",
-             "derived.priv_goodput_bps"}
+    names = {
+        "efficiency",
+        "fairness",
+        "max_queue_cells",
+        "goodput_mbps",
+        "ratio",
+        "goodput_tcp1",
+        "efficiency_Mi-Ro",
+        "summary.total_goodput_bps",
+        "derived.priv_goodput_bps",
+    }
     for name in registry.names():
         for table in registry.get(name).tables:
             names.update(table.labels)
@@ -50,8 +58,18 @@ def test_every_study_column_has_words_with_units():
 
 
 def test_units_in_the_labels_of_quantities_with_units():
-    for name in ("buffer_cells", "mcr", "mss", "bg_mbps", "goodput_mbps", "max_queue_cells",
-                 "summary.total_goodput_bps", "t_s", "cells", "cwnd_kB"):
+    for name in (
+        "buffer_cells",
+        "mcr",
+        "mss",
+        "bg_mbps",
+        "goodput_mbps",
+        "max_queue_cells",
+        "summary.total_goodput_bps",
+        "t_s",
+        "cells",
+        "cwnd_kB",
+    ):
         assert re.search(r"\((cells|cells/s|octets|Mb/s|Gb/s|s|kB)\b", style.label(name)), name
     assert style.scale("summary.total_goodput_bps") == 1e-6 and style.scale("efficiency") == 1.0
 
@@ -74,14 +92,22 @@ def table():
             for j, policy in enumerate(("UBR", "EPD", "SD", "FBA")):
                 sim = 0.1 + 0.25 * j + 0.05 * i
                 # Differences across the whole diverging scale: -0.5 .. +0.5 and near 0.
-                rows.append(dict(config=config, buffer_cells=k, policy=policy,
-                                 efficiency=sim, paper_efficiency=sim - (j - 1.5) / 3 + k / 1e5))
+                rows.append(
+                    dict(
+                        config=config,
+                        buffer_cells=k,
+                        policy=policy,
+                        efficiency=sim,
+                        paper_efficiency=sim - (j - 1.5) / 3 + k / 1e5,
+                    )
+                )
     return pd.DataFrame(rows)
 
 
 def test_heatmap_annotations_are_legible_and_axes_worded(table):
-    fig = plots.heatmap_figure(table, ["config", "buffer_cells"], "policy", "efficiency",
-                               "paper_efficiency", title="t")
+    fig = plots.heatmap_figure(
+        table, ["config", "buffer_cells"], "policy", "efficiency", "paper_efficiency", title="t"
+    )
     checked = 0
     for ax in fig.axes:
         if not ax.images:
@@ -103,9 +129,18 @@ def _points(ci_low_offset, n=10):
     for policy in ("EPD", "FBA"):
         for k in (1000, 2000, 3000):
             mean = 1e6 + k * 1e3
-            rows.append(dict(policy=policy, buffer_cells=k, metric="summary.total_goodput_bps",
-                             n=n, mean=mean, std=1e6, ci_low=mean - ci_low_offset,
-                             ci_high=mean + 2e6))
+            rows.append(
+                dict(
+                    policy=policy,
+                    buffer_cells=k,
+                    metric="summary.total_goodput_bps",
+                    n=n,
+                    mean=mean,
+                    std=1e6,
+                    ci_low=mean - ci_low_offset,
+                    ci_high=mean + 2e6,
+                )
+            )
     return pd.DataFrame(rows)
 
 
@@ -125,9 +160,17 @@ def test_goodput_interval_never_below_zero():
 
 def test_few_replications_are_drawn_not_an_interval():
     points = _points(ci_low_offset=3e6, n=2)
-    runs = pd.DataFrame([dict(policy=p["policy"], buffer_cells=p["buffer_cells"],
-                              **{"summary.total_goodput_bps": p["mean"] + d})
-                         for _, p in points.iterrows() for d in (-1e5, 1e5)])
+    runs = pd.DataFrame(
+        [
+            dict(
+                policy=p["policy"],
+                buffer_cells=p["buffer_cells"],
+                **{"summary.total_goodput_bps": p["mean"] + d},
+            )
+            for _, p in points.iterrows()
+            for d in (-1e5, 1e5)
+        ]
+    )
     fig = plots.goodput_figure(points, "buffer_cells", hue="policy", runs=runs)
     ax = fig.axes[0]
     assert not ax.collections  # no error bars
@@ -140,10 +183,8 @@ def test_paper_marks_in_their_series_colour_with_a_legend_entry():
     paper = points.assign(value=points["mean"] * 0.9)
     fig = plots.goodput_figure(points, "buffer_cells", hue="policy", paper=paper)
     ax = fig.axes[0]
-    series = {line.get_label(): line.get_color() for line in ax.lines
-              if line.get_label() in ("EPD", "FBA")}
-    crosses = [line for line in ax.lines
-               if line.get_marker() == style.PAPER_MARKER and len(line.get_xdata())]
+    series = {line.get_label(): line.get_color() for line in ax.lines if line.get_label() in ("EPD", "FBA")}
+    crosses = [line for line in ax.lines if line.get_marker() == style.PAPER_MARKER and len(line.get_xdata())]
     assert len(crosses) == 2
     assert {c.get_color() for c in crosses} == set(series.values())
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
@@ -161,23 +202,43 @@ def test_every_study_figure_has_worded_axes(name, tmp_path, monkeypatch):
 
     study = registry.get(name)
     experiments = study.experiments(quick=True)
-    metrics = sorted({c.metric for t in study.tables for c in t.compared}
-                     | {"summary.total_goodput_bps"})
+    metrics = sorted({c.metric for t in study.tables for c in t.compared} | {"summary.total_goodput_bps"})
     rng = random.Random(1)
     runs, points = [], []
     for i, exp in enumerate(experiments):
-        values = {m: [rng.uniform(0.2, 0.9) * (1e8 if m.endswith("_bps") else 1.0)
-                      for _ in range(study.runs)] for m in metrics}
+        values = {
+            m: [rng.uniform(0.2, 0.9) * (1e8 if m.endswith("_bps") else 1.0) for _ in range(study.runs)]
+            for m in metrics
+        }
         for r in range(study.runs):
-            runs.append({"point": i, "run": r, "table": exp.table, **exp.labels,
-                         **{m: v[r] for m, v in values.items()}})
+            runs.append(
+                {
+                    "point": i,
+                    "run": r,
+                    "table": exp.table,
+                    **exp.labels,
+                    **{m: v[r] for m, v in values.items()},
+                }
+            )
         for m, v in values.items():
             mean = sum(v) / len(v)
-            points.append({"point": i, "metric": m, "n": len(v), "mean": mean, "std": 0.0,
-                           "ci_low": mean - 0.3 * mean, "ci_high": mean + 0.3 * mean})
+            points.append(
+                {
+                    "point": i,
+                    "metric": m,
+                    "n": len(v),
+                    "mean": mean,
+                    "std": 0.0,
+                    "ci_low": mean - 0.3 * mean,
+                    "ci_high": mean + 0.3 * mean,
+                }
+            )
     frame = pd.DataFrame(points)
-    results = StudyResults(tables=_comparison(study, frame, experiments),
-                           points=_labelled(frame, experiments), runs=pd.DataFrame(runs))
+    results = StudyResults(
+        tables=_comparison(study, frame, experiments),
+        points=_labelled(frame, experiments),
+        runs=pd.DataFrame(runs),
+    )
     drawn = []
     original = plots.save
 

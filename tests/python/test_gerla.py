@@ -50,17 +50,21 @@ def test_gerla_scenario():
     doc = tomllib.loads(gerla.scenario_text("fcvc", 1.3, 4, mss=2048, duration_s=2.0))
     assert doc["simulation"]["duration_s"] == 2.0
     (port,) = doc["port"]
-    assert port == {"node": "sw", "toward": "dst", "buffer_cells": 165, "scheduler": "priority",
-                    "policy": {"kind": "tail_drop"}, "best_effort": "round_robin"}
+    assert port == {
+        "node": "sw",
+        "toward": "dst",
+        "buffer_cells": 165,
+        "scheduler": "priority",
+        "policy": {"kind": "tail_drop"},
+        "best_effort": "round_robin",
+    }
     (bg,) = doc["background"]
     assert bg["count"] == 14 and bg["guaranteed"] is True and bg["route"] == ["g", "sw", "dst"]
-    assert bg["source"] == {"kind": "on_off", "peak_bps": 10e6, "mean_burst_bytes": 4800,
-                            "burstiness": 1.3}
+    assert bg["source"] == {"kind": "on_off", "peak_bps": 10e6, "mean_burst_bytes": 4800, "burstiness": 1.3}
     conns = doc["connection"]
     assert [c["name"] for c in conns] == ["tcp1", "tcp2", "tcp3", "tcp4"]
     assert all(c["fcvc"] == {"n2": 10, "n3": 1} and c["tcp"]["mss"] == 2048 for c in conns)
-    assert all(link["delay_us"] == 70 and link["rate_cells_per_s"] == 364583
-               for link in doc["link"])
+    assert all(link["delay_us"] == 70 and link["rate_cells_per_s"] == 364583 for link in doc["link"])
     prca = tomllib.loads(gerla.scenario_text("prca", 1.1, 1, trace=True))
     assert prca["port"][0]["efci_threshold_cells"] == 82
     assert prca["connection"][0]["abr"] == {"kind": "prca"}
@@ -82,17 +86,22 @@ def test_gerla_experiments_cover_the_figures():
 
 
 def test_gerla_derived_metrics():
-    runs = pd.DataFrame({
-        "point": [0], "mss": [1024],
-        "summary.total_goodput_bps": [12e6],
-        "flows.tcp1.goodput_bps": [12e6], "flows.tcp1.bytes_delivered": [12e6 * 20 / 8],
-        "background.guaranteed.1.cells_delivered": [64.4e6 * 20 / 424],
-        "background.guaranteed.2.cells_delivered": [64.4e6 * 20 / 424],
-        f"ports.{gerla.BOTTLENECK}.cells_dropped": [3.0],
-    })
+    runs = pd.DataFrame(
+        {
+            "point": [0],
+            "mss": [1024],
+            "summary.total_goodput_bps": [12e6],
+            "flows.tcp1.goodput_bps": [12e6],
+            "flows.tcp1.bytes_delivered": [12e6 * 20 / 8],
+            "background.guaranteed.1.cells_delivered": [64.4e6 * 20 / 424],
+            "background.guaranteed.2.cells_delivered": [64.4e6 * 20 / 424],
+            f"ports.{gerla.BOTTLENECK}.cells_dropped": [3.0],
+        }
+    )
     out = gerla_derive(runs)
     assert out["derived.goodput_mbps"][0] == pytest.approx(12.0)
     assert out["derived.b_av_mbps"][0] == pytest.approx(364583 * 424 / 1e6 - 128.8, abs=1e-6)
     assert out["derived.bound_mbps"][0] == pytest.approx(
-        _core.eta_oh(1024, 2500.0) * out["derived.b_av_mbps"][0])
+        _core.eta_oh(1024, 2500.0) * out["derived.b_av_mbps"][0]
+    )
     assert out["derived.abr_cells_lost"][0] == 3.0

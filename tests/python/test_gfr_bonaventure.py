@@ -11,7 +11,11 @@ from atmsim.studies import registry
 from atmsim.studies.gfr_bonaventure import data, setups
 from atmsim.studies.gfr_bonaventure import scenarios as net
 from atmsim.studies.gfr_bonaventure.study import (
-    STUDY, GfrBonaventureStudy, derive_metrics, experiment_list, trace_list,
+    STUDY,
+    GfrBonaventureStudy,
+    derive_metrics,
+    experiment_list,
+    trace_list,
 )
 from atmsim.studies.reproduce import reproduce_study
 
@@ -25,8 +29,7 @@ def test_gfr_scenario_is_the_papers_network():
     assert [c["name"] for c in conns] == ["priv"] + [f"bg{i}" for i in range(1, 10)]
     assert conns[0]["gfr"] == {"mcr_cells_per_s": 180000, "mfs_cells": 200, "tagging": "adapter"}
     assert all(c["gfr"]["mcr_cells_per_s"] == 20000 for c in conns[1:])
-    assert all(c["app"] == {"kind": "transfers", "bytes": 10_000_000, "mean_idle_s": 0.1}
-               for c in conns)
+    assert all(c["app"] == {"kind": "transfers", "bytes": 10_000_000, "mean_idle_s": 0.1} for c in conns)
     assert all(c["tcp"] == {"preset": "tcp_sack"} for c in conns)
     assert all(link["rate_cells_per_s"] == 365566 for link in doc["link"])
     delays = {tuple(link["ends"]): link["delay_us"] for link in doc["link"]}
@@ -64,13 +67,20 @@ def test_wfq_scenario_has_virtual_spacing_and_the_upc():
     assert nni["scheduler"] == "virtual_spacing"
     assert nni["policy"] == {"kind": "wfq_gfr", "lbo_cells": 6144, "hbo_cells": 7168}
     conns = {c["name"]: c for c in doc["connection"]}
-    assert conns["priv"]["gfr"] == {"mcr_cells_per_s": 180000, "mfs_cells": 200,
-                                    "tagging": "upc", "conformance": "gfr2"}
+    assert conns["priv"]["gfr"] == {
+        "mcr_cells_per_s": 180000,
+        "mfs_cells": 200,
+        "tagging": "upc",
+        "conformance": "gfr2",
+    }
     # Figure 22: privileged MSS 512, background 9140, 64 KB windows for everyone.
-    assert conns["priv"]["tcp"] == {"preset": "tcp_sack", "mss": 512, "window_bytes": 65536,
-                                    "snd_buffer_bytes": 65536}
-    assert conns["bg4"]["tcp"] == {"preset": "tcp_sack", "window_bytes": 65536,
-                                   "snd_buffer_bytes": 65536}
+    assert conns["priv"]["tcp"] == {
+        "preset": "tcp_sack",
+        "mss": 512,
+        "window_bytes": 65536,
+        "snd_buffer_bytes": 65536,
+    }
+    assert conns["bg4"]["tcp"] == {"preset": "tcp_sack", "window_bytes": 65536, "snd_buffer_bytes": 65536}
     gfr1 = tomllib.loads(setups.SETUPS["20"].scenario_text(20000, 3.0))
     assert gfr1["connection"][0]["gfr"]["conformance"] == "gfr1"
     delays = {tuple(link["ends"]): link["delay_us"] for link in gfr1["link"]}
@@ -89,8 +99,7 @@ def test_figure_setups_vary_what_the_text_says():
     assert setups.SETUPS["17"].background_mcr == 5000
     assert {setups.SETUPS[f].mode for f in setups.WFQ_FIGURES} == {"wfq"}
     assert {setups.SETUPS[f].mode for f in setups.FIFO_VARIANTS} == {"gfr"}
-    assert [f for f in setups.FIGURES if setups.SETUPS[f].conformance == "gfr2"] == \
-        ["21", "22", "23"]
+    assert [f for f in setups.FIGURES if setups.SETUPS[f].conformance == "gfr2"] == ["21", "22", "23"]
     # Small segments cost more per simulated second.
     assert setups.SETUPS["13"].cost() > setups.SETUPS["14"].cost() > setups.SETUPS["5"].cost()
 
@@ -114,8 +123,7 @@ def test_statements_belong_to_the_study():
         assert u.column in compared[u.figure]
     assert data.published("5", "tcp_default", 180000)["rto_per_10mb"] == 4.0
     assert data.published("9", "tcp_sack", 20000) == {}
-    assert data.published("17", "tcp_sack", 180000) == {"priv_delay_ms": 1.16,
-                                                        "bg_delay_ms": 32.7}
+    assert data.published("17", "tcp_sack", 180000) == {"priv_delay_ms": 1.16, "bg_delay_ms": 32.7}
     # every stated MCR is among the quick points of its figure (figure 16's statement holds
     # at every MCR)
     quick = {(e.table, e.labels["mcr"]) for e in STUDY.experiments(True)}
@@ -142,12 +150,18 @@ def test_experiments_quick_and_full():
 
 
 def test_derive_metrics():
-    runs = pd.DataFrame({
-        "flows.priv.goodput_bps": [10.0], "flows.bg1.goodput_bps": [2.0],
-        "flows.bg2.goodput_bps": [4.0], "flows.priv.bytes_retransmitted": [100_000.0],
-        "flows.priv.bytes_delivered": [20_000_000.0], "flows.priv.mean_rtt_s": [0.014],
-        "flows.priv.segments_retransmitted": [3.0], "flows.bg1.segments_retransmitted": [4.0],
-    })
+    runs = pd.DataFrame(
+        {
+            "flows.priv.goodput_bps": [10.0],
+            "flows.bg1.goodput_bps": [2.0],
+            "flows.bg2.goodput_bps": [4.0],
+            "flows.priv.bytes_retransmitted": [100_000.0],
+            "flows.priv.bytes_delivered": [20_000_000.0],
+            "flows.priv.mean_rtt_s": [0.014],
+            "flows.priv.segments_retransmitted": [3.0],
+            "flows.bg1.segments_retransmitted": [4.0],
+        }
+    )
     runs.attrs["metrics"] = list(runs.columns)
     out = derive_metrics(runs)
     row = out.iloc[0]
@@ -163,15 +177,19 @@ def test_derive_metrics():
 def test_derive_metrics_wfq_quantities():
     # Figure 16 network: priv MCR 180000, 9 x 20000 in the background; goodputs exactly in
     # proportion to the MCRs give a fair ratio of 1.
-    runs = pd.DataFrame({
-        "table": ["16"], "mcr": [180000],
-        "flows.priv.goodput_bps": [9.0], "flows.priv.mean_delay_s": [0.002],
-        **{f"flows.bg{i}.goodput_bps": [1.0] for i in range(1, 10)},
-        **{f"flows.bg{i}.mean_delay_s": [0.001 * i] for i in range(1, 10)},
-        "ports.sw1->sw2.vc_mean_queue_cells.priv": [100.0],
-        "ports.sw1->sw2.vc_mean_queue_cells.bg1": [300.0],
-        "ports.sw1->sw2.vc_mean_queue_cells.bg2": [500.0],
-    })
+    runs = pd.DataFrame(
+        {
+            "table": ["16"],
+            "mcr": [180000],
+            "flows.priv.goodput_bps": [9.0],
+            "flows.priv.mean_delay_s": [0.002],
+            **{f"flows.bg{i}.goodput_bps": [1.0] for i in range(1, 10)},
+            **{f"flows.bg{i}.mean_delay_s": [0.001 * i] for i in range(1, 10)},
+            "ports.sw1->sw2.vc_mean_queue_cells.priv": [100.0],
+            "ports.sw1->sw2.vc_mean_queue_cells.bg1": [300.0],
+            "ports.sw1->sw2.vc_mean_queue_cells.bg2": [500.0],
+        }
+    )
     out = derive_metrics(runs).iloc[0]
     assert out["derived.priv_fair_ratio"] == pytest.approx(1.0)
     assert out["derived.priv_delay_ms"] == pytest.approx(2.0)
@@ -185,8 +203,7 @@ def test_derive_metrics_wfq_quantities():
 
 def test_trace_runs_are_figures_6_8_10():
     runs = trace_list(True)
-    assert [r.name for r in runs] == ["figure6-tcp_default", "figure8-tcp_fast",
-                                      "figure10-tcp_sack"]
+    assert [r.name for r in runs] == ["figure6-tcp_default", "figure8-tcp_fast", "figure10-tcp_sack"]
     for r in runs:
         doc = tomllib.loads(r.scenario.text)
         assert doc["trace"]["connections"] == ["priv"]
@@ -208,8 +225,15 @@ class _Subset(GfrBonaventureStudy):
 def test_short_end_to_end(tmp_path):
     store = atmsim.open_store(str(tmp_path / "s.sqlite"))
     try:
-        report = reproduce_study(_Subset(), True, (("simulation.duration_s", "0.5"),), store,
-                                 tmp_path / "rep", jobs=1, progress=False)
+        report = reproduce_study(
+            _Subset(),
+            True,
+            (("simulation.duration_s", "0.5"),),
+            store,
+            tmp_path / "rep",
+            jobs=1,
+            progress=False,
+        )
     finally:
         store.close()
     assert report.runs == (3 + 3 + 2 + 2) * STUDY.runs

@@ -63,8 +63,15 @@ def test_derive_metrics_reads_each_rows_group():
     # Group 1's TCPs get twice their proportional share, the others exactly theirs.
     goodputs = {i: 1e3 * r[gfr_goyal.group_of(i)] * (2 if i <= 3 else 1) for i in range(1, 16)}
     flows = {f"flows.tcp{i}.goodput_bps": [g, g] for i, g in goodputs.items()}
-    runs = pd.DataFrame({"table": ["1-3", "1-3"], "experiment": [1, 1],
-                         "tcps": [data.GROUPS[0], data.GROUPS[1]], "vc": [None, None], **flows})
+    runs = pd.DataFrame(
+        {
+            "table": ["1-3", "1-3"],
+            "experiment": [1, 1],
+            "tcps": [data.GROUPS[0], data.GROUPS[1]],
+            "vc": [None, None],
+            **flows,
+        }
+    )
     runs.attrs["metrics"] = list(flows)
     out = derive_metrics(runs)
     expected = {k: v["ratio"] for k, v in enumerate(group_values(goodputs, list(r), True))}
@@ -82,9 +89,13 @@ def test_rows_sharing_a_run_get_their_own_labels():
     pd = pytest.importorskip("pandas")
     experiments = STUDY.experiments(quick=True)
     # The store returns the first point's parameters for every row of a shared run.
-    runs = pd.DataFrame({"point": list(range(len(experiments))),
-                         "table": [experiments[0].table] * len(experiments),
-                         "tcps": [experiments[0].labels["tcps"]] * len(experiments)})
+    runs = pd.DataFrame(
+        {
+            "point": list(range(len(experiments))),
+            "table": [experiments[0].table] * len(experiments),
+            "tcps": [experiments[0].labels["tcps"]] * len(experiments),
+        }
+    )
     runs.attrs["metrics"] = []
     out = _relabelled(runs, experiments)
     assert out["table"].tolist() == [e.table for e in experiments]
@@ -98,8 +109,7 @@ def test_scenarios_parse():
     t = tomllib.loads(gfr_goyal.threshold_scenario(2))
     assert len(t["connection"]) == 15
     assert t["port"][0]["policy"] == {"kind": "threshold_drop"}
-    assert [c["vc_threshold_cells"] for c in t["connection"][::3]] == list(
-        data.TABLE1_THRESHOLDS[2])
+    assert [c["vc_threshold_cells"] for c in t["connection"][::3]] == list(data.TABLE1_THRESHOLDS[2])
     d = tomllib.loads(gfr_goyal.dfba_scenario(3))
     assert {c["vc"] for c in d["connection"]} == {f"vc{k}" for k in range(1, 6)}
     assert sum(1 for p in d["port"] if p.get("merge_frames")) == 5
@@ -116,8 +126,21 @@ def test_registered():
 
 def test_short_end_to_end(tmp_path):
     out, store = tmp_path / "rep", tmp_path / "s.sqlite"
-    done = run_cli("reproduce", "gfr-goyal", "--quick", "--duration", "2", "--jobs", "2",
-                   "--out", out, "--store", store, "--json", timeout=120)
+    done = run_cli(
+        "reproduce",
+        "gfr-goyal",
+        "--quick",
+        "--duration",
+        "2",
+        "--jobs",
+        "2",
+        "--out",
+        out,
+        "--store",
+        store,
+        "--json",
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     (study,) = doc["studies"]

@@ -49,7 +49,8 @@ def test_loads_on_a_chain_add_the_entries_that_cross_each_link():
 
 def test_loads_scale_with_the_total_and_divide_by_capacity():
     fast = (it.Link("MI", "RO", it.FAST_BPS),) + tuple(
-        lk for lk in it.TOPOLOGY if {lk.a, lk.b} != {"MI", "RO"})
+        lk for lk in it.TOPOLOGY if {lk.a, lk.b} != {"MI", "RO"}
+    )
     l8 = it.link_loads(0.8e9, fast)
     l12 = it.link_loads(1.2e9, fast)
     for key in l8:

@@ -46,8 +46,9 @@ def test_non_utf8_stdin_is_one_line():
     import subprocess
     import sys
 
-    proc = subprocess.run([sys.executable, "-m", "atmsim", "run", "-"], input=b"\xff\xfe\x00[",
-                          capture_output=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "atmsim", "run", "-"], input=b"\xff\xfe\x00[", capture_output=True, timeout=60
+    )
     assert proc.returncode == 2
     lines = proc.stderr.decode().strip().splitlines()
     assert lines == ["atmsim: error: <stdin>: not UTF-8 text (invalid byte at offset 0)"]
@@ -89,14 +90,14 @@ def _closed_port() -> int:
 
 def test_unreachable_dask_is_one_line_and_prompt(scenario_file, tmp_path):
     path = scenario_file()
-    proc = run_cli("sweep", path, "--store", tmp_path / "s.db", "--dask",
-                   f"127.0.0.1:{_closed_port()}", timeout=15)
+    proc = run_cli(
+        "sweep", path, "--store", tmp_path / "s.db", "--dask", f"127.0.0.1:{_closed_port()}", timeout=15
+    )
     assert_one_line_error(proc, "--dask", "cannot connect")
 
 
 def test_dask_address_without_port_is_one_line(scenario_file, tmp_path):
-    proc = run_cli("sweep", scenario_file(), "--store", tmp_path / "s.db", "--dask", "127.0.0.1",
-                   timeout=15)
+    proc = run_cli("sweep", scenario_file(), "--store", tmp_path / "s.db", "--dask", "127.0.0.1", timeout=15)
     assert_one_line_error(proc, "--dask 127.0.0.1", "HOST:PORT")
 
 
@@ -131,12 +132,15 @@ def test_a_damaged_stored_run_is_not_reused(tmp_path):
 # --- item 12: option errors in one line ---------------------------------------------------------
 
 
-@pytest.mark.parametrize("args", [
-    ["run", "x.toml", "--seed", "-1"],
-    ["sweep", "x.toml", "--runs", "abc"],
-    ["sweep", "x.toml", "--base-seed", "-5"],
-    ["version", "extra"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["run", "x.toml", "--seed", "-1"],
+        ["sweep", "x.toml", "--runs", "abc"],
+        ["sweep", "x.toml", "--base-seed", "-5"],
+        ["version", "extra"],
+    ],
+)
 def test_option_errors_are_one_line(args):
     assert_one_line_error(run_cli(*args))
 
@@ -161,8 +165,13 @@ def test_json_to_a_full_device_fails_loudly(scenario_file):
 
     path = scenario_file(small_scenario().replace("duration_s = 0.3", "duration_s = 0.01"))
     with open("/dev/full", "w") as full:
-        proc = subprocess.run([sys.executable, "-m", "atmsim", "run", path, "--json"],
-                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+        proc = subprocess.run(
+            [sys.executable, "-m", "atmsim", "run", path, "--json"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
     assert proc.returncode != 0
     assert "Traceback" not in proc.stderr
     assert proc.stderr.strip().splitlines() == ["atmsim: error: cannot write output: No space left on device"]
@@ -244,7 +253,9 @@ def test_estimate_command_prints_without_running(scenario_file):
 def test_estimate_api_matches_the_run_within_a_factor_of_two():
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[2] / "python" / "atmsim" / "scenarios" / "class-two-node-shaped.toml"
+    path = (
+        Path(__file__).resolve().parents[2] / "python" / "atmsim" / "scenarios" / "class-two-node-shaped.toml"
+    )
     short = {"simulation.duration_s": 0.5}
     est = atmsim.estimate(path, overrides=short)
     result = atmsim.run(path, overrides=short)
@@ -258,8 +269,9 @@ def test_run_refuses_what_exceeds_max_memory(scenario_file):
 
 def test_sweep_refuses_what_exceeds_max_memory(scenario_file, tmp_path):
     store = tmp_path / "s.db"
-    assert_one_line_error(run_cli("sweep", scenario_file(), "--store", store, "--max-memory", "1M"),
-                          "exceeds --max-memory")
+    assert_one_line_error(
+        run_cli("sweep", scenario_file(), "--store", store, "--max-memory", "1M"), "exceeds --max-memory"
+    )
     assert not store.exists()
 
 

@@ -33,7 +33,9 @@ def test_reproduce_all_quick_report(quick_report):
     by_name = {s["name"]: s for s in doc["studies"]}
     assert "gfr-goyal" in by_name
     ubr = by_name["ubr-plus"]
-    assert ubr["name"] == "ubr-plus" and ubr["runs"] == 52 and ubr["runs_computed"] == 52  # 26 rows x 2 replications
+    assert (
+        ubr["name"] == "ubr-plus" and ubr["runs"] == 52 and ubr["runs_computed"] == 52
+    )  # 26 rows x 2 replications
     tables = {(a["table"], a["metric"]) for a in ubr["agreement"]}
     assert {("1", "efficiency"), ("1", "max_queue_cells"), ("2-3", "fairness")} <= tables
     for a in ubr["agreement"]:
@@ -69,7 +71,18 @@ def test_reproduce_all_quick_report(quick_report):
 
 
 def test_reproduce_one_study_text(tmp_path):
-    proc = run_cli("reproduce", "ubr-plus", "--quick", "--tables", "1", "--duration", "0.05",
-                   "--jobs", "1", "--store", tmp_path / "s.sqlite")
+    proc = run_cli(
+        "reproduce",
+        "ubr-plus",
+        "--quick",
+        "--tables",
+        "1",
+        "--duration",
+        "0.05",
+        "--jobs",
+        "1",
+        "--store",
+        tmp_path / "s.sqlite",
+    )
     assert proc.returncode == 0, proc.stderr
     assert "Table 1" in proc.stdout and "efficiency (paper)" in proc.stdout

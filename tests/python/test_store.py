@@ -19,9 +19,18 @@ from conftest import run_cli, small_scenario
 
 
 def put(store, key, **extra):
-    args = dict(key=key, scenario="s", source="src", overrides=[("a", "1")], params={"a": 1},
-                seed=3, run=0, engine_version="v", metrics={"summary.efficiency": 0.5},
-                result='{"summary": {"efficiency": 0.5}}')
+    args = dict(
+        key=key,
+        scenario="s",
+        source="src",
+        overrides=[("a", "1")],
+        params={"a": 1},
+        seed=3,
+        run=0,
+        engine_version="v",
+        metrics={"summary.efficiency": 0.5},
+        result='{"summary": {"efficiency": 0.5}}',
+    )
     args.update(extra)
     return store.put(**args)
 
@@ -76,13 +85,25 @@ def test_sigkill_loses_nothing_and_stores_nothing_twice(tmp_path):
     scenario.write_text(small_scenario())
     store = tmp_path / "kill.sqlite"
     args = [
-        sys.executable, "-m", "atmsim", "sweep", str(scenario), "--set",
-        "simulation.duration_s=4", "--grid", "n_source.buffer_cells=1000,2000,3000,4000",
-        "--runs", "10", "--jobs", "2", "--store", str(store), "--json",
+        sys.executable,
+        "-m",
+        "atmsim",
+        "sweep",
+        str(scenario),
+        "--set",
+        "simulation.duration_s=4",
+        "--grid",
+        "n_source.buffer_cells=1000,2000,3000,4000",
+        "--runs",
+        "10",
+        "--jobs",
+        "2",
+        "--store",
+        str(store),
+        "--json",
     ]
     total = 40
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:
         deadline = time.monotonic() + 120
         while count(store) < 6 and proc.poll() is None and time.monotonic() < deadline:
@@ -103,7 +124,10 @@ def test_sigkill_loses_nothing_and_stores_nothing_twice(tmp_path):
     assert again.returncode == 0, again.stderr
     doc = json.loads(again.stdout)
     assert (doc["runs_total"], doc["runs_cached"], doc["runs_computed"]) == (
-        total, committed, total - committed)
+        total,
+        committed,
+        total - committed,
+    )
     db = sqlite3.connect(store)
     rows = db.execute("SELECT key, created_at, params, run FROM runs").fetchall()
     assert len(rows) == total
@@ -118,8 +142,18 @@ def test_sigkill_loses_nothing_and_stores_nothing_twice(tmp_path):
 
 def test_cli_export_csv_and_parquet(tmp_path, scenario_file):
     store = tmp_path / "e.sqlite"
-    ok = run_cli("sweep", scenario_file(), "--grid", "n_source.buffer_cells=1000,2000",
-                 "--runs", "2", "--store", store, "--jobs", "1")
+    ok = run_cli(
+        "sweep",
+        scenario_file(),
+        "--grid",
+        "n_source.buffer_cells=1000,2000",
+        "--runs",
+        "2",
+        "--store",
+        store,
+        "--jobs",
+        "1",
+    )
     assert ok.returncode == 0, ok.stderr
     assert "buffer_cells" in ok.stdout
     csv, parquet = tmp_path / "runs.csv", tmp_path / "runs.parquet"

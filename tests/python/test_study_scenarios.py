@@ -21,12 +21,15 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_generated_scenario_files_are_current():
     spec = importlib.util.spec_from_file_location(
-        "write_study_scenarios", ROOT / "scripts" / "write_study_scenarios.py")
+        "write_study_scenarios", ROOT / "scripts" / "write_study_scenarios.py"
+    )
     module = importlib.util.module_from_spec(spec)
     sys.modules["write_study_scenarios"] = module
     spec.loader.exec_module(module)
     for name in module.SCENARIOS:
-        assert (ROOT / "python" / "atmsim" / "scenarios" / name).read_text(encoding="utf-8") == module.render(name)
+        assert (ROOT / "python" / "atmsim" / "scenarios" / name).read_text(encoding="utf-8") == module.render(
+            name
+        )
 
 
 @pytest.mark.parametrize("name", ["gerla", "ajmone-marsan"])
@@ -43,17 +46,29 @@ def test_registered_and_quick_subset(name):
         assert set(exp.published) <= compared, (exp.table, exp.published)
 
 
-@pytest.mark.parametrize("text", [
-    gerla.scenario_text("prca", 1.2, 3, duration_s=0.02, trace=True),
-    gerla.scenario_text("fcvc", 1.1, 3, duration_s=0.02),
-    am.two_node_scenario(50, 1000, None, bg_shaped=False, duration_s=0.02),
-    am.two_node_scenario(50, 5000, 15e6, lengths="mixed", duration_s=0.02),
-    am.two_node_scenario(25, 1000, "adaptive", duration_s=0.02),
-    am.italy_scenario(0.8e9, 100, "adaptive", True, duration_s=0.005),
-    am.italy_scenario(1.2e9, 1000, 37.5e6, False, duration_s=0.005),
-    am.italy_scenario(1.0e9, 1000, None, True, duration_s=0.005, tcp=False),
-], ids=["gerla-prca", "gerla-fcvc", "two-node-unshaped", "two-node-mixed-15",
-        "two-node-adaptive", "italy-adaptive", "italy-37.5", "italy-load-check"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        gerla.scenario_text("prca", 1.2, 3, duration_s=0.02, trace=True),
+        gerla.scenario_text("fcvc", 1.1, 3, duration_s=0.02),
+        am.two_node_scenario(50, 1000, None, bg_shaped=False, duration_s=0.02),
+        am.two_node_scenario(50, 5000, 15e6, lengths="mixed", duration_s=0.02),
+        am.two_node_scenario(25, 1000, "adaptive", duration_s=0.02),
+        am.italy_scenario(0.8e9, 100, "adaptive", True, duration_s=0.005),
+        am.italy_scenario(1.2e9, 1000, 37.5e6, False, duration_s=0.005),
+        am.italy_scenario(1.0e9, 1000, None, True, duration_s=0.005, tcp=False),
+    ],
+    ids=[
+        "gerla-prca",
+        "gerla-fcvc",
+        "two-node-unshaped",
+        "two-node-mixed-15",
+        "two-node-adaptive",
+        "italy-adaptive",
+        "italy-37.5",
+        "italy-load-check",
+    ],
+)
 def test_engine_runs_the_scenarios(text):
     report = json.loads(_core.run_json(text))
     assert report["summary"]["conservation"]["balanced"]

@@ -21,7 +21,9 @@ SC = Scenario("[simulation]\nduration_s = 1\n", "test")
 def test_seed_derivation_is_stable_and_documented():
     # Golden values: changing derive_seed would silently change every stored sweep's seeds.
     assert [derive_seed(1, r) for r in range(3)] == [
-        8006433333529931813, 7470290574573352990, 6872464826545379149,
+        8006433333529931813,
+        7470290574573352990,
+        6872464826545379149,
     ]
     assert derive_seed(7, 0) == 2489935331442812676
     import hashlib
@@ -60,9 +62,7 @@ def test_values_read_as_the_engine_reads_them():
 def test_grid_is_a_cartesian_product_first_key_slowest():
     grid = [plan.parse_axis("a=1,2", "--grid"), plan.parse_axis("b=x,y,z", "--grid")]
     points = plan.points(SC, grid, [])
-    assert [p.params for p in points] == [
-        {"a": a, "b": b} for a in (1, 2) for b in ("x", "y", "z")
-    ]
+    assert [p.params for p in points] == [{"a": a, "b": b} for a in (1, 2) for b in ("x", "y", "z")]
     assert points[0].overrides == (("a", "1"), ("b", "x"))
 
 
@@ -72,7 +72,12 @@ def test_zip_advances_in_lockstep_and_crosses_the_grid():
     points = plan.points(SC, grid, zipped, fixed=(("f", "9"),))
     assert len(points) == 6
     assert [(p.params["g"], p.params["a"], p.params["b"]) for p in points] == [
-        (1, 1, 4), (1, 2, 5), (1, 3, 6), (2, 1, 4), (2, 2, 5), (2, 3, 6),
+        (1, 1, 4),
+        (1, 2, 5),
+        (1, 3, 6),
+        (2, 1, 4),
+        (2, 2, 5),
+        (2, 3, 6),
     ]
     assert all(p.params["f"] == 9 and p.overrides[0] == ("f", "9") for p in points)
     only_zip = plan.points(SC, [], zipped)
@@ -110,9 +115,7 @@ def test_tasks_seeds_and_keys():
     tasks = plan.tasks(points, 3, base_seed=1, engine_version="v")
     assert len(tasks) == 6
     # Common random numbers: run r has the same seed at every point.
-    assert [t.seed for t in tasks[:3]] == [t.seed for t in tasks[3:]] == [
-        derive_seed(1, r) for r in range(3)
-    ]
+    assert [t.seed for t in tasks[:3]] == [t.seed for t in tasks[3:]] == [derive_seed(1, r) for r in range(3)]
     assert len({t.key for t in tasks}) == 6
     with pytest.raises(plan.SweepSpecError):
         plan.tasks(points, 0, 1, "v")

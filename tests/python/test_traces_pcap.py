@@ -132,9 +132,7 @@ def test_cli_usage_errors(scenario_file, tmp_path: Path):
 
 def test_cli_capture_option_adds_points(scenario_file, tmp_path: Path):
     out = tmp_path / "pcap"
-    proc = run_cli(
-        "run", scenario_file(), "--pcap", out, "--capture", "sw1->sw2", "--capture", "dst3"
-    )
+    proc = run_cli("run", scenario_file(), "--pcap", out, "--capture", "sw1->sw2", "--capture", "dst3")
     assert proc.returncode == 0, proc.stderr
     names = sorted(p.name for p in out.iterdir())
     assert names == ["dst3.pcap", "sw1_to_sw2.pcap"]
@@ -155,11 +153,24 @@ def test_api_captures_as_bytes():
 def _tshark(pcap: Path, display_filter: str, field: str = "frame.number") -> List[str]:
     proc = subprocess.run(
         [
-            shutil.which("tshark") or "tshark", "-n", "-r", str(pcap),
-            "-o", "tcp.check_checksum:TRUE", "-o", "ip.check_checksum:TRUE",
-            "-Y", display_filter, "-T", "fields", "-e", field,
+            shutil.which("tshark") or "tshark",
+            "-n",
+            "-r",
+            str(pcap),
+            "-o",
+            "tcp.check_checksum:TRUE",
+            "-o",
+            "ip.check_checksum:TRUE",
+            "-Y",
+            display_filter,
+            "-T",
+            "fields",
+            "-e",
+            field,
         ],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert proc.returncode == 0, proc.stderr
     return [line for line in proc.stdout.splitlines() if line.strip()]

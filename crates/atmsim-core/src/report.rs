@@ -235,7 +235,9 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
     }
     for (j, bg) in b.model.background.iter().enumerate() {
         let vc = b.model.conns.len() + j;
-        let (Some((gen, queue)), Some(sink)) = (gens[vc], sinks[vc]) else { unreachable!("built with both ends") };
+        let (Some((gen, queue)), Some(sink)) = (gens[vc], sinks[vc]) else {
+            unreachable!("built with both ends")
+        };
         let payload = gen.source.payload() as f64;
         background.push(BackgroundReport {
             name: bg.name.clone(),

@@ -7,7 +7,8 @@ use atmsim_core::report::Report;
 use atmsim_core::scenario::{build::build, load, phases};
 
 fn scenario(name: &str) -> String {
-    std::fs::read_to_string(format!("{}/../../python/atmsim/scenarios/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    std::fs::read_to_string(format!("{}/../../python/atmsim/scenarios/{name}", env!("CARGO_MANIFEST_DIR")))
+        .unwrap()
 }
 
 fn run(text: &str, sets: &[(&str, &str)]) -> Report {

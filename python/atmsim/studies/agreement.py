@@ -17,8 +17,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 THRESHOLDS = (0.05, 0.10)
-COLUMNS = ["table", "metric", "relative", "rows", "mean_abs_diff",
-           "within_0.05", "within_0.10"]
+COLUMNS = ["table", "metric", "relative", "rows", "mean_abs_diff", "within_0.05", "within_0.10"]
 
 
 def fmt(v: Any, digits: int = 3) -> str:
@@ -38,7 +37,7 @@ def fmt(v: Any, digits: int = 3) -> str:
         return str(v)
     if math.isnan(f):
         return "-"
-    if f.is_integer() or abs(f) >= 10 ** digits:
+    if f.is_integer() or abs(f) >= 10**digits:
         return f"{f:.0f}"
     return f"{f:.{digits}g}"
 
@@ -59,7 +58,10 @@ def _row(table: str, metric: str, relative: bool, gaps: List[float]) -> Dict[str
     n = len(gaps)
     nan = float("nan")
     row: Dict[str, Any] = {
-        "table": table, "metric": metric, "relative": relative, "rows": n,
+        "table": table,
+        "metric": metric,
+        "relative": relative,
+        "rows": n,
         "mean_abs_diff": sum(gaps) / n if n else nan,
     }
     for t in THRESHOLDS:
@@ -81,7 +83,8 @@ def summarize(tables: Dict[str, "pd.DataFrame"], specs: Sequence[PaperTable]) ->
             continue
         for c in spec.compared:
             gaps = [
-                g for g in (_gap(s, p, c.relative) for s, p in zip(frame[c.name], frame[f"paper_{c.name}"]))
+                g
+                for g in (_gap(s, p, c.relative) for s, p in zip(frame[c.name], frame[f"paper_{c.name}"]))
                 if g is not None
             ]
             rows.append(_row(spec.id, c.name, c.relative, gaps))

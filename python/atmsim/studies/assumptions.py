@@ -17,9 +17,10 @@ every topology of a study. Values are written as TOML literals by `overrides.nor
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+
+import tomllib
 
 from ..overrides import normalize
 
@@ -174,18 +175,24 @@ def check(assumptions: Sequence[Assumption]) -> None:
             raise ValueError(f"assumption {a.name}: declared twice")
         seen.add(a.name)
         if a.value not in list(a.values):
-            raise ValueError(f"assumption {a.name}: the value used ({a.value!r}) is not in its "
-                             f"range {list(a.values)!r}")
+            raise ValueError(
+                f"assumption {a.name}: the value used ({a.value!r}) is not in its range {list(a.values)!r}"
+            )
 
 
 def on_ports(path: str, kinds: Sequence[str]) -> Callable[[Mapping[str, Any], Any], Pairs]:
     """An `apply` for a port setting that only some ports have: `path` (dotted, under the
     port table, e.g. "policy.r_cells" or "buffer_cells") on every port whose policy kind is
     one of `kinds`."""
+
     def apply(doc: Mapping[str, Any], value: Any) -> Pairs:
-        pairs = [(f"port.{i}.{path}", value) for i, p in enumerate(doc.get("port", []) or [])
-                 if (p.get("policy") or {}).get("kind") in kinds]
+        pairs = [
+            (f"port.{i}.{path}", value)
+            for i, p in enumerate(doc.get("port", []) or [])
+            if (p.get("policy") or {}).get("kind") in kinds
+        ]
         return tuple(normalize(pairs))
+
     return apply
 
 
@@ -196,16 +203,28 @@ def randomness_seam(phases_why: str = "", jitter: bool = True) -> List[Assumptio
     without the settings rejects them, and the sensitivity run says so instead of sweeping."""
     from .replication import engine_has_phases
 
-    out = [Assumption(
-        "phases", "slot phase of every link (simulation.phases)",
-        "random" if engine_has_phases() else "aligned",
-        (phases_why or "Not stated by the paper.") + " The project default is random: real "
-        "links are not phase-locked (COMMON.md). The value used is what the installed engine "
-        "does.", ["aligned", "random"], keys=["simulation.phases"])]
+    out = [
+        Assumption(
+            "phases",
+            "slot phase of every link (simulation.phases)",
+            "random" if engine_has_phases() else "aligned",
+            (phases_why or "Not stated by the paper.") + " The project default is random: real "
+            "links are not phase-locked (COMMON.md). The value used is what the installed engine "
+            "does.",
+            ["aligned", "random"],
+            keys=["simulation.phases"],
+        )
+    ]
     if jitter:
-        out.append(Assumption(
-            "start_jitter_s", "sources' start spread, uniform in [0, X) (s)", 0.0,
-            "Not stated; every source starts at its scenario time. A spread of a few round "
-            "trips is what independent hosts would show.", [0.0, 0.01, 0.1],
-            keys=["simulation.start_jitter_s"]))
+        out.append(
+            Assumption(
+                "start_jitter_s",
+                "sources' start spread, uniform in [0, X) (s)",
+                0.0,
+                "Not stated; every source starts at its scenario time. A spread of a few round "
+                "trips is what independent hosts would show.",
+                [0.0, 0.01, 0.1],
+                keys=["simulation.start_jitter_s"],
+            )
+        )
     return out

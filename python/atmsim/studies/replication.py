@@ -138,16 +138,19 @@ def identical_points(runs: "pd.DataFrame", metrics: Sequence[str]) -> List[int]:
     return out
 
 
-def check(runs: "pd.DataFrame", random: Mapping[int, Sequence[str]],
-          labels: Mapping[int, str]) -> List[Finding]:
+def check(
+    runs: "pd.DataFrame", random: Mapping[int, Sequence[str]], labels: Mapping[int, str]
+) -> List[Finding]:
     """Points whose scenario has a random element (`random`: point -> elements) but whose
     replications in `runs` are all identical over every metric."""
     metrics = list(runs.attrs.get("metrics", [])) or [
-        c for c in runs.columns if c.startswith(("summary.", "flows.", "ports.", "derived."))]
+        c for c in runs.columns if c.startswith(("summary.", "flows.", "ports.", "derived."))
+    ]
     counts: Dict[Any, int] = dict(runs.groupby("point").size().to_dict()) if len(runs) else {}
     return [
         Finding(p, labels.get(p, str(p)), int(counts.get(p, 0)), tuple(random[p]))
-        for p in identical_points(runs, metrics) if random.get(p)
+        for p in identical_points(runs, metrics)
+        if random.get(p)
     ]
 
 
@@ -163,9 +166,10 @@ def _kinds(elements: Sequence[str]) -> str:
 
 def message(study: str, findings: Sequence[Finding]) -> str:
     """One paragraph naming the offending points (the first few) and why it is an error."""
-    shown = "; ".join(f"{f.label} ({f.runs} runs; random: {_kinds(f.random)})"
-                      for f in findings[:3])
+    shown = "; ".join(f"{f.label} ({f.runs} runs; random: {_kinds(f.random)})" for f in findings[:3])
     more = f" and {len(findings) - 3} more" if len(findings) > 3 else ""
-    return (f"{study}: {len(findings)} point(s) have identical replications although their "
-            f"scenario is random: {shown}{more}. The seed does not reach the randomness, so "
-            f"their confidence intervals would be meaningless")
+    return (
+        f"{study}: {len(findings)} point(s) have identical replications although their "
+        f"scenario is random: {shown}{more}. The seed does not reach the randomness, so "
+        f"their confidence intervals would be meaningless"
+    )

@@ -47,8 +47,7 @@ def _number(v: Any) -> float:
 def _columns(spec: PaperTable) -> List[tuple[str, str]]:
     cols = [(c, c) for c in spec.labels]
     for c in spec.compared:
-        cols += [(c.name, c.label), (f"paper_{c.name}", f"{c.label} (paper)"),
-                 (f"diff_{c.name}", "diff")]
+        cols += [(c.name, c.label), (f"paper_{c.name}", f"{c.label} (paper)"), (f"diff_{c.name}", "diff")]
     return cols
 
 
@@ -83,11 +82,16 @@ def _agreement_rows(report: StudyReport) -> List[List[str]]:
     rows = []
     for _, r in report.agreement.iterrows():
         unit = " (relative)" if r["relative"] else ""
-        rows.append([
-            str(r["table"]), f"{r['metric']}{unit}", str(int(r["rows"])),
-            fmt(float(r["mean_abs_diff"])),
-            _percent(r["within_0.05"]), _percent(r["within_0.10"]),
-        ])
+        rows.append(
+            [
+                str(r["table"]),
+                f"{r['metric']}{unit}",
+                str(int(r["rows"])),
+                fmt(float(r["mean_abs_diff"])),
+                _percent(r["within_0.05"]),
+                _percent(r["within_0.10"]),
+            ]
+        )
     return rows
 
 
@@ -111,21 +115,31 @@ def _settings(rep: Reproduction) -> List[str]:
         sets = ", ".join(f"{k}={v}" for k, v in rep.overrides)
         lines.append(f"overrides applied to every run: {sets}")
         if any(k == "simulation.duration_s" for k, _ in rep.overrides):
-            lines.append("the simulated duration was overridden: the values are NOT comparable "
-                         "with the paper's")
+            lines.append(
+                "the simulated duration was overridden: the values are NOT comparable with the paper's"
+            )
     return lines
 
 
 def _study_counts(s: StudyReport) -> str:
-    return (f"{s.runs} runs ({s.computed} computed now, {s.cached} from the store); "
-            f"{s.replications} replication(s) per row; simulated values are the mean ± the "
-            f"half-width of the 95 % Student-t interval")
+    return (
+        f"{s.runs} runs ({s.computed} computed now, {s.cached} from the store); "
+        f"{s.replications} replication(s) per row; simulated values are the mean ± the "
+        f"half-width of the 95 % Student-t interval"
+    )
 
 
 STATED_HEAD = ["parameter", "value", "where the paper says it"]
 ASSUMED_HEAD = ["assumption", "what", "value used", "range swept", "applied as", "why"]
-EFFECT_HEAD = ["published number", "paper", "assumption", "baseline", "lowest mean (at)",
-               "highest mean (at)", "swing"]
+EFFECT_HEAD = [
+    "published number",
+    "paper",
+    "assumption",
+    "baseline",
+    "lowest mean (at)",
+    "highest mean (at)",
+    "swing",
+]
 
 
 def _stated_rows(s: StudyReport) -> List[List[str]]:
@@ -133,16 +147,20 @@ def _stated_rows(s: StudyReport) -> List[List[str]]:
 
 
 def _assumed_rows(s: StudyReport) -> List[List[str]]:
-    return [[a.name, a.label, fmt_value(a.value), ", ".join(fmt_value(v) for v in a.values),
-             a.how(), a.why] for a in assumptions_of(s.study)]
+    return [
+        [a.name, a.label, fmt_value(a.value), ", ".join(fmt_value(v) for v in a.values), a.how(), a.why]
+        for a in assumptions_of(s.study)
+    ]
 
 
 def _table_assumptions(s: StudyReport, table: str) -> str:
     """One line beside a table: the assumptions its runs rest on, with their values."""
-    used = [f"{a.name} = {fmt_value(a.value)}" for a in assumptions_of(s.study)
-            if not a.tables or table in a.tables]
-    return ("Assumed for this table (not stated by the paper): " + "; ".join(used)) if used \
-        else ""
+    used = [
+        f"{a.name} = {fmt_value(a.value)}"
+        for a in assumptions_of(s.study)
+        if not a.tables or table in a.tables
+    ]
+    return ("Assumed for this table (not stated by the paper): " + "; ".join(used)) if used else ""
 
 
 def _interval(pair: Any) -> str:
@@ -156,18 +174,29 @@ def _effect_rows(s: StudyReport) -> List[List[str]]:
     rows = []
     for _, r in s.sensitivity.effects.iterrows():
         if r["swing"] == 0:
-            rows.append([f"{r['label']} – {r['metric_label']}", fmt(float(r["published"])),
-                         str(r["assumption"]),
-                         f"{fmt(float(r['baseline']))}{_interval(r['baseline_ci'])}",
-                         "same at every value", "", "0"])
+            rows.append(
+                [
+                    f"{r['label']} – {r['metric_label']}",
+                    fmt(float(r["published"])),
+                    str(r["assumption"]),
+                    f"{fmt(float(r['baseline']))}{_interval(r['baseline_ci'])}",
+                    "same at every value",
+                    "",
+                    "0",
+                ]
+            )
             continue
-        rows.append([f"{r['label']} – {r['metric_label']}", fmt(float(r["published"])),
-                     str(r["assumption"]),
-                     f"{fmt(float(r['baseline']))}{_interval(r['baseline_ci'])}",
-                     f"{fmt(float(r['low']))}{_interval(r['low_ci'])} ({fmt_value(r['low_value'])})",
-                     f"{fmt(float(r['high']))}{_interval(r['high_ci'])} "
-                     f"({fmt_value(r['high_value'])})",
-                     fmt(float(r["swing"]))])
+        rows.append(
+            [
+                f"{r['label']} – {r['metric_label']}",
+                fmt(float(r["published"])),
+                str(r["assumption"]),
+                f"{fmt(float(r['baseline']))}{_interval(r['baseline_ci'])}",
+                f"{fmt(float(r['low']))}{_interval(r['low_ci'])} ({fmt_value(r['low_value'])})",
+                f"{fmt(float(r['high']))}{_interval(r['high_ci'])} ({fmt_value(r['high_value'])})",
+                fmt(float(r["swing"])),
+            ]
+        )
     return rows
 
 
@@ -184,23 +213,28 @@ def markdown(rep: Reproduction, out_dir: Path) -> str:
     parts = ["# atmsim reproduction report", ""]
     parts += [f"- {line}" for line in _settings(rep)] + [""]
     for s in rep.studies:
-        parts += [f"## {s.study.title} (`{s.study.name}`)", "", s.study.citation, "",
-                  _study_counts(s), ""]
+        parts += [f"## {s.study.title} (`{s.study.name}`)", "", s.study.citation, "", _study_counts(s), ""]
         parts += [f"> {note}" for note in s.notes]
-        parts += ["### Agreement with the paper", "",
-                  _md_table(AGREEMENT_HEAD, _agreement_rows(s)), ""]
+        parts += ["### Agreement with the paper", "", _md_table(AGREEMENT_HEAD, _agreement_rows(s)), ""]
         if _stated_rows(s):
-            parts += ["### Parameters the paper states", "",
-                      _md_table(STATED_HEAD, _stated_rows(s)), ""]
+            parts += ["### Parameters the paper states", "", _md_table(STATED_HEAD, _stated_rows(s)), ""]
         if _assumed_rows(s):
-            parts += ["### Assumptions (parameters the paper does not state)", "",
-                      _md_table(ASSUMED_HEAD, _assumed_rows(s)), ""]
+            parts += [
+                "### Assumptions (parameters the paper does not state)",
+                "",
+                _md_table(ASSUMED_HEAD, _assumed_rows(s)),
+                "",
+            ]
         for spec in s.study.tables:
             frame = s.results.tables.get(spec.id)
             if frame is None or not len(frame):
                 continue
-            parts += [f"### {spec.title}", "",
-                      _md_table([h for _, h in _columns(spec)], _rows(spec, frame)), ""]
+            parts += [
+                f"### {spec.title}",
+                "",
+                _md_table([h for _, h in _columns(spec)], _rows(spec, frame)),
+                "",
+            ]
             line = _table_assumptions(s, spec.id)
             parts += [f"*{line}*", ""] if line else []
             parts += _md_figures(s, spec.id, out_dir)
@@ -213,19 +247,28 @@ def _md_sensitivity(s: StudyReport, out_dir: Path) -> List[str]:
     if s.sensitivity is None:
         return []
     sv = s.sensitivity
-    parts = ["### Sensitivity to the assumptions", "",
-             f"One assumption at a time, the others at their used values, {sv.runs} "
-             f"replication(s) per point ({sv.computed} runs computed now, {sv.cached} from "
-             f"the store). Subset: {sv.why}", ""]
+    parts = [
+        "### Sensitivity to the assumptions",
+        "",
+        f"One assumption at a time, the others at their used values, {sv.runs} "
+        f"replication(s) per point ({sv.computed} runs computed now, {sv.cached} from "
+        f"the store). Subset: {sv.why}",
+        "",
+    ]
     parts += [_md_table(EFFECT_HEAD, _effect_rows(s)), ""]
     parts += [f"- {line}" for line in verdicts(sv.effects)]
     parts += [f"> {note}" for note in sv.notes]
     png = next((p for p in s.tornado if p.suffix == ".png"), None)
     if png is not None:
-        parts += ["", f"![tornado]({_rel(png, out_dir)})", "",
-                  "*Each bar spans the smallest to the largest mean over the assumption's "
-                  "range (thin lines: 95 % intervals at the ends); black line: the values "
-                  "used; red dashed: the published value.*", ""]
+        parts += [
+            "",
+            f"![tornado]({_rel(png, out_dir)})",
+            "",
+            "*Each bar spans the smallest to the largest mean over the assumption's "
+            "range (thin lines: 95 % intervals at the ends); black line: the values "
+            "used; red dashed: the published value.*",
+            "",
+        ]
     return parts
 
 
@@ -257,8 +300,7 @@ figcaption { font-size: 0.85em; color: #555; }
 """
 
 
-def _html_table(head: Sequence[str], rows: Sequence[Sequence[str]],
-                classes: Sequence[str] = ()) -> str:
+def _html_table(head: Sequence[str], rows: Sequence[Sequence[str]], classes: Sequence[str] = ()) -> str:
     out = ["<table>", "<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr>"]
     for i, row in enumerate(rows):
         cls = f' class="{classes[i]}"' if i < len(classes) and classes[i] else ""
@@ -272,8 +314,10 @@ def _html_figures(s: StudyReport, table: str, out_dir: Path) -> str:
     for f in (f for f in s.figures if f.table == table):
         svg = next((p for p in f.files if p.suffix == ".svg"), f.files[0])
         src = html.escape(_rel(svg, out_dir))
-        out.append(f'<figure><a href="{src}"><img src="{src}" alt="{html.escape(f.caption)}">'
-                   f"</a><figcaption>{html.escape(f.caption)}</figcaption></figure>")
+        out.append(
+            f'<figure><a href="{src}"><img src="{src}" alt="{html.escape(f.caption)}">'
+            f"</a><figcaption>{html.escape(f.caption)}</figcaption></figure>"
+        )
     return "\n".join(out)
 
 
@@ -281,49 +325,60 @@ def html_page(rep: Reproduction, out_dir: Path) -> str:
     body = ["<h1>atmsim reproduction report</h1>", "<ul>"]
     body += [f"<li>{html.escape(line)}</li>" for line in _settings(rep)] + ["</ul>"]
     for s in rep.studies:
-        body += [f"<h2>{html.escape(s.study.title)} (<code>{s.study.name}</code>)</h2>",
-                 f"<p>{html.escape(s.study.citation)}<br>{html.escape(_study_counts(s))}</p>"]
+        body += [
+            f"<h2>{html.escape(s.study.title)} (<code>{s.study.name}</code>)</h2>",
+            f"<p>{html.escape(s.study.citation)}<br>{html.escape(_study_counts(s))}</p>",
+        ]
         body += [f'<p class="note">{html.escape(n)}</p>' for n in s.notes]
-        body += ["<h3>Agreement with the paper</h3>",
-                 _html_table(AGREEMENT_HEAD, _agreement_rows(s))]
+        body += ["<h3>Agreement with the paper</h3>", _html_table(AGREEMENT_HEAD, _agreement_rows(s))]
         if _stated_rows(s):
-            body += ["<h3>Parameters the paper states</h3>",
-                     _html_table(STATED_HEAD, _stated_rows(s))]
+            body += ["<h3>Parameters the paper states</h3>", _html_table(STATED_HEAD, _stated_rows(s))]
         if _assumed_rows(s):
-            body += ["<h3>Assumptions (parameters the paper does not state)</h3>",
-                     _html_table(ASSUMED_HEAD, _assumed_rows(s))]
+            body += [
+                "<h3>Assumptions (parameters the paper does not state)</h3>",
+                _html_table(ASSUMED_HEAD, _assumed_rows(s)),
+            ]
         for spec in s.study.tables:
             frame = s.results.tables.get(spec.id)
             if frame is None or not len(frame):
                 continue
             flags = ["far" if _flagged(spec, frame, i) else "" for i in range(len(frame))]
-            body += [f"<h3>{html.escape(spec.title)}</h3>",
-                     f"<p>Rows shaded red differ from the paper by more than {FLAG_ABOVE:g} "
-                     f"(relative for quantities in cells). "
-                     f'<a href="{s.study.name}/table-{spec.id}.csv">CSV</a></p>',
-                     _html_table([h for _, h in _columns(spec)], _rows(spec, frame), flags),
-                     f"<p><em>{html.escape(_table_assumptions(s, spec.id))}</em></p>",
-                     _html_figures(s, spec.id, out_dir)]
+            body += [
+                f"<h3>{html.escape(spec.title)}</h3>",
+                f"<p>Rows shaded red differ from the paper by more than {FLAG_ABOVE:g} "
+                f"(relative for quantities in cells). "
+                f'<a href="{s.study.name}/table-{spec.id}.csv">CSV</a></p>',
+                _html_table([h for _, h in _columns(spec)], _rows(spec, frame), flags),
+                f"<p><em>{html.escape(_table_assumptions(s, spec.id))}</em></p>",
+                _html_figures(s, spec.id, out_dir),
+            ]
         traces = _html_figures(s, "traces", out_dir)
         if traces:
             body += ["<h3>Traces</h3>", traces]
         if s.sensitivity is not None:
             sv = s.sensitivity
-            body += ["<h3>Sensitivity to the assumptions</h3>",
-                     f"<p>One assumption at a time, the others at their used values, "
-                     f"{sv.runs} replication(s) per point. Subset: {html.escape(sv.why)}</p>",
-                     _html_table(EFFECT_HEAD, _effect_rows(s)), "<ul>"]
+            body += [
+                "<h3>Sensitivity to the assumptions</h3>",
+                f"<p>One assumption at a time, the others at their used values, "
+                f"{sv.runs} replication(s) per point. Subset: {html.escape(sv.why)}</p>",
+                _html_table(EFFECT_HEAD, _effect_rows(s)),
+                "<ul>",
+            ]
             body += [f"<li>{html.escape(v)}</li>" for v in verdicts(sv.effects)] + ["</ul>"]
             body += [f'<p class="note">{html.escape(n)}</p>' for n in sv.notes]
             svg = next((p for p in s.tornado if p.suffix == ".svg"), None)
             if svg is not None:
                 src = html.escape(_rel(svg, out_dir))
-                body.append(f'<figure><img src="{src}" alt="tornado"><figcaption>Bars: '
-                            "smallest to largest mean over each assumption's range; black: "
-                            "values used; red dashed: published.</figcaption></figure>")
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            "<title>atmsim reproduction report</title>"
-            f"<style>{CSS}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
+                body.append(
+                    f'<figure><img src="{src}" alt="tornado"><figcaption>Bars: '
+                    "smallest to largest mean over each assumption's range; black: "
+                    "values used; red dashed: published.</figcaption></figure>"
+                )
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        "<title>atmsim reproduction report</title>"
+        f"<style>{CSS}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n"
+    )
 
 
 def write(rep: Reproduction, out_dir: Path) -> List[Path]:
@@ -347,8 +402,10 @@ def write(rep: Reproduction, out_dir: Path) -> List[Path]:
             pd.DataFrame(_assumed_rows(s), columns=ASSUMED_HEAD).to_csv(path, index=False)
             written.append(path)
         if s.sensitivity is not None:
-            for name, frame in (("sensitivity-points.csv", s.sensitivity.points),
-                                ("sensitivity-effects.csv", s.sensitivity.effects)):
+            for name, frame in (
+                ("sensitivity-points.csv", s.sensitivity.points),
+                ("sensitivity-effects.csv", s.sensitivity.effects),
+            ):
                 path = folder / name
                 frame.to_csv(path, index=False)
                 written.append(path)

@@ -90,8 +90,7 @@ def _labelled(stats: "pd.DataFrame", experiments: Sequence[Experiment]) -> "pd.D
     """Every metric of every experiment, long form, labelled with table and label columns."""
     import pandas as pd
 
-    labels = pd.DataFrame([{"point": i, "table": e.table, **e.labels}
-                           for i, e in enumerate(experiments)])
+    labels = pd.DataFrame([{"point": i, "table": e.table, **e.labels} for i, e in enumerate(experiments)])
     merged = labels.merge(stats, on="point", how="right")
     return merged.drop(columns=["point"])
 
@@ -112,8 +111,9 @@ def _relabelled(runs: "pd.DataFrame", experiments: Sequence[Experiment]) -> "pd.
     return out
 
 
-def _comparison(study: Study, points: "pd.DataFrame", experiments: Sequence[Experiment]
-                ) -> Dict[str, "pd.DataFrame"]:
+def _comparison(
+    study: Study, points: "pd.DataFrame", experiments: Sequence[Experiment]
+) -> Dict[str, "pd.DataFrame"]:
     import pandas as pd
 
     out: Dict[str, pd.DataFrame] = {}
@@ -138,24 +138,35 @@ def _comparison(study: Study, points: "pd.DataFrame", experiments: Sequence[Expe
             frame[f"diff_{c.name}"] = frame[c.name] - paper
         ordered = list(spec.labels)
         for c in spec.compared:
-            ordered += [c.name, f"paper_{c.name}", f"diff_{c.name}",
-                        f"{c.name}_ci_low", f"{c.name}_ci_high"]
+            ordered += [c.name, f"paper_{c.name}", f"diff_{c.name}", f"{c.name}_ci_low", f"{c.name}_ci_high"]
         out[spec.id] = frame[ordered].reset_index(drop=True)
     return out
 
 
 def _traces(
-    study: Study, runs: List[TraceRun], extra: Pairs, store: Store, jobs: Optional[int],
-    executor: Any, progress: Optional[bool], notes: List[str],
+    study: Study,
+    runs: List[TraceRun],
+    extra: Pairs,
+    store: Store,
+    jobs: Optional[int],
+    executor: Any,
+    progress: Optional[bool],
+    notes: List[str],
 ) -> List[Tuple[TraceRun, Dict[str, "pd.DataFrame"]]]:
     if not runs:
         return []
-    points = [Point(r.scenario, tuple(r.scenario.overrides) + tuple(r.overrides) + extra,
-                    {"study": study.name, "trace": r.name})
-              for r in runs]
+    points = [
+        Point(
+            r.scenario,
+            tuple(r.scenario.overrides) + tuple(r.overrides) + extra,
+            {"study": study.name, "trace": r.name},
+        )
+        for r in runs
+    ]
     try:
-        done = execute(points, 1, store=store, executor=executor, jobs=jobs,
-                       show_progress=progress, cost=lambda p: 1.0)
+        done = execute(
+            points, 1, store=store, executor=executor, jobs=jobs, show_progress=progress, cost=lambda p: 1.0
+        )
     except _core.ScenarioError as err:
         # An engine without [trace] support must not cost the whole report its tables.
         notes.append(f"trace figures skipped: the engine rejected the traced runs ({err})")
@@ -198,8 +209,9 @@ def select_tables(study: Study, spec: str) -> List[str]:
             continue
         hits = [t for t in ids if part in table_aliases(t)]
         if not hits:
-            raise SelectionError(f"--tables: {study.name} has no table {part!r} "
-                             f"(choose from {', '.join(ids)})")
+            raise SelectionError(
+                f"--tables: {study.name} has no table {part!r} (choose from {', '.join(ids)})"
+            )
         chosen.update(hits)
     if not chosen:
         raise SelectionError("--tables: no table given")
@@ -207,9 +219,16 @@ def select_tables(study: Study, spec: str) -> List[str]:
 
 
 def reproduce_study(
-    study: Study, quick: bool, extra: Pairs, store: Store, out_dir: Optional[Path],
-    jobs: Optional[int] = None, executor: Any = None, progress: Optional[bool] = None,
-    tables: Optional[Sequence[str]] = None, sensitivity: bool = False,
+    study: Study,
+    quick: bool,
+    extra: Pairs,
+    store: Store,
+    out_dir: Optional[Path],
+    jobs: Optional[int] = None,
+    executor: Any = None,
+    progress: Optional[bool] = None,
+    tables: Optional[Sequence[str]] = None,
+    sensitivity: bool = False,
 ) -> StudyReport:
     """One study through the sweep and the store. out_dir None: compare only (no trace runs,
     no figures); tables: only these table ids' experiments."""
@@ -217,17 +236,25 @@ def reproduce_study(
     if tables is not None:
         experiments = [e for e in experiments if e.table in tables]
     if not experiments:
-        raise SelectionError(f"--tables: no run of {study.name} selected (--quick keeps a "
-                             f"subset of its tables)")
+        raise SelectionError(
+            f"--tables: no run of {study.name} selected (--quick keeps a subset of its tables)"
+        )
     points = [_point(study, e, extra) for e in experiments]
     costs = {id(p): e.cost for p, e in zip(points, experiments)}
     # Optional study hooks: `detail_metrics = True` reads every flow and port field of the
     # reports (not only summary and goodputs); `derive_metrics(runs)` returns the run table
     # with extra metric columns (listed in its attrs["metrics"]).
     runs = replication.replications(study.runs, quick)
-    swept = execute(points, runs, store=store, executor=executor, jobs=jobs,
-                    show_progress=progress, cost=lambda p: costs.get(id(p), 1.0),
-                    detail=bool(getattr(study, "detail_metrics", False)))
+    swept = execute(
+        points,
+        runs,
+        store=store,
+        executor=executor,
+        jobs=jobs,
+        show_progress=progress,
+        cost=lambda p: costs.get(id(p), 1.0),
+        detail=bool(getattr(study, "detail_metrics", False)),
+    )
     run_table = _relabelled(swept.runs, experiments)
     notes: List[str] = []
     # A run shortened by hand (--duration) may end before its first random draw (an idle
@@ -239,10 +266,14 @@ def reproduce_study(
         run_table = derive(run_table)
     indexed = summarize(run_table, by=["point"])
     compared = _comparison(study, indexed, experiments)
-    traces = [] if out_dir is None else _traces(
-        study, study.trace_runs(quick), extra, store, jobs, executor, progress, notes)
-    results = StudyResults(tables=compared, points=_labelled(indexed, experiments), traces=traces,
-                           runs=run_table)
+    traces = (
+        []
+        if out_dir is None
+        else _traces(study, study.trace_runs(quick), extra, store, jobs, executor, progress, notes)
+    )
+    results = StudyResults(
+        tables=compared, points=_labelled(indexed, experiments), traces=traces, runs=run_table
+    )
     # Optional hook: `report_notes(quick, results)` adds lines of the study's own (settings,
     # statements compared in prose) to the report and the command's output.
     study_notes = getattr(study, "report_notes", None)
@@ -250,42 +281,66 @@ def reproduce_study(
         notes.extend(study_notes(quick, results))
     figures = [] if out_dir is None else study.figures(results, out_dir / study.name)
     report = StudyReport(
-        study=study, results=results, agreement=agreement.summarize(compared, study.tables),
-        figures=figures, runs=len(swept.tasks), computed=swept.computed, cached=swept.cached,
-        notes=notes, experiments=experiments, replications=runs,
+        study=study,
+        results=results,
+        agreement=agreement.summarize(compared, study.tables),
+        figures=figures,
+        runs=len(swept.tasks),
+        computed=swept.computed,
+        cached=swept.cached,
+        notes=notes,
+        experiments=experiments,
+        replications=runs,
     )
     if sensitivity:
         declared = assumptions_of(study)
-        report.sensitivity = sens.run(study, declared, sens.subset(study, quick), runs, store,
-                                      extra, executor, jobs, progress)
+        report.sensitivity = sens.run(
+            study, declared, sens.subset(study, quick), runs, store, extra, executor, jobs, progress
+        )
         if out_dir is not None:
-            report.tornado = sens.tornado(report.sensitivity, declared,
-                                          out_dir / study.name / "sensitivity-tornado",
-                                          f"{study.title}: one assumption at a time")
+            report.tornado = sens.tornado(
+                report.sensitivity,
+                declared,
+                out_dir / study.name / "sensitivity-tornado",
+                f"{study.title}: one assumption at a time",
+            )
     return report
 
 
-def _check_replications(study: Study, experiments: Sequence[Experiment],
-                        points: Sequence[Point], runs: "pd.DataFrame",
-                        notes: Optional[List[str]] = None) -> None:
+def _check_replications(
+    study: Study,
+    experiments: Sequence[Experiment],
+    points: Sequence[Point],
+    runs: "pd.DataFrame",
+    notes: Optional[List[str]] = None,
+) -> None:
     """Fail the study if a random point's replications are all the same (with `notes`,
     record it there instead)."""
     has_phases = replication.engine_has_phases()
-    random = {i: replication.random_elements(p.scenario.text, p.overrides, has_phases)
-              for i, p in enumerate(points)}
+    random = {
+        i: replication.random_elements(p.scenario.text, p.overrides, has_phases) for i, p in enumerate(points)
+    }
     labels = {i: sens.label(e) for i, e in enumerate(experiments)}
     found = replication.check(runs, random, labels)
     if found and notes is not None:
-        notes.append(replication.message(study.name, found) + " (the duration was overridden: "
-                     "a short run may end before its first random draw)")
+        notes.append(
+            replication.message(study.name, found) + " (the duration was overridden: "
+            "a short run may end before its first random draw)"
+        )
     elif found:
         raise replication.IdenticalReplications(replication.message(study.name, found))
 
 
 def reproduce(
-    studies: Sequence[Study], quick: bool, store: Store, out_dir: Optional[Path],
-    overrides: Pairs = (), jobs: Optional[int] = None, executor: Any = None,
-    progress: Optional[bool] = None, tables: Optional[Sequence[str]] = None,
+    studies: Sequence[Study],
+    quick: bool,
+    store: Store,
+    out_dir: Optional[Path],
+    overrides: Pairs = (),
+    jobs: Optional[int] = None,
+    executor: Any = None,
+    progress: Optional[bool] = None,
+    tables: Optional[Sequence[str]] = None,
     sensitivity: bool = False,
 ) -> Reproduction:
     """Run, compare and (with an out_dir) draw every study, and with `sensitivity` sweep its
@@ -294,11 +349,17 @@ def reproduce(
     started = time.time()
     clock = time.perf_counter()
     reports = [
-        reproduce_study(s, quick, tuple(overrides), store, out_dir, jobs, executor, progress,
-                        tables, sensitivity)
+        reproduce_study(
+            s, quick, tuple(overrides), store, out_dir, jobs, executor, progress, tables, sensitivity
+        )
         for s in studies
     ]
     return Reproduction(
-        studies=reports, quick=quick, overrides=tuple(overrides), store=store.path,
-        engine_version=_core.version(), wall_s=time.perf_counter() - clock, started=started,
+        studies=reports,
+        quick=quick,
+        overrides=tuple(overrides),
+        store=store.path,
+        engine_version=_core.version(),
+        wall_s=time.perf_counter() - clock,
+        started=started,
     )

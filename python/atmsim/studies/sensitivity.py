@@ -87,8 +87,7 @@ def subset(study: Study, quick: bool) -> Subset:
     if declared is not None:
         s: Subset = declared(quick)
         return s
-    return Subset(study.experiments(True)[:1],
-                  "the study declares no subset: its first --quick experiment")
+    return Subset(study.experiments(True)[:1], "the study declares no subset: its first --quick experiment")
 
 
 def label(exp: Experiment) -> str:
@@ -110,16 +109,26 @@ def _consistent(a: Assumption, doc: Dict[str, Any]) -> Optional[str]:
                 else:
                     node = None
                     break
-            if node is not None and not isinstance(node, (dict, list)) and node != a.value \
-                    and not (isinstance(node, (int, float)) and isinstance(a.value, (int, float))
-                             and float(node) == float(a.value)):
-                return (f"assumption {a.name}: the scenario has {concrete} = {node!r}, the "
-                        f"declaration says {a.value!r}")
+            if (
+                node is not None
+                and not isinstance(node, (dict, list))
+                and node != a.value
+                and not (
+                    isinstance(node, (int, float))
+                    and isinstance(a.value, (int, float))
+                    and float(node) == float(a.value)
+                )
+            ):
+                return (
+                    f"assumption {a.name}: the scenario has {concrete} = {node!r}, the "
+                    f"declaration says {a.value!r}"
+                )
     return None
 
 
-def plan(study: Study, experiments: Sequence[Experiment], assumptions: Sequence[Assumption],
-         extra: Pairs = ()) -> Tuple[List[Variant], List[str]]:
+def plan(
+    study: Study, experiments: Sequence[Experiment], assumptions: Sequence[Assumption], extra: Pairs = ()
+) -> Tuple[List[Variant], List[str]]:
     """The baseline of every experiment, then every (assumption, value != used) of every
     experiment it applies to; and notes (assumptions that do not apply, declarations the
     scenario contradicts)."""
@@ -143,8 +152,10 @@ def plan(study: Study, experiments: Sequence[Experiment], assumptions: Sequence[
                 pairs = a.overrides(doc, v)
                 fixed = sorted({k for k, _ in pairs} & {k for k, _ in extra})
                 if fixed:
-                    msg = (f"assumption {a.name}: not swept, {', '.join(fixed)} is fixed for "
-                           f"every run by the command line")
+                    msg = (
+                        f"assumption {a.name}: not swept, {', '.join(fixed)} is fixed for "
+                        f"every run by the command line"
+                    )
                     if msg not in notes:
                         notes.append(msg)
                     break
@@ -158,12 +169,16 @@ def plan(study: Study, experiments: Sequence[Experiment], assumptions: Sequence[
     return variants, notes
 
 
-def _rows(study: Study, experiments: Sequence[Experiment], variants: Sequence[Variant],
-          stats: "pd.DataFrame", assumptions: Sequence[Assumption]) -> List[Dict[str, Any]]:
+def _rows(
+    study: Study,
+    experiments: Sequence[Experiment],
+    variants: Sequence[Variant],
+    stats: "pd.DataFrame",
+    assumptions: Sequence[Assumption],
+) -> List[Dict[str, Any]]:
     specs = {t.id: t for t in study.tables}
     used = {a.name: a.value for a in assumptions}
-    by_point: Dict[int, Any] = {int(cast(Any, p)): g.set_index("metric")
-                                for p, g in stats.groupby("point")}
+    by_point: Dict[int, Any] = {int(cast(Any, p)): g.set_index("metric") for p, g in stats.groupby("point")}
     rows: List[Dict[str, Any]] = []
     for j, var in enumerate(variants):
         exp = experiments[var.experiment]
@@ -175,14 +190,23 @@ def _rows(study: Study, experiments: Sequence[Experiment], variants: Sequence[Va
             if c.metric not in est.index:
                 continue
             r: Any = est.loc[c.metric]
-            rows.append({
-                "experiment": var.experiment, "table": exp.table, "label": label(exp),
-                "metric": c.name, "metric_label": c.label, "relative": c.relative,
-                "assumption": var.assumption,
-                "value": var.value, "n": int(r["n"]), "mean": float(r["mean"]),
-                "ci_low": float(r["ci_low"]), "ci_high": float(r["ci_high"]),
-                "published": _float(exp.published.get(c.name)),
-            })
+            rows.append(
+                {
+                    "experiment": var.experiment,
+                    "table": exp.table,
+                    "label": label(exp),
+                    "metric": c.name,
+                    "metric_label": c.label,
+                    "relative": c.relative,
+                    "assumption": var.assumption,
+                    "value": var.value,
+                    "n": int(r["n"]),
+                    "mean": float(r["mean"]),
+                    "ci_low": float(r["ci_low"]),
+                    "ci_high": float(r["ci_high"]),
+                    "published": _float(exp.published.get(c.name)),
+                }
+            )
     # The baseline is each assumption's used value: copy it into every assumption's sweep.
     out = list(rows)
     for base_row in rows:
@@ -192,8 +216,7 @@ def _rows(study: Study, experiments: Sequence[Experiment], variants: Sequence[Va
             exp = experiments[base_row["experiment"]]
             if a.tables and exp.table not in a.tables:
                 continue
-            if any(o["assumption"] == a.name and o["experiment"] == base_row["experiment"]
-                   for o in rows):
+            if any(o["assumption"] == a.name and o["experiment"] == base_row["experiment"] for o in rows):
                 out.append(dict(base_row, assumption=a.name, value=used[a.name]))
     return out
 
@@ -209,9 +232,29 @@ def effects(points: "pd.DataFrame", used: Dict[str, Any]) -> "pd.DataFrame":
     """Per (experiment, metric, assumption): the tornado bar and what explains the gap."""
     import pandas as pd
 
-    cols = ["experiment", "table", "label", "metric", "metric_label", "relative", "published",
-            "assumption", "used", "baseline", "baseline_ci", "low", "low_value", "low_ci", "high",
-            "high_value", "high_ci", "swing", "closest_value", "closest_mean", "reaches"]
+    cols = [
+        "experiment",
+        "table",
+        "label",
+        "metric",
+        "metric_label",
+        "relative",
+        "published",
+        "assumption",
+        "used",
+        "baseline",
+        "baseline_ci",
+        "low",
+        "low_value",
+        "low_ci",
+        "high",
+        "high_value",
+        "high_ci",
+        "swing",
+        "closest_value",
+        "closest_mean",
+        "reaches",
+    ]
     out: List[Dict[str, Any]] = []
     if not len(points):
         return pd.DataFrame(columns=cols)
@@ -223,35 +266,52 @@ def effects(points: "pd.DataFrame", used: Dict[str, Any]) -> "pd.DataFrame":
         if not len(g):
             continue
         first = g.iloc[0]
-        base = g[g["value"].apply(lambda v: _eq(v, used.get(a)))]
+        used_value = used.get(a)
+        at_used = g["value"].apply(lambda v, u=used_value: _eq(v, u))
+        base = g[at_used]
         lo: Any = g.loc[cast(Any, g["mean"].idxmin())]
         hi: Any = g.loc[cast(Any, g["mean"].idxmax())]
         pub = float(first["published"])
         # The value closest to the paper among those the study does not use.
-        others = g[~g["value"].apply(lambda v: _eq(v, used.get(a)))]
-        closest: Any = others.loc[cast(Any, (others["mean"] - pub).abs().idxmin())] \
-            if not math.isnan(pub) and len(others) else None
+        others = g[~at_used]
+        closest: Any = (
+            others.loc[cast(Any, (others["mean"] - pub).abs().idxmin())]
+            if not math.isnan(pub) and len(others)
+            else None
+        )
         reaches = bool(closest is not None and _within(pub, closest))
-        out.append({
-            "experiment": e, "table": first["table"], "label": first["label"], "metric": m,
-            "metric_label": first["metric_label"], "relative": bool(first["relative"]),
-            "published": pub, "assumption": a, "used": used.get(a),
-            "baseline": float(base["mean"].iloc[0]) if len(base) else float("nan"),
-            "baseline_ci": (float(base["ci_low"].iloc[0]), float(base["ci_high"].iloc[0]))
-            if len(base) else (float("nan"), float("nan")),
-            "low": float(lo["mean"]), "low_value": lo["value"],
-            "low_ci": (float(lo["ci_low"]), float(lo["ci_high"])),
-            "high": float(hi["mean"]), "high_value": hi["value"],
-            "high_ci": (float(hi["ci_low"]), float(hi["ci_high"])),
-            # Means equal but for float rounding (sums in another order) count as no swing.
-            "swing": _swing(float(lo["mean"]), float(hi["mean"])),
-            "closest_value": None if closest is None else closest["value"],
-            "closest_mean": float("nan") if closest is None else float(closest["mean"]),
-            "reaches": reaches,
-        })
+        out.append(
+            {
+                "experiment": e,
+                "table": first["table"],
+                "label": first["label"],
+                "metric": m,
+                "metric_label": first["metric_label"],
+                "relative": bool(first["relative"]),
+                "published": pub,
+                "assumption": a,
+                "used": used.get(a),
+                "baseline": float(base["mean"].iloc[0]) if len(base) else float("nan"),
+                "baseline_ci": (float(base["ci_low"].iloc[0]), float(base["ci_high"].iloc[0]))
+                if len(base)
+                else (float("nan"), float("nan")),
+                "low": float(lo["mean"]),
+                "low_value": lo["value"],
+                "low_ci": (float(lo["ci_low"]), float(lo["ci_high"])),
+                "high": float(hi["mean"]),
+                "high_value": hi["value"],
+                "high_ci": (float(hi["ci_low"]), float(hi["ci_high"])),
+                # Means equal but for float rounding (sums in another order) count as no swing.
+                "swing": _swing(float(lo["mean"]), float(hi["mean"])),
+                "closest_value": None if closest is None else closest["value"],
+                "closest_mean": float("nan") if closest is None else float(closest["mean"]),
+                "reaches": reaches,
+            }
+        )
     frame = pd.DataFrame(out, columns=cols)
-    return frame.sort_values(["experiment", "metric", "swing"], ascending=[True, True, False],
-                             kind="stable").reset_index(drop=True)
+    return frame.sort_values(
+        ["experiment", "metric", "swing"], ascending=[True, True, False], kind="stable"
+    ).reset_index(drop=True)
 
 
 def _swing(low: float, high: float) -> float:
@@ -286,7 +346,7 @@ def verdicts(effects_: "pd.DataFrame", gap: float = 0.05) -> List[str]:
     value), or that none does. A gap inside the baseline's own interval is said to be within
     the noise of the replications, not attributed."""
     lines: List[str] = []
-    for (e, m), g in effects_.groupby(["experiment", "metric"], sort=False):
+    for _, g in effects_.groupby(["experiment", "metric"], sort=False):
         first = g.iloc[0]
         known = g[g["baseline"].notna()]
         pub = float(first["published"])
@@ -297,29 +357,37 @@ def verdicts(effects_: "pd.DataFrame", gap: float = 0.05) -> List[str]:
         diff = abs(base - pub) / abs(pub) if first["relative"] and pub else abs(base - pub)
         if diff <= gap:
             continue
-        head = (f"{first['label']}, {first['metric_label']}: simulated {base:.3g}, paper "
-                f"{pub:.3g}")
+        head = f"{first['label']}, {first['metric_label']}: simulated {base:.3g}, paper {pub:.3g}"
         if not (math.isnan(blo) or math.isnan(bhi)) and blo <= pub <= bhi:
-            lines.append(f"{head}: inside the baseline's 95 % interval [{blo:.3g}, {bhi:.3g}] "
-                         f"(too few replications to call it a disagreement)")
+            lines.append(
+                f"{head}: inside the baseline's 95 % interval [{blo:.3g}, {bhi:.3g}] "
+                f"(too few replications to call it a disagreement)"
+            )
             continue
         # Explained: the paper's value inside the interval of a value the study does not use,
         # whose mean also closes at least a quarter of the gap (a wide interval alone from
         # two replications is not an explanation).
         hits = g[g["reaches"] & ((g["closest_mean"] - pub).abs() <= 0.75 * abs(base - pub))]
         if len(hits):
-            parts = [f"{h['assumption']} = {fmt_value(h['closest_value'])} "
-                     f"(gives {h['closest_mean']:.3g})" for _, h in hits.iterrows()]
+            parts = [
+                f"{h['assumption']} = {fmt_value(h['closest_value'])} (gives {h['closest_mean']:.3g})"
+                for _, h in hits.iterrows()
+            ]
             lines.append(f"{head}: explained by assumption " + "; or ".join(parts))
             continue
         numeric = g["low_value"].apply(_is_number) & g["high_value"].apply(_is_number)
         bracket = g[numeric & (g["low"] <= pub) & (pub <= g["high"])]
         if len(bracket):
-            parts = [f"{b['assumption']} between {fmt_value(b['low_value'])} (gives "
-                     f"{b['low']:.3g}) and {fmt_value(b['high_value'])} (gives {b['high']:.3g})"
-                     for _, b in bracket.iterrows()]
-            lines.append(f"{head}: within the range of assumption " + "; or ".join(parts)
-                         + " (no value swept reaches it; one in between may)")
+            parts = [
+                f"{b['assumption']} between {fmt_value(b['low_value'])} (gives "
+                f"{b['low']:.3g}) and {fmt_value(b['high_value'])} (gives {b['high']:.3g})"
+                for _, b in bracket.iterrows()
+            ]
+            lines.append(
+                f"{head}: within the range of assumption "
+                + "; or ".join(parts)
+                + " (no value swept reaches it; one in between may)"
+            )
             continue
         tried = g[g["closest_value"].notna()]
         if not len(tried):
@@ -327,19 +395,31 @@ def verdicts(effects_: "pd.DataFrame", gap: float = 0.05) -> List[str]:
         best: Any = tried.loc[cast(Any, (tried["closest_mean"] - pub).abs().idxmin())]
         left = abs(float(best["closest_mean"]) - pub)
         if left <= 0.5 * abs(base - pub):
-            lines.append(f"{head}: partly explained by assumption {best['assumption']} = "
-                         f"{fmt_value(best['closest_value'])} (gives {best['closest_mean']:.3g}: "
-                         f"the gap shrinks from {abs(base - pub):.3g} to {left:.3g})")
+            lines.append(
+                f"{head}: partly explained by assumption {best['assumption']} = "
+                f"{fmt_value(best['closest_value'])} (gives {best['closest_mean']:.3g}: "
+                f"the gap shrinks from {abs(base - pub):.3g} to {left:.3g})"
+            )
             continue
-        lines.append(f"{head}: not explained by any declared assumption (the closest, "
-                     f"{best['assumption']} = {fmt_value(best['closest_value'])}, gives "
-                     f"{best['closest_mean']:.3g}): a model question")
+        lines.append(
+            f"{head}: not explained by any declared assumption (the closest, "
+            f"{best['assumption']} = {fmt_value(best['closest_value'])}, gives "
+            f"{best['closest_mean']:.3g}): a model question"
+        )
     return lines
 
 
-def run(study: Study, assumptions: Sequence[Assumption], chosen: Subset, runs: int,
-        store: Store, extra: Pairs = (), executor: Any = None, jobs: Optional[int] = None,
-        progress: Optional[bool] = None) -> Sensitivity:
+def run(
+    study: Study,
+    assumptions: Sequence[Assumption],
+    chosen: Subset,
+    runs: int,
+    store: Store,
+    extra: Pairs = (),
+    executor: Any = None,
+    jobs: Optional[int] = None,
+    progress: Optional[bool] = None,
+) -> Sensitivity:
     """Run the one-at-a-time sweep through the store (and `executor`), summarize it."""
     import pandas as pd
 
@@ -360,15 +440,21 @@ def run(study: Study, assumptions: Sequence[Assumption], chosen: Subset, runs: i
     for (name, _), idx in groups.items():
         pts = [variants[j].point for j in idx]
         try:
-            swept = execute(pts, runs, store=store, executor=executor, jobs=jobs,
-                            show_progress=progress, cost=lambda p: costs.get(id(p), 1.0),
-                            detail=detail)
+            swept = execute(
+                pts,
+                runs,
+                store=store,
+                executor=executor,
+                jobs=jobs,
+                show_progress=progress,
+                cost=lambda p: costs.get(id(p), 1.0),
+                detail=detail,
+            )
         except _core.ScenarioError as err:
             if name == BASELINE:
                 raise
             value = variants[idx[0]].value
-            notes.append(f"assumption {name} = {fmt_value(value)}: not run, the engine "
-                         f"rejects it ({err})")
+            notes.append(f"assumption {name} = {fmt_value(value)}: not run, the engine rejects it ({err})")
             continue
         computed += swept.computed
         cached += swept.cached
@@ -387,20 +473,28 @@ def run(study: Study, assumptions: Sequence[Assumption], chosen: Subset, runs: i
     stats = summarize(run_table, by=["point"])
     points = pd.DataFrame(_rows(study, experiments, variants, stats, assumptions))
     used = {a.name: a.value for a in assumptions}
-    return Sensitivity(why=chosen.why, runs=runs, points=points, effects=effects(points, used),
-                       notes=notes, computed=computed, cached=cached)
+    return Sensitivity(
+        why=chosen.why,
+        runs=runs,
+        points=points,
+        effects=effects(points, used),
+        notes=notes,
+        computed=computed,
+        cached=cached,
+    )
 
 
 def render(s: Sensitivity) -> str:
     """The effects as text: per published number, the assumptions by swing."""
-    lines = [f"Sensitivity (one assumption at a time, {s.runs} replications per point) on: "
-             f"{s.why}"]
-    for (e, m), g in s.effects.groupby(["experiment", "metric"], sort=False):
+    lines = [f"Sensitivity (one assumption at a time, {s.runs} replications per point) on: {s.why}"]
+    for _, g in s.effects.groupby(["experiment", "metric"], sort=False):
         first = g.iloc[0]
         pub = first["published"]
-        lines.append(f"  {first['label']} -- {first['metric_label']} "
-                     f"(paper {'-' if math.isnan(pub) else f'{pub:.3g}'}, "
-                     f"baseline {first['baseline']:.3g})")
+        lines.append(
+            f"  {first['label']} -- {first['metric_label']} "
+            f"(paper {'-' if math.isnan(pub) else f'{pub:.3g}'}, "
+            f"baseline {first['baseline']:.3g})"
+        )
         for _, r in g.iterrows():
             if r["swing"] == 0:
                 lines.append(f"    {r['assumption']:<22} {r['low']:.3g} at every value swept")
@@ -408,7 +502,8 @@ def render(s: Sensitivity) -> str:
             lines.append(
                 f"    {r['assumption']:<22} {r['low']:.3g} [{_ci(r['low_ci'])}] at "
                 f"{fmt_value(r['low_value'])} .. {r['high']:.3g} [{_ci(r['high_ci'])}] at "
-                f"{fmt_value(r['high_value'])}  (swing {r['swing']:.3g})")
+                f"{fmt_value(r['high_value'])}  (swing {r['swing']:.3g})"
+            )
     for line in verdicts(s.effects):
         lines.append(f"  * {line}")
     for note in s.notes:
@@ -423,42 +518,53 @@ def _ci(pair: Tuple[float, float]) -> str:
     return f"{lo:.3g}, {hi:.3g}"
 
 
-def tornado(s: Sensitivity, assumptions: Sequence[Assumption], path: Path,
-            title: str, max_panels: int = 6) -> List[Path]:
+def tornado(
+    s: Sensitivity, assumptions: Sequence[Assumption], path: Path, title: str, max_panels: int = 6
+) -> List[Path]:
     """A tornado figure: per published number (up to max_panels), one bar per assumption from
     the smallest to the largest mean over its range, the baseline as a black line, the
     published value as a red dashed line. Writes path.png and path.svg."""
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     import textwrap
+
+    import matplotlib.pyplot as plt
 
     labels = {a.name: textwrap.fill(a.label, 34) for a in assumptions}
     groups = list(s.effects.groupby(["experiment", "metric"], sort=False))[:max_panels]
     if not groups:
         return []
     rows = max(len(g) for _, g in groups)
-    fig, axes = plt.subplots(len(groups), 1, figsize=(10.0, 1.2 + len(groups) * (0.5 * rows + 1.0)),
-                             squeeze=False)
+    fig, axes = plt.subplots(
+        len(groups), 1, figsize=(10.0, 1.2 + len(groups) * (0.5 * rows + 1.0)), squeeze=False
+    )
     for ax, (_, g) in zip(axes[:, 0], groups):
         g = g.iloc[::-1]
         first = g.iloc[0]
         ys = list(range(len(g)))
         for y, (_, r) in zip(ys, g.iterrows()):
             ax.barh(y, max(r["swing"], 1e-12), left=r["low"], height=0.6, color="#7aa6d6")
-            for end, ci in ((r["low"], r["low_ci"]), (r["high"], r["high_ci"])):
+            for ci in (r["low_ci"], r["high_ci"]):
                 if not (math.isnan(ci[0]) or math.isnan(ci[1])):
                     ax.plot([ci[0], ci[1]], [y, y], color="#1f3b5a", lw=1)
-            ax.text(r["high"], y + 0.32, f" {fmt_value(r['low_value'])}..{fmt_value(r['high_value'])}",
-                    va="bottom", fontsize=7)
+            ax.text(
+                r["high"],
+                y + 0.32,
+                f" {fmt_value(r['low_value'])}..{fmt_value(r['high_value'])}",
+                va="bottom",
+                fontsize=7,
+            )
         ax.set_yticks(ys)
-        ax.set_yticklabels([labels.get(r["assumption"], r["assumption"]) for _, r in g.iterrows()],
-                           fontsize=7)
+        ax.set_yticklabels(
+            [labels.get(r["assumption"], r["assumption"]) for _, r in g.iterrows()], fontsize=7
+        )
         # The means decide the scale; intervals from 2 replications may run far outside it.
-        marks = [float(v) for v in list(g["low"]) + list(g["high"])
-                 + [first["baseline"], first["published"]] if not math.isnan(float(v))]
+        marks = [
+            float(v)
+            for v in list(g["low"]) + list(g["high"]) + [first["baseline"], first["published"]]
+            if not math.isnan(float(v))
+        ]
         lo, hi = min(marks), max(marks)
         pad = 0.15 * (hi - lo) if hi > lo else 0.05 * (abs(hi) or 1.0)
         ax.set_xlim(lo - pad, hi + pad)
@@ -466,8 +572,7 @@ def tornado(s: Sensitivity, assumptions: Sequence[Assumption], path: Path,
         if not math.isnan(float(first["baseline"])):
             ax.axvline(float(first["baseline"]), color="black", lw=1, label="values used")
         if not math.isnan(float(first["published"])):
-            ax.axvline(float(first["published"]), color="red", ls="--", lw=1.2,
-                       label="published")
+            ax.axvline(float(first["published"]), color="red", ls="--", lw=1.2, label="published")
         ax.set_xlabel(str(first["metric_label"]), fontsize=8)
         ax.set_title(str(first["label"]), fontsize=8)
     handles, names = axes[0, 0].get_legend_handles_labels()

@@ -34,8 +34,7 @@ def _table(report: StudyReport, table_id: str) -> str:
 
     spec = next(t for t in report.study.tables if t.id == table_id)
     frame = report.results.tables[table_id]
-    shown: Dict[str, List[str]] = {label: [fmt(plain(v)) for v in frame[label]]
-                                   for label in spec.labels}
+    shown: Dict[str, List[str]] = {label: [fmt(plain(v)) for v in frame[label]] for label in spec.labels}
     for c in spec.compared:
         shown[c.name] = [_cell(row, c.name) for _, row in frame.iterrows()]
         shown[f"{c.name} (paper)"] = [fmt(plain(v)) for v in frame[f"paper_{c.name}"]]
@@ -47,15 +46,18 @@ def _table(report: StudyReport, table_id: str) -> str:
         lines.append(
             f"{a['metric']}: mean {kind}|simulated - paper| {fmt(a['mean_abs_diff'])} over "
             f"{int(a['rows'])} rows, {fmt(100 * a['within_0.05'], 2)} % within 0.05, "
-            f"{fmt(100 * a['within_0.10'], 2)} % within 0.10")
+            f"{fmt(100 * a['within_0.10'], 2)} % within 0.10"
+        )
     return "\n".join(lines)
 
 
 def render(report: StudyReport) -> str:
     """Every table of the study that has rows, in the study's order, then its notes."""
-    blocks = [f"{report.study.name}: {report.study.title}\n"
-              f"{report.replications} replication(s) per row; a value with a spread is shown as "
-              f"mean ± half-width of its 95 % interval"]
+    blocks = [
+        f"{report.study.name}: {report.study.title}\n"
+        f"{report.replications} replication(s) per row; a value with a spread is shown as "
+        f"mean ± half-width of its 95 % interval"
+    ]
     blocks += [_table(report, t.id) for t in report.study.tables if t.id in report.results.tables]
     if report.notes:
         blocks.append("\n".join(f"note: {n}" for n in report.notes))
@@ -78,8 +80,13 @@ def rows(report: StudyReport) -> List[Dict[str, Any]]:
             record.update({k: plain(v) for k, v in exp.labels.items()})
             record["runs"] = report.replications
             for c in spec.compared:
-                for key in (c.name, f"paper_{c.name}", f"diff_{c.name}",
-                            f"{c.name}_ci_low", f"{c.name}_ci_high"):
+                for key in (
+                    c.name,
+                    f"paper_{c.name}",
+                    f"diff_{c.name}",
+                    f"{c.name}_ci_low",
+                    f"{c.name}_ci_high",
+                ):
                     record[key] = plain(frame.at[i, key])
             out.append(record)
     return out

@@ -112,8 +112,7 @@ def traffic_matrix() -> Dict[Tuple[str, str], int]:
 # connection crosses, in order, for 0.8, 1.0 and 1.2 Gb/s of background.
 TABLE2: Dict[str, Dict[float, Tuple[float, ...]]] = {
     "Mi-Ro": {0.8e9: (0.41,), 1.0e9: (0.51,), 1.2e9: (0.61,)},
-    "To-Fi": {0.8e9: (0.294, 0.114, 0.11), 1.0e9: (0.367, 0.143, 0.13),
-              1.2e9: (0.44, 0.165, 0.15)},
+    "To-Fi": {0.8e9: (0.294, 0.114, 0.11), 1.0e9: (0.367, 0.143, 0.13), 1.2e9: (0.44, 0.165, 0.15)},
     "Ve-To": {0.8e9: (0.072, 0.30), 1.0e9: (0.090, 0.377), 1.2e9: (0.098, 0.43)},
     "Ro-Ba": {0.8e9: (0.25, 0.06), 1.0e9: (0.32, 0.074), 1.2e9: (0.38, 0.088)},
     "Ba-Pa": {0.8e9: (0.06, 0.028), 1.0e9: (0.074, 0.035), 1.2e9: (0.088, 0.042)},
@@ -143,51 +142,99 @@ class Statement:
 
 
 STATEMENTS: List[Statement] = [
-    Statement("2", {"buffer": 5000, "shaping": "50", "bg_mbps": 0}, "tcp_link_mbps", 149.4,
-              "when a 50 Mbit/s shaping is enforced on TCP connections and no background "
-              "traffic is present, the TCP connections completely saturate the link capacity, "
-              "since they grab 149.4 out of 150 available Mbit/s"),
-    Statement("2", {"buffer": 5000, "shaping": "none", "bg_mbps": 0}, "goodput_mbps", 83.0,
-              "while without shaping the goodput does not exceed 83 Mbit/s, for 5000-cell "
-              "node buffers", bound="<="),
-    Statement("2", {"shaping": "15", "bg_mbps": 75}, "efficiency", 1.0,
-              "the one with 15 Mbit/s shaping, whose efficiency remains equal to 1 (no segment "
-              "loss was recorded) up to a background traffic load equal to 75 Mbit/s"),
-    Statement("2", {"shaping": "none", "bg_mbps": 50}, "efficiency", 0.5,
-              "as soon as the total traffic offered to the network exceeds the bottleneck link "
-              "capacity, the efficiency of the TCP protocol becomes very poor, dropping to 0.5 "
-              "or even less", bound="<="),
-    Statement("4", {"bg_mbps": 45, "shaping_mbps": 30.0}, "efficiency", 1.0,
-              "assigned bandwidth up to 30 Mbit/s with 45 Mbit/s background ... the TCP "
-              "connections efficiency sticks to one"),
-    Statement("4", {"bg_mbps": 15, "shaping_mbps": 37.5}, "efficiency", 1.0,
-              "and up to 37.5 Mbit/s with 15 Mbit/s background"),
-    Statement("4", {"bg_mbps": 45, "shaping_mbps": 37.5}, "efficiency", 0.5,
-              "As soon as the link becomes overloaded, the TCP efficiency drops to about 0.5"),
-    Statement("4", {"bg_mbps": 15, "shaping_mbps": 50.0}, "efficiency", 0.5,
-              "As soon as the link becomes overloaded, the TCP efficiency drops to about 0.5"),
-    Statement("6", {"buffer": 5000, "fairness": "enforced"}, "efficiency", 1.0,
-              "all TCP connections have efficiency one, all of them receive the same amount "
-              "of bandwidth"),
-    Statement("12", {"buffer": 1000}, "efficiency_min", 1.0,
-              "when buffers are 1000 cells long all connections attain efficiency 1"),
+    Statement(
+        "2",
+        {"buffer": 5000, "shaping": "50", "bg_mbps": 0},
+        "tcp_link_mbps",
+        149.4,
+        "when a 50 Mbit/s shaping is enforced on TCP connections and no background "
+        "traffic is present, the TCP connections completely saturate the link capacity, "
+        "since they grab 149.4 out of 150 available Mbit/s",
+    ),
+    Statement(
+        "2",
+        {"buffer": 5000, "shaping": "none", "bg_mbps": 0},
+        "goodput_mbps",
+        83.0,
+        "while without shaping the goodput does not exceed 83 Mbit/s, for 5000-cell node buffers",
+        bound="<=",
+    ),
+    Statement(
+        "2",
+        {"shaping": "15", "bg_mbps": 75},
+        "efficiency",
+        1.0,
+        "the one with 15 Mbit/s shaping, whose efficiency remains equal to 1 (no segment "
+        "loss was recorded) up to a background traffic load equal to 75 Mbit/s",
+    ),
+    Statement(
+        "2",
+        {"shaping": "none", "bg_mbps": 50},
+        "efficiency",
+        0.5,
+        "as soon as the total traffic offered to the network exceeds the bottleneck link "
+        "capacity, the efficiency of the TCP protocol becomes very poor, dropping to 0.5 "
+        "or even less",
+        bound="<=",
+    ),
+    Statement(
+        "4",
+        {"bg_mbps": 45, "shaping_mbps": 30.0},
+        "efficiency",
+        1.0,
+        "assigned bandwidth up to 30 Mbit/s with 45 Mbit/s background ... the TCP "
+        "connections efficiency sticks to one",
+    ),
+    Statement(
+        "4",
+        {"bg_mbps": 15, "shaping_mbps": 37.5},
+        "efficiency",
+        1.0,
+        "and up to 37.5 Mbit/s with 15 Mbit/s background",
+    ),
+    Statement(
+        "4",
+        {"bg_mbps": 45, "shaping_mbps": 37.5},
+        "efficiency",
+        0.5,
+        "As soon as the link becomes overloaded, the TCP efficiency drops to about 0.5",
+    ),
+    Statement(
+        "4",
+        {"bg_mbps": 15, "shaping_mbps": 50.0},
+        "efficiency",
+        0.5,
+        "As soon as the link becomes overloaded, the TCP efficiency drops to about 0.5",
+    ),
+    Statement(
+        "6",
+        {"buffer": 5000, "fairness": "enforced"},
+        "efficiency",
+        1.0,
+        "all TCP connections have efficiency one, all of them receive the same amount of bandwidth",
+    ),
+    Statement(
+        "12",
+        {"buffer": 1000},
+        "efficiency_min",
+        1.0,
+        "when buffers are 1000 cells long all connections attain efficiency 1",
+    ),
 ]
 
 # Qualitative statements, compared in the report notes.
 QUALITATIVE = {
     "fig2_order": "the goodput with 50 Mbit/s shaping is always greater than the unshaped "
-                  "goodput, regardless of the node buffer size and the background load",
+    "goodput, regardless of the node buffer size and the background load",
     "fig2_15": "with 15 Mbit/s shaping the goodput is limited by the shaping and constant up to "
-               "75 Mbit/s of background",
+    "75 Mbit/s of background",
     "fig3_unshaped": "unshaped: goodput inversely proportional to the connection length",
     "fig3_50": "50 Mbit/s shaping: 505 and 550 km nearly equal, 1000 km lower",
     "fig3_eff": "efficiency independent of the connection length",
     "fig5_buffers": "adaptive shaping: better with 5000-cell than with 1000-cell buffers",
     "fig5_oscillation": "at medium loads the rate oscillates between about 15 and 50 Mbit/s",
-    "italy_miro": "Mi-Ro: efficiency one except unshaped TCP and background with 100-cell "
-                  "buffers",
-    "italy_bapa": "Ba-Pa unshaped: efficiency below 0.8, lower with 1000-cell buffers, goodput "
-                  "higher",
+    "italy_miro": "Mi-Ro: efficiency one except unshaped TCP and background with 100-cell buffers",
+    "italy_bapa": "Ba-Pa unshaped: efficiency below 0.8, lower with 1000-cell buffers, goodput higher",
     "italy_adaptive_tofi": "adaptive shaping, 100-cell buffers: To-Fi closed at 1.2 Gbit/s",
 }
 

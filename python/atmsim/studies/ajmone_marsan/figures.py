@@ -33,9 +33,17 @@ def _legend(group: str, value: object) -> str:
     return f"{style.label(group)} {fmt(value)}"
 
 
-def _panel(frame: "Optional[pd.DataFrame]", x: str, groups: Sequence[str], columns: Sequence[str],
-           out: Path, title: str, table: str, caption: str,
-           hlines: Sequence[float] = ()) -> List[FigureFile]:
+def _panel(
+    frame: "Optional[pd.DataFrame]",
+    x: str,
+    groups: Sequence[str],
+    columns: Sequence[str],
+    out: Path,
+    title: str,
+    table: str,
+    caption: str,
+    hlines: Sequence[float] = (),
+) -> List[FigureFile]:
     if frame is None or not len(frame):
         return []
     stated_any = False
@@ -53,13 +61,13 @@ def _panel(frame: "Optional[pd.DataFrame]", x: str, groups: Sequence[str], colum
                 sub = sub[sub[g] == v]
             sub = sub.sort_values(x)
             label = ", ".join(_legend(g, v) for g, v in zip(groups, key)) or "atmsim"
-            line = ax.plot(sub[x].astype(float), sub[column].astype(float), "o-", label=label,
-                           markersize=4)[0]
+            line = ax.plot(sub[x].astype(float), sub[column].astype(float), "o-", label=label, markersize=4)[
+                0
+            ]
             paper = f"paper_{column}"
             if paper in sub and sub[paper].notna().any():
                 stated = sub[sub[paper].notna()]
-                style.paper_marks(ax, stated[x].astype(float), stated[paper].astype(float),
-                                  line.get_color())
+                style.paper_marks(ax, stated[x].astype(float), stated[paper].astype(float), line.get_color())
                 stated_any = True
         for y in hlines:
             ax.axhline(y, color=style.REFERENCE_COLOR, linestyle=":", linewidth=0.8)
@@ -74,44 +82,89 @@ def _panel(frame: "Optional[pd.DataFrame]", x: str, groups: Sequence[str], colum
         fig.legend(handles, names, loc="outside right upper", fontsize="small")
     fig.suptitle(title, fontsize=10)
     files = plots.save(fig, out)
-    note = (" Crosses, in their series' colour: values stated in the paper's text."
-            if stated_any else "")
+    note = " Crosses, in their series' colour: values stated in the paper's text." if stated_any else ""
     return [FigureFile(table, caption + note, files)]
 
 
 def draw(results: StudyResults, out_dir: Path) -> List[FigureFile]:
     t = results.tables
     figs: List[FigureFile] = []
-    figs += _panel(t.get("2"), "bg_mbps", ["buffer", "shaping"], ["goodput_mbps", "efficiency"],
-                   out_dir / "figure2", "Figure 2: 1000 km, shaped background", "2",
-                   "Figure 2: total goodput of the three TCP connections and their efficiency "
-                   "against the shaped background load.")
+    figs += _panel(
+        t.get("2"),
+        "bg_mbps",
+        ["buffer", "shaping"],
+        ["goodput_mbps", "efficiency"],
+        out_dir / "figure2",
+        "Figure 2: 1000 km, shaped background",
+        "2",
+        "Figure 2: total goodput of the three TCP connections and their efficiency "
+        "against the shaped background load.",
+    )
     flows3 = [f"goodput_{n}" for n in st.TWO_NODE]
-    figs += _panel(t.get("3"), "bg_mbps", ["shaping"], flows3, out_dir / "figure3",
-                   "Figure 3: 505 / 550 / 1000 km (tcp1 / tcp2 / tcp3), 5000 cells", "3",
-                   "Figure 3: goodput of each connection (tcp1 505 km, tcp2 550 km, tcp3 "
-                   "1000 km).")
-    figs += _panel(t.get("4"), "shaping_mbps", ["bg_mbps", "bg_shaped"],
-                   ["goodput_mbps", "efficiency"], out_dir / "figure4",
-                   "Figure 4: 100 km, 1000 cells", "4",
-                   "Figure 4: total goodput and efficiency against the rate each TCP "
-                   "connection is shaped to.")
-    figs += _panel(t.get("5"), "bg_mbps", ["fairness", "buffer"], flows3 + ["efficiency"],
-                   out_dir / "figure5", "Figure 5: adaptive shaping, 1000 km", "5",
-                   "Figure 5: adaptive shaping, goodput of each connection and efficiency.")
-    figs += _panel(t.get("6"), "bg_mbps", ["fairness"], flows3 + ["efficiency"], out_dir / "figure6",
-                   "Figure 6: adaptive shaping, 505 / 550 / 1000 km, 5000 cells", "6",
-                   "Figure 6: adaptive shaping with connections of different lengths.")
-    for table, name in (("8-9", "Figures 8-9: 100-cell buffers"),
-                        ("10-11", "Figures 10-11: 1000-cell buffers"),
-                        ("12", "Figure 12: adaptive shaping")):
+    figs += _panel(
+        t.get("3"),
+        "bg_mbps",
+        ["shaping"],
+        flows3,
+        out_dir / "figure3",
+        "Figure 3: 505 / 550 / 1000 km (tcp1 / tcp2 / tcp3), 5000 cells",
+        "3",
+        "Figure 3: goodput of each connection (tcp1 505 km, tcp2 550 km, tcp3 1000 km).",
+    )
+    figs += _panel(
+        t.get("4"),
+        "shaping_mbps",
+        ["bg_mbps", "bg_shaped"],
+        ["goodput_mbps", "efficiency"],
+        out_dir / "figure4",
+        "Figure 4: 100 km, 1000 cells",
+        "4",
+        "Figure 4: total goodput and efficiency against the rate each TCP connection is shaped to.",
+    )
+    figs += _panel(
+        t.get("5"),
+        "bg_mbps",
+        ["fairness", "buffer"],
+        flows3 + ["efficiency"],
+        out_dir / "figure5",
+        "Figure 5: adaptive shaping, 1000 km",
+        "5",
+        "Figure 5: adaptive shaping, goodput of each connection and efficiency.",
+    )
+    figs += _panel(
+        t.get("6"),
+        "bg_mbps",
+        ["fairness"],
+        flows3 + ["efficiency"],
+        out_dir / "figure6",
+        "Figure 6: adaptive shaping, 505 / 550 / 1000 km, 5000 cells",
+        "6",
+        "Figure 6: adaptive shaping with connections of different lengths.",
+    )
+    for table, name in (
+        ("8-9", "Figures 8-9: 100-cell buffers"),
+        ("10-11", "Figures 10-11: 1000-cell buffers"),
+        ("12", "Figure 12: adaptive shaping"),
+    ):
         groups = ["shaping", "bg_shaped"] if table != "12" else ["buffer", "bg_shaped"]
-        figs += _panel(t.get(table), "total_gbps", groups,
-                       [f"goodput_{n}" for n in st.ITALY], out_dir / f"figure{table}-goodput",
-                       name + " (goodput)", table,
-                       f"{name}: goodput of each TCP connection of the Italian network.")
-        figs += _panel(t.get(table), "total_gbps", groups,
-                       [f"efficiency_{n}" for n in st.ITALY],
-                       out_dir / f"figure{table}-efficiency", name + " (efficiency)", table,
-                       f"{name}: efficiency of each TCP connection of the Italian network.")
+        figs += _panel(
+            t.get(table),
+            "total_gbps",
+            groups,
+            [f"goodput_{n}" for n in st.ITALY],
+            out_dir / f"figure{table}-goodput",
+            name + " (goodput)",
+            table,
+            f"{name}: goodput of each TCP connection of the Italian network.",
+        )
+        figs += _panel(
+            t.get(table),
+            "total_gbps",
+            groups,
+            [f"efficiency_{n}" for n in st.ITALY],
+            out_dir / f"figure{table}-efficiency",
+            name + " (efficiency)",
+            table,
+            f"{name}: efficiency of each TCP connection of the Italian network.",
+        )
     return figs

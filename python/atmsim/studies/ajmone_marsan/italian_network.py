@@ -52,8 +52,10 @@ def great_circle_km(a: str, b: str) -> float:
     """Haversine distance between two city centres (km)."""
     (la1, lo1), (la2, lo2) = COORDS[a], COORDS[b]
     p1, p2 = math.radians(la1), math.radians(la2)
-    h = (math.sin((p2 - p1) / 2) ** 2
-         + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lo2 - lo1) / 2) ** 2)
+    h = (
+        math.sin((p2 - p1) / 2) ** 2
+        + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lo2 - lo1) / 2) ** 2
+    )
     return 2 * EARTH_RADIUS_KM * math.asin(math.sqrt(h))
 
 
@@ -84,36 +86,83 @@ def _links(pairs: Iterable[str], fast: Sequence[str] = ("MI-RO",)) -> Tuple[Link
 
 
 # The topology atmsim assumes (best agreement with Table 2; docs/italian-network.md).
-TOPOLOGY: Tuple[Link, ...] = _links((
-    "MI-RO", "MI-TO", "TO-BO", "GE-BO", "GE-FI", "VE-BO", "VE-FI", "FI-RO",
-    "RO-NA", "RO-PA", "NA-BA", "NA-PA",
-), fast=("MI-RO", "MI-TO"))
+TOPOLOGY: Tuple[Link, ...] = _links(
+    (
+        "MI-RO",
+        "MI-TO",
+        "TO-BO",
+        "GE-BO",
+        "GE-FI",
+        "VE-BO",
+        "VE-FI",
+        "FI-RO",
+        "RO-NA",
+        "RO-PA",
+        "NA-BA",
+        "NA-PA",
+    ),
+    fast=("MI-RO", "MI-TO"),
+)
 
 # Alternatives examined (docs/italian-network.md gives their loads beside Table 2).
 ALTERNATIVES: Dict[str, Tuple[Link, ...]] = {
     # A Milan-centred backbone along the motorways: every northern city on Milan, Bologna on
     # the Milan-Florence-Rome axis. It meets the hop counts but loads Mi-To and Mi-Ro with all
     # of Turin's and Genoa's traffic.
-    "milan-star": _links((
-        "MI-RO", "MI-TO", "MI-GE", "MI-VE", "MI-BO", "BO-FI", "FI-RO",
-        "RO-NA", "RO-PA", "NA-BA", "NA-PA",
-    )),
+    "milan-star": _links(
+        (
+            "MI-RO",
+            "MI-TO",
+            "MI-GE",
+            "MI-VE",
+            "MI-BO",
+            "BO-FI",
+            "FI-RO",
+            "RO-NA",
+            "RO-PA",
+            "NA-BA",
+            "NA-PA",
+        )
+    ),
     # Second best of the search (scripts/italian_topology_search.py): Turin-Genoa-Venice-
     # Florence, with Bologna-Florence; Genoa-Venice crosses the Po valley without a stop.
-    "genoa-venice": _links((
-        "MI-RO", "MI-TO", "TO-GE", "GE-VE", "VE-FI", "BO-FI", "FI-RO",
-        "RO-NA", "RO-PA", "NA-BA", "NA-PA",
-    ), fast=("MI-RO", "MI-TO")),
+    "genoa-venice": _links(
+        (
+            "MI-RO",
+            "MI-TO",
+            "TO-GE",
+            "GE-VE",
+            "VE-FI",
+            "BO-FI",
+            "FI-RO",
+            "RO-NA",
+            "RO-PA",
+            "NA-BA",
+            "NA-PA",
+        ),
+        fast=("MI-RO", "MI-TO"),
+    ),
     # The kept topology with Palermo reached only through Naples.
-    "palermo-via-naples": _links((
-        "MI-RO", "MI-TO", "TO-BO", "GE-BO", "GE-FI", "VE-BO", "VE-FI", "FI-RO",
-        "RO-NA", "NA-BA", "NA-PA",
-    ), fast=("MI-RO", "MI-TO")),
+    "palermo-via-naples": _links(
+        (
+            "MI-RO",
+            "MI-TO",
+            "TO-BO",
+            "GE-BO",
+            "GE-FI",
+            "VE-BO",
+            "VE-FI",
+            "FI-RO",
+            "RO-NA",
+            "NA-BA",
+            "NA-PA",
+        ),
+        fast=("MI-RO", "MI-TO"),
+    ),
 }
 
 
-def routes(links: Sequence[Link] = TOPOLOGY, rule: str = "km"
-           ) -> Dict[Tuple[str, str], List[str]]:
+def routes(links: Sequence[Link] = TOPOLOGY, rule: str = "km") -> Dict[Tuple[str, str], List[str]]:
     """Shortest route between every ordered pair of cities. rule "km": least total length;
     "hops": fewest links, ties broken by length. Raises ValueError on a disconnected graph."""
     if rule not in ("km", "hops"):
@@ -188,8 +237,9 @@ class Table2Row:
     paper: Optional[float]  # Table 2 (None where the connection crosses more links)
 
 
-def table2_comparison(links: Sequence[Link] = TOPOLOGY, rule: str = "km",
-                      totals: Sequence[float] = data.ITALY_TOTALS_BPS) -> List[Table2Row]:
+def table2_comparison(
+    links: Sequence[Link] = TOPOLOGY, rule: str = "km", totals: Sequence[float] = data.ITALY_TOTALS_BPS
+) -> List[Table2Row]:
     """For every TCP connection, every link of its route and every total: the model's load
     beside Table 2's."""
     paths = routes(links, rule)
@@ -202,13 +252,16 @@ def table2_comparison(links: Sequence[Link] = TOPOLOGY, rule: str = "km",
             hops = list(zip(path, path[1:]))
             for i in range(max(len(hops), len(paper))):
                 hop = hops[i] if i < len(hops) else None
-                rows.append(Table2Row(
-                    connection=name, hop=i + 1,
-                    link=f"{hop[0]}->{hop[1]}" if hop else "-",
-                    total_bps=total,
-                    model=loads[hop] if hop else float("nan"),
-                    paper=paper[i] if i < len(paper) else None,
-                ))
+                rows.append(
+                    Table2Row(
+                        connection=name,
+                        hop=i + 1,
+                        link=f"{hop[0]}->{hop[1]}" if hop else "-",
+                        total_bps=total,
+                        model=loads[hop] if hop else float("nan"),
+                        paper=paper[i] if i < len(paper) else None,
+                    )
+                )
     return rows
 
 
@@ -228,11 +281,12 @@ def route_lengths_match(links: Sequence[Link] = TOPOLOGY, rule: str = "km") -> b
     return caps.get(("MI", "RO")) == FAST_BPS
 
 
-def log_error(links: Sequence[Link] = TOPOLOGY, rule: str = "km",
-              total_bps: float = 0.8e9) -> float:
+def log_error(links: Sequence[Link] = TOPOLOGY, rule: str = "km", total_bps: float = 0.8e9) -> float:
     """Root-mean-square of ln(model / paper) over the links of Table 2 (Pa-Ba, the mirror of
     Ba-Pa, left out), the agreement measure used to rank topologies."""
-    errs = [math.log(max(r.model, 1e-4) / r.paper)
-            for r in table2_comparison(links, rule, (total_bps,))
-            if r.paper is not None and r.connection != "Pa-Ba" and r.model == r.model]
+    errs = [
+        math.log(max(r.model, 1e-4) / r.paper)
+        for r in table2_comparison(links, rule, (total_bps,))
+        if r.paper is not None and r.connection != "Pa-Ba" and r.model == r.model
+    ]
     return math.sqrt(sum(e * e for e in errs) / len(errs))

@@ -37,38 +37,46 @@ def _shaping_fields(shaping: Shaping, max_rate_bps: float) -> List[str]:
     if shaping is None:
         return []
     if shaping == "adaptive":
-        return [f'abr = {{ kind = "adaptive", nrm = {data.NRM}, '
-                f"max_rate_bps = {float(max_rate_bps)!r} }}"]
+        return [f'abr = {{ kind = "adaptive", nrm = {data.NRM}, max_rate_bps = {float(max_rate_bps)!r} }}']
     if isinstance(shaping, (int, float)) and shaping > 0:
         return [f"shaping = {{ rate_bps = {float(shaping)!r}, cdvt_us = 0.0 }}"]
     raise ValueError(f"unknown shaping {shaping!r}")
 
 
 def _bg_source(user_bps: float, shaped: bool, beta: float) -> List[str]:
-    lines = [f'source = {{ kind = "poisson", user_bps = {float(user_bps)!r}, '
-             f"mean_cells = {data.BG_MEAN_CELLS}, max_cells = {data.BG_MAX_CELLS} }}"]
+    lines = [
+        f'source = {{ kind = "poisson", user_bps = {float(user_bps)!r}, '
+        f"mean_cells = {data.BG_MEAN_CELLS}, max_cells = {data.BG_MAX_CELLS} }}"
+    ]
     if shaped:
         lines.append(f"shaping = {{ beta = {beta!r}, cdvt_us = 0.0 }}")
     return lines
 
 
-def _port(node: str, toward: str, buffer_cells: int,
-          thresholds: Optional[Tuple[int, int]] = None,
-          fair_share_interval_us: Optional[float] = None) -> str:
-    text = (f'[[port]]\nnode = "{node}"\ntoward = "{toward}"\nbuffer_cells = {buffer_cells}\n'
-            'policy = { kind = "tail_drop" }')
+def _port(
+    node: str,
+    toward: str,
+    buffer_cells: int,
+    thresholds: Optional[Tuple[int, int]] = None,
+    fair_share_interval_us: Optional[float] = None,
+) -> str:
+    text = (
+        f'[[port]]\nnode = "{node}"\ntoward = "{toward}"\nbuffer_cells = {buffer_cells}\n'
+        'policy = { kind = "tail_drop" }'
+    )
     if thresholds is not None:
-        fair = ("" if fair_share_interval_us is None
-                else f", fair_share_interval_us = {float(fair_share_interval_us)!r}")
-        text += (f"\nrm_feedback = {{ t_low_cells = {thresholds[0]}, "
-                 f"t_high_cells = {thresholds[1]}{fair} }}")
+        fair = (
+            ""
+            if fair_share_interval_us is None
+            else f", fair_share_interval_us = {float(fair_share_interval_us)!r}"
+        )
+        text += f"\nrm_feedback = {{ t_low_cells = {thresholds[0]}, t_high_cells = {thresholds[1]}{fair} }}"
     return text
 
 
 def two_node_thresholds(buffer_cells: int) -> Tuple[int, int]:
     """T_l and T_h at 1 % and 50 % of the buffer (the two-node runs)."""
-    return (max(1, round(buffer_cells * data.T_LOW_FRACTION)),
-            round(buffer_cells * data.T_HIGH_FRACTION))
+    return (max(1, round(buffer_cells * data.T_LOW_FRACTION)), round(buffer_cells * data.T_HIGH_FRACTION))
 
 
 def two_node_scenario(
@@ -94,8 +102,13 @@ def two_node_scenario(
         '[[node]]\nname = "A"\nkind = "switch"',
         '[[node]]\nname = "B"\nkind = "switch"',
         f'[[link]]\nends = ["A", "B"]\nrate_bps = {LINK_BPS}\ndelay_us = {US_PER_KM * l0}',
-        _port("A", "B", buffer_cells, two_node_thresholds(buffer_cells) if adaptive else None,
-              fair_share_interval_us if adaptive else None),
+        _port(
+            "A",
+            "B",
+            buffer_cells,
+            two_node_thresholds(buffer_cells) if adaptive else None,
+            fair_share_interval_us if adaptive else None,
+        ),
         _port("B", "A", buffer_cells),
     ]
     for i, km in enumerate(access, start=1):
@@ -106,8 +119,10 @@ def two_node_scenario(
             f'[[link]]\nends = ["{t}", "A"]\nrate_bps = {LINK_BPS}\ndelay_us = {US_PER_KM * km}',
             f'[[link]]\nends = ["B", "{r}"]\nrate_bps = {LINK_BPS}\ndelay_us = 0',
         ]
-        conn = [f'[[connection]]\nname = "tcp{i}"\nroute = ["{t}", "A", "B", "{r}"]',
-                'tcp = { preset = "reno_class" }']
+        conn = [
+            f'[[connection]]\nname = "tcp{i}"\nroute = ["{t}", "A", "B", "{r}"]',
+            'tcp = { preset = "reno_class" }',
+        ]
         conn += _shaping_fields(shaping, adaptive_max_bps)
         out.append("\n".join(conn))
     if bg_mbps > 0:
@@ -118,12 +133,13 @@ def two_node_scenario(
             f'[[link]]\nends = ["B", "bgb"]\nrate_bps = {LINK_BPS}\ndelay_us = 0',
         ]
         per = bg_mbps * 1e6 / data.BG_CONNECTIONS
-        for name, route in (("fwd", '["bga", "A", "B", "bgb"]'),
-                            ("back", '["bgb", "B", "A", "bga"]')):
-            out.append("\n".join(
-                [f'[[background]]\nname = "bg_{name}"\nroute = {route}',
-                 f"count = {data.BG_CONNECTIONS}"]
-                + _bg_source(per, bg_shaped, data.BG_BETA_TWO_NODE)))
+        for name, route in (("fwd", '["bga", "A", "B", "bgb"]'), ("back", '["bgb", "B", "A", "bga"]')):
+            out.append(
+                "\n".join(
+                    [f'[[background]]\nname = "bg_{name}"\nroute = {route}', f"count = {data.BG_CONNECTIONS}"]
+                    + _bg_source(per, bg_shaped, data.BG_BETA_TWO_NODE)
+                )
+            )
     return "\n\n".join(out) + "\n"
 
 
@@ -174,12 +190,14 @@ def italy_scenario(
     out = [f"[simulation]\nduration_s = {float(duration_s)!r}\nseed = {seed}"]
     out += [f'[[node]]\nname = "{c}"\nkind = "switch"' for c in it.NODES]
     for link in links:
-        out.append(f'[[link]]\nends = ["{link.a}", "{link.b}"]\n'
-                   f"rate_bps = {int(link.capacity_bps)}\ndelay_us = {link.delay_us}")
+        out.append(
+            f'[[link]]\nends = ["{link.a}", "{link.b}"]\n'
+            f"rate_bps = {int(link.capacity_bps)}\ndelay_us = {link.delay_us}"
+        )
         thresholds = data.ITALY_THRESHOLDS[buffer_cells] if adaptive else None
         out.append(_port(link.a, link.b, buffer_cells, thresholds))
         out.append(_port(link.b, link.a, buffer_cells, thresholds))
-    for name, src, dst in (data.ITALY_CONNECTIONS if tcp else ()):
+    for name, src, dst in data.ITALY_CONNECTIONS if tcp else ():
         s, d = _tcp_hosts(name)
         out += [
             f'[[node]]\nname = "{s}"\nkind = "host"',
@@ -189,34 +207,41 @@ def italy_scenario(
         ]
         route = ", ".join(f'"{n}"' for n in [s] + paths[(src, dst)] + [d])
         cap = data.ITALY_ADAPTIVE_MAX_BPS_MIRO if name == "Mi-Ro" else data.ITALY_ADAPTIVE_MAX_BPS
-        conn = [f'[[connection]]\nname = "{name}"\nroute = [{route}]',
-                'tcp = { preset = "reno_class" }']
+        conn = [f'[[connection]]\nname = "{name}"\nroute = [{route}]', 'tcp = { preset = "reno_class" }']
         conn += _shaping_fields(shaping, cap)
         out.append("\n".join(conn))
     if not tcp:
         # The engine needs one connection: a trickle between two hosts on the Milan switch,
         # which crosses no switch-to-switch link.
-        out += ['[[node]]\nname = "probe_s"\nkind = "host"',
-                '[[node]]\nname = "probe_d"\nkind = "host"',
-                f'[[link]]\nends = ["probe_s", "MI"]\nrate_bps = {LINK_BPS}\ndelay_us = 0',
-                f'[[link]]\nends = ["MI", "probe_d"]\nrate_bps = {LINK_BPS}\ndelay_us = 0',
-                '[[connection]]\nname = "probe"\nroute = ["probe_s", "MI", "probe_d"]\n'
-                'app = { kind = "messages", mean_bytes = 1000, rate_bps = 1000.0 }']
+        out += [
+            '[[node]]\nname = "probe_s"\nkind = "host"',
+            '[[node]]\nname = "probe_d"\nkind = "host"',
+            f'[[link]]\nends = ["probe_s", "MI"]\nrate_bps = {LINK_BPS}\ndelay_us = 0',
+            f'[[link]]\nends = ["MI", "probe_d"]\nrate_bps = {LINK_BPS}\ndelay_us = 0',
+            '[[connection]]\nname = "probe"\nroute = ["probe_s", "MI", "probe_d"]\n'
+            'app = { kind = "messages", mean_bytes = 1000, rate_bps = 1000.0 }',
+        ]
     for city in it.NODES:
-        out += [f'[[node]]\nname = "sink_{city}"\nkind = "host"',
-                f'[[link]]\nends = ["{city}", "sink_{city}"]\nrate_bps = {SINK_BPS}\n'
-                "delay_us = 0"]
+        out += [
+            f'[[node]]\nname = "sink_{city}"\nkind = "host"',
+            f'[[link]]\nends = ["{city}", "sink_{city}"]\nrate_bps = {SINK_BPS}\ndelay_us = 0',
+        ]
     for name, src, dst, user in background_sources(total_bps):
         host = f"h_{name}"
         route = ", ".join(f'"{n}"' for n in [host] + paths[(src, dst)] + [f"sink_{dst}"])
-        out += [f'[[node]]\nname = "{host}"\nkind = "host"',
-                f'[[link]]\nends = ["{host}", "{src}"]\nrate_bps = {LINK_BPS}\ndelay_us = 0']
-        out.append("\n".join([f'[[background]]\nname = "{name}"\nroute = [{route}]']
-                             + _bg_source(user, bg_shaped, data.BG_BETA_ITALY)))
+        out += [
+            f'[[node]]\nname = "{host}"\nkind = "host"',
+            f'[[link]]\nends = ["{host}", "{src}"]\nrate_bps = {LINK_BPS}\ndelay_us = 0',
+        ]
+        out.append(
+            "\n".join(
+                [f'[[background]]\nname = "{name}"\nroute = [{route}]']
+                + _bg_source(user, bg_shaped, data.BG_BETA_ITALY)
+            )
+        )
     return "\n\n".join(out) + "\n"
 
 
-def expected_port_loads(total_bps: float, links: Sequence[it.Link] = it.TOPOLOGY
-                        ) -> Dict[str, float]:
+def expected_port_loads(total_bps: float, links: Sequence[it.Link] = it.TOPOLOGY) -> Dict[str, float]:
     """Background load per switch-to-switch port ("A->B") as a fraction of capacity."""
     return {f"{a}->{b}": v for (a, b), v in it.link_loads(total_bps, links).items()}

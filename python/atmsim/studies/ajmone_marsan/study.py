@@ -19,14 +19,14 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from ...scenario import Scenario
 from ..agreement import fmt as _fmt
+from ..assumptions import Assumption
 from ..registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
+from ..replication import replications
+from ..sensitivity import Subset
+from . import assumptions as declared
 from . import data
 from . import italian_network as it
 from . import scenarios as net
-from ..assumptions import Assumption
-from ..sensitivity import Subset
-from . import assumptions as declared
-from ..replication import replications
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -44,11 +44,11 @@ SEGMENT_FACTOR = data.SEGMENT_OCTETS / data.MSS  # paper's goodput / payload goo
 FIG4_RATES_MBPS = (15.0, 150 / 9, 18.75, 150 / 7, 25.0, 30.0, 37.5, 50.0, 75.0)
 QUICK_FIG4_RATES_MBPS = (25.0, 30.0, 37.5, 50.0)
 
-GOODPUT = Compared("goodput_mbps", "derived.goodput_mbps", "total TCP goodput (Mb/s)",
-                   relative=True)
+GOODPUT = Compared("goodput_mbps", "derived.goodput_mbps", "total TCP goodput (Mb/s)", relative=True)
 EFFICIENCY = Compared("efficiency", "derived.efficiency", "TCP efficiency")
-TCP_LINK = Compared("tcp_link_mbps", "derived.tcp_link_mbps",
-                    "TCP cells on L0 (Mb/s, link level)", relative=True)
+TCP_LINK = Compared(
+    "tcp_link_mbps", "derived.tcp_link_mbps", "TCP cells on L0 (Mb/s, link level)", relative=True
+)
 ABORTS = Compared("aborts", "derived.aborts", "connections closed by backoff")
 TWO_NODE = ("tcp1", "tcp2", "tcp3")
 ITALY = tuple(n for n, _, _ in data.ITALY_CONNECTIONS)
@@ -57,8 +57,9 @@ ITALY = tuple(n for n, _, _ in data.ITALY_CONNECTIONS)
 def _per_flow(names: Sequence[str]) -> List[Compared]:
     out = []
     for n in names:
-        out.append(Compared(f"goodput_{n}", f"derived.goodput_mbps.{n}", f"{n} goodput (Mb/s)",
-                            relative=True))
+        out.append(
+            Compared(f"goodput_{n}", f"derived.goodput_mbps.{n}", f"{n} goodput (Mb/s)", relative=True)
+        )
         out.append(Compared(f"efficiency_{n}", f"derived.efficiency.{n}", f"{n} efficiency"))
     return out
 
@@ -76,8 +77,9 @@ def _shaping_label(shaping: net.Shaping) -> str:
 
 def _flows(runs: "pd.DataFrame", field: str) -> Dict[str, str]:
     prefix, suffix = "flows.", f".{field}"
-    return {c[len(prefix):-len(suffix)]: c for c in runs.columns
-            if c.startswith(prefix) and c.endswith(suffix)}
+    return {
+        c[len(prefix) : -len(suffix)]: c for c in runs.columns if c.startswith(prefix) and c.endswith(suffix)
+    }
 
 
 def pd_min(columns: List[Any]) -> Any:
@@ -99,8 +101,7 @@ def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
     for name, col in goodput.items():
         derived[f"derived.goodput_mbps.{name}"] = runs[col] * SEGMENT_FACTOR / 1e6
     if goodput:
-        derived["derived.goodput_mbps"] = runs[list(goodput.values())].sum(axis=1) \
-            * SEGMENT_FACTOR / 1e6
+        derived["derived.goodput_mbps"] = runs[list(goodput.values())].sum(axis=1) * SEGMENT_FACTOR / 1e6
     # Efficiency: goodput over the offered TCP load, i.e. payload delivered over payload
     # delivered plus payload retransmitted. (flows[].efficiency divides by every octet sent,
     # which also counts the window still in flight, or waiting in a shaper, at the end of the
@@ -127,12 +128,14 @@ def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
         den = runs[[goodput[n] for n in delivered if n in goodput]].sum(axis=1)
         duration = num / den.where(den > 0)
     if "duration_s" in runs:
-        duration = runs["duration_s"].astype(float) if duration is None else \
-            duration.fillna(runs["duration_s"].astype(float))
+        duration = (
+            runs["duration_s"].astype(float)
+            if duration is None
+            else duration.fillna(runs["duration_s"].astype(float))
+        )
     if duration is not None and "ports.A->B.cells_out" in runs:
         tcp_cells = runs["ports.A->B.cells_out"].copy()
-        bg = [c for c in runs.columns if c.startswith("background.bg_fwd")
-              and c.endswith(".cells_delivered")]
+        bg = [c for c in runs.columns if c.startswith("background.bg_fwd") and c.endswith(".cells_delivered")]
         if bg:
             tcp_cells = tcp_cells - runs[bg].fillna(0).sum(axis=1)
         derived["derived.tcp_link_mbps"] = tcp_cells * 424.0 / duration / 1e6
@@ -152,8 +155,15 @@ def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
     return out
 
 
-_FLOW_FIELDS = (".goodput_bps", ".efficiency", ".aborts", ".rto_expirations",
-                ".fast_retransmits", ".final_rate_bps", ".rm_cells_congested")
+_FLOW_FIELDS = (
+    ".goodput_bps",
+    ".efficiency",
+    ".aborts",
+    ".rto_expirations",
+    ".fast_retransmits",
+    ".final_rate_bps",
+    ".rm_cells_congested",
+)
 
 
 def _kept(metric: str) -> bool:
@@ -166,35 +176,65 @@ def _kept(metric: str) -> bool:
     return False
 
 
-def _two_node(table: str, buffer: int, shaping: net.Shaping, bg: float, lengths: str,
-              bg_shaped: bool, duration: float, extra: Optional[Dict[str, Any]] = None,
-              fair_share: bool = False) -> Experiment:
-    labels: Dict[str, Any] = {"buffer": buffer, "shaping": _shaping_label(shaping),
-                              "bg_mbps": bg, "bg_shaped": bg_shaped, "lengths": lengths}
+def _two_node(
+    table: str,
+    buffer: int,
+    shaping: net.Shaping,
+    bg: float,
+    lengths: str,
+    bg_shaped: bool,
+    duration: float,
+    extra: Optional[Dict[str, Any]] = None,
+    fair_share: bool = False,
+) -> Experiment:
+    labels: Dict[str, Any] = {
+        "buffer": buffer,
+        "shaping": _shaping_label(shaping),
+        "bg_mbps": bg,
+        "bg_shaped": bg_shaped,
+        "lengths": lengths,
+    }
     if shaping == "adaptive":
         labels["fairness"] = "enforced" if fair_share else "none"
     labels.update(extra or {})
     text = net.two_node_scenario(
-        bg, buffer, shaping, lengths=lengths, bg_shaped=bg_shaped, duration_s=duration,
-        fair_share_interval_us=data.FAIR_SHARE_INTERVAL_US if fair_share else None)
+        bg,
+        buffer,
+        shaping,
+        lengths=lengths,
+        bg_shaped=bg_shaped,
+        duration_s=duration,
+        fair_share_interval_us=data.FAIR_SHARE_INTERVAL_US if fair_share else None,
+    )
     return Experiment(
-        table=table, labels=labels,
-        scenario=Scenario(text, f"ajmone-marsan figure {table}: " + " ".join(
-            f"{k}={v}" for k, v in labels.items())),
-        published=data.published(table, labels), cost=duration * 0.5,
+        table=table,
+        labels=labels,
+        scenario=Scenario(
+            text, f"ajmone-marsan figure {table}: " + " ".join(f"{k}={v}" for k, v in labels.items())
+        ),
+        published=data.published(table, labels),
+        cost=duration * 0.5,
     )
 
 
-def _italy(table: str, total: float, buffer: int, shaping: net.Shaping, bg_shaped: bool,
-           duration: float) -> Experiment:
-    labels: Dict[str, Any] = {"total_gbps": total / 1e9, "buffer": buffer,
-                              "shaping": _shaping_label(shaping), "bg_shaped": bg_shaped}
+def _italy(
+    table: str, total: float, buffer: int, shaping: net.Shaping, bg_shaped: bool, duration: float
+) -> Experiment:
+    labels: Dict[str, Any] = {
+        "total_gbps": total / 1e9,
+        "buffer": buffer,
+        "shaping": _shaping_label(shaping),
+        "bg_shaped": bg_shaped,
+    }
     text = net.italy_scenario(total, buffer, shaping, bg_shaped, duration_s=duration)
     return Experiment(
-        table=table, labels=labels,
-        scenario=Scenario(text, f"ajmone-marsan figure {table}: " + " ".join(
-            f"{k}={v}" for k, v in labels.items())),
-        published=data.published(table, labels), cost=duration * 4 * total / 1e9,
+        table=table,
+        labels=labels,
+        scenario=Scenario(
+            text, f"ajmone-marsan figure {table}: " + " ".join(f"{k}={v}" for k, v in labels.items())
+        ),
+        published=data.published(table, labels),
+        cost=duration * 4 * total / 1e9,
     )
 
 
@@ -207,8 +247,9 @@ def table2_compared() -> Tuple[List[Compared], Dict[float, Dict[str, float]]]:
         path = paths[(src, dst)]
         for i, (a, b) in enumerate(zip(path, path[1:]), start=1):
             key = f"load_{name}_{i}"
-            compared.append(Compared(key, f"derived.load.{a}->{b}",
-                                     f"{name} link {i} ({a}->{b}) background load"))
+            compared.append(
+                Compared(key, f"derived.load.{a}->{b}", f"{name} link {i} ({a}->{b}) background load")
+            )
             for total in data.ITALY_TOTALS_BPS:
                 published[total][key] = data.TABLE2[name][total][i - 1]
     return compared, published
@@ -220,13 +261,17 @@ T2_COMPARED, T2_PUBLISHED = table2_compared()
 def notes(quick: bool, results: StudyResults) -> List[str]:
     out: List[str] = []
     if quick:
-        out.append(f"quick mode: two-node runs of {QUICK_TWO_NODE_S:g} s, Italian runs of "
-                   f"{QUICK_ITALY_S:g} s (the paper: up to about 60 s or 98 % precision), a "
-                   f"subset of the points, {replications(STUDY_RUNS, True)} replications per point")
+        out.append(
+            f"quick mode: two-node runs of {QUICK_TWO_NODE_S:g} s, Italian runs of "
+            f"{QUICK_ITALY_S:g} s (the paper: up to about 60 s or 98 % precision), a "
+            f"subset of the points, {replications(STUDY_RUNS, True)} replications per point"
+        )
     else:
-        out.append(f"two-node runs of {FULL_TWO_NODE_S:g} s, Italian runs of {FULL_ITALY_S:g} s "
-                   "(the paper: up to about 60 s or 98 % precision), "
-                   f"{replications(STUDY_RUNS, False)} replications per point")
+        out.append(
+            f"two-node runs of {FULL_TWO_NODE_S:g} s, Italian runs of {FULL_ITALY_S:g} s "
+            "(the paper: up to about 60 s or 98 % precision), "
+            f"{replications(STUDY_RUNS, False)} replications per point"
+        )
     for st in data.STATEMENTS:
         frame = results.tables.get(st.figure)
         if frame is None or not len(frame):
@@ -241,28 +286,33 @@ def notes(quick: bool, results: StudyResults) -> List[str]:
         if mask is None or not mask.any() or st.quantity not in frame:
             continue
         for _, r in frame[mask].iterrows():
-            where = ", ".join(f"{k} {r[k]}" for k in frame.columns
-                              if k in ("buffer", "shaping", "bg_mbps", "bg_shaped",
-                                       "shaping_mbps", "total_gbps"))
-            out.append(f"figure {st.figure} ({where}): {st.quantity} atmsim "
-                       f"{_fmt(r[st.quantity])}, paper {st.bound} {st.value:g} "
-                       f"(\"{st.quote[:90]}...\")")
+            where = ", ".join(
+                f"{k} {r[k]}"
+                for k in frame.columns
+                if k in ("buffer", "shaping", "bg_mbps", "bg_shaped", "shaping_mbps", "total_gbps")
+            )
+            out.append(
+                f"figure {st.figure} ({where}): {st.quantity} atmsim "
+                f"{_fmt(r[st.quantity])}, paper {st.bound} {st.value:g} "
+                f'("{st.quote[:90]}...")'
+            )
     t2 = results.tables.get("T2")
     if t2 is not None and len(t2):
         for _, r in t2.iterrows():
-            parts = [f"{c.name[5:]} {_fmt(r[c.name], 2)}/{_fmt(r['paper_' + c.name], 2)}"
-                     for c in T2_COMPARED]
-            out.append(f"Table 2 check at {r['total_gbps']:g} Gb/s (simulated/paper): "
-                       + ", ".join(parts))
+            parts = [
+                f"{c.name[5:]} {_fmt(r[c.name], 2)}/{_fmt(r['paper_' + c.name], 2)}" for c in T2_COMPARED
+            ]
+            out.append(f"Table 2 check at {r['total_gbps']:g} Gb/s (simulated/paper): " + ", ".join(parts))
     return out
 
 
 class AjmoneMarsanStudy:
     name = "ajmone-marsan"
-    title = "TCP over ATM with GCRA shaping and adaptive shaping (CLASS): two-node and Italian " \
-            "networks"
-    citation = ("M. Ajmone Marsan, A. Bianco, R. Lo Cigno, M. Munafò, \"Some simulation "
-                "results about TCP connections in ATM networks\"")
+    title = "TCP over ATM with GCRA shaping and adaptive shaping (CLASS): two-node and Italian networks"
+    citation = (
+        'M. Ajmone Marsan, A. Bianco, R. Lo Cigno, M. Munafò, "Some simulation '
+        'results about TCP connections in ATM networks"'
+    )
     runs = 1
     stated = declared.STATED
 
@@ -275,32 +325,65 @@ class AjmoneMarsanStudy:
 
     detail_metrics = True
     tables = [
-        PaperTable("2", "Figure 2: 1000 km connections, goodput and efficiency against the "
-                   "shaped background load, buffers 1000/5000, TCP unshaped / 50 / 15 Mb/s",
-                   ["buffer", "shaping", "bg_mbps"], [GOODPUT, EFFICIENCY, TCP_LINK, ABORTS]),
-        PaperTable("3", "Figure 3: 505/550/1000 km connections, 5000 cells, unshaped / 50 Mb/s",
-                   ["shaping", "bg_mbps"], [GOODPUT, EFFICIENCY, ABORTS] + _per_flow(TWO_NODE)),
-        PaperTable("4", "Figure 4: 100 km connections, 1000 cells, goodput and efficiency "
-                   "against the shaping rate, background 15 / 45 Mb/s shaped or not",
-                   ["bg_mbps", "bg_shaped", "shaping_mbps"], [GOODPUT, EFFICIENCY, ABORTS]),
-        PaperTable("5", "Figure 5: adaptive shaping, 1000 km, buffers 1000/5000, switches "
-                   "enforcing fair shares (the paper's) or not",
-                   ["fairness", "buffer", "bg_mbps"],
-                   [GOODPUT, EFFICIENCY, ABORTS] + _per_flow(TWO_NODE)),
-        PaperTable("6", "Figure 6: adaptive shaping, 505/550/1000 km, 5000 cells, switches "
-                   "enforcing fair shares (the paper's) or not",
-                   ["fairness", "buffer", "bg_mbps"],
-                   [GOODPUT, EFFICIENCY, ABORTS] + _per_flow(TWO_NODE)),
-        PaperTable("8-9", "Figures 8-9: Italian network, 100-cell buffers",
-                   ["total_gbps", "shaping", "bg_shaped"], _per_flow(ITALY) + [ABORTS]),
-        PaperTable("10-11", "Figures 10-11: Italian network, 1000-cell buffers",
-                   ["total_gbps", "shaping", "bg_shaped"], _per_flow(ITALY) + [ABORTS]),
-        PaperTable("12", "Figure 12: Italian network, adaptive shaping",
-                   ["total_gbps", "buffer", "bg_shaped"],
-                   _per_flow(ITALY) + [EFF_MIN, ABORTS]),
-        PaperTable("T2", "Table 2: background load on the links the TCP connections cross "
-                   "(fraction of capacity), simulated without TCP",
-                   ["total_gbps"], T2_COMPARED),
+        PaperTable(
+            "2",
+            "Figure 2: 1000 km connections, goodput and efficiency against the "
+            "shaped background load, buffers 1000/5000, TCP unshaped / 50 / 15 Mb/s",
+            ["buffer", "shaping", "bg_mbps"],
+            [GOODPUT, EFFICIENCY, TCP_LINK, ABORTS],
+        ),
+        PaperTable(
+            "3",
+            "Figure 3: 505/550/1000 km connections, 5000 cells, unshaped / 50 Mb/s",
+            ["shaping", "bg_mbps"],
+            [GOODPUT, EFFICIENCY, ABORTS] + _per_flow(TWO_NODE),
+        ),
+        PaperTable(
+            "4",
+            "Figure 4: 100 km connections, 1000 cells, goodput and efficiency "
+            "against the shaping rate, background 15 / 45 Mb/s shaped or not",
+            ["bg_mbps", "bg_shaped", "shaping_mbps"],
+            [GOODPUT, EFFICIENCY, ABORTS],
+        ),
+        PaperTable(
+            "5",
+            "Figure 5: adaptive shaping, 1000 km, buffers 1000/5000, switches "
+            "enforcing fair shares (the paper's) or not",
+            ["fairness", "buffer", "bg_mbps"],
+            [GOODPUT, EFFICIENCY, ABORTS] + _per_flow(TWO_NODE),
+        ),
+        PaperTable(
+            "6",
+            "Figure 6: adaptive shaping, 505/550/1000 km, 5000 cells, switches "
+            "enforcing fair shares (the paper's) or not",
+            ["fairness", "buffer", "bg_mbps"],
+            [GOODPUT, EFFICIENCY, ABORTS] + _per_flow(TWO_NODE),
+        ),
+        PaperTable(
+            "8-9",
+            "Figures 8-9: Italian network, 100-cell buffers",
+            ["total_gbps", "shaping", "bg_shaped"],
+            _per_flow(ITALY) + [ABORTS],
+        ),
+        PaperTable(
+            "10-11",
+            "Figures 10-11: Italian network, 1000-cell buffers",
+            ["total_gbps", "shaping", "bg_shaped"],
+            _per_flow(ITALY) + [ABORTS],
+        ),
+        PaperTable(
+            "12",
+            "Figure 12: Italian network, adaptive shaping",
+            ["total_gbps", "buffer", "bg_shaped"],
+            _per_flow(ITALY) + [EFF_MIN, ABORTS],
+        ),
+        PaperTable(
+            "T2",
+            "Table 2: background load on the links the TCP connections cross "
+            "(fraction of capacity), simulated without TCP",
+            ["total_gbps"],
+            T2_COMPARED,
+        ),
     ]
 
     @staticmethod
@@ -319,25 +402,33 @@ class AjmoneMarsanStudy:
                     out.append(_two_node("2", buffer, shaping, bg, "1000", True, t2n))
         # Figure 3
         for shaping in (None, 50e6):
-            for bg in ((0, 50) if quick else data.BG_LOADS_MBPS):
+            for bg in (0, 50) if quick else data.BG_LOADS_MBPS:
                 out.append(_two_node("3", 5000, shaping, bg, "mixed", True, t2n))
         # Figure 4
         rates = QUICK_FIG4_RATES_MBPS if quick else FIG4_RATES_MBPS
         for bg in data.FIG4_BG_MBPS:
-            for bg_shaped in ((True,) if quick else (True, False)):
+            for bg_shaped in (True,) if quick else (True, False):
                 for rate in rates:
-                    out.append(_two_node("4", data.FIG4_BUFFER, rate * 1e6, bg, "100",
-                                         bg_shaped, t2n, {"shaping_mbps": round(rate, 2)}))
+                    out.append(
+                        _two_node(
+                            "4",
+                            data.FIG4_BUFFER,
+                            rate * 1e6,
+                            bg,
+                            "100",
+                            bg_shaped,
+                            t2n,
+                            {"shaping_mbps": round(rate, 2)},
+                        )
+                    )
         # Figures 5 and 6: with the paper's fair-share enforcement; in full mode also without,
         # to show what it does.
-        for fair in ((True,) if quick else (True, False)):
+        for fair in (True,) if quick else (True, False):
             for buffer in data.TWO_NODE_BUFFERS:
-                for bg in ((0, 50) if quick else data.BG_LOADS_MBPS):
-                    out.append(_two_node("5", buffer, "adaptive", bg, "1000", True, t2n,
-                                         fair_share=fair))
-            for bg in ((50,) if quick else data.BG_LOADS_MBPS):
-                out.append(_two_node("6", 5000, "adaptive", bg, "mixed", True, t2n,
-                                     fair_share=fair))
+                for bg in (0, 50) if quick else data.BG_LOADS_MBPS:
+                    out.append(_two_node("5", buffer, "adaptive", bg, "1000", True, t2n, fair_share=fair))
+            for bg in (50,) if quick else data.BG_LOADS_MBPS:
+                out.append(_two_node("6", 5000, "adaptive", bg, "mixed", True, t2n, fair_share=fair))
         # Figures 8-11
         totals = (1.0e9,) if quick else data.ITALY_TOTALS_BPS
         shapings = (None, 50e6) if quick else data.ITALY_SHAPING_BPS
@@ -348,18 +439,22 @@ class AjmoneMarsanStudy:
                         out.append(_italy(table, total, buffer, shaping, bg_shaped, tit))
         # Figure 12
         for buffer in data.ITALY_BUFFERS:
-            for bg_shaped in ((False,) if quick else (True, False)):
+            for bg_shaped in (False,) if quick else (True, False):
                 for total in totals:
                     out.append(_italy("12", total, buffer, "adaptive", bg_shaped, tit))
         # Table 2: the background alone, shaped as in the runs with shaped background.
-        for total in ((1.0e9,) if quick else data.ITALY_TOTALS_BPS):
+        for total in (1.0e9,) if quick else data.ITALY_TOTALS_BPS:
             labels = {"total_gbps": total / 1e9, "duration_s": LOAD_CHECK_S}
-            text = net.italy_scenario(total, 1000, None, True, duration_s=LOAD_CHECK_S,
-                                      tcp=False)
-            out.append(Experiment(
-                table="T2", labels=labels,
-                scenario=Scenario(text, f"ajmone-marsan Table 2 check {total / 1e9:g} Gb/s"),
-                published=dict(T2_PUBLISHED[total]), cost=LOAD_CHECK_S * 4))
+            text = net.italy_scenario(total, 1000, None, True, duration_s=LOAD_CHECK_S, tcp=False)
+            out.append(
+                Experiment(
+                    table="T2",
+                    labels=labels,
+                    scenario=Scenario(text, f"ajmone-marsan Table 2 check {total / 1e9:g} Gb/s"),
+                    published=dict(T2_PUBLISHED[total]),
+                    cost=LOAD_CHECK_S * 4,
+                )
+            )
         return out
 
     def report_notes(self, quick: bool, results: StudyResults) -> List[str]:

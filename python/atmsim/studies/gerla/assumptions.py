@@ -22,19 +22,22 @@ LINK_150 = 353774
 LINK_OC3 = 366792
 
 STATED = [
-    Stated("switch", "one output-buffered switch (ATOM), guaranteed traffic served first",
-           "section II"),
+    Stated("switch", "one output-buffered switch (ATOM), guaranteed traffic served first", "section II"),
     Stated("ABR buffer", "165 cells", "section III"),
     Stated("links", "70 us including processing", "section III"),
-    Stated("guaranteed traffic", "14 on-off VBR sources, 10 Mb/s peak, 4.8 KB mean burst, "
-           "burstiness b_g = 1.1/1.2/1.3", "section III"),
-    Stated("TCP workload", "exponential messages, mean 2.5 KB, 2.5 Mb/s average per source",
-           "section III"),
+    Stated(
+        "guaranteed traffic",
+        "14 on-off VBR sources, 10 Mb/s peak, 4.8 KB mean burst, burstiness b_g = 1.1/1.2/1.3",
+        "section III",
+    ),
+    Stated("TCP workload", "exponential messages, mean 2.5 KB, 2.5 Mb/s average per source", "section III"),
     Stated("TCP", "Jacobson 1988: slow start, congestion avoidance, Karn", "section II"),
-    Stated("PRCA", "EFCI at 50 % of the buffer, NRM 32, AIR 3.2 Mb/s, MDF 5, PCR 12 Mb/s, "
-           "MCR 0.5 Mb/s", "section III.E"),
-    Stated("FCVC", "per-VC buffers N2 + N3, credit every N2 = 10 cells, N3 from eq. 1",
-           "section III.D"),
+    Stated(
+        "PRCA",
+        "EFCI at 50 % of the buffer, NRM 32, AIR 3.2 Mb/s, MDF 5, PCR 12 Mb/s, MCR 0.5 Mb/s",
+        "section III.E",
+    ),
+    Stated("FCVC", "per-VC buffers N2 + N3, credit every N2 = 10 cells, N3 from eq. 1", "section III.D"),
     Stated("duration", "20 s", "section IV"),
 ]
 
@@ -42,36 +45,62 @@ STATED = [
 def assumptions() -> List[Assumption]:
     return [
         Assumption(
-            "link_rate", "rate of every link (cells/s)", LINK_CELLS,
+            "link_rate",
+            "rate of every link (cells/s)",
+            LINK_CELLS,
             "The paper's B_av values equal 150 Mb/s x (1 - 1/b_g), but its 14 sources at the "
             "stated peak fill 154.58 Mb/s; the study keeps the sources and runs the links at "
             "the rate they fill. 150 Mb/s and 155.52 Mb/s are the other readings.",
-            [LINK_150, LINK_CELLS, LINK_OC3], keys=["link.*.rate_cells_per_s"]),
+            [LINK_150, LINK_CELLS, LINK_OC3],
+            keys=["link.*.rate_cells_per_s"],
+        ),
         Assumption(
-            "tick_ms", "TCP slow-timer tick (ms)", 100.0,
+            "tick_ms",
+            "TCP slow-timer tick (ms)",
+            100.0,
             "Not stated (the paper describes fine-grained timers that exclude transmission "
             "time, which atmsim does not model); 100 ms as in the UBR+ study, 10 ms and 500 ms "
-            "bracket it.", [10.0, 100.0, 500.0], keys=["connection.*.tcp.tick_ms"]),
+            "bracket it.",
+            [10.0, 100.0, 500.0],
+            keys=["connection.*.tcp.tick_ms"],
+        ),
         Assumption(
-            "min_rto_ticks", "RTO floor (ticks)", 2,
-            "Not stated; 2 ticks is 4.3BSD's TCPTV_MIN.", [1, 2, 3],
-            keys=["connection.*.tcp.min_rto_ticks"]),
+            "min_rto_ticks",
+            "RTO floor (ticks)",
+            2,
+            "Not stated; 2 ticks is 4.3BSD's TCPTV_MIN.",
+            [1, 2, 3],
+            keys=["connection.*.tcp.min_rto_ticks"],
+        ),
         Assumption(
-            "window_bytes", "TCP receive window (octets)", 65535,
+            "window_bytes",
+            "TCP receive window (octets)",
+            65535,
             "Not stated; the largest window without scaling. 16 KB is a common 1995 default.",
-            [16384, 65535], keys=["connection.*.tcp.window_bytes"]),
+            [16384, 65535],
+            keys=["connection.*.tcp.window_bytes"],
+        ),
         Assumption(
-            "fast_retransmit", "fast retransmit on 3 duplicate ACKs", False,
+            "fast_retransmit",
+            "fast retransmit on 3 duplicate ACKs",
+            False,
             "The paper's TCP description (Jacobson 1988) has no fast retransmit; 4.3BSD-Tahoe "
             "(1988) shipped with it, so both are plausible.",
-            [False, True], keys=["connection.*.tcp.fast_retransmit"]),
+            [False, True],
+            keys=["connection.*.tcp.fast_retransmit"],
+        ),
     ] + randomness_seam()
 
 
 def sensitivity_subset(quick_experiments: List[Experiment]) -> Subset:
-    chosen = [e for e in quick_experiments
-              if e.table in ("3", "4") and e.labels.get("b_g") == 1.2
-              and e.labels.get("sources") == 15]
-    return Subset(chosen, "figures 3 and 4 at b_g = 1.2 with 15 TCP sources (the saturation "
-                  "goodput of PRCA and of FCVC, the paper's headline comparison), --quick "
-                  "length (5 s).")
+    chosen = [
+        e
+        for e in quick_experiments
+        if e.table in ("3", "4") and e.labels.get("b_g") == 1.2 and e.labels.get("sources") == 15
+    ]
+    return Subset(
+        chosen,
+        "figures 3 and 4 at b_g = 1.2 with 15 TCP sources (the saturation "
+        "goodput of PRCA and of FCVC, the paper's headline comparison), --quick "
+        "length (5 s).",
+    )

@@ -93,25 +93,42 @@ class Statement:
     quote: str
 
 
-STATEMENTS: List[Statement] = [
-    Statement("3", {"b_g": b, "control": "prca"}, "saturation_mbps", v,
-              "PRCA achieves approximately gamma = 7.3, 12.2, 16.6 Mbit/s")
-    for b, v in SATURATION_MBPS["prca"].items()
-] + [
-    Statement("4", {"b_g": b, "control": "fcvc"}, "saturation_mbps", v,
-              "whereas FCVC gets gamma = 9.6, 18.9, 27.4 Mbit/s")
-    for b, v in SATURATION_MBPS["fcvc"].items()
-] + [
-    Statement("5", {"control": "prca"}, "best_mss", float(PRCA_BEST_MSS),
-              "with PRCA ... it reaches a maximum around MSS = 2048 bytes, and decreases again "
-              "for larger MSS"),
-]
+STATEMENTS: List[Statement] = (
+    [
+        Statement(
+            "3",
+            {"b_g": b, "control": "prca"},
+            "saturation_mbps",
+            v,
+            "PRCA achieves approximately gamma = 7.3, 12.2, 16.6 Mbit/s",
+        )
+        for b, v in SATURATION_MBPS["prca"].items()
+    ]
+    + [
+        Statement(
+            "4",
+            {"b_g": b, "control": "fcvc"},
+            "saturation_mbps",
+            v,
+            "whereas FCVC gets gamma = 9.6, 18.9, 27.4 Mbit/s",
+        )
+        for b, v in SATURATION_MBPS["fcvc"].items()
+    ]
+    + [
+        Statement(
+            "5",
+            {"control": "prca"},
+            "best_mss",
+            float(PRCA_BEST_MSS),
+            "with PRCA ... it reaches a maximum around MSS = 2048 bytes, and decreases again for larger MSS",
+        ),
+    ]
+)
 
 QUALITATIVE = {
     "fig5_fcvc": "the goodput increases with MSS for FCVC; it is very close to eta_OH x B_av, "
-                 "diverging slightly only for very short segments",
-    "fig6": "within the plotted window PRCA's utilisation oscillates while FCVC achieves full "
-            "utilisation",
+    "diverging slightly only for very short segments",
+    "fig6": "within the plotted window PRCA's utilisation oscillates while FCVC achieves full utilisation",
     "fcvc_losses": "FCVC guarantees no cell losses",
 }
 

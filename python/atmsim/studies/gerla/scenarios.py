@@ -31,8 +31,10 @@ EFCI_THRESHOLD_CELLS = round(data.ABR_BUFFER_CELLS * data.PRCA_EFCI_FRACTION)  #
 def trace_table(duration_s: float) -> str:
     """Figure 6: utilisation of the output link sampled every 1000 cell slots."""
     interval = data.TRACE_INTERVAL_SLOTS / data.LINK_CELLS_PER_S
-    return (f'[trace]\ninterval_s = {interval!r}\ncwnd = false\nqueues = true\n'
-            f'utilization = true\nports = ["{BOTTLENECK}"]\n')
+    return (
+        f"[trace]\ninterval_s = {interval!r}\ncwnd = false\nqueues = true\n"
+        f'utilization = true\nports = ["{BOTTLENECK}"]\n'
+    )
 
 
 def scenario_text(
@@ -60,8 +62,11 @@ def scenario_text(
         f'[[link]]\nends = ["g", "sw"]\nrate_cells_per_s = {rate}\ndelay_us = {delay}',
         f'[[link]]\nends = ["sw", "dst"]\nrate_cells_per_s = {rate}\ndelay_us = {delay}',
     ]
-    port = [f'[[port]]\nnode = "sw"\ntoward = "dst"\nbuffer_cells = {data.ABR_BUFFER_CELLS}',
-            'policy = { kind = "tail_drop" }', 'scheduler = "priority"']
+    port = [
+        f'[[port]]\nnode = "sw"\ntoward = "dst"\nbuffer_cells = {data.ABR_BUFFER_CELLS}',
+        'policy = { kind = "tail_drop" }',
+        'scheduler = "priority"',
+    ]
     if control == "prca":
         port += ['best_effort = "fifo"', f"efci_threshold_cells = {EFCI_THRESHOLD_CELLS}"]
     else:
@@ -71,12 +76,12 @@ def scenario_text(
         '[[background]]\nname = "guaranteed"\nroute = ["g", "sw", "dst"]\n'
         f"count = {data.GUARANTEED_SOURCES}\nguaranteed = true\n"
         f'source = {{ kind = "on_off", peak_bps = {data.GUARANTEED_PEAK_BPS!r}, '
-        f"mean_burst_bytes = {data.GUARANTEED_MEAN_BURST_BYTES}, burstiness = {b_g!r} }}")
+        f"mean_burst_bytes = {data.GUARANTEED_MEAN_BURST_BYTES}, burstiness = {b_g!r} }}"
+    )
     for i in range(1, sources + 1):
         ws = f"ws{i}"
         out.append(f'[[node]]\nname = "{ws}"\nkind = "host"')
-        out.append(f'[[link]]\nends = ["{ws}", "sw"]\nrate_cells_per_s = {rate}\n'
-                   f"delay_us = {delay}")
+        out.append(f'[[link]]\nends = ["{ws}", "sw"]\nrate_cells_per_s = {rate}\ndelay_us = {delay}')
         conn = [
             f'[[connection]]\nname = "tcp{i}"\nroute = ["{ws}", "sw", "dst"]',
             f'app = {{ kind = "messages", mean_bytes = {data.APP_MEAN_BYTES}, '

@@ -18,18 +18,25 @@ from ..sensitivity import Subset
 WFQ_TABLES = ["16", "17", "18", "19", "20", "21", "22", "23"]
 
 STATED = [
-    Stated("network", "UNI1 - switch - NNI - switch - UNI2, 1 privileged + 9 background "
-           "sources", "section 3, figure 2"),
-    Stated("links", "365566 cells/s; LAN 10 us UNI / 100 us NNI, WAN 2.5 ms / 10 ms",
-           "section 3"),
+    Stated(
+        "network",
+        "UNI1 - switch - NNI - switch - UNI2, 1 privileged + 9 background sources",
+        "section 3, figure 2",
+    ),
+    Stated("links", "365566 cells/s; LAN 10 us UNI / 100 us NNI, WAN 2.5 ms / 10 ms", "section 3"),
     Stated("buffers", "8192 cells per port; LBO 6144, HBO 7168", "sections 5-6"),
-    Stated("GFR contract", "MCR (swept 20000..180000 cells/s for the privileged source), "
-           "MFS 200 cells", "sections 4-6"),
-    Stated("TCP", "TCP_default (Reno, RTO granularity 0.2 s, 3 dupacks, MSS 9140, 196608-"
-           "octet buffers, no delayed ACK), TCP_fast (10 ms, 2 dupacks), TCP_SACK",
-           "Tables 2.1-2.3"),
-    Stated("application", "10 MB transfers separated by exponential idle times, mean 0.1 s",
-           "section 3"),
+    Stated(
+        "GFR contract",
+        "MCR (swept 20000..180000 cells/s for the privileged source), MFS 200 cells",
+        "sections 4-6",
+    ),
+    Stated(
+        "TCP",
+        "TCP_default (Reno, RTO granularity 0.2 s, 3 dupacks, MSS 9140, 196608-"
+        "octet buffers, no delayed ACK), TCP_fast (10 ms, 2 dupacks), TCP_SACK",
+        "Tables 2.1-2.3",
+    ),
+    Stated("application", "10 MB transfers separated by exponential idle times, mean 0.1 s", "section 3"),
     Stated("duration", "250 s", "section 3"),
 ]
 
@@ -37,18 +44,31 @@ STATED = [
 def assumptions() -> List[Assumption]:
     return [
         Assumption(
-            "wfq_ti_cells", "per-VC threshold T_i = MBS in the WFQ switch (cells)", 400,
+            "wfq_ti_cells",
+            "per-VC threshold T_i = MBS in the WFQ switch (cells)",
+            400,
             "The paper sets T_i = MBS but gives no MBS for the WFQ runs; 2 MFS (400 cells) is "
             "the text's default contract. 1 MFS and 1000 cells bracket it.",
-            [200, 400, 1000], keys=["connection.*.gfr.mbs_cells"], tables=WFQ_TABLES),
+            [200, 400, 1000],
+            keys=["connection.*.gfr.mbs_cells"],
+            tables=WFQ_TABLES,
+        ),
         Assumption(
-            "min_rto_ticks", "RTO floor (timer ticks)", 2,
-            "The paper gives the RTO granularity, not its floor; 2 ticks is 4.3BSD's "
-            "TCPTV_MIN.", [1, 2, 3], keys=["connection.*.tcp.min_rto_ticks"]),
+            "min_rto_ticks",
+            "RTO floor (timer ticks)",
+            2,
+            "The paper gives the RTO granularity, not its floor; 2 ticks is 4.3BSD's TCPTV_MIN.",
+            [1, 2, 3],
+            keys=["connection.*.tcp.min_rto_ticks"],
+        ),
         Assumption(
-            "arbitration", "order of simultaneous arrivals at a port", "rotating",
+            "arbitration",
+            "order of simultaneous arrivals at a port",
+            "rotating",
             "Not stated; the engine's least-recently-served order.",
-            ["rotating", "random"], keys=["port.*.arbitration"]),
+            ["rotating", "random"],
+            keys=["port.*.arbitration"],
+        ),
     ] + randomness_seam()
 
 
@@ -60,7 +80,9 @@ def _first(experiments: List[Experiment], table: str, mcr: int) -> Experiment:
 
 
 def sensitivity_subset(quick_experiments: List[Experiment]) -> Subset:
-    return Subset([_first(quick_experiments, "5", 180000), _first(quick_experiments, "22", 20000)],
-                  "figure 5 at MCR 180000 (FIFO switch, TCP_default: five stated numbers) and "
-                  "figure 22 at MCR 20000 (WFQ GFR.2, where T_i applies: the stated RTO "
-                  "rate), --quick length (20 s).")
+    return Subset(
+        [_first(quick_experiments, "5", 180000), _first(quick_experiments, "22", 20000)],
+        "figure 5 at MCR 180000 (FIFO switch, TCP_default: five stated numbers) and "
+        "figure 22 at MCR 20000 (WFQ GFR.2, where T_i applies: the stated RTO "
+        "rate), --quick length (20 s).",
+    )

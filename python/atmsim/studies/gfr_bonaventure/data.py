@@ -26,88 +26,219 @@ class Statement:
 
 
 STATEMENTS: List[Statement] = [
-    Statement("5", "tcp_default", 100000, "priv_goodput_bps", 18e6,
-              "With its MCR set to 100000 cells per second the privileged source achieved only "
-              "about 18 Mbps"),
-    Statement("5", "tcp_default", 180000, "priv_goodput_bps", 25e6,
-              "With its MCR set to 180000 cells per second, the privileged source only achieved "
-              "a throughput of about 25 Mbps"),
-    Statement("5", "tcp_default", 180000, "retx_kb_per_10mb", 200.0,
-              "the privileged source had to retransmit about 200 KBytes during each 10 MBytes "
-              "transfer"),
-    Statement("5", "tcp_default", 180000, "rto_per_10mb", 4.0,
-              "the retransmission timer expired on average slightly less than four times during "
-              "each transfer"),
-    Statement("5", "tcp_default", 100000, "tagged_fraction", 0.5,
-              "With its MCR set to 100000 cells per second, slightly less than 50% of the "
-              "AAL5-PDUs sent by the privileged source were tagged"),
-    Statement("5", "tcp_default", 180000, "tagged_fraction", 0.3,
-              "with its MCR set to 180000 cells per seconds 30% of its AAL5-PDUs were tagged"),
-    Statement("5", "tcp_default", 180000, "hbo_drops", 0.0,
-              "the output buffer of the bottleneck switch did not reach the HBO threshold, and "
-              "only CLP=1 AAL5-PDUs were discarded"),
-    Statement("7", "tcp_fast", 180000, "rto_per_10mb", 10.0,
-              "it expired on average almost 10 times during each 10 MBytes transfer with "
-              "TCP_fast"),
-    Statement("7", "tcp_fast", 180000, "retx_kb_per_10mb", 500.0,
-              "with TCP_fast the privileged source retransmitted on average about 500 KBytes per "
-              "10 MBytes transfer"),
-    Statement("9", "tcp_sack", 180000, "rto_per_10mb", 1.0,
-              "about one expiration per 10 MBytes transfer on average"),
-    Statement("9", "tcp_sack", 180000, "tagged_fraction", 0.3,
-              "the percentage of CLP=1 AAL5-PDUs with TCP_SACK was similar to the percentage "
-              "of CLP=1 AAL5-PDUs with TCP_default (30 % at 180000)"),
-    Statement("9", "tcp_sack", 180000, "mean_queue_cells", 5000.0,
-              "the output buffer at the bottleneck switch is heavily used, and its mean "
-              "occupancy is close to 5000 cells for the whole simulation"),
-    Statement("9", "tcp_sack", 180000, "rtt_ms", 14.0,
-              "with a 180000 cells per second MCR, the average packet round-trip-time for the "
-              "privileged source was slightly larger than 14 milliseconds"),
+    Statement(
+        "5",
+        "tcp_default",
+        100000,
+        "priv_goodput_bps",
+        18e6,
+        "With its MCR set to 100000 cells per second the privileged source achieved only about 18 Mbps",
+    ),
+    Statement(
+        "5",
+        "tcp_default",
+        180000,
+        "priv_goodput_bps",
+        25e6,
+        "With its MCR set to 180000 cells per second, the privileged source only achieved "
+        "a throughput of about 25 Mbps",
+    ),
+    Statement(
+        "5",
+        "tcp_default",
+        180000,
+        "retx_kb_per_10mb",
+        200.0,
+        "the privileged source had to retransmit about 200 KBytes during each 10 MBytes transfer",
+    ),
+    Statement(
+        "5",
+        "tcp_default",
+        180000,
+        "rto_per_10mb",
+        4.0,
+        "the retransmission timer expired on average slightly less than four times during each transfer",
+    ),
+    Statement(
+        "5",
+        "tcp_default",
+        100000,
+        "tagged_fraction",
+        0.5,
+        "With its MCR set to 100000 cells per second, slightly less than 50% of the "
+        "AAL5-PDUs sent by the privileged source were tagged",
+    ),
+    Statement(
+        "5",
+        "tcp_default",
+        180000,
+        "tagged_fraction",
+        0.3,
+        "with its MCR set to 180000 cells per seconds 30% of its AAL5-PDUs were tagged",
+    ),
+    Statement(
+        "5",
+        "tcp_default",
+        180000,
+        "hbo_drops",
+        0.0,
+        "the output buffer of the bottleneck switch did not reach the HBO threshold, and "
+        "only CLP=1 AAL5-PDUs were discarded",
+    ),
+    Statement(
+        "7",
+        "tcp_fast",
+        180000,
+        "rto_per_10mb",
+        10.0,
+        "it expired on average almost 10 times during each 10 MBytes transfer with TCP_fast",
+    ),
+    Statement(
+        "7",
+        "tcp_fast",
+        180000,
+        "retx_kb_per_10mb",
+        500.0,
+        "with TCP_fast the privileged source retransmitted on average about 500 KBytes per "
+        "10 MBytes transfer",
+    ),
+    Statement(
+        "9", "tcp_sack", 180000, "rto_per_10mb", 1.0, "about one expiration per 10 MBytes transfer on average"
+    ),
+    Statement(
+        "9",
+        "tcp_sack",
+        180000,
+        "tagged_fraction",
+        0.3,
+        "the percentage of CLP=1 AAL5-PDUs with TCP_SACK was similar to the percentage "
+        "of CLP=1 AAL5-PDUs with TCP_default (30 % at 180000)",
+    ),
+    Statement(
+        "9",
+        "tcp_sack",
+        180000,
+        "mean_queue_cells",
+        5000.0,
+        "the output buffer at the bottleneck switch is heavily used, and its mean "
+        "occupancy is close to 5000 cells for the whole simulation",
+    ),
+    Statement(
+        "9",
+        "tcp_sack",
+        180000,
+        "rtt_ms",
+        14.0,
+        "with a 180000 cells per second MCR, the average packet round-trip-time for the "
+        "privileged source was slightly larger than 14 milliseconds",
+    ),
 ]
 
 # Sections 5-9 beyond the base figures.
 STATEMENTS += [
-    Statement("14", "tcp_default", 180000, "tagged_fraction", 0.01,
-              "the simulations performed with an MCR of 180000 cells per second and a 512 bytes "
-              "MSS for the privileged source [...] Less than 1% of the segments sent by the "
-              "privileged source were CLP=1 segments"),
-    Statement("14", "tcp_default", 180000, "rto_per_10mb", 2.0,
-              "the retransmission timer expired on average twice per 10 MBytes transfer"),
-    Statement("14", "tcp_default", 180000, "mean_queue_cells", 4096.0,
-              "the output buffer of the bottleneck switch is on average always more than 50% "
-              "full"),
-    Statement("14", "tcp_default", 180000, "rtt_ms", 12.6,
-              "Such a high occupancy [...] corresponds to an average round-trip-time of 12.6 "
-              "milliseconds"),
-    Statement("14", "tcp_default", 20000, "rto_per_10mb", 1.0,
-              "With an MCR set to 20000 cells per second, [...] it expired only once per 10 "
-              "MBytes transfer during the simulations with TCP_default and the FIFO-based "
-              "implementation reported in figure 14"),
-    Statement("17", "tcp_sack", 180000, "priv_delay_ms", 1.16,
-              "with the MCR of the privileged source set to 180000 cells per second, the "
-              "average packet delay from the privileged source to the privileged destination "
-              "is equal to 1.16 milliseconds"),
-    Statement("17", "tcp_sack", 180000, "bg_delay_ms", 32.7,
-              "while the average packet delay from a background source to the corresponding "
-              "background destination is 32.7 milliseconds"),
-    Statement("22", "tcp_sack", 20000, "rto_per_10mb", 20.0,
-              "With an MCR set to 20000 cells per second, the retransmission timer of the "
-              "privileged source expired more than 20 times per 10 MBytes transfer"),
-    Statement("23", "tcp_sack", 180000, "tagged_fraction", 0.2,
-              "On average, more than one fifth of the AAL5-PDUs sent by the privileged source "
-              "are tagged by the F-GCRA"),
+    Statement(
+        "14",
+        "tcp_default",
+        180000,
+        "tagged_fraction",
+        0.01,
+        "the simulations performed with an MCR of 180000 cells per second and a 512 bytes "
+        "MSS for the privileged source [...] Less than 1% of the segments sent by the "
+        "privileged source were CLP=1 segments",
+    ),
+    Statement(
+        "14",
+        "tcp_default",
+        180000,
+        "rto_per_10mb",
+        2.0,
+        "the retransmission timer expired on average twice per 10 MBytes transfer",
+    ),
+    Statement(
+        "14",
+        "tcp_default",
+        180000,
+        "mean_queue_cells",
+        4096.0,
+        "the output buffer of the bottleneck switch is on average always more than 50% full",
+    ),
+    Statement(
+        "14",
+        "tcp_default",
+        180000,
+        "rtt_ms",
+        12.6,
+        "Such a high occupancy [...] corresponds to an average round-trip-time of 12.6 milliseconds",
+    ),
+    Statement(
+        "14",
+        "tcp_default",
+        20000,
+        "rto_per_10mb",
+        1.0,
+        "With an MCR set to 20000 cells per second, [...] it expired only once per 10 "
+        "MBytes transfer during the simulations with TCP_default and the FIFO-based "
+        "implementation reported in figure 14",
+    ),
+    Statement(
+        "17",
+        "tcp_sack",
+        180000,
+        "priv_delay_ms",
+        1.16,
+        "with the MCR of the privileged source set to 180000 cells per second, the "
+        "average packet delay from the privileged source to the privileged destination "
+        "is equal to 1.16 milliseconds",
+    ),
+    Statement(
+        "17",
+        "tcp_sack",
+        180000,
+        "bg_delay_ms",
+        32.7,
+        "while the average packet delay from a background source to the corresponding "
+        "background destination is 32.7 milliseconds",
+    ),
+    Statement(
+        "22",
+        "tcp_sack",
+        20000,
+        "rto_per_10mb",
+        20.0,
+        "With an MCR set to 20000 cells per second, the retransmission timer of the "
+        "privileged source expired more than 20 times per 10 MBytes transfer",
+    ),
+    Statement(
+        "23",
+        "tcp_sack",
+        180000,
+        "tagged_fraction",
+        0.2,
+        "On average, more than one fifth of the AAL5-PDUs sent by the privileged source "
+        "are tagged by the F-GCRA",
+    ),
 ]
 # Figure 16: "there were no cell losses, and [...] the available throughput was fairly
 # shared" ("the unreserved bandwidth is allocated in proportion to the MCR of the sources"),
 # at every MCR point the study runs for it.
 for _mcr in (20000, 60000, 100000, 140000, 180000):
     STATEMENTS += [
-        Statement("16", "tcp_sack", _mcr, "bottleneck_drops", 0.0,
-                  "the simulations performed with a 9140 bytes MSS showed that there were no "
-                  "cell losses"),
-        Statement("16", "tcp_sack", _mcr, "priv_fair_ratio", 1.0,
-                  "the unreserved bandwidth is allocated in proportion to the MCR of the "
-                  "sources"),
+        Statement(
+            "16",
+            "tcp_sack",
+            _mcr,
+            "bottleneck_drops",
+            0.0,
+            "the simulations performed with a 9140 bytes MSS showed that there were no cell losses",
+        ),
+        Statement(
+            "16",
+            "tcp_sack",
+            _mcr,
+            "priv_fair_ratio",
+            1.0,
+            "the unreserved bandwidth is allocated in proportion to the MCR of the sources",
+        ),
     ]
 
 
@@ -122,46 +253,51 @@ class Unplaced:
 
 
 UNPLACED: List[Unplaced] = [
-    Unplaced("18", "rto_per_10mb", 10.0,
-             "with a 9140 bytes MSS, the retransmission timer expired on average 10 times per "
-             "10 MBytes transfer"),
-    Unplaced("19", "rto_per_10mb", 1.0,
-             "while with the 1460 bytes MSS, it expired on average only once per 10 MBytes "
-             "transfer"),
+    Unplaced(
+        "18",
+        "rto_per_10mb",
+        10.0,
+        "with a 9140 bytes MSS, the retransmission timer expired on average 10 times per 10 MBytes transfer",
+    ),
+    Unplaced(
+        "19",
+        "rto_per_10mb",
+        1.0,
+        "while with the 1460 bytes MSS, it expired on average only once per 10 MBytes transfer",
+    ),
 ]
 
 # Qualitative statements, reported beside the simulated ratios in the write-up.
 QUALITATIVE = {
     "fast_vs_default_retx": "total retransmitted packets with TCP_fast roughly three times "
-                            "those with TCP_default (ratio 3)",
+    "those with TCP_default (ratio 3)",
     "fast_vs_default_goodput": "TCP_fast throughput slightly lower than TCP_default",
-    "sack_vs_default_goodput": "TCP_SACK achieves a better throughput than TCP_default and "
-                               "TCP_fast",
+    "sack_vs_default_goodput": "TCP_SACK achieves a better throughput than TCP_default and TCP_fast",
     "figure4": "TCP_default completely utilizes the UNI2 bandwidth (goodput = reserved)",
     "figure11": "even with three background sources, the privileged source still cannot use "
-                "its reserved bandwidth with TCP_default",
-    "figure12": "TCP_SACK with the 1460 bytes MSS is lower than with the 9140 bytes MSS "
-                "(figure 9)",
+    "its reserved bandwidth with TCP_default",
+    "figure12": "TCP_SACK with the 1460 bytes MSS is lower than with the 9140 bytes MSS (figure 9)",
     "figure13": "privileged MSS 9140, background 512: the privileged source acquires a large "
-                "share of the bottleneck link, its throughput almost independent of its MCR",
+    "share of the bottleneck link, its throughput almost independent of its MCR",
     "figure14": "privileged MSS 512, background 9140: very low throughput with a low MCR, and "
-                "even at 180000 it has huge difficulties to achieve more than the background",
+    "even at 180000 it has huge difficulties to achieve more than the background",
     "figure15": "TCP is not able to benefit from the GFR service category with the FIFO-based "
-                "switch in a WAN",
+    "switch in a WAN",
     "figure17": "the privileged source acquires a large proportion of the NNI link",
     "figure18_19": "MSS 9140: a lot of difficulties to use the reserved throughput; MSS 1460: "
-                   "almost able to achieve it",
+    "almost able to achieve it",
     "figure20": "the privileged source does not utilize its reservation in the WAN, but gets "
-                "much more than with the FIFO-based switch (figure 15); its mean per-VC "
-                "occupancy is below each background source's",
+    "much more than with the FIFO-based switch (figure 15); its mean per-VC "
+    "occupancy is below each background source's",
     "figure21_22": "GFR.2, privileged 9140 / background 512: no significant unfairness; "
-                   "privileged 512 / background 9140: a large unfairness",
+    "privileged 512 / background 9140: a large unfairness",
     "figure23": "with tagging at the network access (GFR.2) the privileged TCP_SACK throughput "
-                "in the WAN is much lower than without (figure 20)",
+    "in the WAN is much lower than without (figure 20)",
 }
 
 
 def published(figure: str, preset: str, mcr: int) -> Dict[str, Optional[float]]:
     """The stated values for one point, by compared column."""
-    return {s.column: s.value for s in STATEMENTS
-            if s.figure == figure and s.preset == preset and s.mcr == mcr}
+    return {
+        s.column: s.value for s in STATEMENTS if s.figure == figure and s.preset == preset and s.mcr == mcr
+    }

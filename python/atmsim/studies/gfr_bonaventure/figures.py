@@ -18,9 +18,10 @@ from ..registry import FigureFile, StudyResults
 from . import scenarios as net
 from . import setups
 
-SERIES = [("derived.priv_goodput_bps", "privileged", "tab:blue", "paper_priv_goodput_bps"),
-          ("derived.bg_mean_goodput_bps", "background, mean per source", "tab:green",
-           "paper_bg_goodput_bps")]
+SERIES = [
+    ("derived.priv_goodput_bps", "privileged", "tab:blue", "paper_priv_goodput_bps"),
+    ("derived.bg_mean_goodput_bps", "background, mean per source", "tab:green", "paper_bg_goodput_bps"),
+]
 
 
 def _one(results: StudyResults, table: str, out: Path) -> List[FigureFile]:
@@ -34,17 +35,32 @@ def _one(results: StudyResults, table: str, out: Path) -> List[FigureFile]:
     fig = plots._figure()
     ax = fig.add_subplot()
     mcrs = sorted(frame["mcr"].astype(float))
-    ax.plot(mcrs, [net.reserved_bps(m, setup.priv_segment) / 1e6 for m in mcrs], "--",
-            color="tab:blue",
-            label="privileged UNI2 (app level)" if ubr else "privileged reserved")
-    ax.plot(mcrs, [net.reserved_bps(setup.background_mcr, setup.bg_segment) / 1e6] * len(mcrs),
-            "--", color="tab:green",
-            label="background UNI2 (app level)" if ubr else "background reserved")
+    ax.plot(
+        mcrs,
+        [net.reserved_bps(m, setup.priv_segment) / 1e6 for m in mcrs],
+        "--",
+        color="tab:blue",
+        label="privileged UNI2 (app level)" if ubr else "privileged reserved",
+    )
+    ax.plot(
+        mcrs,
+        [net.reserved_bps(setup.background_mcr, setup.bg_segment) / 1e6] * len(mcrs),
+        "--",
+        color="tab:green",
+        label="background UNI2 (app level)" if ubr else "background reserved",
+    )
     if setup.mode == "wfq":
         bg_sum = setup.background_sources * setup.background_mcr
-        ax.plot(mcrs, [net.reserved_bps(net.LINE_CELLS_PER_S * m / (m + bg_sum),
-                                        setup.priv_segment) / 1e6 for m in mcrs],
-                ":", color="tab:blue", label="privileged MCR-weighted share of the link")
+        ax.plot(
+            mcrs,
+            [
+                net.reserved_bps(net.LINE_CELLS_PER_S * m / (m + bg_sum), setup.priv_segment) / 1e6
+                for m in mcrs
+            ],
+            ":",
+            color="tab:blue",
+            label="privileged MCR-weighted share of the link",
+        )
     runs = results.runs
     stated_any = drawn_runs = False
     for metric, label, color, paper in SERIES:
@@ -55,8 +71,14 @@ def _one(results: StudyResults, table: str, out: Path) -> List[FigureFile]:
         factor = style.scale(metric)
         y = sub["mean"] * factor
         few = sub["n"].max() < style.FEW_REPLICATIONS
-        ax.plot(x, y, marker="o", color=color, label=f"{label} (atmsim)",
-                markersize=style.MEAN_MARKER_SIZE if few else 6)
+        ax.plot(
+            x,
+            y,
+            marker="o",
+            color=color,
+            label=f"{label} (atmsim)",
+            markersize=style.MEAN_MARKER_SIZE if few else 6,
+        )
         if few:
             if runs is not None and metric in runs:
                 mine = runs[runs["table"] == table]
@@ -68,8 +90,9 @@ def _one(results: StudyResults, table: str, out: Path) -> List[FigureFile]:
         if paper in frame and not ubr:
             stated = frame[frame[paper].notna()]
             if len(stated):
-                style.paper_marks(ax, stated["mcr"].astype(float),
-                                  stated[paper].astype(float) * factor, color)
+                style.paper_marks(
+                    ax, stated["mcr"].astype(float), stated[paper].astype(float) * factor, color
+                )
                 stated_any = True
     if drawn_runs:
         style.replications_legend(ax)
@@ -81,12 +104,13 @@ def _one(results: StudyResults, table: str, out: Path) -> List[FigureFile]:
     if ubr:
         ax.set_xlabel("Privileged UNI2 link rate (cells/s)")
     files = plots.save(fig, out / f"figure{table}-goodput")
-    caption = (f"{setup.title}: goodput against the privileged MCR, the mean of the "
-               "replications (open circles: each replication); dashed: reserved bandwidth at application level "
-               "(MCR x 48/53 x segment data / segment octets on the wire)"
-               + ("; dotted: the privileged MCR-weighted share of the link"
-                  if setup.mode == "wfq" else "")
-               + "; crosses, in their series' colour: values stated in the paper's text.")
+    caption = (
+        f"{setup.title}: goodput against the privileged MCR, the mean of the "
+        "replications (open circles: each replication); dashed: reserved bandwidth at application level "
+        "(MCR x 48/53 x segment data / segment octets on the wire)"
+        + ("; dotted: the privileged MCR-weighted share of the link" if setup.mode == "wfq" else "")
+        + "; crosses, in their series' colour: values stated in the paper's text."
+    )
     return [FigureFile(table, caption, files)]
 
 
@@ -96,11 +120,13 @@ def _traces(results: StudyResults, out: Path) -> List[FigureFile]:
         cwnd, queues = tables.get("cwnd"), tables.get("queues")
         if cwnd is not None and len(cwnd):
             files = plots.cwnd_trace(cwnd, out / f"trace-{run.name}-cwnd", title=run.title)
-            figs.append(FigureFile("traces", f"Congestion window of the privileged source: "
-                                             f"{run.title}.", files))
+            figs.append(
+                FigureFile("traces", f"Congestion window of the privileged source: {run.title}.", files)
+            )
         if queues is not None and len(queues):
-            files = plots.queue_trace(queues, out / f"trace-{run.name}-queue",
-                                      buffer_cells=run.buffer_cells, title=run.title)
+            files = plots.queue_trace(
+                queues, out / f"trace-{run.name}-queue", buffer_cells=run.buffer_cells, title=run.title
+            )
             figs.append(FigureFile("traces", f"Bottleneck (sw1->sw2) queue: {run.title}.", files))
     return figs
 

@@ -114,12 +114,13 @@ def scenario_text(
         raise ValueError(f"unknown conformance {conformance!r}")
     uni_us, nni_us = DELAYS_US[config]
     if mode == "gfr":
-        policy = (f'{{ kind = "fifo_gfr", lbo_cells = {LBO_CELLS}, '
-                  f'hbo_cells = {HBO_CELLS} }}')
+        policy = f'{{ kind = "fifo_gfr", lbo_cells = {LBO_CELLS}, hbo_cells = {HBO_CELLS} }}'
     elif mode == "wfq":
         # T_i defaults to each VC's MBS (2 MFS), as the paper's reference [13] proposes.
-        policy = (f'{{ kind = "wfq_gfr", lbo_cells = {LBO_CELLS}, '
-                  f'hbo_cells = {HBO_CELLS} }}\nscheduler = "virtual_spacing"')
+        policy = (
+            f'{{ kind = "wfq_gfr", lbo_cells = {LBO_CELLS}, '
+            f'hbo_cells = {HBO_CELLS} }}\nscheduler = "virtual_spacing"'
+        )
     else:
         policy = f'{{ kind = "epd", threshold_cells = {EPD_THRESHOLD_CELLS} }}'
     out = [
@@ -132,8 +133,7 @@ def scenario_text(
         "",
         '[[node]]\nname = "sw1"\nkind = "switch"',
         '[[node]]\nname = "sw2"\nkind = "switch"',
-        f'[[link]]\nends = ["sw1", "sw2"]\nrate_cells_per_s = {LINE_CELLS_PER_S}\n'
-        f"delay_us = {nni_us}",
+        f'[[link]]\nends = ["sw1", "sw2"]\nrate_cells_per_s = {LINE_CELLS_PER_S}\ndelay_us = {nni_us}',
         f'[[port]]\nnode = "sw1"\ntoward = "sw2"\nbuffer_cells = {BUFFER_CELLS}\npolicy = {policy}',
     ]
     for k, name in enumerate(flows(background_sources)):
@@ -143,14 +143,10 @@ def scenario_text(
         out += [
             f'[[node]]\nname = "{src}"\nkind = "host"',
             f'[[node]]\nname = "{dst}"\nkind = "host"',
-            f'[[link]]\nends = ["{src}", "sw1"]\nrate_cells_per_s = {LINE_CELLS_PER_S}\n'
-            f"delay_us = {uni_us}",
-            f'[[link]]\nends = ["sw2", "{dst}"]\nrate_cells_per_s = {uni2_rate}\n'
-            f"delay_us = {uni_us}",
-            f'[[port]]\nnode = "sw2"\ntoward = "{dst}"\nbuffer_cells = {BUFFER_CELLS}\n'
-            f"policy = {policy}",
-            f'[[port]]\nnode = "sw1"\ntoward = "{src}"\nbuffer_cells = {BUFFER_CELLS}\n'
-            f"policy = {policy}",
+            f'[[link]]\nends = ["{src}", "sw1"]\nrate_cells_per_s = {LINE_CELLS_PER_S}\ndelay_us = {uni_us}',
+            f'[[link]]\nends = ["sw2", "{dst}"]\nrate_cells_per_s = {uni2_rate}\ndelay_us = {uni_us}',
+            f'[[port]]\nnode = "sw2"\ntoward = "{dst}"\nbuffer_cells = {BUFFER_CELLS}\npolicy = {policy}',
+            f'[[port]]\nnode = "sw1"\ntoward = "{src}"\nbuffer_cells = {BUFFER_CELLS}\npolicy = {policy}',
         ]
         conn = [
             f'[[connection]]\nname = "{name}"\nroute = ["{src}", "sw1", "sw2", "{dst}"]',
@@ -158,11 +154,12 @@ def scenario_text(
             f"tcp = {_tcp_table(preset, priv_mss if k == 0 else bg_mss, window_bytes)}",
         ]
         if mode == "gfr":
-            conn.append(f'gfr = {{ mcr_cells_per_s = {mcr}, mfs_cells = {MFS_CELLS}, '
-                        'tagging = "adapter" }')
+            conn.append(f'gfr = {{ mcr_cells_per_s = {mcr}, mfs_cells = {MFS_CELLS}, tagging = "adapter" }}')
         elif mode == "wfq":
-            conn.append(f'gfr = {{ mcr_cells_per_s = {mcr}, mfs_cells = {MFS_CELLS}, '
-                        f'tagging = "upc", conformance = "{conformance}" }}')
+            conn.append(
+                f"gfr = {{ mcr_cells_per_s = {mcr}, mfs_cells = {MFS_CELLS}, "
+                f'tagging = "upc", conformance = "{conformance}" }}'
+            )
         out.append("\n".join(conn))
     if trace:
         out.append(trace)

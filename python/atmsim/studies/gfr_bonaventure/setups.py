@@ -58,16 +58,23 @@ class Setup:
     def cost(self) -> float:
         """Relative run time per simulated second: small segments mean many more packets and
         ACKs per cell; the WAN keeps more data in flight."""
-        small = [m for m in (self.priv_segment,) + (self.bg_segment,) * self.background_sources
-                 if m < 2000]
+        small = [m for m in (self.priv_segment,) + (self.bg_segment,) * self.background_sources if m < 2000]
         return 1.0 + 0.3 * len(small) + (0.5 if self.config == "WAN" else 0.0)
 
     def scenario_text(self, mcr: int, duration_s: float, trace: Optional[str] = None) -> str:
         return net.scenario_text(
-            self.preset, mcr, mode=self.mode, duration_s=duration_s,
-            background_sources=self.background_sources, background_mcr=self.background_mcr,
-            config=self.config, trace=trace, priv_mss=self.priv_mss, bg_mss=self.bg_mss,
-            window_bytes=self.window_bytes, conformance=self.conformance,
+            self.preset,
+            mcr,
+            mode=self.mode,
+            duration_s=duration_s,
+            background_sources=self.background_sources,
+            background_mcr=self.background_mcr,
+            config=self.config,
+            trace=trace,
+            priv_mss=self.priv_mss,
+            bg_mss=self.bg_mss,
+            window_bytes=self.window_bytes,
+            conformance=self.conformance,
         )
 
 
@@ -75,35 +82,99 @@ _SETUPS: Tuple[Setup, ...] = (
     Setup("5", "Figure 5: TCP_default, FIFO-based GFR switch", "tcp_default"),
     Setup("7", "Figure 7: TCP_fast, FIFO-based GFR switch", "tcp_fast"),
     Setup("9", "Figure 9: TCP_SACK, FIFO-based GFR switch", "tcp_sack"),
-    Setup("4", "Figure 4: TCP_default, UBR with the UNI2 links as bottlenecks", "tcp_default",
-          mode="ubr"),
-    Setup("11-3bg", "Figure 11: TCP_default, 3 background sources (MCR 60000 each)",
-          "tcp_default", background_sources=3, background_mcr=60000),
-    Setup("11-6bg", "Figure 11 (text): TCP_default, 6 background sources (MCR 30000 each)",
-          "tcp_default", background_sources=6, background_mcr=30000),
-    Setup("12", "Figure 12: TCP_SACK, MSS 1460 (all sources), FIFO-based switch", "tcp_sack",
-          priv_mss=1460, bg_mss=1460),
-    Setup("13", "Figure 13: TCP_default, privileged MSS 9140, background MSS 512",
-          "tcp_default", bg_mss=512),
-    Setup("14", "Figure 14: TCP_default, privileged MSS 512, background MSS 9140",
-          "tcp_default", priv_mss=512),
+    Setup("4", "Figure 4: TCP_default, UBR with the UNI2 links as bottlenecks", "tcp_default", mode="ubr"),
+    Setup(
+        "11-3bg",
+        "Figure 11: TCP_default, 3 background sources (MCR 60000 each)",
+        "tcp_default",
+        background_sources=3,
+        background_mcr=60000,
+    ),
+    Setup(
+        "11-6bg",
+        "Figure 11 (text): TCP_default, 6 background sources (MCR 30000 each)",
+        "tcp_default",
+        background_sources=6,
+        background_mcr=30000,
+    ),
+    Setup(
+        "12",
+        "Figure 12: TCP_SACK, MSS 1460 (all sources), FIFO-based switch",
+        "tcp_sack",
+        priv_mss=1460,
+        bg_mss=1460,
+    ),
+    Setup("13", "Figure 13: TCP_default, privileged MSS 9140, background MSS 512", "tcp_default", bg_mss=512),
+    Setup(
+        "14", "Figure 14: TCP_default, privileged MSS 512, background MSS 9140", "tcp_default", priv_mss=512
+    ),
     Setup("15", "Figure 15: TCP_SACK in the WAN, FIFO-based switch", "tcp_sack", config="WAN"),
-    Setup("16", "Figure 16: WFQ-based switch, GFR.1, 32 KB windows (no losses)", "tcp_sack",
-          mode="wfq", window_bytes=32 * KB),
-    Setup("17", "Figure 17: WFQ, GFR.1, 32 KB windows, background MCR 5000", "tcp_sack",
-          mode="wfq", window_bytes=32 * KB, background_mcr=5000),
-    Setup("18", "Figure 18: WFQ, GFR.1, TCP_SACK, 64 KB windows, MSS 9140", "tcp_sack",
-          mode="wfq", window_bytes=64 * KB),
-    Setup("19", "Figure 19: WFQ, GFR.1, TCP_SACK, 64 KB windows, MSS 1460", "tcp_sack",
-          mode="wfq", window_bytes=64 * KB, priv_mss=1460, bg_mss=1460),
-    Setup("20", "Figure 20: WFQ, GFR.1, TCP_SACK, 550 KB windows, WAN", "tcp_sack",
-          mode="wfq", window_bytes=550 * KB, config="WAN"),
-    Setup("21", "Figure 21: WFQ, GFR.2, TCP_SACK, 64 KB, privileged MSS 9140, background 512",
-          "tcp_sack", mode="wfq", window_bytes=64 * KB, bg_mss=512, conformance="gfr2"),
-    Setup("22", "Figure 22: WFQ, GFR.2, TCP_SACK, 64 KB, privileged MSS 512, background 9140",
-          "tcp_sack", mode="wfq", window_bytes=64 * KB, priv_mss=512, conformance="gfr2"),
-    Setup("23", "Figure 23: WFQ, GFR.2, TCP_SACK, 550 KB windows, WAN", "tcp_sack",
-          mode="wfq", window_bytes=550 * KB, config="WAN", conformance="gfr2"),
+    Setup(
+        "16",
+        "Figure 16: WFQ-based switch, GFR.1, 32 KB windows (no losses)",
+        "tcp_sack",
+        mode="wfq",
+        window_bytes=32 * KB,
+    ),
+    Setup(
+        "17",
+        "Figure 17: WFQ, GFR.1, 32 KB windows, background MCR 5000",
+        "tcp_sack",
+        mode="wfq",
+        window_bytes=32 * KB,
+        background_mcr=5000,
+    ),
+    Setup(
+        "18",
+        "Figure 18: WFQ, GFR.1, TCP_SACK, 64 KB windows, MSS 9140",
+        "tcp_sack",
+        mode="wfq",
+        window_bytes=64 * KB,
+    ),
+    Setup(
+        "19",
+        "Figure 19: WFQ, GFR.1, TCP_SACK, 64 KB windows, MSS 1460",
+        "tcp_sack",
+        mode="wfq",
+        window_bytes=64 * KB,
+        priv_mss=1460,
+        bg_mss=1460,
+    ),
+    Setup(
+        "20",
+        "Figure 20: WFQ, GFR.1, TCP_SACK, 550 KB windows, WAN",
+        "tcp_sack",
+        mode="wfq",
+        window_bytes=550 * KB,
+        config="WAN",
+    ),
+    Setup(
+        "21",
+        "Figure 21: WFQ, GFR.2, TCP_SACK, 64 KB, privileged MSS 9140, background 512",
+        "tcp_sack",
+        mode="wfq",
+        window_bytes=64 * KB,
+        bg_mss=512,
+        conformance="gfr2",
+    ),
+    Setup(
+        "22",
+        "Figure 22: WFQ, GFR.2, TCP_SACK, 64 KB, privileged MSS 512, background 9140",
+        "tcp_sack",
+        mode="wfq",
+        window_bytes=64 * KB,
+        priv_mss=512,
+        conformance="gfr2",
+    ),
+    Setup(
+        "23",
+        "Figure 23: WFQ, GFR.2, TCP_SACK, 550 KB windows, WAN",
+        "tcp_sack",
+        mode="wfq",
+        window_bytes=550 * KB,
+        config="WAN",
+        conformance="gfr2",
+    ),
 )
 
 SETUPS: Dict[str, Setup] = {s.figure: s for s in _SETUPS}

@@ -13,13 +13,12 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
 
 from ...scenario import Scenario
 from ..agreement import fmt as _fmt
-from ..registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
-from . import data
-from . import scenarios as net
-from . import setups
 from ..assumptions import Assumption
+from ..registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
 from ..sensitivity import Subset
 from . import assumptions as declared
+from . import data, setups
+from . import scenarios as net
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -37,47 +36,73 @@ BASE_FIGURES = ("5", "7", "9", "4")
 # the MCR nor the time span: the largest MCR (the case the text discusses) and 10 s.
 TRACE_S = 10.0
 TRACE_MCR = 180000
-TRACE_TABLE = ('[trace]\ninterval_s = 0.01\nports = ["sw1->sw2"]\nconnections = ["priv"]\n'
-               "utilization = false")
+TRACE_TABLE = '[trace]\ninterval_s = 0.01\nports = ["sw1->sw2"]\nconnections = ["priv"]\nutilization = false'
 TRACED = (("6", "tcp_default", "5"), ("8", "tcp_fast", "7"), ("10", "tcp_sack", "9"))
 
-PRIV_GOODPUT = Compared("priv_goodput_bps", "derived.priv_goodput_bps",
-                        "privileged goodput (bit/s)", relative=True)
-BG_GOODPUT = Compared("bg_goodput_bps", "derived.bg_mean_goodput_bps",
-                      "mean background goodput (bit/s)", relative=True)
-RTO = Compared("rto_per_10mb", "flows.priv.rto_per_10mb", "RTO expirations per 10 MB",
-               relative=True)
-RETX = Compared("retx_kb_per_10mb", "derived.priv_retx_kb_per_10mb",
-                "KB retransmitted per 10 MB", relative=True)
+PRIV_GOODPUT = Compared(
+    "priv_goodput_bps", "derived.priv_goodput_bps", "privileged goodput (bit/s)", relative=True
+)
+BG_GOODPUT = Compared(
+    "bg_goodput_bps", "derived.bg_mean_goodput_bps", "mean background goodput (bit/s)", relative=True
+)
+RTO = Compared("rto_per_10mb", "flows.priv.rto_per_10mb", "RTO expirations per 10 MB", relative=True)
+RETX = Compared(
+    "retx_kb_per_10mb", "derived.priv_retx_kb_per_10mb", "KB retransmitted per 10 MB", relative=True
+)
 TAGGED = Compared("tagged_fraction", "flows.priv.tagged_fraction", "tagged fraction")
 HBO = Compared("hbo_drops", f"ports.{BOTTLENECK}.drops.hbo", "HBO drops (cells)")
-QUEUE = Compared("mean_queue_cells", f"ports.{BOTTLENECK}.mean_queue_cells",
-                 "mean bottleneck queue (cells)", relative=True)
+QUEUE = Compared(
+    "mean_queue_cells", f"ports.{BOTTLENECK}.mean_queue_cells", "mean bottleneck queue (cells)", relative=True
+)
 RTT = Compared("rtt_ms", "derived.priv_rtt_ms", "privileged mean RTT (ms)", relative=True)
-DROPS = Compared("bottleneck_drops", f"ports.{BOTTLENECK}.cells_dropped",
-                 "cells dropped at the bottleneck")
-FAIR = Compared("priv_fair_ratio", "derived.priv_fair_ratio",
-                "privileged goodput / its MCR-weighted share of the total")
-PRIV_DELAY = Compared("priv_delay_ms", "derived.priv_delay_ms",
-                      "privileged mean packet delay (ms)", relative=True)
-BG_DELAY = Compared("bg_delay_ms", "derived.bg_mean_delay_ms",
-                    "mean background packet delay (ms)", relative=True)
-PRIV_VCQ = Compared("priv_vc_queue_cells", "derived.priv_vc_queue_cells",
-                    "privileged mean per-VC occupancy (cells)", relative=True)
-BG_VCQ = Compared("bg_vc_queue_cells", "derived.bg_mean_vc_queue_cells",
-                  "mean background per-VC occupancy (cells)", relative=True)
+DROPS = Compared("bottleneck_drops", f"ports.{BOTTLENECK}.cells_dropped", "cells dropped at the bottleneck")
+FAIR = Compared(
+    "priv_fair_ratio", "derived.priv_fair_ratio", "privileged goodput / its MCR-weighted share of the total"
+)
+PRIV_DELAY = Compared(
+    "priv_delay_ms", "derived.priv_delay_ms", "privileged mean packet delay (ms)", relative=True
+)
+BG_DELAY = Compared(
+    "bg_delay_ms", "derived.bg_mean_delay_ms", "mean background packet delay (ms)", relative=True
+)
+PRIV_VCQ = Compared(
+    "priv_vc_queue_cells",
+    "derived.priv_vc_queue_cells",
+    "privileged mean per-VC occupancy (cells)",
+    relative=True,
+)
+BG_VCQ = Compared(
+    "bg_vc_queue_cells",
+    "derived.bg_mean_vc_queue_cells",
+    "mean background per-VC occupancy (cells)",
+    relative=True,
+)
 
 GFR_COMPARED = [PRIV_GOODPUT, BG_GOODPUT, RTO, RETX, TAGGED, HBO, QUEUE, RTT]
-WFQ_COMPARED = [PRIV_GOODPUT, BG_GOODPUT, FAIR, RTO, RETX, TAGGED, DROPS, QUEUE, RTT,
-                PRIV_DELAY, BG_DELAY, PRIV_VCQ, BG_VCQ]
+WFQ_COMPARED = [
+    PRIV_GOODPUT,
+    BG_GOODPUT,
+    FAIR,
+    RTO,
+    RETX,
+    TAGGED,
+    DROPS,
+    QUEUE,
+    RTT,
+    PRIV_DELAY,
+    BG_DELAY,
+    PRIV_VCQ,
+    BG_VCQ,
+]
 FIGURE_OF = {"tcp_default": "5", "tcp_fast": "7", "tcp_sack": "9"}
 LABELS = ["preset", "mcr", "reserved_bps"]
 
 
 def _flow_columns(runs: "pd.DataFrame", field: str) -> Dict[str, str]:
     prefix, suffix = "flows.", f".{field}"
-    return {c[len(prefix):-len(suffix)]: c for c in runs.columns
-            if c.startswith(prefix) and c.endswith(suffix)}
+    return {
+        c[len(prefix) : -len(suffix)]: c for c in runs.columns if c.startswith(prefix) and c.endswith(suffix)
+    }
 
 
 def _mcr_share(table: Any, mcr: Any) -> float:
@@ -113,7 +138,8 @@ def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
     if p + "bytes_retransmitted" in runs and p + "bytes_delivered" in runs:
         delivered = runs[p + "bytes_delivered"].where(runs[p + "bytes_delivered"] > 0)
         derived["derived.priv_retx_kb_per_10mb"] = (
-            runs[p + "bytes_retransmitted"] / delivered * net.TRANSFER_BYTES / 1000.0)
+            runs[p + "bytes_retransmitted"] / delivered * net.TRANSFER_BYTES / 1000.0
+        )
     if p + "mean_rtt_s" in runs:
         derived["derived.priv_rtt_ms"] = runs[p + "mean_rtt_s"] * 1000.0
     delay = _flow_columns(runs, "mean_delay_s")
@@ -123,7 +149,7 @@ def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
     if bg_delay:
         derived["derived.bg_mean_delay_ms"] = runs[bg_delay].mean(axis=1) * 1000.0
     vcq_prefix = f"ports.{BOTTLENECK}.vc_mean_queue_cells."
-    vcq = {c[len(vcq_prefix):]: c for c in runs.columns if c.startswith(vcq_prefix)}
+    vcq = {c[len(vcq_prefix) :]: c for c in runs.columns if c.startswith(vcq_prefix)}
     if priv_name in vcq:
         derived["derived.priv_vc_queue_cells"] = runs[vcq[priv_name]]
     bg_vcq = [c for name, c in vcq.items() if name != priv_name]
@@ -143,15 +169,20 @@ def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
     return out
 
 
-def _experiment(setup: setups.Setup, mcr: int, duration: float,
-                published: Dict[str, Optional[float]]) -> Experiment:
+def _experiment(
+    setup: setups.Setup, mcr: int, duration: float, published: Dict[str, Optional[float]]
+) -> Experiment:
     text = setup.scenario_text(mcr, duration)
     return Experiment(
         table=setup.figure,
-        labels={"preset": setup.preset, "mcr": mcr,
-                "reserved_bps": round(net.reserved_bps(mcr, setup.priv_segment))},
-        scenario=Scenario(text, f"gfr-bonaventure figure {setup.figure}: {setup.preset} "
-                                f"{setup.mode} MCR {mcr}"),
+        labels={
+            "preset": setup.preset,
+            "mcr": mcr,
+            "reserved_bps": round(net.reserved_bps(mcr, setup.priv_segment)),
+        },
+        scenario=Scenario(
+            text, f"gfr-bonaventure figure {setup.figure}: {setup.preset} {setup.mode} MCR {mcr}"
+        ),
         published=published,
         cost=duration * setup.cost(),
     )
@@ -198,54 +229,74 @@ def _comparisons(results: StudyResults) -> List[str]:
 
     for table, label in (("11-3bg", "3"), ("11-6bg", "6")):
         if priv(table, hi) is not None:
-            out.append(f"figure 11, {label} background sources: privileged goodput at MCR {hi} "
-                       f"atmsim {_mbps(priv(table, hi))} Mb/s of {reserved(table, hi)} reserved "
-                       f"(paper: {data.QUALITATIVE['figure11']})")
-    g12, g9 = _metric_mean(results, "12", "derived.priv_goodput_bps"), \
-        _metric_mean(results, "9", "derived.priv_goodput_bps")
+            out.append(
+                f"figure 11, {label} background sources: privileged goodput at MCR {hi} "
+                f"atmsim {_mbps(priv(table, hi))} Mb/s of {reserved(table, hi)} reserved "
+                f"(paper: {data.QUALITATIVE['figure11']})"
+            )
+    g12, g9 = (
+        _metric_mean(results, "12", "derived.priv_goodput_bps"),
+        _metric_mean(results, "9", "derived.priv_goodput_bps"),
+    )
     if g12 and g9:
-        out.append(f"figures 12 vs 9, privileged goodput averaged over the MCR points: MSS 1460 "
-                   f"{g12 / 1e6:.1f} Mb/s, MSS 9140 {g9 / 1e6:.1f} (paper: "
-                   f"{data.QUALITATIVE['figure12']})")
+        out.append(
+            f"figures 12 vs 9, privileged goodput averaged over the MCR points: MSS 1460 "
+            f"{g12 / 1e6:.1f} Mb/s, MSS 9140 {g9 / 1e6:.1f} (paper: "
+            f"{data.QUALITATIVE['figure12']})"
+        )
     for table in ("13", "14"):
         if priv(table, lo) is not None and priv(table, hi) is not None:
             bg_hi = _at(results, table, hi, "bg_goodput_bps")
-            out.append(f"figure {table}: privileged goodput {_mbps(priv(table, lo))} Mb/s at MCR "
-                       f"{lo}, {_mbps(priv(table, hi))} at {hi} (mean background "
-                       f"{_mbps(bg_hi)}) (paper: {data.QUALITATIVE['figure' + table]})")
+            out.append(
+                f"figure {table}: privileged goodput {_mbps(priv(table, lo))} Mb/s at MCR "
+                f"{lo}, {_mbps(priv(table, hi))} at {hi} (mean background "
+                f"{_mbps(bg_hi)}) (paper: {data.QUALITATIVE['figure' + table]})"
+            )
     for table in ("15", "20", "23"):
         if priv(table, hi) is not None:
-            out.append(f"figure {table} (WAN): privileged goodput at MCR {hi} atmsim "
-                       f"{_mbps(priv(table, hi))} Mb/s of {reserved(table, hi)} reserved")
+            out.append(
+                f"figure {table} (WAN): privileged goodput at MCR {hi} atmsim "
+                f"{_mbps(priv(table, hi))} Mb/s of {reserved(table, hi)} reserved"
+            )
     if priv("20", hi) is not None and priv("15", hi) is not None:
-        out.append(f"figures 20 vs 15 at MCR {hi}: WFQ {_mbps(priv('20', hi))} Mb/s, FIFO "
-                   f"{_mbps(priv('15', hi))} (paper: {data.QUALITATIVE['figure20']}); "
-                   "per-VC occupancy privileged "
-                   f"{_fmt(_at(results, '20', hi, 'priv_vc_queue_cells'))} vs mean background "
-                   f"{_fmt(_at(results, '20', hi, 'bg_vc_queue_cells'))} cells")
+        out.append(
+            f"figures 20 vs 15 at MCR {hi}: WFQ {_mbps(priv('20', hi))} Mb/s, FIFO "
+            f"{_mbps(priv('15', hi))} (paper: {data.QUALITATIVE['figure20']}); "
+            "per-VC occupancy privileged "
+            f"{_fmt(_at(results, '20', hi, 'priv_vc_queue_cells'))} vs mean background "
+            f"{_fmt(_at(results, '20', hi, 'bg_vc_queue_cells'))} cells"
+        )
     if priv("23", hi) is not None and priv("20", hi) is not None:
-        out.append(f"figures 23 vs 20 at MCR {hi}: GFR.2 {_mbps(priv('23', hi))} Mb/s, GFR.1 "
-                   f"{_mbps(priv('20', hi))} (paper: {data.QUALITATIVE['figure23']})")
+        out.append(
+            f"figures 23 vs 20 at MCR {hi}: GFR.2 {_mbps(priv('23', hi))} Mb/s, GFR.1 "
+            f"{_mbps(priv('20', hi))} (paper: {data.QUALITATIVE['figure23']})"
+        )
     for table in ("16", "17"):
         if priv(table, hi) is not None:
-            out.append(f"figure {table} at MCR {hi}: privileged {_mbps(priv(table, hi))} Mb/s, "
-                       f"{_fmt(_at(results, table, hi, 'priv_fair_ratio'))} of its MCR-weighted "
-                       f"share of the total; cells dropped "
-                       f"{_fmt(_at(results, table, hi, 'bottleneck_drops'))}")
+            out.append(
+                f"figure {table} at MCR {hi}: privileged {_mbps(priv(table, hi))} Mb/s, "
+                f"{_fmt(_at(results, table, hi, 'priv_fair_ratio'))} of its MCR-weighted "
+                f"share of the total; cells dropped "
+                f"{_fmt(_at(results, table, hi, 'bottleneck_drops'))}"
+            )
     for u in data.UNPLACED:
         v = _metric_mean(results, u.figure, "flows.priv.rto_per_10mb")
         if v is not None:
-            out.append(f"figure {u.figure}: RTO expirations per 10 MB, mean over the MCR points "
-                       f"atmsim {v:.3g}, paper ~{u.value:g} at an MCR it does not give "
-                       f"(\"{u.quote}\")")
+            out.append(
+                f"figure {u.figure}: RTO expirations per 10 MB, mean over the MCR points "
+                f"atmsim {v:.3g}, paper ~{u.value:g} at an MCR it does not give "
+                f'("{u.quote}")'
+            )
     for a, b in (("18", "19"), ("21", "22")):
         if priv(a, hi) is not None and priv(b, hi) is not None:
             key = f"figure{a}_{b}"
-            out.append(f"figures {a} / {b} at MCR {hi}: privileged {_mbps(priv(a, hi))} / "
-                       f"{_mbps(priv(b, hi))} Mb/s of {reserved(a, hi)} / {reserved(b, hi)} "
-                       f"reserved, mean background {_mbps(_at(results, a, hi, 'bg_goodput_bps'))}"
-                       f" / {_mbps(_at(results, b, hi, 'bg_goodput_bps'))} (paper: "
-                       f"{data.QUALITATIVE[key]})")
+            out.append(
+                f"figures {a} / {b} at MCR {hi}: privileged {_mbps(priv(a, hi))} / "
+                f"{_mbps(priv(b, hi))} Mb/s of {reserved(a, hi)} / {reserved(b, hi)} "
+                f"reserved, mean background {_mbps(_at(results, a, hi, 'bg_goodput_bps'))}"
+                f" / {_mbps(_at(results, b, hi, 'bg_goodput_bps'))} (paper: "
+                f"{data.QUALITATIVE[key]})"
+            )
     return out
 
 
@@ -254,11 +305,13 @@ def notes(quick: bool, results: StudyResults) -> List[str]:
     then the text's comparisons between the TCP variants and between figures."""
     out: List[str] = []
     if quick:
-        out.append(f"quick mode: {QUICK_DURATION_S:g} s runs instead of the paper's "
-                   f"{net.DURATION_S:g} s, privileged MCR {', '.join(map(str, QUICK_MCRS))} "
-                   f"only (figures {', '.join(BASE_FIGURES)}; the others "
-                   f"{', '.join(map(str, QUICK_OTHER_MCRS))}), {GfrBonaventureStudy.runs} "
-                   "replications: noisy, for a first look")
+        out.append(
+            f"quick mode: {QUICK_DURATION_S:g} s runs instead of the paper's "
+            f"{net.DURATION_S:g} s, privileged MCR {', '.join(map(str, QUICK_MCRS))} "
+            f"only (figures {', '.join(BASE_FIGURES)}; the others "
+            f"{', '.join(map(str, QUICK_OTHER_MCRS))}), {GfrBonaventureStudy.runs} "
+            "replications: noisy, for a first look"
+        )
     labels = {c.name: c.label for t in GfrBonaventureStudy.tables for c in t.compared}
     for st in data.STATEMENTS:
         frame = results.tables.get(st.figure)
@@ -271,43 +324,60 @@ def notes(quick: bool, results: StudyResults) -> List[str]:
         out.append(
             f"figure {st.figure}, {st.preset}, MCR {st.mcr}: {labels[st.column]} atmsim "
             f"{_fmt(r[st.column])} (95 % CI {_fmt(r[st.column + '_ci_low'])}.."
-            f"{_fmt(r[st.column + '_ci_high'])}), paper ~{st.value:g} (\"{st.quote}\")")
+            f'{_fmt(r[st.column + "_ci_high"])}), paper ~{st.value:g} ("{st.quote}")'
+        )
     retx = {t: _metric_mean(results, t, "derived.retx_segments_all") for t in ("5", "7")}
     if retx["5"] and retx["7"] is not None:
-        out.append(f"retransmitted segments of all sources, TCP_fast / TCP_default (mean over "
-                   f"the MCR points): atmsim {retx['7'] / retx['5']:.2f}, paper ~3")
+        out.append(
+            f"retransmitted segments of all sources, TCP_fast / TCP_default (mean over "
+            f"the MCR points): atmsim {retx['7'] / retx['5']:.2f}, paper ~3"
+        )
     g5, g7, g9 = (_metric_mean(results, t, "derived.priv_goodput_bps") for t in ("5", "7", "9"))
     if g5 and g7 and g9:
         out.append(
             "privileged goodput averaged over the MCR points: TCP_default "
             f"{g5 / 1e6:.1f} Mb/s, TCP_fast {g7 / 1e6:.1f}, TCP_SACK "
-            f"{g9 / 1e6:.1f} (paper: fast slightly below default, SACK above both)")
+            f"{g9 / 1e6:.1f} (paper: fast slightly below default, SACK above both)"
+        )
     t4 = results.tables.get("4")
     if t4 is not None and len(t4):
         ratio = (t4["priv_goodput_bps"] / t4["paper_priv_goodput_bps"]).astype(float)
-        out.append(f"figure 4: privileged goodput / UNI2 capacity at application level: "
-                   f"atmsim {ratio.min():.2f}..{ratio.max():.2f}, paper ~1 (\"able to "
-                   f"completely utilize the bandwidth available on the UNI2 links\")")
+        out.append(
+            f"figure 4: privileged goodput / UNI2 capacity at application level: "
+            f'atmsim {ratio.min():.2f}..{ratio.max():.2f}, paper ~1 ("able to '
+            f'completely utilize the bandwidth available on the UNI2 links")'
+        )
     out += _comparisons(results)
     return out
 
 
 def _table(setup: setups.Setup) -> PaperTable:
     if setup.mode == "ubr":
-        return PaperTable(setup.figure, f"{setup.title} (EPD 7168/8192); the paper: goodput = "
-                          "reserved", LABELS, [PRIV_GOODPUT, BG_GOODPUT])
+        return PaperTable(
+            setup.figure,
+            f"{setup.title} (EPD 7168/8192); the paper: goodput = reserved",
+            LABELS,
+            [PRIV_GOODPUT, BG_GOODPUT],
+        )
     if setup.mode == "wfq":
-        return PaperTable(setup.figure, f"{setup.title} (per-VC Virtual Spacing, LBO 6144, "
-                          "HBO 7168, T_i = MBS)", LABELS, WFQ_COMPARED)
-    return PaperTable(setup.figure, f"{setup.title} (LBO 6144, HBO 7168, adapter tagging)",
-                      LABELS, GFR_COMPARED)
+        return PaperTable(
+            setup.figure,
+            f"{setup.title} (per-VC Virtual Spacing, LBO 6144, HBO 7168, T_i = MBS)",
+            LABELS,
+            WFQ_COMPARED,
+        )
+    return PaperTable(
+        setup.figure, f"{setup.title} (LBO 6144, HBO 7168, adapter tagging)", LABELS, GFR_COMPARED
+    )
 
 
 def _published(setup: setups.Setup, mcr: int) -> Dict[str, Optional[float]]:
     if setup.mode == "ubr":
         # Figure 4: the paper says TCP_default uses all of each UNI2 link.
-        return {"priv_goodput_bps": net.reserved_bps(mcr),
-                "bg_goodput_bps": net.reserved_bps(net.BACKGROUND_MCR)}
+        return {
+            "priv_goodput_bps": net.reserved_bps(mcr),
+            "bg_goodput_bps": net.reserved_bps(net.BACKGROUND_MCR),
+        }
     return data.published(setup.figure, setup.preset, mcr)
 
 
@@ -321,8 +391,9 @@ def experiment_list(quick: bool, figures: Sequence[str] = setups.FIGURES) -> Lis
             mcrs = QUICK_MCRS if quick else net.MCRS
         else:
             mcrs = QUICK_OTHER_MCRS if quick else OTHER_MCRS
-        out += [_experiment(setups.SETUPS[f], mcr, duration, _published(setups.SETUPS[f], mcr))
-                for mcr in mcrs]
+        out += [
+            _experiment(setups.SETUPS[f], mcr, duration, _published(setups.SETUPS[f], mcr)) for mcr in mcrs
+        ]
     return out
 
 
@@ -332,23 +403,29 @@ def trace_list(quick: bool) -> List[TraceRun]:
     out = []
     for figure, preset, base in TRACED:
         text = setups.SETUPS[base].scenario_text(TRACE_MCR, TRACE_S, trace=TRACE_TABLE)
-        out.append(TraceRun(
-            name=f"figure{figure}-{preset}",
-            title=f"Figure {figure}: {preset}, privileged MCR {TRACE_MCR}, first {TRACE_S:g} s",
-            scenario=Scenario(text, f"gfr-bonaventure trace figure {figure}"),
-            buffer_cells=net.BUFFER_CELLS,
-            cost=TRACE_S,
-        ))
+        out.append(
+            TraceRun(
+                name=f"figure{figure}-{preset}",
+                title=f"Figure {figure}: {preset}, privileged MCR {TRACE_MCR}, first {TRACE_S:g} s",
+                scenario=Scenario(text, f"gfr-bonaventure trace figure {figure}"),
+                buffer_cells=net.BUFFER_CELLS,
+                cost=TRACE_S,
+            )
+        )
     return out
 
 
 class GfrBonaventureStudy:
     name = "gfr-bonaventure"
-    title = ("TCP over ATM GFR: FIFO-based switch (LBO/HBO, adapter tagging) and WFQ-based "
-             "switch (Virtual Spacing, per-VC thresholds, GFR.1/GFR.2), LAN and WAN")
-    citation = ("O. Bonaventure, \"Providing bandwidth guarantees to internetwork traffic in "
-                "ATM networks\" / GFR with TCP, FIFO- and WFQ-based implementations "
-                "(sections 4-9)")
+    title = (
+        "TCP over ATM GFR: FIFO-based switch (LBO/HBO, adapter tagging) and WFQ-based "
+        "switch (Virtual Spacing, per-VC thresholds, GFR.1/GFR.2), LAN and WAN"
+    )
+    citation = (
+        'O. Bonaventure, "Providing bandwidth guarantees to internetwork traffic in '
+        'ATM networks" / GFR with TCP, FIFO- and WFQ-based implementations '
+        "(sections 4-9)"
+    )
     runs = 2  # two replications per point: exponential idle times make the runs seed-dependent
     stated = declared.STATED
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any, Callable, List, Mapping, Optional, Tuple
 
 from ...overrides import normalize
-
 from ..assumptions import Assumption, Pairs, Stated, randomness_seam
 from ..registry import Experiment
 from ..sensitivity import Subset
@@ -21,12 +20,12 @@ from ..sensitivity import Subset
 STATED = [
     Stated("TCP", "SACK TCP, MSS 1024, 15 greedy sources in 5 groups of 3", "section 3"),
     Stated("round trip", "30 ms", "section 3"),
-    Stated("buffer (Tables 1-3)", "48000-cell FIFO, one drop each time a VC crosses r_i",
-           "section 3, Table 1"),
+    Stated(
+        "buffer (Tables 1-3)", "48000-cell FIFO, one drop each time a VC crosses r_i", "section 3, Table 1"
+    ),
     Stated("thresholds", "r_i per group (Table 1), R_i per VC (Table 4)", "Tables 1, 4"),
     Stated("DFBA scale", "Z = 1.5", "section 4"),
-    Stated("VC merging", "3 TCPs per VC at edge switches, frames not interleaved",
-           "section 4"),
+    Stated("VC merging", "3 TCPs per VC at edge switches, frames not interleaved", "section 4"),
     Stated("link rate", "155.52 Mb/s (but see the assumption link_rate_bps)", "section 3"),
 ]
 
@@ -34,6 +33,7 @@ STATED = [
 def _dfba(r_fraction: Optional[float]) -> Callable[[Mapping[str, Any], Any], Pairs]:
     """Apply to the DFBA port: with r_fraction None the value is R / K (K as in the
     scenario); otherwise the value is K and R follows as r_fraction x K (R may not exceed K)."""
+
     def apply(doc: Mapping[str, Any], value: Any) -> Pairs:
         pairs: List[Tuple[str, Any]] = []
         for i, p in enumerate(doc.get("port", []) or []):
@@ -42,62 +42,106 @@ def _dfba(r_fraction: Optional[float]) -> Callable[[Mapping[str, Any], Any], Pai
             if r_fraction is None:
                 pairs.append((f"port.{i}.policy.r_cells", int(round(value * p["buffer_cells"]))))
             else:
-                pairs += [(f"port.{i}.buffer_cells", int(value)),
-                          (f"port.{i}.policy.r_cells", int(round(r_fraction * value)))]
+                pairs += [
+                    (f"port.{i}.buffer_cells", int(value)),
+                    (f"port.{i}.policy.r_cells", int(round(r_fraction * value))),
+                ]
         return tuple(normalize(pairs))
+
     return apply
 
 
 def assumptions() -> List[Assumption]:
     return [
         Assumption(
-            "duration_s", "simulated time per run (s)", 30.0,
+            "duration_s",
+            "simulated time per run (s)",
+            30.0,
             "The paper gives no run length. Tables 1-3 settle by about 20 s "
             "(docs/gfr-goyal-reproduction.md); 20 and 60 s bracket the choice.",
-            [20.0, 30.0, 60.0], keys=["simulation.duration_s"]),
+            [20.0, 30.0, 60.0],
+            keys=["simulation.duration_s"],
+        ),
         Assumption(
-            "link_rate_bps", "cell rate of every link (bit/s)", 155520000,
+            "link_rate_bps",
+            "cell rate of every link (bit/s)",
+            155520000,
             "The paper says 155.52 Mb/s but its ceiling of 126 Mb/s for 1024-octet segments "
             "implies 149.76 Mb/s (the SONET payload) of cells; the engine runs at the line "
             "rate. Both conventions are swept.",
-            [149760000, 155520000], keys=["link.*.rate_bps"]),
+            [149760000, 155520000],
+            keys=["link.*.rate_bps"],
+        ),
         Assumption(
-            "tick_ms", "TCP slow-timer tick (ms)", 100.0,
+            "tick_ms",
+            "TCP slow-timer tick (ms)",
+            100.0,
             "Not stated. The group's UBR+ paper used 100 ms; 500 ms is the classic BSD tick "
             "and 10 ms a fine-grained timer.",
-            [10.0, 100.0, 500.0], keys=["tcp.tick_ms"]),
+            [10.0, 100.0, 500.0],
+            keys=["tcp.tick_ms"],
+        ),
         Assumption(
-            "min_rto_ticks", "RTO floor (ticks)", 2,
-            "Not stated; 2 ticks is 4.3BSD's TCPTV_MIN.", [1, 2, 3],
-            keys=["tcp.min_rto_ticks"]),
+            "min_rto_ticks",
+            "RTO floor (ticks)",
+            2,
+            "Not stated; 2 ticks is 4.3BSD's TCPTV_MIN.",
+            [1, 2, 3],
+            keys=["tcp.min_rto_ticks"],
+        ),
         Assumption(
-            "delayed_ack", "receivers delay ACKs (RFC 1122)", False,
+            "delayed_ack",
+            "receivers delay ACKs (RFC 1122)",
+            False,
             "Not stated; the group's UBR+ paper disabled delayed ACKs, kept here.",
-            [False, True], keys=["tcp.delayed_ack"]),
+            [False, True],
+            keys=["tcp.delayed_ack"],
+        ),
         Assumption(
-            "dfba_r_fraction", "DFBA congestion threshold R as a fraction of the buffer K", 0.9,
+            "dfba_r_fraction",
+            "DFBA congestion threshold R as a fraction of the buffer K",
+            0.9,
             "Not stated for Tables 4-5; 0.9 K as in the UBR+ paper's FBA. With it the buffer "
             "never reaches R, so lower values test whether the global part of DFBA matters.",
-            [0.5, 0.7, 0.9], apply=_dfba(r_fraction=None),
-            applies="port.<dfba port>.policy.r_cells = fraction x buffer", tables=["4-5"]),
+            [0.5, 0.7, 0.9],
+            apply=_dfba(r_fraction=None),
+            applies="port.<dfba port>.policy.r_cells = fraction x buffer",
+            tables=["4-5"],
+        ),
         Assumption(
-            "dfba_buffer_cells", "DFBA buffer K (cells), R kept at 0.9 K", 48000,
+            "dfba_buffer_cells",
+            "DFBA buffer K (cells), R kept at 0.9 K",
+            48000,
             "Not stated for Tables 4-5; the 48000 cells of Tables 1-3 kept.",
-            [24000, 48000, 96000], apply=_dfba(r_fraction=0.9),
-            applies="port.<dfba port>.buffer_cells and policy.r_cells = 0.9 K", tables=["4-5"]),
+            [24000, 48000, 96000],
+            apply=_dfba(r_fraction=0.9),
+            applies="port.<dfba port>.buffer_cells and policy.r_cells = 0.9 K",
+            tables=["4-5"],
+        ),
         Assumption(
-            "vc_weight", "DFBA weight W_i of every VC", 1.0,
+            "vc_weight",
+            "DFBA weight W_i of every VC",
+            1.0,
             "Not stated; equal weights. Scaling every W_i changes DFBA's drop probability.",
-            [0.5, 1.0, 2.0], keys=["connection.*.vc_weight"], tables=["4-5"]),
+            [0.5, 1.0, 2.0],
+            keys=["connection.*.vc_weight"],
+            tables=["4-5"],
+        ),
         Assumption(
-            "arbitration", "order of simultaneous arrivals at a port", "rotating",
+            "arbitration",
+            "order of simultaneous arrivals at a port",
+            "rotating",
             "Not stated; the engine's least-recently-served order.",
-            ["rotating", "random"], keys=["port.*.arbitration"]),
+            ["rotating", "random"],
+            keys=["port.*.arbitration"],
+        ),
     ] + randomness_seam()
 
 
 def sensitivity_subset(quick_experiments: List[Experiment]) -> Subset:
-    return Subset(list(quick_experiments),
-                  "the --quick experiments: Tables 1-3 experiment 1 (agrees, 5 groups in one "
-                  "run) and Tables 4-5 experiment 2 (DFBA, the table that does not agree); "
-                  "two runs per variant cover all 10 published ratios.")
+    return Subset(
+        list(quick_experiments),
+        "the --quick experiments: Tables 1-3 experiment 1 (agrees, 5 groups in one "
+        "run) and Tables 4-5 experiment 2 (DFBA, the table that does not agree); "
+        "two runs per variant cover all 10 published ratios.",
+    )

@@ -89,17 +89,30 @@ LINK_BPS = 155_520_000
 def rows_1_3() -> List[Dict[str, Any]]:
     """One row per (experiment, group) of Tables 1-3."""
     return [
-        {"experiment": e, "tcps": g, "r_i": TABLE1_THRESHOLDS[e][k],
-         "r": TABLE1_TOTALS[e], "throughput_mbps": TABLE2_MBPS[e][k],
-         "total_mbps": TABLE2_TOTAL_MBPS[e], "ratio": TABLE3_RATIO[e][k]}
-        for e in EXPERIMENTS_1_3 for k, g in enumerate(GROUPS)
+        {
+            "experiment": e,
+            "tcps": g,
+            "r_i": TABLE1_THRESHOLDS[e][k],
+            "r": TABLE1_TOTALS[e],
+            "throughput_mbps": TABLE2_MBPS[e][k],
+            "total_mbps": TABLE2_TOTAL_MBPS[e],
+            "ratio": TABLE3_RATIO[e][k],
+        }
+        for e in EXPERIMENTS_1_3
+        for k, g in enumerate(GROUPS)
     ]
 
 
 def rows_4_5() -> List[Dict[str, Any]]:
     """One row per (experiment, VC) of Tables 4-5."""
     return [
-        {"experiment": e, "vc": v, "r_i": TABLE4_THRESHOLDS[e][k], "r": TABLE4_TOTALS[e],
-         "ratio": TABLE5_RATIO[e][k]}
-        for e in EXPERIMENTS_4_5 for k, v in enumerate(VCS)
+        {
+            "experiment": e,
+            "vc": v,
+            "r_i": TABLE4_THRESHOLDS[e][k],
+            "r": TABLE4_TOTALS[e],
+            "ratio": TABLE5_RATIO[e][k],
+        }
+        for e in EXPERIMENTS_4_5
+        for k, v in enumerate(VCS)
     ]

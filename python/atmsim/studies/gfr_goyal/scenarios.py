@@ -25,13 +25,23 @@ SEED = 1
 DFBA_R_CELLS = int(0.9 * data.BUFFER_CELLS)
 N_TCP = 15
 
-TCP_TABLE = ('[tcp]\nvariant = "sack"\nfast_retransmit = true\nmss = 1024\n'
-             'window_bytes = 4_000_000\nwindow_scaling = true\n')
+TCP_TABLE = (
+    '[tcp]\nvariant = "sack"\nfast_retransmit = true\nmss = 1024\n'
+    "window_bytes = 4_000_000\nwindow_scaling = true\n"
+)
 
 
 def _header(duration_s: float) -> List[str]:
-    return ["[simulation]", f"duration_s = {float(duration_s)!r}", f"seed = {SEED}", "",
-            TCP_TABLE, "[metrics]", 'bottleneck = "sw1->sw2"', ""]
+    return [
+        "[simulation]",
+        f"duration_s = {float(duration_s)!r}",
+        f"seed = {SEED}",
+        "",
+        TCP_TABLE,
+        "[metrics]",
+        'bottleneck = "sw1->sw2"',
+        "",
+    ]
 
 
 def _node(name: str, kind: str) -> str:
@@ -51,14 +61,22 @@ def threshold_scenario(experiment: int, duration_s: Optional[float] = None) -> s
     """Tables 1-3, one experiment (threshold column)."""
     r = data.TABLE1_THRESHOLDS[experiment]
     parts = _header(DURATION_S if duration_s is None else duration_s)
-    parts += [_node("sw1", "switch"), _node("sw2", "switch"), _link("sw1", "sw2", 5000),
-              f'[[port]]\nnode = "sw1"\ntoward = "sw2"\nbuffer_cells = {data.BUFFER_CELLS}\n'
-              'policy = { kind = "threshold_drop" }\n']
+    parts += [
+        _node("sw1", "switch"),
+        _node("sw2", "switch"),
+        _link("sw1", "sw2", 5000),
+        f'[[port]]\nnode = "sw1"\ntoward = "sw2"\nbuffer_cells = {data.BUFFER_CELLS}\n'
+        'policy = { kind = "threshold_drop" }\n',
+    ]
     for i in range(1, N_TCP + 1):
-        parts += [_node(f"src{i}", "host"), _node(f"dst{i}", "host"),
-                  _link(f"src{i}", "sw1", 5000), _link("sw2", f"dst{i}", 5000),
-                  f'[[connection]]\nname = "tcp{i}"\nroute = ["src{i}", "sw1", "sw2", "dst{i}"]\n'
-                  f"vc_threshold_cells = {r[group_of(i)]}\n"]
+        parts += [
+            _node(f"src{i}", "host"),
+            _node(f"dst{i}", "host"),
+            _link(f"src{i}", "sw1", 5000),
+            _link("sw2", f"dst{i}", 5000),
+            f'[[connection]]\nname = "tcp{i}"\nroute = ["src{i}", "sw1", "sw2", "dst{i}"]\n'
+            f"vc_threshold_cells = {r[group_of(i)]}\n",
+        ]
     return "\n".join(parts)
 
 
@@ -66,19 +84,30 @@ def dfba_scenario(experiment: int, duration_s: Optional[float] = None) -> str:
     """Tables 4-5, one experiment (threshold column)."""
     r = data.TABLE4_THRESHOLDS[experiment]
     parts = _header(DURATION_S if duration_s is None else duration_s)
-    parts += [_node("sw1", "switch"), _node("sw2", "switch"), _link("sw1", "sw2", 5000),
-              f'[[port]]\nnode = "sw1"\ntoward = "sw2"\nbuffer_cells = {data.BUFFER_CELLS}\n'
-              f'policy = {{ kind = "dfba", r_cells = {DFBA_R_CELLS}, z = {data.Z!r} }}\n']
+    parts += [
+        _node("sw1", "switch"),
+        _node("sw2", "switch"),
+        _link("sw1", "sw2", 5000),
+        f'[[port]]\nnode = "sw1"\ntoward = "sw2"\nbuffer_cells = {data.BUFFER_CELLS}\n'
+        f'policy = {{ kind = "dfba", r_cells = {DFBA_R_CELLS}, z = {data.Z!r} }}\n',
+    ]
     for k in range(len(data.VCS)):
         edge = f"edge{k + 1}"
-        parts += [_node(edge, "switch"), _link(edge, "sw1", 4990),
-                  f'[[port]]\nnode = "{edge}"\ntoward = "sw1"\nbuffer_cells = "infinite"\n'
-                  'policy = { kind = "tail_drop" }\nmerge_frames = true\n']
+        parts += [
+            _node(edge, "switch"),
+            _link(edge, "sw1", 4990),
+            f'[[port]]\nnode = "{edge}"\ntoward = "sw1"\nbuffer_cells = "infinite"\n'
+            'policy = { kind = "tail_drop" }\nmerge_frames = true\n',
+        ]
     for i in range(1, N_TCP + 1):
         k = group_of(i)
-        parts += [_node(f"src{i}", "host"), _node(f"dst{i}", "host"),
-                  _link(f"src{i}", f"edge{k + 1}", 10), _link("sw2", f"dst{i}", 5000),
-                  f'[[connection]]\nname = "tcp{i}"\n'
-                  f'route = ["src{i}", "edge{k + 1}", "sw1", "sw2", "dst{i}"]\n'
-                  f'vc = "vc{k + 1}"\nvc_threshold_cells = {r[k]}\n']
+        parts += [
+            _node(f"src{i}", "host"),
+            _node(f"dst{i}", "host"),
+            _link(f"src{i}", f"edge{k + 1}", 10),
+            _link("sw2", f"dst{i}", 5000),
+            f'[[connection]]\nname = "tcp{i}"\n'
+            f'route = ["src{i}", "edge{k + 1}", "sw1", "sw2", "dst{i}"]\n'
+            f'vc = "vc{k + 1}"\nvc_threshold_cells = {r[k]}\n',
+        ]
     return "\n".join(parts)

@@ -17,20 +17,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional
 
 from ...scenario import Scenario
-from ..registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
-from . import data
-from . import scenarios as model
 from ..assumptions import Assumption
+from ..registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
 from ..sensitivity import Subset
 from . import assumptions as declared
+from . import data
+from . import scenarios as model
 
 if TYPE_CHECKING:
     import pandas as pd
 
 # Derived metrics (computed per run by derive_metrics).
 RATIO = Compared("ratio", "derived.ratio", "(mu_i/mu)/(r_i/r)")
-THROUGHPUT = Compared("throughput_mbps", "derived.throughput_mbps",
-                      "throughput per TCP (Mb/s)", relative=True)
+THROUGHPUT = Compared(
+    "throughput_mbps", "derived.throughput_mbps", "throughput per TCP (Mb/s)", relative=True
+)
 
 QUICK_1_3 = (1,)
 QUICK_4_5 = (2,)
@@ -41,13 +42,14 @@ def _experiments_1_3(quick: bool) -> List[Experiment]:
     for e in QUICK_1_3 if quick else data.EXPERIMENTS_1_3:
         scenario = Scenario(model.threshold_scenario(e), f"gfr-goyal tables 1-3: experiment {e}")
         for k, g in enumerate(data.GROUPS):
-            out.append(Experiment(
-                table="1-3", labels={"experiment": e, "tcps": g,
-                                     "r_i": data.TABLE1_THRESHOLDS[e][k]},
-                scenario=scenario,
-                published={"ratio": data.TABLE3_RATIO[e][k],
-                           "throughput_mbps": data.TABLE2_MBPS[e][k]},
-            ))
+            out.append(
+                Experiment(
+                    table="1-3",
+                    labels={"experiment": e, "tcps": g, "r_i": data.TABLE1_THRESHOLDS[e][k]},
+                    scenario=scenario,
+                    published={"ratio": data.TABLE3_RATIO[e][k], "throughput_mbps": data.TABLE2_MBPS[e][k]},
+                )
+            )
     return out
 
 
@@ -56,17 +58,19 @@ def _experiments_4_5(quick: bool) -> List[Experiment]:
     for e in QUICK_4_5 if quick else data.EXPERIMENTS_4_5:
         scenario = Scenario(model.dfba_scenario(e), f"gfr-goyal tables 4-5: experiment {e}")
         for k, v in enumerate(data.VCS):
-            out.append(Experiment(
-                table="4-5", labels={"experiment": e, "vc": v,
-                                     "r_i": data.TABLE4_THRESHOLDS[e][k]},
-                scenario=scenario, published={"ratio": data.TABLE5_RATIO[e][k]},
-                cost=1.3,
-            ))
+            out.append(
+                Experiment(
+                    table="4-5",
+                    labels={"experiment": e, "vc": v, "r_i": data.TABLE4_THRESHOLDS[e][k]},
+                    scenario=scenario,
+                    published={"ratio": data.TABLE5_RATIO[e][k]},
+                    cost=1.3,
+                )
+            )
     return out
 
 
-def group_values(goodputs: Dict[int, float], thresholds: List[int], per_tcp: bool
-                 ) -> List[Dict[str, float]]:
+def group_values(goodputs: Dict[int, float], thresholds: List[int], per_tcp: bool) -> List[Dict[str, float]]:
     """Per group (VC) k: mean goodput per TCP (Mb/s) and the ratio (mu_k/mu)/(r_k/r).
 
     per_tcp: Tables 1-3, each TCP its own VC with threshold r_k (r = 3 x sum r_k), mu_k the
@@ -122,16 +126,17 @@ def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
         out[f"derived.{name}"] = [v.get(name, math.nan) for v in values]
         out[f"derived.{name}"] = out[f"derived.{name}"].astype("float64")
     out.attrs = dict(runs.attrs)
-    out.attrs["metrics"] = list(runs.attrs.get("metrics", [])) + ["derived.ratio",
-                                                                 "derived.throughput_mbps"]
+    out.attrs["metrics"] = list(runs.attrs.get("metrics", [])) + ["derived.ratio", "derived.throughput_mbps"]
     return out
 
 
 class GfrGoyalStudy:
     name = "gfr-goyal"
     title = "Providing rate guarantees to TCP over the ATM GFR service"
-    citation = ("R. Goyal, R. Jain, S. Fahmy, B. Vandalore, \"Providing Rate Guarantees to "
-                "TCP over the ATM GFR Service\", Proc. LCN 1998")
+    citation = (
+        'R. Goyal, R. Jain, S. Fahmy, B. Vandalore, "Providing Rate Guarantees to '
+        'TCP over the ATM GFR Service", Proc. LCN 1998'
+    )
     runs = 1  # threshold_drop is deterministic; DFBA draws from the seeded stream
     stated = declared.STATED
 
@@ -143,13 +148,21 @@ class GfrGoyalStudy:
         return declared.sensitivity_subset(self.experiments(True))
 
     tables = [
-        PaperTable("1-3", "Tables 1-3: 15 SACK TCPs, one VC each, per-VC thresholds r_i in a "
-                   "48000-cell FIFO (single drop per crossing); throughput per TCP and "
-                   "(mu_i/mu)/(r_i/r) per group of 3",
-                   ["experiment", "tcps", "r_i"], [RATIO, THROUGHPUT]),
-        PaperTable("4-5", "Tables 4-5: 15 TCPs merged 3 per VC onto 5 VCs, Differential FBA "
-                   "(Z = 1.5, per-VC R_i); (mu_i/mu)/(R_i/sum R) per VC",
-                   ["experiment", "vc", "r_i"], [RATIO]),
+        PaperTable(
+            "1-3",
+            "Tables 1-3: 15 SACK TCPs, one VC each, per-VC thresholds r_i in a "
+            "48000-cell FIFO (single drop per crossing); throughput per TCP and "
+            "(mu_i/mu)/(r_i/r) per group of 3",
+            ["experiment", "tcps", "r_i"],
+            [RATIO, THROUGHPUT],
+        ),
+        PaperTable(
+            "4-5",
+            "Tables 4-5: 15 TCPs merged 3 per VC onto 5 VCs, Differential FBA "
+            "(Z = 1.5, per-VC R_i); (mu_i/mu)/(R_i/sum R) per VC",
+            ["experiment", "vc", "r_i"],
+            [RATIO],
+        ),
     ]
 
     @staticmethod
@@ -168,17 +181,20 @@ class GfrGoyalStudy:
         out_dir.mkdir(parents=True, exist_ok=True)
         figs: List[FigureFile] = []
         for table, key, caption in (
-            ("1-3", "tcps", "Table 3: (mu_i/mu)/(r_i/r) per group of 3 TCPs, atmsim beside "
-                            "the paper."),
-            ("4-5", "vc", "Table 5: (mu_i/mu)/(R_i/sum R) per merged VC (DFBA), atmsim "
-                          "beside the paper."),
+            ("1-3", "tcps", "Table 3: (mu_i/mu)/(r_i/r) per group of 3 TCPs, atmsim beside the paper."),
+            ("4-5", "vc", "Table 5: (mu_i/mu)/(R_i/sum R) per merged VC (DFBA), atmsim beside the paper."),
         ):
             frame: Optional[Any] = results.tables.get(table)
             if frame is None or not len(frame):
                 continue
             files = plots.comparison_bars(
-                frame, ["experiment", key], "ratio", "paper_ratio",
-                out_dir / f"table{table}-ratio", f"Tables {table}: throughput/threshold ratio")
+                frame,
+                ["experiment", key],
+                "ratio",
+                "paper_ratio",
+                out_dir / f"table{table}-ratio",
+                f"Tables {table}: throughput/threshold ratio",
+            )
             figs.append(FigureFile(table, caption, files))
         return figs
 

@@ -274,18 +274,14 @@ def table23() -> List[PaperRow]:
 
 def table4() -> List[PaperRow]:
     return [
-        PaperRow(4, config, n, k, "SD", eff, fair, r=TABLE4_R, z=z)
-        for n, config, k, z, eff, fair in TABLE4
+        PaperRow(4, config, n, k, "SD", eff, fair, r=TABLE4_R, z=z) for n, config, k, z, eff, fair in TABLE4
     ]
 
 
 def _fba_table(
     table: int, config: str, data: List[Tuple[int, float, float, int, float, float]]
 ) -> List[PaperRow]:
-    return [
-        PaperRow(table, config, n, k, "FBA", eff, fair, r=r, z=z)
-        for n, z, r, k, eff, fair in data
-    ]
+    return [PaperRow(table, config, n, k, "FBA", eff, fair, r=r, z=z) for n, z, r, k, eff, fair in data]
 
 
 def table5() -> List[PaperRow]:

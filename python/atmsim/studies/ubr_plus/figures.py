@@ -22,26 +22,48 @@ def _tables(results: StudyResults, out: Path) -> List[FigureFile]:
     t = results.tables
     if "1" in t and len(t["1"]):
         files = plots.comparison_bars(
-            t["1"], ["config", "sources"], "max_queue_cells", "paper_max_queue_cells",
-            out / "table1-max-queue", "Table 1: maximum bottleneck queue")
+            t["1"],
+            ["config", "sources"],
+            "max_queue_cells",
+            "paper_max_queue_cells",
+            out / "table1-max-queue",
+            "Table 1: maximum bottleneck queue",
+        )
         figs.append(FigureFile("1", "Buffer needed for zero loss, atmsim beside the paper.", files))
     if "2-3" in t and len(t["2-3"]):
         for metric in ("efficiency", "fairness"):
             files = plots.comparison_heatmap(
-                t["2-3"], ["config", "sources", "buffer_cells"], "policy", metric,
-                f"paper_{metric}", out / f"table23-{metric}", f"Tables 2-3: {metric}")
+                t["2-3"],
+                ["config", "sources", "buffer_cells"],
+                "policy",
+                metric,
+                f"paper_{metric}",
+                out / f"table23-{metric}",
+                f"Tables 2-3: {metric}",
+            )
             figs.append(FigureFile("2-3", f"{metric.capitalize()} per policy and buffer.", files))
     if "4" in t and len(t["4"]):
         files = plots.comparison_heatmap(
-            t["4"], ["config", "sources", "buffer_cells"], "z", "efficiency", "paper_efficiency",
-            out / "table4-efficiency", "Table 4: Selective Drop efficiency against Z")
+            t["4"],
+            ["config", "sources", "buffer_cells"],
+            "z",
+            "efficiency",
+            "paper_efficiency",
+            out / "table4-efficiency",
+            "Table 4: Selective Drop efficiency against Z",
+        )
         figs.append(FigureFile("4", "Selective Drop efficiency for each Z.", files))
     for table, config in (("5", "LAN"), ("6", "WAN")):
         if table in t and len(t[table]):
             files = plots.comparison_heatmap(
-                t[table], ["sources", "buffer_cells", "r"], "z", "efficiency",
-                "paper_efficiency", out / f"table{table}-efficiency",
-                f"Table {table}: FBA efficiency ({config}), rows N K R, columns Z")
+                t[table],
+                ["sources", "buffer_cells", "r"],
+                "z",
+                "efficiency",
+                "paper_efficiency",
+                out / f"table{table}-efficiency",
+                f"Table {table}: FBA efficiency ({config}), rows N K R, columns Z",
+            )
             figs.append(FigureFile(table, f"FBA efficiency over R and Z ({config}).", files))
     return figs
 
@@ -51,8 +73,9 @@ def _runs_of(results: StudyResults, config: Any, sources: Any) -> Optional["pd.D
     runs = results.runs
     if runs is None:
         return None
-    mine: "pd.DataFrame" = runs[(runs["table"] == "2-3") & (runs["config"] == config)
-                                & (runs["sources"] == sources)]
+    mine: "pd.DataFrame" = runs[
+        (runs["table"] == "2-3") & (runs["config"] == config) & (runs["sources"] == sources)
+    ]
     return mine
 
 
@@ -68,13 +91,25 @@ def _goodput(results: StudyResults, out: Path) -> List[FigureFile]:
         paper = paper_rows.assign(value=paper_rows["paper_efficiency"] * MAX_TCP_GOODPUT_BPS)
         stem = out / f"goodput-{str(config).lower()}{sources}"
         files = plots.goodput_vs_parameter(
-            group, "buffer_cells", stem, hue="policy", paper=paper,
-            reserved_bps=MAX_TCP_GOODPUT_BPS, reference_label="maximum TCP goodput",
+            group,
+            "buffer_cells",
+            stem,
+            hue="policy",
+            paper=paper,
+            reserved_bps=MAX_TCP_GOODPUT_BPS,
+            reference_label="maximum TCP goodput",
             title=f"Total goodput against buffer size, {config}, {sources} sources",
-            runs=_runs_of(results, config, sources))
-        figs.append(FigureFile("2-3", f"Goodput against buffer size ({config}, N = {sources}); "
-                               "crosses, in their policy's colour: the paper's efficiency x the "
-                               "maximum TCP goodput.", files))
+            runs=_runs_of(results, config, sources),
+        )
+        figs.append(
+            FigureFile(
+                "2-3",
+                f"Goodput against buffer size ({config}, N = {sources}); "
+                "crosses, in their policy's colour: the paper's efficiency x the "
+                "maximum TCP goodput.",
+                files,
+            )
+        )
     return figs
 
 
@@ -87,8 +122,9 @@ def _traces(results: StudyResults, out: Path) -> List[FigureFile]:
             files = plots.cwnd_trace(cwnd, out / f"trace-{name}-cwnd", title=title)
             figs.append(FigureFile("traces", f"Congestion windows: {title}.", files))
         if queues is not None and len(queues):
-            files = plots.queue_trace(queues, out / f"trace-{name}-queue",
-                                     buffer_cells=run.buffer_cells, title=title)
+            files = plots.queue_trace(
+                queues, out / f"trace-{name}-queue", buffer_cells=run.buffer_cells, title=title
+            )
             figs.append(FigureFile("traces", f"Bottleneck queue: {title}.", files))
         if util is not None and len(util):
             files = plots.utilisation_trace(util, out / f"trace-{name}-utilisation", title=title)

@@ -59,9 +59,7 @@ def scenario_text(
 
 
 def row_scenario(row: PaperRow, duration_s: Optional[float] = None) -> str:
-    return scenario_text(
-        row.config, row.sources, row.buffer_cells, row.policy, row.r, row.z, duration_s
-    )
+    return scenario_text(row.config, row.sources, row.buffer_cells, row.policy, row.r, row.z, duration_s)
 
 
 def select(tables: Iterable[int], quick: bool = False) -> List[PaperRow]:
