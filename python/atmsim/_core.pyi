@@ -41,6 +41,9 @@ def estimate_json(
     """What running the scenario would cost, without running it: a JSON object with cells,
     cell_hops, events, memory_bytes and wall_s."""
 
+CELL_BITS: int
+"""Bits in one ATM cell on the wire: 53 octets (ITU-T I.361), the engine's `time::CELL_BITS`."""
+
 def version() -> str:
     """Engine version, also recorded in every report as engine_version."""
 

@@ -181,10 +181,15 @@ fn sets(extra: &[(&str, &str)]) -> Vec<(String, String)> {
     extra.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
 }
 
-/// Sender and receiver timer phases of connection `vc`, and the slot phase of every channel.
-fn drawn(text: &str, extra: &[(&str, &str)]) -> (Vec<(u64, u64)>, Vec<(String, u64)>) {
+/// Per connection: the sender's and the receiver's timer phase (ps).
+type TickPhases = Vec<(u64, u64)>;
+/// Per channel: its name and its slot phase (ps).
+type SlotPhases = Vec<(String, u64)>;
+
+/// Sender and receiver timer phases of every connection, and the slot phase of every channel.
+fn drawn(text: &str, extra: &[(&str, &str)]) -> (TickPhases, SlotPhases) {
     let model = load(text, &sets(extra), None).unwrap();
-    let chans: Vec<(String, u64)> = model
+    let chans: SlotPhases = model
         .links
         .iter()
         .flat_map(|l| {

@@ -116,5 +116,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(estimate_json, m)?)?;
     m.add_function(wrap_pyfunction!(eta_oh, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    // One definition of the bits in a cell for the studies' rate conversions.
+    m.add("CELL_BITS", atmsim_core::time::CELL_BITS)?;
     Ok(())
 }

@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
+from ... import _core
 from ...scenario import Scenario
 from ..agreement import fmt as _fmt
 from ..assumptions import Assumption
@@ -138,13 +139,13 @@ def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
         bg = [c for c in runs.columns if c.startswith("background.bg_fwd") and c.endswith(".cells_delivered")]
         if bg:
             tcp_cells = tcp_cells - runs[bg].fillna(0).sum(axis=1)
-        derived["derived.tcp_link_mbps"] = tcp_cells * 424.0 / duration / 1e6
+        derived["derived.tcp_link_mbps"] = tcp_cells * _core.CELL_BITS / duration / 1e6
     if duration is not None:
         caps = it.capacity(it.TOPOLOGY)
         for (a, b), cap in caps.items():
             col = f"ports.{a}->{b}.cells_out"
             if col in runs:
-                derived[f"derived.load.{a}->{b}"] = runs[col] * 424.0 / duration / cap
+                derived[f"derived.load.{a}->{b}"] = runs[col] * _core.CELL_BITS / duration / cap
     for name, column in derived.items():
         out[name] = np.asarray(column, dtype="float64")
     out.attrs = dict(runs.attrs)

@@ -11,6 +11,8 @@ import math
 from dataclasses import dataclass
 from typing import Dict, List, Mapping, Optional
 
+from ... import _core
+
 # --- Network (section III): one ATOM output-buffered switch, double-priority buffering.
 LINK_DELAY_US = 70  # propagation delay of every link, processing included
 ABR_BUFFER_CELLS = 165
@@ -55,7 +57,7 @@ MSS_SWEEP = (256, 512, 1024, 2048, 4096, 8192)
 
 def n3(rtt_s: float = 2 * LINK_DELAY_US * 1e-6, target_bps: float = FCVC_TARGET_BPS) -> int:
     """Eq. 1: N3 = ceil(RTT x B_VC / 424 bits). The paper's 70 us links give N3 = 1."""
-    return math.ceil(rtt_s * target_bps / 424)
+    return math.ceil(rtt_s * target_bps / _core.CELL_BITS)
 
 
 def guaranteed_mean_cell_bps(b_g: float) -> float:
@@ -70,7 +72,7 @@ def guaranteed_mean_cell_bps(b_g: float) -> float:
 # The printed 13.6 / 25 / 34.6 are exactly C (1 - 1/b_g) with C = 150 Mb/s: the paper's
 # arithmetic takes the all-active aggregate as the 150 Mb/s link itself.
 ALL_ACTIVE_CELL_BPS = GUARANTEED_SOURCES * GUARANTEED_PEAK_BPS * 53 / 48
-LINK_CELLS_PER_S = round(ALL_ACTIVE_CELL_BPS / 424)  # 364583 cells/s = 154.58 Mb/s
+LINK_CELLS_PER_S = round(ALL_ACTIVE_CELL_BPS / _core.CELL_BITS)  # 364583 cells/s = 154.58 Mb/s
 STATED_ARITHMETIC_LINK_BPS = 150e6
 
 

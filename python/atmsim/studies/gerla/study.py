@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
+from ... import _core
 from ...scenario import Scenario
 from ..agreement import fmt as _fmt
 from ..assumptions import Assumption
@@ -67,11 +68,9 @@ def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
         if c.endswith(".cells_delivered") and (c.startswith("background.guaranteed.") and c.count(".") <= 3)
     ]
     if cells and duration is not None:
-        g_bps = runs[cells].sum(axis=1) * 424.0 / duration
-        derived["derived.b_av_mbps"] = data.LINK_CELLS_PER_S * 424.0 / 1e6 - g_bps / 1e6
+        g_bps = runs[cells].sum(axis=1) * _core.CELL_BITS / duration
+        derived["derived.b_av_mbps"] = data.LINK_CELLS_PER_S * _core.CELL_BITS / 1e6 - g_bps / 1e6
     if "derived.b_av_mbps" in derived and "mss" in runs:
-        from ... import _core
-
         eta = runs["mss"].map(lambda m: _core.eta_oh(int(m), float(data.APP_MEAN_BYTES)))
         derived["derived.bound_mbps"] = eta.astype(float) * derived["derived.b_av_mbps"]
     port = f"ports.{net.BOTTLENECK}.cells_dropped"
@@ -127,7 +126,7 @@ def notes(quick: bool, results: StudyResults) -> List[str]:
         )
     out.append(
         f"link rate {data.LINK_CELLS_PER_S} cells/s = "
-        f"{data.LINK_CELLS_PER_S * 424 / 1e6:.2f} Mb/s (14 x 10 Mb/s x 53/48); "
+        f"{data.LINK_CELLS_PER_S * _core.CELL_BITS / 1e6:.2f} Mb/s (14 x 10 Mb/s x 53/48); "
         "B_av of this model: "
         + ", ".join(f"b_g {b}: {data.b_av_mbps(b):.2f}" for b in data.BURSTINESS)
         + " Mb/s; paper: 13.6, 25, 34.6 (= 150 x (1 - 1/b_g))"
