@@ -20,7 +20,7 @@ def test_row_counts():
     assert len(data.rows_1_3()) == 4 * 5
     assert len(data.rows_4_5()) == 3 * 5
     assert len(STUDY.experiments(quick=False)) == 35
-    assert len(STUDY.experiments(quick=True)) == 10
+    assert len(STUDY.experiments(quick=True)) == 15
 
 
 def test_thresholds_sum_to_the_printed_totals():
@@ -144,13 +144,13 @@ def test_short_end_to_end(tmp_path):
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     (study,) = doc["studies"]
-    assert study["name"] == "gfr-goyal" and study["runs_computed"] == 4  # 2 points x 2 replications
+    assert study["name"] == "gfr-goyal" and study["runs_computed"] == 6  # 3 points x 2 replications
     tables = {(a["table"], a["metric"]) for a in study["agreement"]}
     assert ("1-3", "ratio") in tables and ("4-5", "ratio") in tables
     for table in ("1-3", "4-5"):
         with open(out / "gfr-goyal" / f"table-{table}.csv", newline="") as f:
             rows = list(csv.DictReader(f))
-        assert len(rows) == 5
+        assert len(rows) == (5 if table == "1-3" else 10)  # Tables 4-5: experiments 1 and 2
         for row in rows:
             assert math.isfinite(float(row["ratio"])) and 0 < float(row["ratio"]) < 3
             assert float(row["paper_ratio"]) > 0

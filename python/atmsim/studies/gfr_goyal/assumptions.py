@@ -142,6 +142,6 @@ def sensitivity_subset(quick_experiments: List[Experiment]) -> Subset:
     return Subset(
         list(quick_experiments),
         "the --quick experiments: Tables 1-3 experiment 1 (agrees, 5 groups in one "
-        "run) and Tables 4-5 experiment 2 (DFBA, the table that does not agree); "
-        "two runs per variant cover all 10 published ratios.",
+        "run) and Tables 4-5 (DFBA) experiments 1 (does not agree) and 2 (agrees); "
+        "three runs per variant cover all 15 published ratios.",
     )
