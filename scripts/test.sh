@@ -6,6 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Before anything runs cargo (pip builds the extension with it): the pinned toolchain of
+# rust-toolchain.toml under its version name, where rustup knows it only as "stable".
+bash scripts/rust-toolchain.sh
+
 # The package and its test dependencies go into the project's own virtual environment (.venv,
 # made on first use with $PYTHON, default python3), never into the Python first on PATH.
 # It sees the system's site-packages, so what is installed there already is not fetched again.
