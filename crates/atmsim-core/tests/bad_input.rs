@@ -401,6 +401,27 @@ fn cases() -> Vec<Case> {
             "simulation.start_jitter_s",
             "invalid type: string",
         ),
+        case(
+            "negative clock tolerance",
+            with_sim("[simulation]\nduration_s = 1.0\nclock_ppm = -5\n"),
+            "simulation.clock_ppm",
+            "must be zero or a positive number, got -5",
+        ),
+        case("nan clock tolerance", with_sim("[simulation]\nduration_s = 1.0\nclock_ppm = nan\n"), "simulation.clock_ppm", "got NaN"),
+        case("infinite clock tolerance", with_sim("[simulation]\nduration_s = 1.0\nclock_ppm = inf\n"), "simulation.clock_ppm", "got inf"),
+        case(
+            "huge clock tolerance",
+            with_sim("[simulation]\nduration_s = 1.0\nclock_ppm = 5000\n"),
+            "simulation.clock_ppm",
+            "must be at most 1000 ppm",
+        ),
+        case(
+            "clock tolerance as a string",
+            with_sim("[simulation]\nduration_s = 1.0\nclock_ppm = \"20ppm\"\n"),
+            "simulation.clock_ppm",
+            "invalid type: string",
+        ),
+        set_case("clock tolerance by --set", base(), &[("simulation.clock_ppm", "lots")], "simulation.clock_ppm", "invalid type"),
         // --- Cell-level UPC ------------------------------------------------------------------
         case(
             "upc with a negative rate",

@@ -85,6 +85,9 @@ pub struct SimulationSpec {
     /// (uniform, from its own stream); default 0.
     #[serde(default)]
     pub start_jitter_s: f64,
+    /// Each transmitter's oscillator is off its nominal rate by up to this many parts per
+    /// million (`phases.rs`); default 20 with random phases, 0 with aligned ones.
+    pub clock_ppm: Option<f64>,
 }
 
 fn default_seed() -> u64 {
