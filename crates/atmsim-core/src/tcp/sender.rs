@@ -598,6 +598,7 @@ impl TcpSender {
         let retransmission = seq::lt(s, self.snd_max);
         let mut f = Frame::data(self.conn, s, len, now);
         f.retransmission = retransmission;
+        f.cwnd = self.cwnd;
         self.add_options(&mut f, now);
         out.send(now, f, false);
         self.stats.segments_sent += 1;
