@@ -136,7 +136,8 @@ _SUMMARY: Dict[str, str] = {
     "gfr-bonaventure": "Bonaventure, GFR: FIFO-based (LBO/HBO, tagging) and WFQ-based "
     "switches, privileged and background goodput, figures 4-23",
     "gfr-goyal": "Goyal, Jain, Fahmy, Vandalore, rate guarantees to TCP over GFR "
-    "(LCN 1998): per-VC thresholds and Differential FBA, Tables 1-5",
+    "(LCN 1998): window control by drops (figure 3), per-VC thresholds and Differential FBA, "
+    "Tables 1-5",
     "gerla": "Gerla, Pazos, Signore, credit-based (FCVC) against rate-based (PRCA) control "
     "of TCP in an ATM LAN, figures 3-6",
     "ajmone-marsan": "Ajmone Marsan, Bianco, Lo Cigno, Munafò (CLASS): GCRA and adaptive "
