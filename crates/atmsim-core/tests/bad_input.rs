@@ -1524,6 +1524,12 @@ fn cases() -> Vec<Case> {
             "trace.interval_s",
             "sampled values in all",
         ),
+        case(
+            "trace arrivals not a boolean",
+            plus("[trace]\narrivals = 1\n"),
+            "trace.arrivals",
+            "expected a boolean",
+        ),
         // --- Faults ---------------------------------------------------------------------------
         case(
             "fault cwnd threshold zero",

@@ -111,6 +111,8 @@ mod tests {
         assert!(f.hits(0, &sent_at(10_240, 5120)));
         assert!(!f.hits(0, &sent_at(10_240, 6144)));
         let syn = Frame { cwnd: 20_000, ..Frame::data(3, 0, 0, 0) };
-        assert!(!Fault { conn: 3, acks: false, rule: FaultRule::Cwnd { octets: 1, armed: true } }.hits(0, &syn));
+        assert!(
+            !Fault { conn: 3, acks: false, rule: FaultRule::Cwnd { octets: 1, armed: true } }.hits(0, &syn)
+        );
     }
 }
