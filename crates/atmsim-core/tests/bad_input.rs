@@ -1530,6 +1530,18 @@ fn cases() -> Vec<Case> {
             "trace.arrivals",
             "expected a boolean",
         ),
+        case(
+            "tcp timing from transmission with timestamps",
+            plus("[tcp]\ntimestamps = true\ntiming_excludes_transmission = true\n"),
+            "tcp.timing_excludes_transmission",
+            "does not combine with timestamps",
+        ),
+        case(
+            "tcp timing from transmission not a boolean",
+            plus("[tcp]\ntiming_excludes_transmission = \"yes\"\n"),
+            "tcp.timing_excludes_transmission",
+            "expected a boolean",
+        ),
         // --- Faults ---------------------------------------------------------------------------
         case(
             "fault cwnd threshold zero",

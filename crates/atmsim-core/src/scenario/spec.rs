@@ -340,6 +340,9 @@ pub struct TcpSpec {
     pub nodelay: Option<bool>,
     /// Whether the receiver keeps out-of-order segments (default true).
     pub cache_out_of_order: Option<bool>,
+    /// RTT samples and the retransmission timer start at the segment's transmission completion
+    /// (default false: when TCP sends it).
+    pub timing_excludes_transmission: Option<bool>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
