@@ -145,7 +145,11 @@ def test_trace_runs_draw_figures_3_and_5():
     assert names == ["fig3-125000", "fig3-250000", "fig3-500000", "fig3-none"] + [
         f"fig5-experiment{e}" for e in data.EXPERIMENTS_1_3
     ]
-    assert [r.name for r in STUDY.trace_runs(quick=True)] == ["fig3-125000", "fig3-500000", "fig5-experiment1"]
+    assert [r.name for r in STUDY.trace_runs(quick=True)] == [
+        "fig3-125000",
+        "fig3-500000",
+        "fig5-experiment1",
+    ]
 
 
 def test_registered():

@@ -409,9 +409,7 @@ def _table(setup: setups.Setup) -> PaperTable:
             WFQ_COMPARED,
         )
     if setup.infinite_buffer:
-        return PaperTable(
-            setup.figure, f"{setup.title} (no drops, adapter tagging)", LABELS, GFR_COMPARED
-        )
+        return PaperTable(setup.figure, f"{setup.title} (no drops, adapter tagging)", LABELS, GFR_COMPARED)
     return PaperTable(
         setup.figure,
         f"{setup.title} (LBO {setup.lbo_cells}, HBO {net.HBO_CELLS}, adapter tagging)",

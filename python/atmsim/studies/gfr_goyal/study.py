@@ -1,9 +1,10 @@
 """The GFR rate-guarantee study (Goyal, Jain, Fahmy, Vandalore) for `atmsim reproduce`.
 
 Rows: figure 3 (one SACK TCP whose window the network holds down by dropping a segment each
-time its cwnd reaches 125000 / 250000 / 500000 octets, or never: throughput), Tables 1-3 (experiment x group of 3 TCPs: r_i, throughput per TCP, ratio
-(mu_i/mu)/(r_i/r)) and Tables 4-5 (experiment x merged VC: R_i, ratio). All rows of one
-experiment share one scenario, hence one run (the store keys runs by scenario text).
+time its cwnd reaches 125000 / 250000 / 500000 octets, or never: throughput), Tables 1-3
+(experiment x group of 3 TCPs: r_i, throughput per TCP, ratio (mu_i/mu)/(r_i/r)) and
+Tables 4-5 (experiment x merged VC: R_i, ratio). All rows of one experiment share one
+scenario, hence one run (the store keys runs by scenario text).
 
 The compared values are derived from several flows of a run (a group's mean goodput over the
 total), which no single run metric holds: the study's `derive_metrics` hook computes them per
@@ -266,7 +267,8 @@ class GfrGoyalStudy:
                     name=name,
                     title=f"figure 5, Tables 1-3 experiment {e}: one TCP per group",
                     scenario=Scenario(
-                        model.threshold_scenario(e) + _trace_table(FIG5_CONNECTIONS), f"gfr-goyal trace {name}"
+                        model.threshold_scenario(e) + _trace_table(FIG5_CONNECTIONS),
+                        f"gfr-goyal trace {name}",
                     ),
                 )
             )
