@@ -1545,6 +1545,49 @@ fn cases() -> Vec<Case> {
             "trace.interval_s",
             "sampled values in all",
         ),
+        case(
+            "trace arrivals not a boolean",
+            plus("[trace]\narrivals = 1\n"),
+            "trace.arrivals",
+            "expected a boolean",
+        ),
+        case(
+            "tcp timing from transmission with timestamps",
+            plus("[tcp]\ntimestamps = true\ntiming_excludes_transmission = true\n"),
+            "tcp.timing_excludes_transmission",
+            "does not combine with timestamps",
+        ),
+        case(
+            "tcp timing from transmission not a boolean",
+            plus("[tcp]\ntiming_excludes_transmission = \"yes\"\n"),
+            "tcp.timing_excludes_transmission",
+            "expected a boolean",
+        ),
+        // --- Faults ---------------------------------------------------------------------------
+        case(
+            "fault cwnd threshold zero",
+            plus("[[fault]]\nport = \"s->b\"\nconnection = \"c0\"\ncwnd_octets = 0\n"),
+            "fault[0].cwnd_octets",
+            "must be between 1 and",
+        ),
+        case(
+            "fault cwnd threshold beyond 32 bits",
+            plus("[[fault]]\nport = \"s->b\"\nconnection = \"c0\"\ncwnd_octets = 5000000000\n"),
+            "fault[0].cwnd_octets",
+            "must be between 1 and",
+        ),
+        case(
+            "fault cwnd threshold on ACKs",
+            plus("[[fault]]\nport = \"s->a\"\nconnection = \"c0\"\ncwnd_octets = 100000\nacks = true\n"),
+            "fault[0].cwnd_octets",
+            "data segments only",
+        ),
+        case(
+            "fault cwnd threshold beside a loss rate",
+            plus("[[fault]]\nport = \"s->b\"\nconnection = \"c0\"\ncwnd_octets = 100000\nloss_rate = 0.1\n"),
+            "fault[0].segments",
+            "exactly one of segments, between_s, loss_rate or cwnd_octets",
+        ),
     ]
 }
 

@@ -335,6 +335,7 @@ pub fn build(model: Model) -> Built {
             ModelFaultRule::Random { p } => {
                 vec![FaultRule::Random { p: *p, rng: Rng::stream(model.seed, &format!("fault/{i}")) }]
             }
+            ModelFaultRule::Cwnd { octets } => vec![FaultRule::Cwnd { octets: *octets, armed: true }],
         };
         if let Component::Port(p) = &mut comps[port_comp[&f.port]] {
             p.faults.extend(rules.into_iter().map(|rule| Fault { conn: f.conn as u32, acks: f.acks, rule }));
