@@ -20,8 +20,10 @@ pub struct PortTrace {
     slots: f64,
     pub queues: bool,
     pub utilization: bool,
-    /// VCs whose occupancy is recorded (`per_vc`), in the order of `per_vc`.
+    /// VCs whose occupancy is recorded (`per_vc`), in the order of `per_vc`, and their labels
+    /// at the port (what the port's occupancy is indexed by).
     pub vcs: Vec<VcId>,
+    labels: Vec<VcId>,
     /// Sample instants: k * interval, k = 1, 2, ...
     pub t: Vec<Time>,
     pub cells: Vec<u32>,
@@ -41,6 +43,7 @@ impl PortTrace {
             queues,
             utilization,
             vcs: Vec::new(),
+            labels: Vec::new(),
             t: Vec::new(),
             cells: Vec::new(),
             per_vc: Vec::new(),
@@ -59,13 +62,13 @@ impl PortTrace {
     }
 
     /// Record the boundary `at` from the port's state (queue length, per-VC occupancy, cells
-    /// sent so far); returns the next boundary, `NEVER` after the end of the run.
+    /// sent so far; `occupancy` takes a VC's label at the port); returns the next boundary, `NEVER` after the end of the run.
     pub fn due(&mut self, at: Time, queue: u32, occupancy: impl Fn(VcId) -> u32, cells_out: u64) -> Time {
         self.t.push(at);
         if self.queues {
             self.cells.push(queue);
-            for (series, &vc) in self.per_vc.iter_mut().zip(&self.vcs) {
-                series.push(occupancy(vc));
+            for (series, &label) in self.per_vc.iter_mut().zip(&self.labels) {
+                series.push(occupancy(label));
             }
         }
         if self.utilization {
@@ -81,8 +84,11 @@ impl PortTrace {
         }
     }
 
-    pub fn watch_vcs(&mut self, vcs: Vec<VcId>) {
+    /// Record the occupancy of global VCs `vcs`, labelled `labels` at the port.
+    pub fn watch_vcs(&mut self, vcs: Vec<VcId>, labels: Vec<VcId>) {
+        debug_assert_eq!(vcs.len(), labels.len());
         self.per_vc = vec![Vec::new(); vcs.len()];
         self.vcs = vcs;
+        self.labels = labels;
     }
 }

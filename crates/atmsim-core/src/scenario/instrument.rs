@@ -46,17 +46,12 @@ fn trace(b: &mut Built, t: &TraceModel) {
         let period = b.sim.world.channels[p.channel as usize].period;
         let mut tr = PortTrace::new(t.interval, model.duration, period, t.queues, t.utilization);
         if t.per_vc {
-            // The VCs whose data or ACKs leave through this port.
-            let vcs = (0..model.conns.len())
-                .filter(|&c| t.traces_conn(c))
-                .filter(|&c| {
-                    let conn = &model.conns[c];
-                    (0..conn.links.len())
-                        .any(|h| conn.links[h] == link && (conn.path[h] == from || conn.path[h + 1] == from))
-                })
-                .map(|c| c as VcId)
-                .collect();
-            tr.watch_vcs(vcs);
+            // The connections whose data or ACKs leave through this port: its VCs, in order.
+            let (vcs, labels): (Vec<VcId>, Vec<VcId>) = (0..p.labels.len() as VcId)
+                .map(|l| (p.labels.global(l), l))
+                .filter(|&(vc, _)| (vc as usize) < model.conns.len() && t.traces_conn(vc as usize))
+                .unzip();
+            tr.watch_vcs(vcs, labels);
         }
         p.start_trace(tr);
     }

@@ -26,7 +26,7 @@ impl Port {
             self.next_sample = tr.due(
                 self.next_sample,
                 queue,
-                |vc| classes[class[vc as usize] as usize].y,
+                |label| classes[class[label as usize] as usize].y,
                 self.stats.cells_out,
             );
         }
