@@ -111,6 +111,11 @@ impl CellFifo {
     pub fn len(&self) -> usize {
         self.q.len()
     }
+    /// Cells the FIFO has room for without growing: its memory, which never shrinks, so the
+    /// most it ever held rounded up (what tests of memory bounds look at).
+    pub fn capacity(&self) -> usize {
+        self.q.capacity()
+    }
     pub fn is_empty(&self) -> bool {
         self.q.is_empty()
     }
