@@ -43,7 +43,7 @@ pub use merge::{Arbitration, InputMerge};
 pub use port::{CellUpc, ClassState, Port, PortStats, Upc, INFINITE};
 pub use sampler::PortTrace;
 pub use sched::Sched;
-pub use sim::{Component, Sim};
+pub use sim::{Component, Sim, SOURCE_AHEAD};
 pub use source_queue::{SourceQueue, SOURCE_QUEUE_CELLS};
 
 use crate::cell::{Cell, CellFifo};

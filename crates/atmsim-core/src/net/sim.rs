@@ -31,7 +31,8 @@ impl Component {
 #[derive(Debug)]
 pub struct Sim {
     pub comps: Vec<Component>,
-    /// Per component: the smallest latency of its input channels (how far it may run ahead).
+    /// Per component: the smallest latency of its input channels (how far it may run ahead), or
+    /// `SOURCE_AHEAD` for a component without inputs.
     pub lookahead: Vec<Time>,
     /// Per component: the sender and latency of each of its input FIFOs (see `horizon`).
     pub upstream: Vec<Vec<(u32, Time)>>,
@@ -53,7 +54,7 @@ const MAX_REFINED_INPUTS: usize = 16;
 /// FIFO (memory growing with the duration: 50 MB per simulated second in `class-italy.toml`).
 /// One millisecond keeps at most 353 cells of an OC-3 line on the wire ahead of the consumer
 /// and costs one scheduler step per millisecond.
-const SOURCE_AHEAD: Time = PS_PER_MS;
+pub const SOURCE_AHEAD: Time = PS_PER_MS;
 
 impl Sim {
     /// How far component `c`, popped at `t`, may run: every input FIFO's sender `u` has no work
@@ -63,12 +64,11 @@ impl Sim {
     /// its next slot is ahead: the batches of short links then span several cell times.
     #[inline]
     fn horizon(&self, c: usize, t: Time) -> Time {
-        let ups = &self.upstream[c];
-        if ups.is_empty() {
-            return t.saturating_add(SOURCE_AHEAD);
-        }
         let plain = t.saturating_add(self.lookahead[c]);
-        if !self.refine || ups.len() > MAX_REFINED_INPUTS {
+        let ups = &self.upstream[c];
+        // The plain bound for a component without inputs (its lookahead is `SOURCE_AHEAD`), one
+        // with too many, or when the schedule must stay the reference one.
+        if !self.refine || !(1..=MAX_REFINED_INPUTS).contains(&ups.len()) {
             return plain;
         }
         let mut h = NEVER;
