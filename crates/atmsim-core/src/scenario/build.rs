@@ -83,7 +83,7 @@ fn configure_ports(
             .iter()
             .map(|&v| class_vcs.binary_search(&class[v as usize]).expect("a class of this port") as u16)
             .collect();
-        let local_policies: Vec<VcPolicy> = class_vcs.iter().map(|&c| policies[c as usize].clone()).collect();
+        let local_policies: Vec<VcPolicy> = class_vcs.iter().map(|&c| policies[c as usize]).collect();
         let queue = match mp.scheduler.unwrap_or(SchedulerSpec::Fifo) {
             SchedulerSpec::Fifo => Queue::fifo(),
             SchedulerSpec::VirtualSpacing => {
