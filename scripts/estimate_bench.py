@@ -44,10 +44,10 @@ def main() -> None:
     ap.add_argument("--duration", type=float, default=2.0)
     a = ap.parse_args()
     rows = []
-    for path in sorted(glob.glob(os.path.join(ROOT, "scenarios", "*.toml"))):
+    for path in sorted(glob.glob(os.path.join(ROOT, "python", "atmsim", "scenarios", "*.toml"))):
         rows.append((os.path.basename(path), path, [f"simulation.duration_s={a.duration}"]))
     with tempfile.TemporaryDirectory() as d:
-        for n in (500, 1000, 2000):
+        for n in (500, 1000, 2000, 10000):
             p = os.path.join(d, f"ns{n}.toml")
             with open(p, "w") as f:
                 f.write(

@@ -7,8 +7,10 @@ use std::collections::VecDeque;
 
 use crate::time::Time;
 
-/// Index of a virtual connection. Scenario connections map to dense indices at build time so
-/// that every per-VC table is a plain vector. 16 bits, as a VCI: a cell plus its arrival time
+/// Index of a virtual connection: globally, scenario connections then background sources map to
+/// dense indices at build time; within a port or host, the VCs crossing it are numbered again
+/// (their labels, `net/label.rs`), so that every per-VC table there is a plain vector of the
+/// VCs it carries. 16 bits, as a VCI: a cell plus its arrival time
 /// then fits in 16 octets, which keeps the FIFOs of long links small.
 pub type VcId = u16;
 
@@ -37,6 +39,7 @@ pub const F_CONTROL: u8 = F_RM | F_CREDIT;
 pub struct Cell {
     /// Frame this cell carries a piece of.
     pub frame: u32,
+    /// The VC's label at the component holding the cell (channels translate it per hop).
     pub vc: VcId,
     pub flags: u8,
 }
@@ -110,6 +113,11 @@ impl CellFifo {
     }
     pub fn len(&self) -> usize {
         self.q.len()
+    }
+    /// Cells the FIFO has room for without growing: its memory, which never shrinks, so the
+    /// most it ever held rounded up (what tests of memory bounds look at).
+    pub fn capacity(&self) -> usize {
+        self.q.capacity()
     }
     pub fn is_empty(&self) -> bool {
         self.q.is_empty()

@@ -7,8 +7,9 @@
 //!
 //! - **Time** ([`time`]): integer picoseconds; link slot grids with exact rational periods.
 //! - **Randomness** ([`rng`]): one master seed, an independent stream per component name.
-//! - **ATM layer** ([`cell`], [`aal5`], [`frame`]): cells carry a VC index, the EOF and CLP bits
-//!   and the index of their AAL5 frame; frames (the TCP segments they carry) live in a slab of
+//! - **ATM layer** ([`cell`], [`aal5`], [`frame`]): cells carry a VC label (local to the
+//!   component holding them, translated per hop), the EOF and CLP bits and the index of their
+//!   AAL5 frame; frames (the TCP segments they carry) live in a slab of
 //!   reusable slots. [`aal5`] has the exact encapsulation overheads (TCP/IP, LLC/SNAP, trailer).
 //! - **Buffer acceptance** ([`accept`]): the UBR+ policies (tail drop, PPD, EPD, Selective Drop,
 //!   Fair Buffer Allocation) as pure decisions over the buffer state the papers define.

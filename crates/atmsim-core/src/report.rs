@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use crate::aal5;
 use crate::accept::DropReason;
+use crate::cell::VcId;
 use crate::metrics::jain;
 use crate::net::{Component, Endpoint, RateControl, INFINITE};
 use crate::scenario::build::Built;
@@ -154,25 +155,39 @@ pub struct Report {
     pub traces: Option<crate::traces::Traces>,
 }
 
-/// (frames examined, frames tagged) for connection `vc`: at its source adapter, else at a UPC.
-fn tagging(b: &Built, vc: usize, src: usize) -> Option<(u64, u64)> {
+/// (frames examined, frames tagged) for connection `vc`: at its source adapter, else at the UPC
+/// of the first port in `b.ports` that polices it (`upc`, see `upc_tagging`).
+fn tagging(b: &Built, vc: usize, src: usize, upc: &[Option<(u64, u64)>]) -> Option<(u64, u64)> {
     if let Component::Host(h) = &b.sim.comps[src] {
-        if let Some(t) = h.tagger(vc) {
+        if let Some(t) = h.labels.local(vc).and_then(|l| h.tagger(l)) {
             return Some((t.frames, t.tagged));
         }
     }
-    b.ports.iter().find_map(|&pc| match &b.sim.comps[pc] {
-        Component::Port(p) => {
-            p.upc.get(vc).and_then(Option::as_ref).map(|u| (u.frames, if u.tag { u.non_eligible } else { 0 }))
+    upc.get(vc).copied().flatten()
+}
+
+/// Per connection VC: (frames examined, frames tagged) at the first port policing it with a
+/// frame-level UPC. One pass over the ports' own VCs.
+fn upc_tagging(b: &Built) -> Vec<Option<(u64, u64)>> {
+    let mut out = vec![None; b.model.conns.len()];
+    for &pc in &b.ports {
+        let Component::Port(p) = &b.sim.comps[pc] else { continue };
+        for (l, u) in p.upc.iter().enumerate() {
+            let Some(u) = u else { continue };
+            let slot = &mut out[p.labels.global(l as VcId) as usize];
+            if slot.is_none() {
+                *slot = Some((u.frames, if u.tag { u.non_eligible } else { 0 }));
+            }
         }
-        _ => None,
-    })
+    }
+    out
 }
 
 pub fn report(b: &Built, wall_s: f64) -> Report {
     let sim = &b.sim;
     let dur = to_secs_f64(b.model.duration);
     let mut flows = Vec::new();
+    let upc = upc_tagging(b);
     for (i, c) in b.model.conns.iter().enumerate() {
         let [(sc, se), (rc, re)] = b.endpoints[i];
         let (Component::Host(sh), Component::Host(rh)) = (&sim.comps[sc], &sim.comps[rc]) else {
@@ -184,8 +199,8 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
             unreachable!()
         };
         let (st, rt) = (&s.stats, &r.stats);
-        let tagged = tagging(b, i, sc);
-        let ctl = sh.controlled_vc(i);
+        let tagged = tagging(b, i, sc, &upc);
+        let ctl = sh.labels.local(i).and_then(|l| sh.controlled_vc(l));
         let abr = ctl.filter(|c| !matches!(c.rate, RateControl::Fixed));
         flows.push(FlowReport {
             name: c.name.clone(),
@@ -227,8 +242,10 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
         let Component::Host(h) = c else { continue };
         for e in &h.endpoints {
             match e {
-                Endpoint::Background { vc, gen, queue } => gens[*vc as usize] = Some((gen, queue)),
-                Endpoint::Sink { vc, stats } => sinks[*vc as usize] = Some(stats),
+                Endpoint::Background { vc, gen, queue } => {
+                    gens[h.labels.global(*vc) as usize] = Some((gen, queue))
+                }
+                Endpoint::Sink { vc, stats } => sinks[h.labels.global(*vc) as usize] = Some(stats),
                 _ => {}
             }
         }
@@ -285,7 +302,7 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
                 .classes
                 .iter()
                 .enumerate()
-                .map(|(i, c)| (i, c.area(b.model.duration)))
+                .map(|(i, c)| (p.class_vcs[i] as usize, c.area(b.model.duration)))
                 .filter(|&(_, area)| area > 0)
                 .map(|(i, area)| {
                     (b.model.vc_name(i).to_string(), (area as f64 / b.model.duration as f64).into())
@@ -297,15 +314,20 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
             efci_marked: s.efci_marked,
             credit_cells_in: s.credit_cells_in,
             credit_cells_out: s.credit_cells_out,
-            fcvc_vc_max_queue_cells: (0..b.model.conns.len())
-                .filter_map(|vc| p.fcvc_hop(vc).map(|h| (b.model.conns[vc].name.clone(), h.max_y.into())))
+            fcvc_vc_max_queue_cells: (0..p.labels.len())
+                .filter_map(|l| {
+                    let vc = p.labels.global(l as VcId) as usize;
+                    let h = p.fcvc_hop(l).filter(|_| vc < b.model.conns.len())?;
+                    Some((b.model.conns[vc].name.clone(), h.max_y.into()))
+                })
                 .collect(),
             upc_cells: p
                 .cell_upc
                 .iter()
                 .enumerate()
-                .filter_map(|(vc, u)| {
+                .filter_map(|(l, u)| {
                     let u = u.as_ref()?;
+                    let vc = p.labels.global(l as VcId) as usize;
                     let name = match b.model.conns.get(vc) {
                         Some(c) => c.name.clone(),
                         None => b.model.background[vc - b.model.conns.len()].name.clone(),

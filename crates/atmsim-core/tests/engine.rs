@@ -195,3 +195,26 @@ fn lookahead_and_reference_schedules_give_identical_reports() {
         assert_eq!(runs[0], runs[1], "{name}");
     }
 }
+
+/// A host with background sources only has no inputs, so nothing bounds its batches but
+/// `Sim`'s source bound (1 ms): it must not run to the end of the run in one batch and hold all
+/// its cells on the wire. A 100 Mb/s CBR source (235,849 cells/s) over 2 ms links for 0.2 s
+/// (47,170 cells): the FIFOs never hold more than the links' flight and 1 ms of its cells (about
+/// 1200), so their memory stays below 4096 cells where one batch would have grown it to 65,536.
+#[test]
+fn a_source_only_host_keeps_at_most_a_millisecond_ahead_on_the_wire() {
+    use atmsim_core::scenario::{build::build, load};
+    let text = "[simulation]\nduration_s = 0.2\nseed = 1\n\
+                [[node]]\nname = \"a\"\nkind = \"host\"\n[[node]]\nname = \"s\"\nkind = \"switch\"\n\
+                [[node]]\nname = \"b\"\nkind = \"host\"\n\
+                [[link]]\nends = [\"a\", \"s\"]\nrate_bps = 155520000\ndelay_us = 2000.0\n\
+                [[link]]\nends = [\"s\", \"b\"]\nrate_bps = 155520000\ndelay_us = 2000.0\n\
+                [[background]]\nname = \"g\"\nroute = [\"a\", \"s\", \"b\"]\n\
+                source = { kind = \"cbr\", rate_bps = 100e6 }\n";
+    let mut built = build(load(text, &[], None).unwrap());
+    built.sim.run_until(built.model.duration);
+    let held: usize = built.sim.world.fifos.iter().map(|f| f.capacity()).sum();
+    assert!(held < 4096, "FIFOs grew to {held} cells");
+    let report = atmsim_core::report::report(&built, 0.0);
+    assert!(report.background[0].cells_delivered > 40_000, "the source did run");
+}

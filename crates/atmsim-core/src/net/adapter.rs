@@ -484,7 +484,7 @@ mod tests {
             name: "x".into(),
             period,
             latency: 1,
-            route: vec![0; n_vcs],
+            route: crate::net::identity_route(n_vcs, 0),
             cells: 0,
             capture: NO_CAPTURE,
         }];

@@ -2,7 +2,7 @@
 //! frames into cells and sends them at the line's slot rate (the host's PCR).
 
 use super::adapter::{Adapter, ControlledVc, TxFrame, VcTagger};
-use super::{Captures, InputMerge, SourceQueue, World, NO_CAPTURE};
+use super::{Captures, InputMerge, Labels, SourceQueue, World, NO_CAPTURE};
 use crate::aal5;
 use crate::abr::CreditSender;
 use crate::app::App;
@@ -17,6 +17,7 @@ use crate::traffic::Generator;
 // Endpoints live in one vector per host and are reached on every segment and cell; boxing the
 // TCP sender would add a pointer chase there to save a few hundred bytes per endpoint.
 #[allow(clippy::large_enum_variant)]
+// Each endpoint's `vc` is the VC's label at its host (`Host::labels`).
 pub enum Endpoint {
     Sender {
         vc: VcId,
@@ -99,15 +100,18 @@ struct Reasm {
 struct Tx<'a> {
     adapter: &'a mut Adapter,
     frames: &'a mut FrameSlab,
+    /// The VC's label at this host (what its cells carry) and the global VC (what a background
+    /// frame and a capture name).
     vc: VcId,
+    global: VcId,
     /// The host's capture point (`NO_CAPTURE` if none) and where it records.
     capture: u32,
     captures: &'a mut Captures,
 }
 
 impl<'a> Tx<'a> {
-    fn new(vc: VcId, adapter: &'a mut Adapter, world: &'a mut World, capture: u32) -> Self {
-        Tx { adapter, frames: &mut world.frames, vc, capture, captures: &mut world.captures }
+    fn new(vc: VcId, global: VcId, adapter: &'a mut Adapter, world: &'a mut World, capture: u32) -> Self {
+        Tx { adapter, frames: &mut world.frames, vc, global, capture, captures: &mut world.captures }
     }
 }
 
@@ -129,7 +133,7 @@ impl SegmentSink for Tx<'_> {
         let remaining = frame.ncells;
         let id = self.frames.insert(frame);
         if self.capture != NO_CAPTURE {
-            self.captures.on_frame(self.capture, now, self.frames.get(id), self.vc, true);
+            self.captures.on_frame(self.capture, now, self.frames.get(id), self.global, true);
         }
         let flags = if clp { F_CLP } else { 0 };
         self.adapter.push(now, TxFrame { frame: id, vc: self.vc, remaining, flags, fresh: true });
@@ -142,28 +146,32 @@ pub struct Host {
     pub inputs: Vec<u32>,
     adapter: Adapter,
     pub endpoints: Vec<Endpoint>,
-    /// Connection -> index in `endpoints`.
-    by_conn: Vec<u32>,
+    /// The VCs this host sends or receives: per-VC tables here are indexed by their labels.
+    pub labels: Labels,
+    /// VC label -> index in `endpoints`.
+    ep_of: Vec<u32>,
     reasm: Vec<Reasm>,
     next_timer: Time,
     pub stats: HostStats,
     merge: InputMerge,
     /// Index of this host's capture point, `NO_CAPTURE` if it is not captured.
     pub capture: u32,
-    /// VC -> index of its background sink in `endpoints` (empty without sinks).
+    /// VC label -> index of its background sink in `endpoints` (empty without sinks).
     sink_of: Vec<u32>,
     /// Some sender here times from transmission completion: watch frames' last cells.
     timing_on_tx: bool,
 }
 
 impl Host {
-    pub fn new(name: String, channel: u32, clock: SlotClock, n_conns: usize, n_vcs: usize) -> Self {
+    /// A host carrying VCs `0..n_vcs` as labels `0..n_vcs` (see `set_labels`).
+    pub fn new(name: String, channel: u32, clock: SlotClock, n_vcs: usize) -> Self {
         Host {
             name,
             inputs: Vec::new(),
             adapter: Adapter::new(clock, channel),
             endpoints: Vec::new(),
-            by_conn: vec![u32::MAX; n_conns],
+            labels: Labels::identity(n_vcs),
+            ep_of: vec![u32::MAX; n_vcs],
             reasm: vec![Reasm::default(); n_vcs],
             next_timer: NEVER,
             stats: HostStats::default(),
@@ -172,6 +180,14 @@ impl Host {
             sink_of: Vec::new(),
             timing_on_tx: false,
         }
+    }
+
+    /// The VCs this host sends or receives (before any endpoint is added).
+    pub fn set_labels(&mut self, labels: Labels) {
+        let n = labels.len();
+        self.ep_of = vec![u32::MAX; n];
+        self.reasm = vec![Reasm::default(); n];
+        self.labels = labels;
     }
 
     /// Tag this VC's frames at the adapter (GFR study section 5).
@@ -204,12 +220,13 @@ impl Host {
         self.adapter.controlled_vc(vc)
     }
 
-    pub fn add_endpoint(&mut self, conn: u32, ep: Endpoint) {
+    /// Add `ep` for its VC label (one endpoint per VC at a host).
+    pub fn add_endpoint(&mut self, ep: Endpoint) {
         if let Endpoint::Sink { vc, .. } = &ep {
-            self.sink_of.resize(self.by_conn.len(), u32::MAX);
+            self.sink_of.resize(self.ep_of.len(), u32::MAX);
             self.sink_of[*vc as usize] = self.endpoints.len() as u32;
         }
-        self.by_conn[conn as usize] = self.endpoints.len() as u32;
+        self.ep_of[ep.vc() as usize] = self.endpoints.len() as u32;
         if let Endpoint::Sender { tcp, .. } = &ep {
             self.timing_on_tx |= tcp.config().timing_excludes_transmission;
         }
@@ -270,16 +287,15 @@ impl Host {
         }
         self.stats.frames_in += 1;
         if self.capture != NO_CAPTURE && frame.kind != SegKind::Background {
-            world.captures.on_frame(self.capture, now, &frame, cell.vc, false);
+            world.captures.on_frame(self.capture, now, &frame, self.labels.global(cell.vc), false);
         }
-        let Some(&i) = self.by_conn.get(frame.conn as usize) else {
-            return;
-        };
+        // A complete frame is one of the VC's own (its `conn` is the VC).
+        let i = self.ep_of[cell.vc as usize];
         if i == u32::MAX {
             return;
         }
         let ep = &mut self.endpoints[i as usize];
-        let mut tx = Tx::new(ep.vc(), &mut self.adapter, world, self.capture);
+        let mut tx = Tx::new(ep.vc(), self.labels.global(ep.vc()), &mut self.adapter, world, self.capture);
         match (ep, frame.kind) {
             (Endpoint::Receiver { tcp, .. }, SegKind::Data) => tcp.on_segment(now, &frame, &mut tx),
             (Endpoint::Sender { tcp, app, .. }, SegKind::Ack) => {
@@ -301,7 +317,8 @@ impl Host {
             if ep.next_timer() > now {
                 continue;
             }
-            let mut tx = Tx::new(ep.vc(), &mut self.adapter, world, self.capture);
+            let mut tx =
+                Tx::new(ep.vc(), self.labels.global(ep.vc()), &mut self.adapter, world, self.capture);
             match ep {
                 Endpoint::Sender { tcp, app, .. } => {
                     app.on_timer(now, tcp, &mut tx);
@@ -316,7 +333,7 @@ impl Host {
                             continue;
                         }
                         let f = Frame {
-                            conn: tx.vc as u32,
+                            conn: u32::from(tx.global),
                             kind: SegKind::Background,
                             len,
                             created: now,
@@ -341,7 +358,7 @@ impl Host {
             self.segment_transmitted(cell, world);
         }
         // A background source's cell frees room in its bounded queue.
-        if let Some(&i) = self.by_conn.get(cell.vc as usize) {
+        if let Some(&i) = self.ep_of.get(cell.vc as usize) {
             if let Some(Endpoint::Background { queue, .. }) = self.endpoints.get_mut(i as usize) {
                 queue.sent();
             }
@@ -356,7 +373,8 @@ impl Host {
             return;
         }
         let end = self.adapter.last_slot_end();
-        if let Some(&i) = self.by_conn.get(f.conn as usize) {
+        // The cell still carries this host's label for the sender's VC.
+        if let Some(&i) = self.ep_of.get(cell.vc as usize) {
             if let Some(Endpoint::Sender { tcp, .. }) = self.endpoints.get_mut(i as usize) {
                 tcp.transmitted(end, f.seq, f.len);
             }
@@ -408,7 +426,7 @@ mod tests {
             name: "x".into(),
             period,
             latency: 1,
-            route: vec![0],
+            route: crate::net::identity_route(1, 0),
             cells: 0,
             capture: NO_CAPTURE,
         }];
@@ -442,7 +460,7 @@ mod tests {
     #[test]
     fn aal5_reassembly_discards_incomplete_and_merged_frames() {
         let mut w = world();
-        let mut h = Host::new("h".into(), 0, SlotClock::new(CellPeriod::from_bps(155_520_000)), 1, 1);
+        let mut h = Host::new("h".into(), 0, SlotClock::new(CellPeriod::from_bps(155_520_000)), 1);
         let a = frame(&mut w, 12);
         deliver(&mut h, &mut w, a, 12, &[]);
         assert_eq!((h.stats.frames_in, h.stats.frames_corrupted), (1, 0));

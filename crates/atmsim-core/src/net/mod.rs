@@ -23,6 +23,7 @@ mod capture;
 mod fair_share;
 mod fault;
 mod host;
+mod label;
 mod level_log;
 mod merge;
 mod port;
@@ -36,12 +37,13 @@ pub use capture::{Captures, Recorder, NO_CAPTURE};
 pub use fair_share::{FairShareMeter, NO_LIMIT};
 pub use fault::{Fault, FaultRule};
 pub use host::{Endpoint, Host, HostStats, SinkStats};
+pub use label::{identity_route, Hop, Labels, NO_HOP};
 pub use level_log::LevelLog;
 pub use merge::{Arbitration, InputMerge};
 pub use port::{CellUpc, ClassState, Port, PortStats, Upc, INFINITE};
 pub use sampler::PortTrace;
 pub use sched::Sched;
-pub use sim::{Component, Sim};
+pub use sim::{Component, Sim, SOURCE_AHEAD};
 pub use source_queue::{SourceQueue, SOURCE_QUEUE_CELLS};
 
 use crate::cell::{Cell, CellFifo};
@@ -58,8 +60,9 @@ pub struct Channel {
     pub period: CellPeriod,
     /// From the start of a cell's slot to the arrival of its last bit at the far end.
     pub latency: Time,
-    /// VC -> input FIFO at the far end (the switch's routing table for cells from this link).
-    pub route: Vec<u32>,
+    /// The sender's VC label -> input FIFO and label at the far end (the switch's routing and
+    /// label translation table for cells from this link, see `label.rs`).
+    pub route: Vec<Hop>,
     pub cells: u64,
     /// Capture point recording the frames crossing this channel (`NO_CAPTURE`: none).
     pub capture: u32,
@@ -83,15 +86,16 @@ pub struct World {
 impl World {
     /// Put `cell` on channel `ch` in the slot starting at `slot`.
     #[inline]
-    pub fn transmit(&mut self, ch: u32, slot: Time, cell: Cell) {
+    pub fn transmit(&mut self, ch: u32, slot: Time, mut cell: Cell) {
         let c = &mut self.channels[ch as usize];
         c.cells += 1;
         let at = slot + c.latency;
-        let to = c.route[cell.vc as usize];
+        let hop = c.route[cell.vc as usize];
         if c.capture != NO_CAPTURE {
-            self.captures.on_cell(c.capture, slot, cell, &self.frames);
+            self.captures.on_cell(c.capture, slot, Cell { vc: hop.vc, ..cell }, &self.frames);
         }
-        let fifo = &mut self.fifos[to as usize];
+        cell.vc = hop.label;
+        let fifo = &mut self.fifos[hop.fifo as usize];
         fifo.push(at, cell);
         self.sched.wake(fifo.owner, at);
     }

@@ -22,8 +22,10 @@ pub struct PortTrace {
     slots: f64,
     pub queues: bool,
     pub utilization: bool,
-    /// VCs whose occupancy is recorded (`per_vc`), in the order of `per_vc`.
+    /// VCs whose occupancy is recorded (`per_vc`), in the order of `per_vc`, and their labels
+    /// at the port (what the port's occupancy is indexed by).
     pub vcs: Vec<VcId>,
+    labels: Vec<VcId>,
     /// Sample instants: k * interval, k = 1, 2, ...
     pub t: Vec<Time>,
     pub cells: Vec<u32>,
@@ -32,8 +34,10 @@ pub struct PortTrace {
     pub util: Vec<f64>,
     /// `cells_out` at the previous boundary.
     last_out: u64,
-    /// VCs whose arrival rate is recorded, in the order of `arrival_rate`.
+    /// VCs whose arrival rate is recorded, in the order of `arrival_rate`, and their labels at
+    /// the port (what its arrival counters are indexed by).
     pub arrival_vcs: Vec<VcId>,
+    arrival_labels: Vec<VcId>,
     /// Cells per second that arrived in (t[k] - interval, t[k]], per VC.
     pub arrival_rate: Vec<Vec<f64>>,
     /// Each VC's arrival count at the previous boundary.
@@ -49,12 +53,14 @@ impl PortTrace {
             queues,
             utilization,
             vcs: Vec::new(),
+            labels: Vec::new(),
             t: Vec::new(),
             cells: Vec::new(),
             per_vc: Vec::new(),
             util: Vec::new(),
             last_out: 0,
             arrival_vcs: Vec::new(),
+            arrival_labels: Vec::new(),
             arrival_rate: Vec::new(),
             last_arrived: Vec::new(),
         }
@@ -70,8 +76,8 @@ impl PortTrace {
     }
 
     /// Record the boundary `at` from the port's state (queue length, per-VC occupancy, cells
-    /// sent so far, cells of each VC arrived so far); returns the next boundary, `NEVER` after
-    /// the end of the run.
+    /// sent so far, cells of each VC arrived so far; `occupancy` and `arrived` take a VC's label
+    /// at the port); returns the next boundary, `NEVER` after the end of the run.
     pub fn due(
         &mut self,
         at: Time,
@@ -83,8 +89,8 @@ impl PortTrace {
         self.t.push(at);
         if self.queues {
             self.cells.push(queue);
-            for (series, &vc) in self.per_vc.iter_mut().zip(&self.vcs) {
-                series.push(occupancy(vc));
+            for (series, &label) in self.per_vc.iter_mut().zip(&self.labels) {
+                series.push(occupancy(label));
             }
         }
         if self.utilization {
@@ -92,8 +98,8 @@ impl PortTrace {
             self.last_out = cells_out;
         }
         let secs = crate::time::to_secs_f64(self.interval);
-        for (k, &vc) in self.arrival_vcs.iter().enumerate() {
-            let n = arrived(vc);
+        for (k, &label) in self.arrival_labels.iter().enumerate() {
+            let n = arrived(label);
             self.arrival_rate[k].push((n - self.last_arrived[k]) as f64 / secs);
             self.last_arrived[k] = n;
         }
@@ -106,16 +112,21 @@ impl PortTrace {
         }
     }
 
-    pub fn watch_vcs(&mut self, vcs: Vec<VcId>) {
+    /// Record the occupancy of global VCs `vcs`, labelled `labels` at the port.
+    pub fn watch_vcs(&mut self, vcs: Vec<VcId>, labels: Vec<VcId>) {
+        debug_assert_eq!(vcs.len(), labels.len());
         self.per_vc = vec![Vec::new(); vcs.len()];
         self.vcs = vcs;
+        self.labels = labels;
     }
 
-    /// Record the arrival rate of these VCs.
-    pub fn watch_arrivals(&mut self, vcs: Vec<VcId>) {
+    /// Record the arrival rate of global VCs `vcs`, labelled `labels` at the port.
+    pub fn watch_arrivals(&mut self, vcs: Vec<VcId>, labels: Vec<VcId>) {
+        debug_assert_eq!(vcs.len(), labels.len());
         self.arrival_rate = vec![Vec::new(); vcs.len()];
         self.last_arrived = vec![0; vcs.len()];
         self.arrival_vcs = vcs;
+        self.arrival_labels = labels;
     }
 
     pub fn arrivals(&self) -> bool {

@@ -1,7 +1,7 @@
 //! The simulator: components in a vector, addressed by index, advanced in time order.
 
 use super::{Host, Port, World};
-use crate::time::{Time, NEVER};
+use crate::time::{Time, NEVER, PS_PER_MS};
 
 #[derive(Debug)]
 // Components sit in one vector, built once, and are visited on every scheduling step: inline
@@ -31,7 +31,8 @@ impl Component {
 #[derive(Debug)]
 pub struct Sim {
     pub comps: Vec<Component>,
-    /// Per component: the smallest latency of its input channels (how far it may run ahead).
+    /// Per component: the smallest latency of its input channels (how far it may run ahead), or
+    /// `SOURCE_AHEAD` for a component without inputs.
     pub lookahead: Vec<Time>,
     /// Per component: the sender and latency of each of its input FIFOs (see `horizon`).
     pub upstream: Vec<Vec<(u32, Time)>>,
@@ -47,6 +48,14 @@ pub struct Sim {
 /// horizon costs one look per input and batch, more than it saves on a port fed by many links.
 const MAX_REFINED_INPUTS: usize = 16;
 
+/// How far a component without inputs (a host with background sources only) runs ahead of the
+/// time it is popped at. Nothing can reach it, so any bound is correct; without one it would
+/// run to the end of the simulation in one batch and hold every cell of the run in its output
+/// FIFO (memory growing with the duration: 50 MB per simulated second in `class-italy.toml`).
+/// One millisecond keeps at most 353 cells of an OC-3 line on the wire ahead of the consumer
+/// and costs one scheduler step per millisecond.
+pub const SOURCE_AHEAD: Time = PS_PER_MS;
+
 impl Sim {
     /// How far component `c`, popped at `t`, may run: every input FIFO's sender `u` has no work
     /// before its key, and can get new work no earlier than `t + L_u` (its own lookahead), so it
@@ -57,7 +66,9 @@ impl Sim {
     fn horizon(&self, c: usize, t: Time) -> Time {
         let plain = t.saturating_add(self.lookahead[c]);
         let ups = &self.upstream[c];
-        if !self.refine || ups.len() > MAX_REFINED_INPUTS {
+        // The plain bound for a component without inputs (its lookahead is `SOURCE_AHEAD`), one
+        // with too many, or when the schedule must stay the reference one.
+        if !self.refine || !(1..=MAX_REFINED_INPUTS).contains(&ups.len()) {
             return plain;
         }
         let mut h = NEVER;

@@ -9,7 +9,8 @@ use super::validate::Model;
 use crate::cell::{CellFifo, VcId};
 use crate::frame::FrameSlab;
 use crate::net::{
-    Channel, Component, Endpoint, Fault, FaultRule, Host, Port, Sched, Sim, World, NO_CAPTURE, NO_ROUTE,
+    Channel, Component, Endpoint, Fault, FaultRule, Hop, Host, Labels, Port, Sched, Sim, World, NO_CAPTURE,
+    NO_HOP, SOURCE_AHEAD,
 };
 
 fn is_switch(n: &NodeSpec) -> bool {
@@ -40,7 +41,7 @@ pub struct Built {
 }
 
 /// Each switch port's queue discipline, accounting classes, per-class policy parameters, random
-/// stream and frame merging.
+/// stream and frame merging, for the VCs crossing it (indexed by their labels there).
 fn configure_ports(
     model: &Model,
     port_comp: &HashMap<(usize, usize), usize>,
@@ -48,7 +49,7 @@ fn configure_ports(
     n_vcs: usize,
 ) {
     // Background sources are their own classes, after the connections.
-    let class: Vec<u16> = model
+    let class: Vec<VcId> = model
         .conns
         .iter()
         .map(|c| c.class as u16)
@@ -71,23 +72,37 @@ fn configure_ports(
         .collect();
     for (key, &pc) in port_comp {
         let mp = &model.ports[key];
+        let Component::Port(p) = &mut comps[pc] else { continue };
+        let vcs = p.labels.vcs();
+        let n = vcs.len();
+        // This port's classes: those of its VCs, numbered in the global order.
+        let mut class_vcs: Vec<VcId> = vcs.iter().map(|&v| class[v as usize]).collect();
+        class_vcs.sort_unstable();
+        class_vcs.dedup();
+        let local_class: Vec<u16> = vcs
+            .iter()
+            .map(|&v| class_vcs.binary_search(&class[v as usize]).expect("a class of this port") as u16)
+            .collect();
+        let local_policies: Vec<VcPolicy> = class_vcs.iter().map(|&c| policies[c as usize]).collect();
         let queue = match mp.scheduler.unwrap_or(SchedulerSpec::Fifo) {
             SchedulerSpec::Fifo => Queue::fifo(),
-            SchedulerSpec::VirtualSpacing => Queue::VirtualSpacing(VirtualSpacing::new(&rates)),
+            SchedulerSpec::VirtualSpacing => {
+                let local_rates: Vec<f64> = vcs.iter().map(|&v| rates[v as usize]).collect();
+                Queue::VirtualSpacing(VirtualSpacing::new(&local_rates))
+            }
             SchedulerSpec::Priority => Queue::Priority {
                 high: Default::default(),
                 low: match mp.flow.best_effort.unwrap_or(BestEffortSpec::Fifo) {
                     BestEffortSpec::Fifo => BestEffort::default(),
-                    BestEffortSpec::RoundRobin => BestEffort::RoundRobin(RoundRobin::new(n_vcs)),
+                    BestEffortSpec::RoundRobin => BestEffort::RoundRobin(RoundRobin::new(n)),
                 },
-                guaranteed: guaranteed.clone(),
+                guaranteed: vcs.iter().map(|&v| guaranteed[v as usize]).collect(),
             },
-            SchedulerSpec::RoundRobin => Queue::RoundRobin(RoundRobin::new(n_vcs)),
+            SchedulerSpec::RoundRobin => Queue::RoundRobin(RoundRobin::new(n)),
         };
-        if let Component::Port(p) = &mut comps[pc] {
-            let rng = Rng::stream(model.seed, &format!("port/{}", p.name));
-            p.configure(queue, class.clone(), policies.clone(), rng, mp.merge_frames);
-        }
+        let rng = Rng::stream(model.seed, &format!("port/{}", p.name));
+        p.configure(queue, local_class, local_policies, rng, mp.merge_frames);
+        p.class_vcs = class_vcs;
     }
 }
 
@@ -117,7 +132,7 @@ pub fn build(model: Model) -> Built {
                 name,
                 period,
                 latency: period.ceil_ps() + l.prop,
-                route: vec![NO_ROUTE; n_vcs],
+                route: Vec::new(),
                 cells: 0,
                 capture: NO_CAPTURE,
             });
@@ -128,14 +143,14 @@ pub fn build(model: Model) -> Built {
                 let name = model.port_name(from, li);
                 port_comp.insert((from, li), comps.len());
                 ports.push(comps.len());
-                let mut port = Port::new(name.clone(), ch, clock, mp.capacity, mp.policy, n_vcs);
+                let mut port = Port::new(name.clone(), ch, clock, mp.capacity, mp.policy, 0);
                 let rng = Rng::stream(model.seed, &format!("arbitration/{name}"));
                 port.set_arbitration(mp.arbitration, mp.slotted, rng);
                 comps.push(Component::Port(port));
             } else {
                 host_comp[from] = comps.len();
                 let name = model.nodes[from].name.clone();
-                comps.push(Component::Host(Host::new(name, ch, clock, n_vcs, n_vcs)));
+                comps.push(Component::Host(Host::new(name, ch, clock, 0)));
             }
         }
     }
@@ -170,7 +185,18 @@ pub fn build(model: Model) -> Built {
         }
         cfg
     };
-    let mut endpoints = Vec::new();
+    // Every VC's hops, in VC order so that each component's labels follow the global order.
+    let mut labels = vec![Labels::default(); comps.len()];
+    let mut route = |vc: usize, ch: usize, owner: usize, fifo: u32, channels: &mut Vec<Channel>| {
+        let vc = vc as VcId;
+        let from = labels[sender[ch] as usize].assign(vc) as usize;
+        let label = labels[owner].assign(vc);
+        let r = &mut channels[ch].route;
+        if r.len() <= from {
+            r.resize(from + 1, NO_HOP);
+        }
+        r[from] = Hop { fifo, label, vc };
+    };
     for (vc, c) in model.conns.iter().enumerate() {
         let m = c.path.len() - 1;
         // Both directions: data along the path, ACKs back along it, on the same VC.
@@ -189,40 +215,10 @@ pub fn build(model: Model) -> Built {
                     port_comp[&(b, next_link)]
                 };
                 let fifo = feed(ch, owner, &mut comps, &channels);
-                channels[ch].route[vc] = fifo;
+                route(vc, ch, owner, fifo, &mut channels);
             }
         }
-        let (src, dst) = (host_comp[c.path[0]], host_comp[c.path[m]]);
-        let mut ends = [(0, 0); 2];
-        if let Component::Host(h) = &mut comps[src] {
-            ends[0] = (src, h.endpoints.len());
-            h.add_endpoint(
-                vc as u32,
-                Endpoint::Sender {
-                    vc: vc as VcId,
-                    tcp: TcpSender::new(vc as u32, with_ticks(c, c.path[0])),
-                    // Each application draws from its own stream, named after its connection.
-                    app: App::new(
-                        c.app,
-                        phases::jittered_start(&model, &c.name, c.start),
-                        Rng::stream(model.seed, &format!("app/{}", c.name)),
-                    ),
-                },
-            );
-        }
-        if let Component::Host(h) = &mut comps[dst] {
-            ends[1] = (dst, h.endpoints.len());
-            h.add_endpoint(
-                vc as u32,
-                Endpoint::Receiver {
-                    vc: vc as VcId,
-                    tcp: TcpReceiver::new(vc as u32, &with_ticks(c, c.path[m])),
-                },
-            );
-        }
-        endpoints.push(ends);
     }
-
     let n_conns = model.conns.len();
     for (j, b) in model.background.iter().enumerate() {
         let vc = n_conns + j;
@@ -236,28 +232,72 @@ pub fn build(model: Model) -> Built {
                 port_comp[&(b.path[hop + 1], b.links[hop + 1])]
             };
             let fifo = feed(ch, owner, &mut comps, &channels);
-            channels[ch].route[vc] = fifo;
+            route(vc, ch, owner, fifo, &mut channels);
         }
+    }
+    for (comp, l) in comps.iter_mut().zip(labels) {
+        match comp {
+            Component::Port(p) => p.set_labels(l),
+            Component::Host(h) => h.set_labels(l),
+        }
+    }
+    // The label of global VC `vc` at a component it crosses.
+    fn label(labels: &Labels, vc: usize) -> VcId {
+        labels.local(vc).expect("the VC crosses this component") as VcId
+    }
+
+    let mut endpoints = Vec::new();
+    for (vc, c) in model.conns.iter().enumerate() {
+        let m = c.path.len() - 1;
+        let (src, dst) = (host_comp[c.path[0]], host_comp[c.path[m]]);
+        let mut ends = [(0, 0); 2];
+        if let Component::Host(h) = &mut comps[src] {
+            ends[0] = (src, h.endpoints.len());
+            h.add_endpoint(Endpoint::Sender {
+                vc: label(&h.labels, vc),
+                tcp: TcpSender::new(vc as u32, with_ticks(c, c.path[0])),
+                // Each application draws from its own stream, named after its connection.
+                app: App::new(
+                    c.app,
+                    phases::jittered_start(&model, &c.name, c.start),
+                    Rng::stream(model.seed, &format!("app/{}", c.name)),
+                ),
+            });
+        }
+        if let Component::Host(h) = &mut comps[dst] {
+            ends[1] = (dst, h.endpoints.len());
+            h.add_endpoint(Endpoint::Receiver {
+                vc: label(&h.labels, vc),
+                tcp: TcpReceiver::new(vc as u32, &with_ticks(c, c.path[m])),
+            });
+        }
+        endpoints.push(ends);
+    }
+
+    for (j, b) in model.background.iter().enumerate() {
+        let vc = n_conns + j;
+        let m = b.path.len() - 1;
         if let Component::Host(h) = &mut comps[host_comp[b.path[0]]] {
             let rng = Rng::stream(model.seed, &format!("background/{}", b.name));
             let gen = Generator::new(b.source.clone(), rng, phases::jittered_start(&model, &b.name, b.start));
-            h.add_endpoint(
-                vc as u32,
-                Endpoint::Background { vc: vc as VcId, gen, queue: Default::default() },
-            );
+            let l = label(&h.labels, vc);
+            h.add_endpoint(Endpoint::Background { vc: l, gen, queue: Default::default() });
             if let Some(s) = b.shaper {
-                h.control_vc(n_vcs, ControlledVc::new(vc as VcId, Some(s), RateControl::Fixed, None));
+                let n = h.labels.len();
+                h.control_vc(n, ControlledVc::new(l, Some(s), RateControl::Fixed, None));
             }
         }
         if let Component::Host(h) = &mut comps[host_comp[b.path[m]]] {
-            h.add_endpoint(vc as u32, Endpoint::Sink { vc: vc as VcId, stats: Default::default() });
+            let l = label(&h.labels, vc);
+            h.add_endpoint(Endpoint::Sink { vc: l, stats: Default::default() });
         }
     }
     // TCP connections with a source control get their own adapter queue.
     for (vc, c) in model.conns.iter().enumerate() {
         let Some(p) = &c.pacing else { continue };
         if let Component::Host(h) = &mut comps[host_comp[c.path[0]]] {
-            h.control_vc(n_vcs, ControlledVc::new(vc as VcId, p.shaper, p.rate.clone(), None));
+            let (l, n) = (label(&h.labels, vc), h.labels.len());
+            h.control_vc(n, ControlledVc::new(l, p.shaper, p.rate.clone(), None));
         }
     }
 
@@ -272,8 +312,9 @@ pub fn build(model: Model) -> Built {
     for (vc, (upc, path, links)) in policed.enumerate() {
         let Some(u) = upc else { continue };
         if let Component::Port(p) = &mut comps[port_comp[&(path[u.hop], links[u.hop])]] {
-            p.cell_upc.resize_with(n_vcs, || None);
-            p.cell_upc[vc] = Some(CellUpc::new(u.t, u.tau, u.drop));
+            let l = label(&p.labels, vc) as usize;
+            p.cell_upc.resize_with(p.labels.len(), || None);
+            p.cell_upc[l] = Some(CellUpc::new(u.t, u.tau, u.drop));
         }
     }
     let (mut levels, mut shares) = (Vec::new(), Vec::new());
@@ -297,9 +338,10 @@ pub fn build(model: Model) -> Built {
             // Whole frames tagged by the source's adapter, with a burst of MBS cells at PCR.
             TaggingSpec::Adapter => {
                 if let Component::Host(h) = &mut comps[host_comp[c.path[0]]] {
+                    let (l, n) = (label(&h.labels, vc) as usize, h.labels.len());
                     h.set_tagger(
-                        vc,
-                        n_vcs,
+                        l,
+                        n,
                         AdapterTagger::new(t_mcr, t_pcr, AdapterTagger::tolerance(t_mcr, t_pcr, g.mbs)),
                     );
                 }
@@ -308,8 +350,9 @@ pub fn build(model: Model) -> Built {
             TaggingSpec::Upc => {
                 let f = FGcra::tolerance(t_mcr, t_pcr, g.cdvt, g.mbs);
                 if let Component::Port(p) = &mut comps[port_comp[&(c.path[1], c.links[1])]] {
-                    p.upc.resize_with(n_vcs, || None);
-                    p.upc[vc] = Some(Upc {
+                    let l = label(&p.labels, vc) as usize;
+                    p.upc.resize_with(p.labels.len(), || None);
+                    p.upc[l] = Some(Upc {
                         fgcra: FGcra::new(t_mcr, f),
                         tag: g.conformance == ConformanceSpec::Gfr2,
                         frames: 0,
@@ -354,6 +397,10 @@ pub fn build(model: Model) -> Built {
     // A level log's reader sees the writer's band with a staleness the schedule defines: keep
     // the plain schedule there so results stay those of the reference engine.
     let refine = world.levels.is_empty() && !model.reference_schedule;
+    // Nothing reaches a component without inputs: it runs ahead by `SOURCE_AHEAD` (see there).
+    for l in lookahead.iter_mut().filter(|l| **l == NEVER) {
+        *l = SOURCE_AHEAD;
+    }
     let sim = Sim { comps, lookahead, upstream, refine, world, now: 0, events: 0 };
     let mut built = Built { sim, model, endpoints, ports, bottleneck };
     // Traces and captures, if the scenario asks for them.

@@ -46,29 +46,24 @@ fn trace(b: &mut Built, t: &TraceModel) {
         let period = b.sim.world.channels[p.channel as usize].period;
         let mut tr = PortTrace::new(t.interval, model.duration, period, t.queues, t.utilization);
         if t.per_vc {
-            // The VCs whose data or ACKs leave through this port.
-            let vcs = (0..model.conns.len())
-                .filter(|&c| t.traces_conn(c))
-                .filter(|&c| {
-                    let conn = &model.conns[c];
-                    (0..conn.links.len())
-                        .any(|h| conn.links[h] == link && (conn.path[h] == from || conn.path[h + 1] == from))
-                })
-                .map(|c| c as VcId)
-                .collect();
-            tr.watch_vcs(vcs);
+            // The connections whose data or ACKs leave through this port: its VCs, in order.
+            let (vcs, labels): (Vec<VcId>, Vec<VcId>) = (0..p.labels.len() as VcId)
+                .map(|l| (p.labels.global(l), l))
+                .filter(|&(vc, _)| (vc as usize) < model.conns.len() && t.traces_conn(vc as usize))
+                .unzip();
+            tr.watch_vcs(vcs, labels);
         }
         if t.arrivals {
-            // The VCs whose data leave through this port.
-            let vcs = (0..model.conns.len())
+            // The VCs whose data leave through this port (ACKs cross it too: not counted).
+            let (vcs, labels): (Vec<VcId>, Vec<VcId>) = (0..model.conns.len())
                 .filter(|&c| t.traces_conn(c))
                 .filter(|&c| {
                     let conn = &model.conns[c];
                     (0..conn.links.len()).any(|h| (conn.path[h], conn.links[h]) == (from, link))
                 })
-                .map(|c| c as VcId)
-                .collect();
-            tr.watch_arrivals(vcs);
+                .filter_map(|c| p.labels.local(c).map(|l| (c as VcId, l as VcId)))
+                .unzip();
+            tr.watch_arrivals(vcs, labels);
         }
         p.start_trace(tr);
     }

@@ -9,9 +9,9 @@ use super::flow::ModelPacing;
 use super::spec::{BestEffortSpec, ConnectionSpec, FcvcSpec, NodeSpec, PortSpec, SchedulerSpec};
 use super::validate::{bad, Check, Model, ModelConn, ModelLink, ModelPort, MAX_CELLS};
 use crate::abr::{self, Feedback};
-use crate::cell::CellFifo;
+use crate::cell::{CellFifo, VcId};
 use crate::error::ScenarioError;
-use crate::net::{Channel, Component, FairShareMeter, LevelLog, RateControl, NO_LIMIT};
+use crate::net::{Channel, Component, FairShareMeter, Labels, LevelLog, RateControl, NO_LIMIT};
 use crate::time::Time;
 
 /// A port's flow-control settings.
@@ -199,13 +199,14 @@ pub fn wire(
     levels: &mut Vec<LevelLog>,
     shares: &mut Vec<LevelLog<u32>>,
 ) {
-    let n_vcs = model.n_vcs();
     // Sorted for a deterministic FIFO numbering.
     let mut keys: Vec<(usize, usize)> = port_comp.keys().copied().collect();
     keys.sort_unstable();
     // Readers may ask for a band up to one lookahead old, the writer may be one lookahead
     // ahead: twice the largest latency covers both (see `net::level_log`).
     let window = 2 * channels.iter().map(|c| c.latency).max().unwrap_or(0);
+    // Per forward port publishing a level: its level log and fair-share meter (with its log).
+    let mut publishing: HashMap<usize, (u32, Option<(FairShareMeter, u32)>)> = HashMap::new();
     for &(node, link) in &keys {
         let flow = &model.ports[&(node, link)].flow;
         let pc = port_comp[&(node, link)];
@@ -215,39 +216,45 @@ pub fn wire(
         let Some((lo, hi)) = flow.rm_feedback else { continue };
         let log = levels.len() as u32;
         levels.push(LevelLog::new(Feedback::Increase.at_switch(0, lo, hi), window));
-        let mut meter = match (flow.fair_share, &comps[pc]) {
-            (Some(interval), Component::Port(p)) => {
-                shares.push(LevelLog::new(NO_LIMIT, window));
-                let log = shares.len() as u32 - 1;
-                Some((FairShareMeter::new(interval, channels[p.channel as usize].period, n_vcs, log), log))
-            }
-            _ => None,
-        };
-        if let Component::Port(p) = &mut comps[pc] {
-            p.publish_level(log, lo, hi);
-        }
-        // Every VC whose data leaves through this port: its backward RM cells pass this switch
-        // on the port toward the VC's previous hop.
+        let Component::Port(p) = &mut comps[pc] else { continue };
+        let meter = flow.fair_share.map(|interval| {
+            shares.push(LevelLog::new(NO_LIMIT, window));
+            let log = shares.len() as u32 - 1;
+            (FairShareMeter::new(interval, channels[p.channel as usize].period, p.labels.len(), log), log)
+        });
+        p.publish_level(log, lo, hi);
+        publishing.insert(pc, (log, meter));
+    }
+    // Every VC whose data leaves through a publishing port: its backward RM cells pass that
+    // switch on the port toward the VC's previous hop. One pass over the connections' hops.
+    if !publishing.is_empty() {
         for (vc, c) in model.conns.iter().enumerate() {
-            let Some(h) = (1..c.path.len() - 1).find(|&h| (c.path[h], c.links[h]) == (node, link)) else {
-                continue;
-            };
-            // Only adaptive VCs have a share to keep to; the rest is other traffic.
-            let share_log = match (&mut meter, &c.pacing) {
-                (Some((m, s)), Some(ModelPacing { rate: RateControl::Adaptive { .. }, .. })) => {
-                    m.enforce(vc);
-                    Some(*s)
-                }
-                _ => None,
-            };
-            if let Component::Port(r) = &mut comps[port_comp[&(node, c.links[h - 1])]] {
-                r.read_level(vc, n_vcs, log);
-                if let Some(s) = share_log {
-                    r.read_share(vc, n_vcs, s);
+            for h in 1..c.path.len() - 1 {
+                let pc = port_comp[&(c.path[h], c.links[h])];
+                let Some((log, meter)) = publishing.get_mut(&pc) else { continue };
+                let log = *log;
+                // Only adaptive VCs have a share to keep to; the rest is other traffic.
+                let share_log = match (meter, &c.pacing) {
+                    (Some((m, s)), Some(ModelPacing { rate: RateControl::Adaptive { .. }, .. })) => {
+                        let Component::Port(p) = &comps[pc] else { unreachable!() };
+                        m.enforce(label(&p.labels, vc));
+                        Some(*s)
+                    }
+                    _ => None,
+                };
+                if let Component::Port(r) = &mut comps[port_comp[&(c.path[h], c.links[h - 1])]] {
+                    let (l, n) = (label(&r.labels, vc), r.labels.len());
+                    r.read_level(l, n, log);
+                    if let Some(s) = share_log {
+                        r.read_share(l, n, s);
+                    }
                 }
             }
         }
-        if let (Some((m, _)), Component::Port(p)) = (meter, &mut comps[pc]) {
+    }
+    for &key in &keys {
+        let pc = port_comp[&key];
+        if let (Some((_, Some((m, _)))), Component::Port(p)) = (publishing.remove(&pc), &mut comps[pc]) {
             p.enforce_fair_share(m);
         }
     }
@@ -261,16 +268,21 @@ pub fn wire(
             let back = super::build::channel_id(model, up_link, node);
             let latency = channels[back].latency;
             let limit = f.n2 + f.n3_for(latency) as u32;
+            let mut up_label: VcId = 0;
             let upstream = if host_comp[up_node] != usize::MAX {
                 // The sending host's adapter sends this VC only with credit for this hop.
                 if let Component::Host(hc) = &mut comps[host_comp[up_node]] {
-                    hc.set_credit(vc, n_vcs, limit);
+                    let (l, n) = (label(&hc.labels, vc), hc.labels.len());
+                    hc.set_credit(l, n, limit);
+                    up_label = l as VcId;
                 }
                 host_comp[up_node]
             } else {
                 let u = port_comp[&(up_node, up_link)];
                 if let Component::Port(p) = &mut comps[u] {
-                    p.gate_credit(vc, n_vcs, limit);
+                    let (l, n) = (label(&p.labels, vc), p.labels.len());
+                    p.gate_credit(l, n, limit);
+                    up_label = l as VcId;
                 }
                 u
             };
@@ -286,8 +298,14 @@ pub fn wire(
                 id
             });
             if let Component::Port(p) = &mut comps[down] {
-                p.count_credit(vc, n_vcs, f.n2, limit, back as u32, fifo);
+                let (l, n) = (label(&p.labels, vc), p.labels.len());
+                p.count_credit(l, n, f.n2, limit, back as u32, fifo, up_label);
             }
         }
     }
+}
+
+/// The label of global VC `vc` at a port or host it crosses.
+fn label(labels: &Labels, vc: usize) -> usize {
+    labels.local(vc).expect("the VC crosses this component")
 }

@@ -8,7 +8,7 @@
 //!   ([`Fcvc::credit_cell`]); they are consumed here, never queued.
 
 use crate::abr::{CreditReceiver, CreditSender};
-use crate::cell::{Cell, F_CREDIT};
+use crate::cell::{Cell, VcId, F_CREDIT};
 use crate::net::World;
 use crate::sched::Queue;
 use crate::time::Time;
@@ -20,6 +20,8 @@ pub struct FcvcHop {
     /// Channel back to the previous hop, and the FIFO there that takes this port's credits.
     channel: u32,
     fifo: u32,
+    /// The previous hop's label for the VC (what its credit cells carry).
+    up_label: VcId,
     /// The VC's buffer here (N2 + N3), its occupancy and the largest occupancy seen.
     pub limit: u32,
     pub y: u32,
@@ -42,9 +44,19 @@ impl Fcvc {
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub fn forward(&mut self, vc: usize, n_vcs: usize, n2: u32, limit: u32, channel: u32, fifo: u32) {
+    pub fn forward(
+        &mut self,
+        vc: usize,
+        n_vcs: usize,
+        n2: u32,
+        limit: u32,
+        channel: u32,
+        fifo: u32,
+        up_label: VcId,
+    ) {
         self.hops.resize(n_vcs, None);
-        self.hops[vc] = Some(FcvcHop { rx: CreditReceiver::new(n2), channel, fifo, limit, y: 0, max_y: 0 });
+        let rx = CreditReceiver::new(n2);
+        self.hops[vc] = Some(FcvcHop { rx, channel, fifo, up_label, limit, y: 0, max_y: 0 });
     }
 
     pub fn hop(&self, vc: usize) -> Option<&FcvcHop> {
@@ -89,14 +101,14 @@ impl Fcvc {
     }
 
     /// A cell left `vc`'s own buffer in `slot`: count it, and every N2 cells send a credit cell
-    /// back to the previous hop. Returns whether one was sent.
+    /// back to the previous hop, labelled as the VC is there. Returns whether one was sent.
     #[inline]
     pub fn departed(&mut self, vc: usize, slot: Time, world: &mut World) -> bool {
         let Some(Some(h)) = self.hops.get_mut(vc) else { return false };
         h.y -= 1;
         let Some(count) = h.rx.forwarded() else { return false };
         // The count's low 32 bits (see `cell::F_CREDIT`).
-        let credit = Cell { frame: count as u32, vc: vc as u16, flags: F_CREDIT };
+        let credit = Cell { frame: count as u32, vc: h.up_label, flags: F_CREDIT };
         world.send_credit(h.channel, h.fifo, slot, credit);
         true
     }

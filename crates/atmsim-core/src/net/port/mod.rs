@@ -37,9 +37,9 @@ pub use accounting::{ClassState, PortStats};
 pub use fcvc::FcvcHop;
 pub use upc::{CellUpc, Upc};
 
-use super::{Arbitration, FairShareMeter, Fault, InputMerge, PortTrace, World};
+use super::{Arbitration, FairShareMeter, Fault, InputMerge, Labels, PortTrace, World};
 use crate::accept::{BufferState, DropReason, Policy, VcPolicy};
-use crate::cell::{Cell, F_BACKWARD, F_CREDIT, F_EFCI};
+use crate::cell::{Cell, VcId, F_BACKWARD, F_CREDIT, F_EFCI};
 use crate::rng::Rng;
 use crate::sched::Queue;
 use crate::time::{SlotClock, Time, NEVER};
@@ -63,9 +63,14 @@ pub struct Port {
     capacity: u32,
     pub policy: Policy,
     frames: FrameDiscard,
-    /// Connection VC -> accounting class.
+    /// The VCs crossing this port: every per-VC table here is indexed by their labels (a cell's
+    /// `vc` is its label here, see `net/label.rs`).
+    pub labels: Labels,
+    /// VC label -> accounting class.
     class: Vec<u16>,
     pub classes: Vec<ClassState>,
+    /// Per class: the global VC that names it (the report's key).
+    pub class_vcs: Vec<VcId>,
     /// Classes with at least one queued cell (N_a), kept in O(1) per cell.
     active: u32,
     /// DFBA's draws.
@@ -124,8 +129,10 @@ impl Port {
             capacity,
             policy,
             frames: FrameDiscard::new(n_vcs),
+            labels: Labels::identity(n_vcs),
             class: (0..n_vcs as u16).collect(),
             classes: vec![ClassState::default(); n_vcs],
+            class_vcs: (0..n_vcs as VcId).collect(),
             active: 0,
             rng: Rng::stream(0, "port"),
             upc: Vec::new(),
@@ -146,6 +153,16 @@ impl Port {
             trace: None,
             vc_arrivals: Vec::new(),
         }
+    }
+
+    /// The VCs crossing this port: sizes the per-VC state, one class per VC until `configure`.
+    pub fn set_labels(&mut self, labels: Labels) {
+        let n = labels.len();
+        self.frames = FrameDiscard::new(n);
+        self.class = (0..n as u16).collect();
+        self.classes = vec![ClassState::default(); n];
+        self.class_vcs = labels.vcs().to_vec();
+        self.labels = labels;
     }
 
     /// How simultaneous arrivals are ordered (`rng` for `Random`), and whether arrivals count
@@ -229,9 +246,20 @@ impl Port {
     }
 
     /// This port forwards `vc` under FCVC: a buffer of its own of `limit` (N2 + N3) cells, and a
-    /// credit cell every `n2` cells sent, on `channel` into `fifo` at the previous hop.
-    pub fn count_credit(&mut self, vc: usize, n_vcs: usize, n2: u32, limit: u32, channel: u32, fifo: u32) {
-        self.fcvc.forward(vc, n_vcs, n2, limit, channel, fifo);
+    /// credit cell every `n2` cells sent, on `channel` into `fifo` at the previous hop, which
+    /// knows the VC as `up_label`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn count_credit(
+        &mut self,
+        vc: usize,
+        n_vcs: usize,
+        n2: u32,
+        limit: u32,
+        channel: u32,
+        fifo: u32,
+        up_label: VcId,
+    ) {
+        self.fcvc.forward(vc, n_vcs, n2, limit, channel, fifo, up_label);
         self.own.resize(n_vcs, false);
         self.own[vc] = true;
         self.has_own = true;
@@ -540,7 +568,7 @@ mod tests {
             name: "x".into(),
             period,
             latency: 1,
-            route: vec![0; 4],
+            route: crate::net::identity_route(4, 0),
             cells: 0,
             capture: NO_CAPTURE,
         }];
@@ -645,8 +673,8 @@ mod tests {
         let period = CellPeriod::from_cells_per_s(1_000_000);
         let mut p = Port::new("p".into(), 0, SlotClock::new(period), 10, Policy::TailDrop, 4);
         let mut tr = PortTrace::new(2 * PS_PER_US, 9 * PS_PER_US, period, true, true);
-        tr.watch_vcs(vec![0, 1]);
-        tr.watch_arrivals(vec![1, 0]);
+        tr.watch_vcs(vec![0, 1], vec![0, 1]);
+        tr.watch_arrivals(vec![1, 0], vec![1, 0]);
         p.start_trace(tr);
         offer(&mut p, &mut w, 0, 0, 3);
         offer(&mut p, &mut w, 1, 1, 1);
@@ -686,7 +714,7 @@ mod tests {
         let period = CellPeriod::from_cells_per_s(1_000_000);
         let mut p = Port::new("p".into(), 0, SlotClock::new(period), 2, Policy::TailDrop, 4);
         let mut tr = PortTrace::new(4 * PS_PER_US, 4 * PS_PER_US, period, false, false);
-        tr.watch_arrivals(vec![0]);
+        tr.watch_arrivals(vec![0], vec![0]);
         p.start_trace(tr);
         assert_eq!(offer(&mut p, &mut w, 0, 0, 6), 2);
         p.advance(4 * PS_PER_US, &mut w);
@@ -882,7 +910,7 @@ mod tests {
     fn a_credit_cell_with_the_count_every_n2_cells_sent() {
         let (mut p, mut w) = fixture(100, Policy::TailDrop);
         w.fifos.push(CellFifo::new(0));
-        p.count_credit(0, 4, 3, 4, 0, 1);
+        p.count_credit(0, 4, 3, 4, 0, 1, 0);
         offer(&mut p, &mut w, 0, 0, 7);
         offer(&mut p, &mut w, 1, 1, 2);
         assert_eq!(p.queue_len(), 9);

@@ -11,7 +11,7 @@ impl Port {
     pub fn start_trace(&mut self, trace: PortTrace) {
         self.next_sample = trace.first();
         if trace.arrivals() {
-            // One counter per VC the port knows; untraced ports keep none and skip the count.
+            // One counter per VC label the port knows; untraced ports keep none and skip the count.
             self.vc_arrivals = vec![0; self.class.len()];
         }
         self.trace = Some(Box::new(trace));
@@ -30,9 +30,9 @@ impl Port {
             self.next_sample = tr.due(
                 self.next_sample,
                 queue,
-                |vc| classes[class[vc as usize] as usize].y,
+                |label| classes[class[label as usize] as usize].y,
                 self.stats.cells_out,
-                |vc| arrived.get(vc as usize).copied().unwrap_or(0),
+                |label| arrived.get(label as usize).copied().unwrap_or(0),
             );
         }
     }

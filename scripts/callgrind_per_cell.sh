@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Instructions per bottleneck cell under callgrind (issue 11; never a test: numbers, not checks).
+#
+#   scripts/callgrind_per_cell.sh BIN suite
+#       the four bench cases: total instructions / cells_out of sw1->sw2
+#   scripts/callgrind_per_cell.sh BIN vcs N
+#       wan5.toml with N sources for 1 s, the set-up (the same for 3 us) subtracted:
+#       the run's instructions per bottleneck cell at N active VCs
+#
+# BIN is an `examples/run` binary (cargo build --release -p atmsim-core --example run).
+# Output files go to ${OUT:-/tmp/callgrind-per-cell}.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=$1
+OUT=${OUT:-/tmp/callgrind-per-cell}
+mkdir -p "$OUT"
+collected() { grep -h "Collected" "$1" | awk '{print $4}' | tr -d ,; }
+bottleneck() {
+    python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print([p['cells_out'] for p in r['ports'] if p['name']=='sw1->sw2'][0])" "$1"
+}
+case $2 in
+suite)
+    for c in lan5 lan15 wan5 wan15; do
+        valgrind --tool=callgrind --callgrind-out-file="$OUT/$c.cg" "$BIN" "python/atmsim/scenarios/bench/$c.toml" \
+            >"$OUT/$c.json" 2>"$OUT/$c.err"
+        ins=$(collected "$OUT/$c.err")
+        cells=$(bottleneck "$OUT/$c.json")
+        echo "$c instructions=$ins bottleneck_cells=$cells per_cell=$((ins / cells))"
+    done
+    ;;
+vcs)
+    n=$3
+    s=python/atmsim/scenarios/bench/wan5.toml
+    valgrind --tool=callgrind --callgrind-out-file="$OUT/vcs$n.cg" "$BIN" $s n_source.sources="$n" \
+        simulation.duration_s=1.0 >"$OUT/vcs$n.json" 2>"$OUT/vcs$n.err"
+    valgrind --tool=callgrind --callgrind-out-file="$OUT/vcs$n-setup.cg" "$BIN" $s n_source.sources="$n" \
+        simulation.duration_s=0.000003 >"$OUT/vcs$n-setup.json" 2>"$OUT/vcs$n-setup.err"
+    full=$(collected "$OUT/vcs$n.err")
+    setup=$(collected "$OUT/vcs$n-setup.err")
+    cells=$(bottleneck "$OUT/vcs$n.json")
+    echo "N=$n full=$full setup=$setup bottleneck_cells=$cells run_per_cell=$(((full - setup) / cells))"
+    ;;
+*)
+    echo "usage: $0 BIN suite | $0 BIN vcs N" >&2
+    exit 2
+    ;;
+esac
