@@ -47,6 +47,9 @@ LABELS: Dict[str, str] = {
     "tcps": "TCP group",
     "vc": "Merged VC",
     "r_i": "Threshold $r_i$ (cells)",
+    "sum_r_i": r"Total allocation $\sum R_i$ (cells)",
+    "threshold_octets": "Drop at cwnd (octets)",
+    "paper_eq1_mbps": "Paper's equation 1 (Mb/s)",
     "preset": "TCP variant",
     "reserved_bps": "Reserved bandwidth (Mb/s)",
     # what a study measures
@@ -68,6 +71,7 @@ LABELS: Dict[str, str] = {
     "cwnd_kB": "Congestion window (kB)",
     "cells": "Queue (cells)",
     "utilization": "Link utilisation",
+    "cells_per_s": "Arrival rate (cells/s)",
 }
 
 # Per-connection columns of the CLASS study ("goodput_tcp1", "efficiency_Mi-Ro").

@@ -311,7 +311,7 @@ def arrival_trace(
         "connection",
         "cells_per_s",
         out,
-        "Arrival rate (cells/s)",
+        style.label("cells_per_s"),
         connections,
         title,
         hline=reserved_cells_per_s,
