@@ -31,8 +31,14 @@ SEEDS = [1, 2, 3, 4]
 def summary(cache: Path, n: int, model: str, k: int, policy: str, seed: int) -> dict:
     f = cache / f"lan{n}-{model}-{k}-{policy}-{seed}.json"
     if not f.exists():
-        args = [RUN, str(SCENARIO), f"n_source.sources={n}", f"n_source.buffer_cells={k}",
-                f"n_source.policy={policy}", f"simulation.seed={seed}"] + MODELS[model]
+        args = [
+            RUN,
+            str(SCENARIO),
+            f"n_source.sources={n}",
+            f"n_source.buffer_cells={k}",
+            f"n_source.policy={policy}",
+            f"simulation.seed={seed}",
+        ] + MODELS[model]
         f.write_text(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
     s = json.loads(f.read_text())["summary"]
     if not s["conservation"]["balanced"]:
@@ -59,12 +65,22 @@ def main() -> None:
                 d_eff.append(de)
                 d_fair.append(df)
                 table.setdefault((k, policy), {"paper": (pe, pf)})[model] = (
-                    sum(effs) / len(effs), sum(fairs) / len(fairs), min(fairs), max(fairs))
-                print(f"{model:8} {k:5} {policy:15} paper {pe:.2f}/{pf:.2f} sim "
-                      + " ".join(f"{e:.3f}/{f:.3f}" for e, f in zip(effs, fairs))
-                      + f"  |d| {de:.3f}/{df:.3f}", flush=True)
-        print(f"{model}: mean |sim - paper| efficiency / fairness "
-              f"{sum(d_eff) / len(d_eff):.3f} / {sum(d_fair) / len(d_fair):.3f}", flush=True)
+                    sum(effs) / len(effs),
+                    sum(fairs) / len(fairs),
+                    min(fairs),
+                    max(fairs),
+                )
+                print(
+                    f"{model:8} {k:5} {policy:15} paper {pe:.2f}/{pf:.2f} sim "
+                    + " ".join(f"{e:.3f}/{f:.3f}" for e, f in zip(effs, fairs))
+                    + f"  |d| {de:.3f}/{df:.3f}",
+                    flush=True,
+                )
+        print(
+            f"{model}: mean |sim - paper| efficiency / fairness "
+            f"{sum(d_eff) / len(d_eff):.3f} / {sum(d_fair) / len(d_fair):.3f}",
+            flush=True,
+        )
     print()
     print("| K | policy | paper eff / fair | drift (20 ppm) | clock_ppm = 0 | aligned |")
     print("|---|---|---|---|---|---|")
