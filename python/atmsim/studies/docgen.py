@@ -187,7 +187,7 @@ def agreement_table(after: Sequence[Agreement], before: Dict[tuple, Agreement]) 
         a, b = now.get(key), before.get(key)
         ref = a or b
         assert ref is not None
-        unit = " (relative)" if ref.relative else ""
+        unit = " (relative)" if ref.relative and ref.table != "all" else ""
         rows.append(
             [
                 ref.table,
