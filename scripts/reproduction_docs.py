@@ -3,6 +3,7 @@
     python scripts/reproduction_docs.py REPORT_DIR STUDY --run RUN.json \
         --command "atmsim reproduce STUDY --jobs 1 --store S --out REPORT_DIR --json" \
         [--before docs/data/before-session4.json] [--doc docs/STUDY-reproduction.md]
+    python scripts/reproduction_docs.py - STUDY --pending "why there are no numbers yet"
 
 REPORT_DIR is the folder `atmsim reproduce ... --out REPORT_DIR` wrote (its STUDY/table-*.csv
 are read); RUN.json is what that command printed with `--json` (wall time, run counts, engine
@@ -41,20 +42,31 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("report")
     ap.add_argument("study")
-    ap.add_argument("--run", required=True, help="the --json output of the reproduce command")
-    ap.add_argument("--command", required=True, help="the command that made the report")
+    ap.add_argument("--run", help="the --json output of the reproduce command")
+    ap.add_argument("--command", help="the command that made the report")
+    ap.add_argument(
+        "--pending",
+        metavar="TEXT",
+        help="no report yet: write the block with the before numbers only and TEXT saying why",
+    )
     ap.add_argument("--before", default="docs/data/before-session4.json")
     ap.add_argument("--doc", default=None)
     args = ap.parse_args()
     study = registry.get(args.study)
-    tables = docgen.load_tables(Path(args.report) / study.name, study.tables)
-    if not tables:
-        raise SystemExit(f"{args.report}/{study.name}: no table-*.csv (did the reproduction finish?)")
     before = Path(args.before)
+    if args.pending:
+        tables, run = {}, {"pending": args.pending}
+    else:
+        if not args.run or not args.command:
+            raise SystemExit("--run and --command are needed (or --pending TEXT)")
+        tables = docgen.load_tables(Path(args.report) / study.name, study.tables)
+        if not tables:
+            raise SystemExit(f"{args.report}/{study.name}: no table-*.csv (did the reproduction finish?)")
+        run = run_meta(Path(args.run), study.name, args.command)
     block = docgen.section(
         study,
         tables,
-        run_meta(Path(args.run), study.name, args.command),
+        run,
         docgen.load_before(before, study.name),
         docgen.before_source(before, study.name),
     )

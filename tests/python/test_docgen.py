@@ -147,3 +147,11 @@ def test_before_data_covers_every_study():
     for table in ("2-3", "4", "5", "6"):
         assert {(table, "", "efficiency"), (table, "", "fairness")} <= ubr
     assert {("2-3", "LAN", "efficiency"), ("2-3", "WAN", "fairness")} <= ubr
+
+
+def test_pending_block_shows_the_before_numbers_only():
+    before = {("2-3", "", "efficiency"): docgen.Agreement("2-3", "", "efficiency", False, 2, 0.35)}
+    text = docgen.section(STUDY, {}, {"pending": "the run did not finish."}, before)
+    assert "Not re-measured yet: the run did not finish." in text
+    assert "| 2-3 | all | efficiency | 2 | 0.35 | - | - |" in text
+    assert "Tables 2-3: policies" not in text
