@@ -200,6 +200,8 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
             "report": str(out),
             "quick": args.quick,
             "wall_s": wall,
+            "engine_version": rep.engine_version,
+            "started_utc": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(rep.started)),
             "studies": [
                 {
                     "name": s.study.name,

@@ -1,0 +1,157 @@
+"""The generated measured-numbers block of the reproduction docs (`atmsim.studies.docgen`,
+`scripts/reproduction_docs.py`): agreement from a report folder's tables, before beside now,
+and a rewrite that touches only the text between the markers."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pandas as pd
+import pytest
+
+from atmsim.studies import docgen
+from atmsim.studies.registry import Compared, PaperTable
+
+ROOT = Path(__file__).resolve().parents[2]
+
+EFF = Compared("efficiency", "summary.efficiency", "efficiency")
+QUEUE = Compared("max_queue_cells", "summary.max_queue_cells", "max queue (cells)", relative=True)
+STUDY = SimpleNamespace(
+    name="fixture",
+    tables=[
+        PaperTable("1", "Table 1: queues", ["config", "sources"], [QUEUE]),
+        PaperTable("2-3", "Tables 2-3: policies", ["config", "policy"], [EFF]),
+    ],
+)
+
+
+def _tables() -> dict:
+    t1 = pd.DataFrame(
+        {
+            "config": ["LAN", "WAN"],
+            "sources": [5, 5],
+            "max_queue_cells": [110.0, 180.0],
+            "paper_max_queue_cells": [100.0, 200.0],
+            "max_queue_cells_ci_low": [100.0, 170.0],
+            "max_queue_cells_ci_high": [120.0, 190.0],
+        }
+    )
+    t23 = pd.DataFrame(
+        {
+            "config": ["LAN", "LAN", "WAN"],
+            "policy": ["UBR", "EPD", "UBR"],
+            "efficiency": [0.5, 0.9, 0.95],
+            "paper_efficiency": [0.2, 1.0, None],  # a row without a published value
+            "efficiency_ci_low": [0.4, 0.9, 0.9],
+            "efficiency_ci_high": [0.6, 0.9, 1.0],
+        }
+    )
+    return {"1": t1, "2-3": t23}
+
+
+def test_agreement_per_table_and_configuration():
+    got = {a.key(): a for a in docgen.agreement(_tables(), STUDY.tables)}
+    # Relative for quantities: |110-100|/100 and |180-200|/200.
+    assert got[("1", "", "max_queue_cells")].mean_abs_diff == pytest.approx(0.1)
+    assert got[("1", "LAN", "max_queue_cells")].mean_abs_diff == pytest.approx(0.1)
+    # Absolute for fractions; the row without a paper value is not counted.
+    a = got[("2-3", "", "efficiency")]
+    assert (a.rows, a.mean_abs_diff) == (2, pytest.approx(0.2))
+    assert got[("2-3", "LAN", "efficiency")].mean_abs_diff == pytest.approx(0.2)
+    assert ("2-3", "WAN", "efficiency") not in got
+    pooled = {a.metric: a for a in docgen.pooled(list(got.values()))}
+    assert pooled["absolute"].rows == 2 and pooled["relative"].rows == 2
+
+
+def test_section_shows_interval_diff_and_before_beside_now():
+    before = {("2-3", "", "efficiency"): docgen.Agreement("2-3", "", "efficiency", False, 2, 0.35)}
+    run = {"command": "atmsim reproduce fixture", "engine_version": "9.9.9", "started_utc": "2026-11-23 15:40 UTC",
+           "runs": 20, "replications": 4, "wall_s": 125.0}
+    text = docgen.section(STUDY, _tables(), run, before)
+    assert text.startswith(docgen.BEGIN) and text.endswith(docgen.END)
+    assert "engine 9.9.9" in text and "2026-11-23 15:40 UTC" in text and "4 replications" in text
+    assert "| 2-3 | all | efficiency | 2 | 0.35 | 2 | 0.2 |" in text
+    # Mean, 95 % interval and difference (with the relative one for quantities).
+    assert "| LAN | UBR | 0.2 | 0.5 | [0.4, 0.6] | +0.3 |" in text
+    assert "| LAN | 5 | 100 | 110 | [100, 120] | +10 (+10 %) |" in text
+    assert "| WAN | UBR | - | 0.95 | [0.9, 1] | - |" in text
+
+
+def test_rewrite_keeps_the_analysis_and_is_idempotent():
+    doc = "# Title\n\n> banner line 1\n> banner line 2\n\nHand-written analysis.\n\n## More\n\ntext\n"
+    block = f"{docgen.BEGIN}\nnumbers v1\n{docgen.END}"
+    once = docgen.rewrite(doc, block)
+    assert once.startswith("# Title\n\n> banner line 1\n> banner line 2\n\n" + block)
+    assert "Hand-written analysis.\n\n## More\n\ntext\n" in once
+    again = docgen.rewrite(once, block.replace("v1", "v2"))
+    assert "numbers v2" in again and "numbers v1" not in again
+    assert again.replace("v2", "v1") == once
+    with pytest.raises(ValueError):
+        docgen.rewrite("# T\n\n" + docgen.BEGIN + "\n", block)
+
+
+def test_script_rewrites_a_doc_from_a_report_folder(tmp_path):
+    """scripts/reproduction_docs.py end to end on a registered study's table ids."""
+    from atmsim.studies import registry
+
+    study = registry.get("gfr-goyal")
+    folder = tmp_path / "report" / "gfr-goyal"
+    folder.mkdir(parents=True)
+    frame = pd.DataFrame(
+        {
+            "experiment": [1],
+            "tcps": ["1-3"],
+            "r_i": [305],
+            "ratio": [1.1],
+            "paper_ratio": [1.0],
+            "diff_ratio": [0.1],
+            "ratio_ci_low": [1.0],
+            "ratio_ci_high": [1.2],
+        }
+    )
+    frame.to_csv(folder / "table-1-3.csv", index=False)
+    run = tmp_path / "run.json"
+    run.write_text(
+        json.dumps(
+            {"quick": False, "wall_s": 60.0, "engine_version": "0.1.0+test", "started_utc": "2026-11-23 15:40 UTC",
+             "studies": [{"name": "gfr-goyal", "runs": 4, "replications": 4}]}
+        )
+    )
+    doc = tmp_path / "doc.md"
+    doc.write_text("# Goyal\n\n> status\n\nAnalysis stays.\n")
+    before = tmp_path / "before.json"
+    before.write_text(json.dumps({"studies": {"gfr-goyal": {"source": "old tables", "agreement": [
+        {"table": "1-3", "subset": "", "metric": "ratio", "relative": False, "rows": 20, "mean_abs_diff": 0.023}]}}}))
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "reproduction_docs.py"), str(tmp_path / "report"), study.name,
+         "--run", str(run), "--command", "atmsim reproduce gfr-goyal", "--before", str(before), "--doc", str(doc)],
+        capture_output=True, text=True, cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stderr
+    text = doc.read_text()
+    assert "Analysis stays." in text and "engine 0.1.0+test" in text
+    assert "| 1-3 | all | ratio | 20 | 0.023 | 1 | 0.1 |" in text
+    assert next(t.title for t in study.tables if t.id == "1-3") in text
+
+
+def test_before_data_covers_every_study():
+    data = json.loads((ROOT / "docs" / "data" / "before-session4.json").read_text())
+    from atmsim.studies import registry
+
+    assert set(data["studies"]) == set(registry.names())
+    ubr = {(a["table"], a["subset"], a["metric"]) for a in data["studies"]["ubr-plus"]["agreement"]}
+    for table in ("2-3", "4", "5", "6"):
+        assert {(table, "", "efficiency"), (table, "", "fairness")} <= ubr
+    assert {("2-3", "LAN", "efficiency"), ("2-3", "WAN", "fairness")} <= ubr
+
+
+def test_pending_block_shows_the_before_numbers_only():
+    before = {("2-3", "", "efficiency"): docgen.Agreement("2-3", "", "efficiency", False, 2, 0.35)}
+    text = docgen.section(STUDY, {}, {"pending": "the run did not finish."}, before)
+    assert "Not re-measured yet: the run did not finish." in text
+    assert "| 2-3 | all | efficiency | 2 | 0.35 | - | - |" in text
+    assert "Tables 2-3: policies" not in text
