@@ -18,7 +18,7 @@ module decides how what they draw reads.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -125,16 +125,41 @@ def nonnegative(name: str) -> bool:
     return not name.startswith("diff")
 
 
+def ceiling(name: str) -> Optional[float]:
+    """The largest value a quantity can take, if it has one: Jain's fairness index and the
+    efficiency (goodput over the most the bottleneck can carry) are at most 1; a Student-t
+    interval from few replications near 1 would otherwise reach past it."""
+    base = name.rsplit(".", 1)[-1].rsplit("_", 1)[-1]
+    return 1.0 if base in ("fairness", "efficiency") else None
+
+
+def bounded(name: str, low: float, high: float) -> Tuple[float, float]:
+    """An interval [low, high] of quantity `name` cut to the values the quantity can take."""
+    if nonnegative(name):
+        low, high = max(low, 0.0), max(high, 0.0)
+    top = ceiling(name)
+    if top is not None:
+        low, high = min(low, top), min(high, top)
+    return low, high
+
+
 def whiskers(
-    mean: Iterable[Any], low: Iterable[Any], high: Iterable[Any], floor_at_zero: bool = True
+    mean: Iterable[Any],
+    low: Iterable[Any],
+    high: Iterable[Any],
+    floor_at_zero: bool = True,
+    top: Optional[float] = None,
 ) -> Tuple[List[float], List[float]]:
     """Error-bar lengths below and above each mean from an interval [low, high]; a missing
-    bound draws no whisker, and with floor_at_zero the lower whisker stops at zero."""
+    bound draws no whisker, with floor_at_zero the lower whisker stops at zero, and with a
+    `top` (see `ceiling`) the upper one stops there."""
     below, above = [], []
     for m, lo, hi in zip(mean, low, high):
         m, lo, hi = float(m), float(lo), float(hi)
         if floor_at_zero and not math.isnan(lo):
             lo = max(lo, 0.0)
+        if top is not None and not math.isnan(hi):
+            hi = min(hi, top)
         below.append(0.0 if math.isnan(lo) or math.isnan(m) else max(m - lo, 0.0))
         above.append(0.0 if math.isnan(hi) or math.isnan(m) else max(hi - m, 0.0))
     return below, above

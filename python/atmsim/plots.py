@@ -96,7 +96,11 @@ def goodput_figure(
             any_replications = True
         elif not few:
             below, above = style.whiskers(
-                mean, group["ci_low"] * factor, group["ci_high"] * factor, style.nonnegative(metric)
+                mean,
+                group["ci_low"] * factor,
+                group["ci_high"] * factor,
+                style.nonnegative(metric),
+                style.ceiling(metric),
             )
             ax.errorbar(group[x], mean, yerr=[below, above], linestyle="none", capsize=3, color=color)
     if any_replications:
@@ -154,7 +158,11 @@ def comparison_bars(
     err = None
     if f"{simulated}_ci_low" in table:
         below, above = style.whiskers(
-            sim, table[f"{simulated}_ci_low"], table[f"{simulated}_ci_high"], style.nonnegative(simulated)
+            sim,
+            table[f"{simulated}_ci_low"],
+            table[f"{simulated}_ci_high"],
+            style.nonnegative(simulated),
+            style.ceiling(simulated),
         )
         # One replication has no interval: no zero-length whiskers with caps.
         err = [below, above] if any(below) or any(above) else None

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
 
+from ..figure_style import bounded
 from .agreement import fmt
 from .registry import PaperTable
 
@@ -161,6 +162,9 @@ def _interval(row: "pd.Series", name: str) -> str:
         return "-"
     if math.isnan(lo) or math.isnan(hi):
         return "-"
+    # The t interval cut to what the quantity can take (a fairness index is at most 1, a
+    # goodput at least 0).
+    lo, hi = bounded(name, lo, hi)
     return f"[{fmt(lo)}, {fmt(hi)}]"
 
 
