@@ -76,8 +76,14 @@ def assumptions() -> List[Assumption]:
             "min_rto_ticks",
             "RTO floor (ticks)",
             2,
-            "Not stated; 2 ticks is 4.3BSD's TCPTV_MIN.",
-            [1, 2, 3],
+            "Not stated; 2 ticks is 4.3BSD's TCPTV_MIN. With the 1 ms clock a tick is a "
+            "millisecond, and RTT samples here are about 1.7 ms, so 1-3 ticks only spans "
+            "floors at or under two round trips. A fine-clock TCP of 1995 would set its floor "
+            "in milliseconds; the paper bounds it from above by reporting retransmissions "
+            "'triggered by sudden increases in the round-trip delay, even without actual "
+            "losses' (section IV), which a floor above the worst queueing swing (tens of ms "
+            "when guaranteed bursts stop ABR service) would suppress. Swept 1-20 ms.",
+            [1, 2, 3, 5, 10, 20],
             keys=["connection.*.tcp.min_rto_ticks"],
         ),
         Assumption(
