@@ -34,7 +34,8 @@ fn estimated_cells_and_events_are_within_a_factor_of_two_on_the_shipped_scenario
     let mut failures = Vec::new();
     for path in &paths {
         let text = std::fs::read_to_string(path).unwrap();
-        let own = toml::from_str::<toml::Table>(&text).unwrap()["simulation"]["duration_s"].as_float().unwrap();
+        let own =
+            toml::from_str::<toml::Table>(&text).unwrap()["simulation"]["duration_s"].as_float().unwrap();
         let sets = vec![("simulation.duration_s".to_string(), own.min(MAX_DURATION_S).to_string())];
         let est = estimate_scenario(&text, &sets, None).unwrap();
         let r = run_scenario(&text, &sets, None).unwrap();
