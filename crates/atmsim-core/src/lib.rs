@@ -48,29 +48,41 @@
 //! assert_eq!(report.flows.len(), 2);
 //! ```
 
-pub mod aal5;
-pub mod abr;
-pub mod accept;
+#![warn(missing_docs)]
+
+// The public API: run or estimate a scenario ([`api`]), its errors ([`error`]), its input format
+// ([`scenario::spec`]), its results ([`report`]), its cost ([`estimate`]) and units ([`time`]).
 pub mod api;
-pub mod app;
-pub mod cell;
-pub mod conformance;
 pub mod error;
 pub mod estimate;
-pub mod frame;
-mod json;
-pub mod metrics;
-pub mod net;
 pub mod overhead;
-pub mod pcap;
 pub mod report;
-pub mod rng;
 pub mod scenario;
-pub mod sched;
-pub mod tcp;
 pub mod time;
-pub mod traces;
-pub mod traffic;
+
+// Engine internals that the workspace's own integration tests, benches and fuzz harness drive
+// directly (the TCP state machines, the built network): reachable, but not part of the API and
+// free to change; hidden from the documentation.
+#[doc(hidden)]
+pub mod frame;
+#[doc(hidden)]
+pub mod net;
+#[doc(hidden)]
+pub mod tcp;
+
+pub(crate) mod aal5;
+pub(crate) mod abr;
+pub(crate) mod accept;
+pub(crate) mod app;
+pub(crate) mod cell;
+pub(crate) mod conformance;
+pub(crate) mod json;
+pub(crate) mod metrics;
+pub(crate) mod pcap;
+pub(crate) mod rng;
+pub(crate) mod sched;
+pub(crate) mod traces;
+pub(crate) mod traffic;
 
 pub use error::ScenarioError;
 
