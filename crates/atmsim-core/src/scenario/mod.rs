@@ -3,16 +3,16 @@
 pub(crate) mod app;
 #[doc(hidden)]
 pub mod build;
-pub mod fault;
-pub mod flow;
+pub(crate) mod fault;
+pub(crate) mod flow;
 pub(crate) mod instrument;
-pub mod observe;
+pub(crate) mod observe;
 pub(crate) mod overrides;
 #[doc(hidden)]
 pub mod phases;
 pub mod spec;
 pub(crate) mod switch_flow;
-pub mod tcp;
+pub(crate) mod tcp;
 pub(crate) mod template;
 #[doc(hidden)]
 pub mod validate;

@@ -5,6 +5,10 @@
 
 use serde::Deserialize;
 
+// The tables that live beside the code that checks them, so that this module is the whole format.
+pub use super::flow::{AbrSpec, BackgroundSpec, ShapingSpec, UpcSpec};
+pub use super::observe::{CaptureSpec, TraceSpec};
+
 /// A whole scenario file: either the `[n_source]` template or the general form (nodes, links,
 /// ports, connections), plus the optional tables every scenario may have.
 #[derive(Debug, Clone, Deserialize)]
