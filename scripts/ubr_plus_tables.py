@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any, Dict, List, Optional, Tuple
 
-from atmsim.studies import agreement
+from atmsim import numbers
 
 Row = Dict[str, Any]
 
@@ -35,7 +35,7 @@ def mae(rows: List[Row], k: str) -> float:
 
 
 def fmt(x: Optional[float]) -> str:
-    return agreement.fmt(x, 2)
+    return numbers.fmt(x, 2)
 
 
 def table_number(r: Row) -> int:
