@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Optional
+from typing import Optional, Tuple
 
 import pytest
 
@@ -21,6 +21,23 @@ def small_scenario(**overrides) -> str:
     args = dict(config="LAN", sources=5, buffer_cells=1000, policy="FBA", r=0.9, z=0.8)
     args.update(overrides)
     return scenario_text(duration_s=SHORT_S, **args)
+
+
+def host_switch_host(
+    duration_s: float, delay_us: float, rates_bps: Tuple[int, int] = (155_520_000, 155_520_000)
+) -> str:
+    """The smallest general-form network, host `a` -> switch `s` -> host `b` (links `a-s` and
+    `s-b` at `rates_bps`, each with `delay_us` of propagation): `[simulation]`, nodes and links,
+    for a test to append its ports, connections and sources to."""
+    head = f"[simulation]\nduration_s = {duration_s}\n"
+    nodes = "".join(
+        f'[[node]]\nname = "{n}"\nkind = "{k}"\n' for n, k in (("a", "host"), ("s", "switch"), ("b", "host"))
+    )
+    links = "".join(
+        f'[[link]]\nends = ["{x}", "{y}"]\nrate_bps = {r}\ndelay_us = {delay_us}\n'
+        for (x, y), r in zip((("a", "s"), ("s", "b")), rates_bps)
+    )
+    return head + nodes + links
 
 
 @pytest.fixture

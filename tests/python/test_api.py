@@ -11,7 +11,7 @@ import atmsim
 from atmsim.overrides import normalize, parse_set
 from atmsim.result import Result
 from atmsim.scenario import as_scenario
-from conftest import small_scenario
+from conftest import host_switch_host, small_scenario
 
 
 def test_run_from_path_text_and_loaded(scenario_file):
@@ -89,26 +89,7 @@ def test_bottleneck_port_choice():
     assert Result({"ports": []}).bottleneck_port() is None
 
 
-BACKGROUND_ONLY = """
-[simulation]
-duration_s = 0.1
-[[node]]
-name = "a"
-kind = "host"
-[[node]]
-name = "s"
-kind = "switch"
-[[node]]
-name = "b"
-kind = "host"
-[[link]]
-ends = ["a", "s"]
-rate_bps = 155_520_000
-delay_us = 10
-[[link]]
-ends = ["s", "b"]
-rate_bps = 100_000_000
-delay_us = 10
+BACKGROUND_ONLY = host_switch_host(0.1, 10, (155_520_000, 100_000_000)) + """
 [[port]]
 node = "s"
 toward = "b"

@@ -16,7 +16,7 @@ import pytest
 import atmsim
 from atmsim import limits, plan
 from atmsim.scenario import Scenario, as_scenario
-from conftest import run_cli, small_scenario
+from conftest import host_switch_host, run_cli, small_scenario
 from test_cli_errors import assert_one_line_error
 
 # --- item 7: size cap -------------------------------------------------------------------------
@@ -280,26 +280,7 @@ def test_a_bad_max_memory_is_one_line(scenario_file):
 
 
 def test_background_refusals_are_in_the_report():
-    text = """
-[simulation]
-duration_s = 0.005
-[[node]]
-name = "a"
-kind = "host"
-[[node]]
-name = "s"
-kind = "switch"
-[[node]]
-name = "b"
-kind = "host"
-[[link]]
-ends = ["a", "s"]
-rate_bps = 155520000
-delay_us = 10
-[[link]]
-ends = ["s", "b"]
-rate_bps = 155520000
-delay_us = 10
+    text = host_switch_host(0.005, 10) + """
 [[connection]]
 name = "c"
 route = ["a", "s", "b"]

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 import atmsim
-from conftest import run_cli, small_scenario
+from conftest import host_switch_host, run_cli, small_scenario
 
 TRACE = """
 [trace]
@@ -23,26 +23,7 @@ per_vc = true
 
 # host a -> switch s -> host b; the fault drops chosen data segments at s so that the sender
 # has to retransmit them. Host a is captured: it sees every segment it sends.
-PATH = """
-[simulation]
-duration_s = 1.0
-[[node]]
-name = "a"
-kind = "host"
-[[node]]
-name = "s"
-kind = "switch"
-[[node]]
-name = "b"
-kind = "host"
-[[link]]
-ends = ["a", "s"]
-rate_bps = 155_520_000
-delay_us = 100
-[[link]]
-ends = ["s", "b"]
-rate_bps = 155_520_000
-delay_us = 100
+PATH = host_switch_host(1.0, 100) + """
 [[connection]]
 name = "c"
 route = ["a", "s", "b"]
