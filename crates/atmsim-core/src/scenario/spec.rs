@@ -184,7 +184,8 @@ pub enum PolicyKind {
     WfqGfr,
     /// Differential Fair Buffer Allocation (rate-guarantee study section 4).
     Dfba,
-    /// Refuse a cell above `threshold_cells` (cell level, no frame awareness).
+    /// One frame dropped each time a VC's occupancy crosses its threshold r_i
+    /// (`vc_threshold_cells`; rate-guarantee study section 3).
     ThresholdDrop,
 }
 
@@ -273,9 +274,10 @@ pub enum BestEffortSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RmFeedbackSpec {
-    /// Below this buffer occupancy (cells) backward RM cells say "increase".
+    /// T_l, in cells: from this buffer occupancy on, backward RM cells get at least KR (keep
+    /// the rate) instead of IR.
     pub t_low_cells: i64,
-    /// Above this buffer occupancy (cells) backward RM cells say "decrease".
+    /// T_h, in cells: above this buffer occupancy backward RM cells get DR (decrease).
     pub t_high_cells: i64,
     /// Enforce fair shares among the adaptive VCs leaving through this port, measured over
     /// intervals of this length (absent: no enforcement). See `net::fair_share`.
