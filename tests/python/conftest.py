@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import pytest
 
@@ -18,7 +18,7 @@ SHORT_S = 0.3
 
 def small_scenario(**overrides) -> str:
     """A 5-source LAN scenario with a short duration; keyword arguments replace defaults."""
-    args = dict(config="LAN", sources=5, buffer_cells=1000, policy="FBA", r=0.9, z=0.8)
+    args: Dict[str, Any] = dict(config="LAN", sources=5, buffer_cells=1000, policy="FBA", r=0.9, z=0.8)
     args.update(overrides)
     return scenario_text(duration_s=SHORT_S, **args)
 
@@ -50,7 +50,7 @@ def scenario_file(tmp_path: Path):
     return write
 
 
-def run_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+def run_cli(*args: object, timeout: float = 300) -> "subprocess.CompletedProcess[str]":
     """Run `atmsim ARGS` with this interpreter (so the installed package is the one tested)."""
     return subprocess.run(
         [sys.executable, "-m", "atmsim", *map(str, args)],

@@ -15,7 +15,7 @@ from atmsim.store import open_store
 from atmsim.studies import assumptions as A
 from atmsim.studies import replication as R
 from atmsim.studies import sensitivity as S
-from atmsim.studies.registry import Compared, Experiment, PaperTable
+from atmsim.studies.registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
 from conftest import small_scenario
 
 TOPOLOGY = """
@@ -151,6 +151,12 @@ class TinyStudy:
     def experiments(self, quick: bool) -> List[Experiment]:
         sc = Scenario(small_scenario(buffer_cells=1000, policy="EPD"), "<tiny>")
         return [Experiment("T1", {"buffer": 1000}, sc, {"efficiency": 0.5})]
+
+    def trace_runs(self, quick: bool) -> List[TraceRun]:
+        return []
+
+    def figures(self, results: StudyResults, out_dir: Path) -> List[FigureFile]:
+        return []
 
 
 ASSUMED = [

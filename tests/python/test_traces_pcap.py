@@ -23,7 +23,9 @@ per_vc = true
 
 # host a -> switch s -> host b; the fault drops chosen data segments at s so that the sender
 # has to retransmit them. Host a is captured: it sees every segment it sends.
-PATH = host_switch_host(1.0, 100) + """
+PATH = (
+    host_switch_host(1.0, 100)
+    + """
 [[connection]]
 name = "c"
 route = ["a", "s", "b"]
@@ -35,6 +37,7 @@ segments = {segments}
 [capture]
 hosts = ["a"]
 """
+)
 
 # Tahoe without fast retransmit (timeouts, go-back-N), and SACK with fast retransmit.
 CASES = {
@@ -128,7 +131,7 @@ def test_api_captures_as_bytes():
     assert all(isinstance(v, bytes) for v in files.values())
     # LINKTYPE_SUNATM in the file header.
     assert int.from_bytes(files["a"][20:24], "little") == 123
-    assert result.flows.loc[0, "segments_retransmitted"] > 0
+    assert int(result.flows["segments_retransmitted"][0]) > 0
 
 
 def _tshark(pcap: Path, display_filter: str, field: str = "frame.number") -> List[str]:
