@@ -297,6 +297,30 @@ def cwnd_trace(
     )
 
 
+def arrival_trace(
+    arrivals: "pd.DataFrame",
+    out: PathLike,
+    reserved_cells_per_s: Optional[float] = None,
+    connections: Optional[Sequence[str]] = None,
+    title: Optional[str] = None,
+) -> List[Path]:
+    """Arrival rate of each connection's data at a port per interval (Result.traces
+    ["arrivals"]), with the reserved rate (MCR) as a dashed line if given."""
+    return _time_series(
+        arrivals,
+        "connection",
+        "cells_per_s",
+        out,
+        "Arrival rate (cells/s)",
+        connections,
+        title,
+        hline=reserved_cells_per_s,
+        step=True,
+        hline_label="MCR",
+        legend_title="Connection",
+    )
+
+
 def queue_trace(
     queues: "pd.DataFrame",
     out: PathLike,

@@ -61,8 +61,9 @@ class Result:
     def traces(self) -> Dict[str, "pd.DataFrame"]:
         """Time series of a scenario with [trace], as tidy tables: cwnd (connection, t_s,
         cwnd_bytes, ssthresh_bytes), queues (port, t_s, cells), utilization (port, t_s,
-        utilization) and, with per_vc, queues_per_vc (port, connection, t_s, cells).
-        {} when the scenario has no [trace] table."""
+        utilization), with per_vc queues_per_vc (port, connection, t_s, cells), and with
+        arrivals arrivals (port, connection, t_s, cells_per_s). {} when the scenario has no
+        [trace] table."""
         from .traces import frames
 
         return frames(self.raw.get("traces"))

@@ -20,6 +20,7 @@ COLUMNS: Dict[str, List[str]] = {
     "queues": ["port", "t_s", "cells"],
     "queues_per_vc": ["port", "connection", "t_s", "cells"],
     "utilization": ["port", "t_s", "utilization"],
+    "arrivals": ["port", "connection", "t_s", "cells_per_s"],
 }
 
 
@@ -33,7 +34,9 @@ def _table(kind: str, parts: List["pd.DataFrame"]) -> "pd.DataFrame":
 
 def frames(raw: Optional[Dict[str, Any]]) -> Dict[str, "pd.DataFrame"]:
     """The report's `traces` object as tables: cwnd, queues, utilization (always, possibly
-    empty) and queues_per_vc (when the trace asked for per_vc). {} without a trace."""
+    empty), queues_per_vc (when the trace asked for per_vc) and arrivals (when it asked for
+    arrivals: each connection's data arrival rate at each port, cells/s per interval). {}
+    without a trace."""
     import pandas as pd
 
     if not raw:
@@ -57,6 +60,13 @@ def frames(raw: Optional[Dict[str, Any]]) -> Dict[str, "pd.DataFrame"]:
     }
     if has_per_vc:
         out["queues_per_vc"] = _table("queues_per_vc", per_vc)
+    if "arrivals" in raw:
+        arrivals = [
+            pd.DataFrame({"port": port, "connection": conn, "t_s": series["t_s"], "cells_per_s": rate})
+            for port, series in raw["arrivals"].items()
+            for conn, rate in series["cells_per_s"].items()
+        ]
+        out["arrivals"] = _table("arrivals", arrivals)
     return out
 
 

@@ -100,6 +100,10 @@ def test_random_elements():
     assert 'simulation.phases = "random"' in R.random_elements(TOPOLOGY, has_phases=True)
     aligned = (("simulation.phases", '"aligned"'), ("port.1.policy.kind", "tail_drop"))
     assert R.random_elements(TOPOLOGY, aligned, has_phases=True) == []
+    # Oscillator drift given outright is random even with aligned phases.
+    drift = aligned + (("simulation.clock_ppm", "20"),)
+    assert R.random_elements(TOPOLOGY, drift, has_phases=True) == ["simulation.clock_ppm = 20"]
+    assert R.random_elements(TOPOLOGY, aligned + (("simulation.clock_ppm", "0"),), has_phases=True) == []
     jitter = R.random_elements(TOPOLOGY, (("simulation.start_jitter_s", "0.01"),), False)
     assert any("start_jitter_s" in e for e in jitter)
     onoff = R.random_elements(TOPOLOGY, (("background.0.source.kind", "on_off"),), False)
@@ -399,3 +403,16 @@ def test_ubr_plus_text_path_runs_replications():
     )
     assert text.returncode == 0 and "2 replication(s) per row" in text.stdout
     assert " ± " in text.stdout
+
+
+def test_every_study_declares_oscillator_drift():
+    """clock_ppm (oscillator drift, default 20 ppm) is an assumption of every study, swept from
+    phase-locked rates (0) to a cheap crystal (100)."""
+    from atmsim.studies import registry
+    from atmsim.studies.reproduce import assumptions_of
+
+    for name in registry.names():
+        drift = [a for a in assumptions_of(registry.get(name)) if a.name == "clock_ppm"]
+        assert len(drift) == 1, name
+        assert drift[0].value == 20.0 and list(drift[0].values) == [0.0, 5.0, 20.0, 100.0]
+        assert drift[0].keys == ["simulation.clock_ppm"]

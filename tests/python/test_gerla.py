@@ -64,6 +64,9 @@ def test_gerla_scenario():
     conns = doc["connection"]
     assert [c["name"] for c in conns] == ["tcp1", "tcp2", "tcp3", "tcp4"]
     assert all(c["fcvc"] == {"n2": 10, "n3": 1} and c["tcp"]["mss"] == 2048 for c in conns)
+    # Section II: timers and RTT estimates count from transmission completion; 1 ms clock assumed.
+    assert all(c["tcp"]["timing_excludes_transmission"] is True for c in conns)
+    assert all(c["tcp"]["tick_ms"] == 1.0 for c in conns)
     assert all(link["delay_us"] == 70 and link["rate_cells_per_s"] == 364583 for link in doc["link"])
     prca = tomllib.loads(gerla.scenario_text("prca", 1.1, 1, trace=True))
     assert prca["port"][0]["efci_threshold_cells"] == 82

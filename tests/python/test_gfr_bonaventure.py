@@ -136,8 +136,9 @@ def test_statements_belong_to_the_study():
 
 def test_experiments_quick_and_full():
     quick, full = STUDY.experiments(True), STUDY.experiments(False)
-    assert len(quick) == 4 * 3 + 14 * 2 and len(full) == 4 * 9 + 14 * 5
-    assert {e.table for e in full} == set(setups.FIGURES) == {t.id for t in STUDY.tables}
+    n_quick, n_variants = len(setups.QUICK_VARIANTS), len(setups.VARIANTS)
+    assert len(quick) == 4 * 3 + 14 * 2 + n_quick * 2 and len(full) == 4 * 9 + 14 * 5 + n_variants * 3
+    assert {e.table for e in full} == set(setups.FIGURES + setups.VARIANTS) == {t.id for t in STUDY.tables}
     assert {e.labels["mcr"] for e in quick if e.table == "5"} == {20000, 100000, 180000}
     assert {e.labels["mcr"] for e in quick if e.table == "22"} == {20000, 180000}
     assert "duration_s = 20.0" in quick[0].scenario.text
@@ -204,10 +205,41 @@ def test_derive_metrics_wfq_quantities():
     assert derive_metrics(runs)["derived.priv_fair_ratio"].isna().all()
 
 
-def test_trace_runs_are_figures_6_8_10():
+def test_section6_variants_change_one_thing_each():
+    base = tomllib.loads(setups.SETUPS["5"].scenario_text(20000, 1.0))
+    for name, lbo in (("lbo4096", 4096), ("lbo2048", 2048), ("lbo2048-fast", 2048), ("lbo0", 0)):
+        doc = tomllib.loads(setups.SETUPS[name].scenario_text(20000, 1.0))
+        assert {p["policy"]["lbo_cells"] for p in doc["port"]} == {lbo}
+        assert {p["policy"]["hbo_cells"] for p in doc["port"]} == {net.HBO_CELLS}
+    for name, mcr in (("bg10000", 10000), ("bg5000", 5000), ("bg0", 0)):
+        doc = tomllib.loads(setups.SETUPS[name].scenario_text(20000, 1.0))
+        assert {c["gfr"]["mcr_cells_per_s"] for c in doc["connection"][1:]} == {mcr}
+    mss = tomllib.loads(setups.SETUPS["mss512"].scenario_text(20000, 1.0))
+    assert {c["tcp"]["mss"] for c in mss["connection"]} == {512}
+    inf = tomllib.loads(setups.SETUPS["fifo-inf"].scenario_text(20000, 1.0))
+    assert {p["buffer_cells"] for p in inf["port"]} == {"infinite"}
+    assert {p["policy"]["kind"] for p in inf["port"]} == {"tail_drop"}
+    assert inf["connection"] == base["connection"]
+    with pytest.raises(ValueError, match="infinite_buffer"):
+        net.scenario_text("tcp_sack", 20000, mode="wfq", infinite_buffer=True)
+    # The text's LBO-0 numbers: 275 kb/s with TCP_default and TCP_SACK; TCP_fast three
+    # 9140-octet segments per 40 ms.
+    assert data.published("lbo0", "tcp_default", 180000) == {"priv_goodput_bps": 275e3}
+    assert data.published("lbo0-fast", "tcp_fast", 20000)["priv_goodput_bps"] == pytest.approx(5.484e6)
+
+
+def test_trace_runs_are_figures_6_8_10_and_24():
     runs = trace_list(True)
-    assert [r.name for r in runs] == ["figure6-tcp_default", "figure8-tcp_fast", "figure10-tcp_sack"]
-    for r in runs:
+    assert [r.name for r in runs] == [
+        "figure6-tcp_default",
+        "figure8-tcp_fast",
+        "figure10-tcp_sack",
+        "figure24-mcr180000",
+    ]
+    f24 = tomllib.loads(runs[-1].scenario.text)
+    assert f24["trace"]["arrivals"] and f24["trace"]["interval_s"] == 0.1
+    assert f24["connection"][0]["gfr"]["conformance"] == "gfr2"
+    for r in runs[:-1]:
         doc = tomllib.loads(r.scenario.text)
         assert doc["trace"]["connections"] == ["priv"]
         assert doc["trace"]["ports"] == ["sw1->sw2"]

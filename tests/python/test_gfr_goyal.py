@@ -19,8 +19,9 @@ from conftest import run_cli
 def test_row_counts():
     assert len(data.rows_1_3()) == 4 * 5
     assert len(data.rows_4_5()) == 3 * 5
-    assert len(STUDY.experiments(quick=False)) == 35
-    assert len(STUDY.experiments(quick=True)) == 15
+    # + figure 3 (4 cases, 2 quick) + the maximum queue per Tables 4-5 experiment (3, 2 quick)
+    assert len(STUDY.experiments(quick=False)) == 35 + 4 + 3
+    assert len(STUDY.experiments(quick=True)) == 15 + 2 + 2
 
 
 def test_thresholds_sum_to_the_printed_totals():
@@ -87,7 +88,7 @@ def test_derive_metrics_reads_each_rows_group():
 
 def test_rows_sharing_a_run_get_their_own_labels():
     pd = pytest.importorskip("pandas")
-    experiments = STUDY.experiments(quick=True)
+    experiments = [e for e in STUDY.experiments(quick=True) if e.table in ("1-3", "4-5")]
     # The store returns the first point's parameters for every row of a shared run.
     runs = pd.DataFrame(
         {
@@ -119,6 +120,38 @@ def test_scenarios_parse():
     assert sum(delays[tuple(sorted(p))] for p in zip(route, route[1:])) == 15000
 
 
+def test_figure3_scenarios_carry_a_window_triggered_fault():
+    tomllib = pytest.importorskip("tomllib")
+    for t in data.FIGURE3_THRESHOLDS:
+        doc = tomllib.loads(gfr_goyal.single_tcp_scenario(t))
+        assert len(doc["connection"]) == 1 and doc["tcp"]["variant"] == "sack"
+        assert doc["simulation"]["phases"] == "aligned"
+        faults = doc.get("fault", [])
+        assert [f["cwnd_octets"] for f in faults] == ([] if t is None else [t])
+    # The figure-3 rows take the single TCP's goodput; the max-queue rows share DFBA's runs.
+    fig3 = [e for e in STUDY.experiments(quick=False) if e.table == "fig3"]
+    assert [e.published["throughput_mbps"] for e in fig3] == list(data.FIGURE3_SIM_MBPS)
+    pd = pytest.importorskip("pandas")
+    runs = pd.DataFrame([{"table": "fig3", "threshold_octets": "125000", "flows.tcp1.goodput_bps": 24.5e6}])
+    assert derive_metrics(runs)["derived.throughput_mbps"].tolist() == [24.5]
+    queue = {e.labels["experiment"]: e for e in STUDY.experiments(quick=False) if e.table == "5q"}
+    dfba = {e.labels["experiment"]: e.scenario for e in STUDY.experiments(quick=False) if e.table == "4-5"}
+    assert {k: q.scenario.text for k, q in queue.items()} == {k: s.text for k, s in dfba.items()}
+    assert {k: q.published["max_queue_cells"] for k, q in queue.items()} == data.TABLE5_MAX_QUEUE_CELLS
+
+
+def test_trace_runs_draw_figures_3_and_5():
+    names = [r.name for r in STUDY.trace_runs(quick=False)]
+    assert names == ["fig3-125000", "fig3-250000", "fig3-500000", "fig3-none"] + [
+        f"fig5-experiment{e}" for e in data.EXPERIMENTS_1_3
+    ]
+    assert [r.name for r in STUDY.trace_runs(quick=True)] == [
+        "fig3-125000",
+        "fig3-500000",
+        "fig5-experiment1",
+    ]
+
+
 def test_registered():
     assert "gfr-goyal" in registry.names()
     assert registry.get("gfr-goyal") is STUDY
@@ -144,9 +177,10 @@ def test_short_end_to_end(tmp_path):
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     (study,) = doc["studies"]
-    assert study["name"] == "gfr-goyal" and study["runs_computed"] == 6  # 3 points x 2 replications
+    assert study["name"] == "gfr-goyal" and study["runs_computed"] == 10  # 5 points x 2 replications
     tables = {(a["table"], a["metric"]) for a in study["agreement"]}
     assert ("1-3", "ratio") in tables and ("4-5", "ratio") in tables
+    assert ("fig3", "throughput_mbps") in tables and ("5q", "max_queue_cells") in tables
     for table in ("1-3", "4-5"):
         with open(out / "gfr-goyal" / f"table-{table}.csv", newline="") as f:
             rows = list(csv.DictReader(f))

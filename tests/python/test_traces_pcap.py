@@ -71,6 +71,16 @@ def test_result_traces_are_tidy_frames():
     assert ((util["utilization"] >= 0) & (util["utilization"] <= 1.01)).all()
 
 
+def test_arrival_rates_are_a_tidy_frame():
+    result = atmsim.run(small_scenario() + "[trace]\ninterval_s = 0.1\ncwnd = false\narrivals = true\n")
+    arrivals = result.traces["arrivals"]
+    assert list(arrivals.columns) == ["port", "connection", "t_s", "cells_per_s"]
+    # cells/s over 0.1 s windows add up to the cells that reached each port
+    cells = (arrivals["cells_per_s"] * 0.1).groupby(arrivals["port"]).sum()
+    ports = result.ports.set_index("name")
+    assert cells.to_numpy() == pytest.approx(ports.loc[cells.index, "cells_in"].to_numpy())
+
+
 def test_no_trace_table_no_traces():
     result = atmsim.run(small_scenario())
     assert "traces" not in result.raw

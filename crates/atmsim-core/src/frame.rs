@@ -43,6 +43,9 @@ pub struct Frame {
     /// When the source handed the frame to its adapter.
     pub created: Time,
     pub retransmission: bool,
+    /// The sender's congestion window (octets) when it sent this data segment: lets a
+    /// window-triggered fault (`net/fault.rs`) act on what only the host knows.
+    pub cwnd: u32,
     /// Unique over the run (set by the slab): tells a reused slot from the frame it held before.
     pub serial: u64,
 }

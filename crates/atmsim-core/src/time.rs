@@ -74,7 +74,33 @@ impl CellPeriod {
     pub fn ceil_ps(&self) -> Time {
         self.num.div_ceil(self.den)
     }
+
+    /// This period as an oscillator off by the relative rate error `e` runs it: `num/den *
+    /// (1 + e)`, still an exact fraction, so the drifted clock's long-run rate is exact too.
+    ///
+    /// `e` (|e| <= [`MAX_RATE_ERROR`]) is rounded to the nearest step of `1 / (num * S)`, with
+    /// `S` the largest power of ten up to 10^12 that keeps `num * S` at most 2^61 and `den * S`
+    /// at most 2^40: a step of at most 1e-12 for any accepted link rate (1.5e-18 at
+    /// 155.52 Mb/s), far below any oscillator's stability. The bound on `den` keeps
+    /// [`SlotClock`]'s jump on its 64-bit path.
+    pub fn scaled(&self, e: f64) -> Self {
+        debug_assert!(e.is_finite() && e.abs() <= MAX_RATE_ERROR);
+        let (num, den) = (self.num as u128, self.den as u128);
+        let mut s: u128 = 1;
+        while s < 1_000_000_000_000 && num * s * 10 <= 1 << 61 && den * s * 10 <= 1 << 40 {
+            s *= 10;
+        }
+        let base = num * s;
+        // |delta| <= base / 1000, so the sum stays positive and below 2^62.
+        let delta = (e * base as f64).round() as i128;
+        let scaled = (base as i128 + delta) as u128;
+        Self::reduced(scaled, den * s)
+    }
 }
+
+/// The largest relative rate error [`CellPeriod::scaled`] takes: 1000 ppm, fifty times the
+/// +-20 ppm of a free-running SONET clock (the bound of `simulation.clock_ppm`).
+pub const MAX_RATE_ERROR: f64 = 1e-3;
 
 /// A transmitter's slot grid as a value: slot `k` starts at `phase + floor(k * num / den)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -269,6 +295,46 @@ mod tests {
             assert_eq!(fresh.next(), grid.slot_at_or_after(t));
             phased.advance();
             plain.advance();
+        }
+    }
+
+    #[test]
+    fn a_drifted_clock_runs_at_exactly_its_scaled_rate() {
+        let nominal = CellPeriod::from_bps(155_520_000);
+        for e in [20e-6, -20e-6, 1e-3, -1e-3, 3.7e-7] {
+            let p = nominal.scaled(e);
+            // The fraction is the drawn error to within its rounding step.
+            let got = p.num as f64 / p.den as f64 / (nominal.num as f64 / nominal.den as f64) - 1.0;
+            assert!((got - e).abs() < 1e-15, "{e}: {got}");
+            // Long run exact: after den slots the clock is exactly num picoseconds on, and at
+            // any slot k it stands at floor(k * num / den), with no accumulated rounding.
+            let mut c = SlotClock::with_phase(p, 5);
+            let mut k: u128 = 0;
+            for step in [1u64, 999, 366_792, 10_000_000] {
+                for _ in 0..step {
+                    c.advance();
+                }
+                k += step as u128;
+                assert_eq!(c.next() as u128, 5 + k * p.num as u128 / p.den as u128);
+            }
+            // One simulated second holds 366 792.45 / (1 + e) slots, to first order
+            // 366 792.45 * (1 - e): the drift is there, with its sign.
+            let slots = PS_PER_S as f64 * p.den as f64 / p.num as f64;
+            assert!((slots / (155_520_000.0 / 424.0) - 1.0 + e).abs() < 1e-12 + 2.0 * e * e, "{e}");
+            // Jumping lands where stepping does.
+            let mut jumped = SlotClock::with_phase(p, 5);
+            jumped.align(c.next() - 1);
+            assert_eq!((jumped.next(), jumped.k, jumped.rem), (c.next(), c.k, c.rem));
+        }
+        assert_eq!(nominal.scaled(0.0), nominal);
+        // The slowest and the fastest link rates a scenario accepts stay representable.
+        for p in [CellPeriod::from_bps(1), CellPeriod::from_bps(424_000_000_000_000), CellPeriod::from_bps(7)]
+        {
+            for e in [1e-3, -1e-3] {
+                let d = p.scaled(e);
+                let got = d.num as f64 / d.den as f64 / (p.num as f64 / p.den as f64) - 1.0;
+                assert!((got - e).abs() < 1e-12, "{p:?} {e}: {got}");
+            }
         }
     }
 

@@ -52,17 +52,33 @@ pub struct UtilSeries {
     pub utilization: Vec<f64>,
 }
 
+/// Arrival rate (cells/s) of each connection's data at one switch port, averaged over the
+/// interval ending at each `t_s`.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ArrivalSeries {
+    pub t_s: Vec<f64>,
+    pub cells_per_s: Named<Vec<f64>>,
+}
+
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Traces {
     pub cwnd: Named<CwndSeries>,
     pub queues: Named<QueueSeries>,
     pub utilization: Named<UtilSeries>,
+    /// Only with `arrivals = true`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arrivals: Option<Named<ArrivalSeries>>,
 }
 
 /// The series a built (and run) simulation recorded; `None` without `[trace]`.
 pub fn collect(b: &Built) -> Option<Traces> {
     let t = b.model.observe.trace.as_ref()?;
-    let mut out = Traces { cwnd: Named::default(), queues: Named::default(), utilization: Named::default() };
+    let mut out = Traces {
+        cwnd: Named::default(),
+        queues: Named::default(),
+        utilization: Named::default(),
+        arrivals: t.arrivals.then(Named::default),
+    };
     for (c, ends) in b.endpoints.iter().enumerate() {
         let (comp, ep) = ends[0];
         let Component::Host(h) = &b.sim.comps[comp] else { continue };
@@ -90,6 +106,11 @@ pub fn collect(b: &Built) -> Option<Traces> {
             out.queues
                 .0
                 .push((p.name.clone(), QueueSeries { t_s: t_s.clone(), cells: tr.cells.clone(), per_vc }));
+        }
+        if let Some(arrivals) = out.arrivals.as_mut() {
+            let names = tr.arrival_vcs.iter().map(|&vc| b.model.conns[vc as usize].name.clone());
+            let cells_per_s = Named(names.zip(tr.arrival_rate.iter().cloned()).collect());
+            arrivals.0.push((p.name.clone(), ArrivalSeries { t_s: t_s.clone(), cells_per_s }));
         }
         if tr.utilization {
             out.utilization.0.push((p.name.clone(), UtilSeries { t_s, utilization: tr.util.clone() }));

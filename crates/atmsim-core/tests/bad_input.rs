@@ -401,6 +401,27 @@ fn cases() -> Vec<Case> {
             "simulation.start_jitter_s",
             "invalid type: string",
         ),
+        case(
+            "negative clock tolerance",
+            with_sim("[simulation]\nduration_s = 1.0\nclock_ppm = -5\n"),
+            "simulation.clock_ppm",
+            "must be zero or a positive number, got -5",
+        ),
+        case("nan clock tolerance", with_sim("[simulation]\nduration_s = 1.0\nclock_ppm = nan\n"), "simulation.clock_ppm", "got NaN"),
+        case("infinite clock tolerance", with_sim("[simulation]\nduration_s = 1.0\nclock_ppm = inf\n"), "simulation.clock_ppm", "got inf"),
+        case(
+            "huge clock tolerance",
+            with_sim("[simulation]\nduration_s = 1.0\nclock_ppm = 5000\n"),
+            "simulation.clock_ppm",
+            "must be at most 1000 ppm",
+        ),
+        case(
+            "clock tolerance as a string",
+            with_sim("[simulation]\nduration_s = 1.0\nclock_ppm = \"20ppm\"\n"),
+            "simulation.clock_ppm",
+            "invalid type: string",
+        ),
+        set_case("clock tolerance by --set", base(), &[("simulation.clock_ppm", "lots")], "simulation.clock_ppm", "invalid type"),
         // --- Cell-level UPC ------------------------------------------------------------------
         case(
             "upc with a negative rate",
@@ -1523,6 +1544,49 @@ fn cases() -> Vec<Case> {
                 .replace("duration_s = 0.001", "duration_s = 10.0"),
             "trace.interval_s",
             "sampled values in all",
+        ),
+        case(
+            "trace arrivals not a boolean",
+            plus("[trace]\narrivals = 1\n"),
+            "trace.arrivals",
+            "expected a boolean",
+        ),
+        case(
+            "tcp timing from transmission with timestamps",
+            plus("[tcp]\ntimestamps = true\ntiming_excludes_transmission = true\n"),
+            "tcp.timing_excludes_transmission",
+            "does not combine with timestamps",
+        ),
+        case(
+            "tcp timing from transmission not a boolean",
+            plus("[tcp]\ntiming_excludes_transmission = \"yes\"\n"),
+            "tcp.timing_excludes_transmission",
+            "expected a boolean",
+        ),
+        // --- Faults ---------------------------------------------------------------------------
+        case(
+            "fault cwnd threshold zero",
+            plus("[[fault]]\nport = \"s->b\"\nconnection = \"c0\"\ncwnd_octets = 0\n"),
+            "fault[0].cwnd_octets",
+            "must be between 1 and",
+        ),
+        case(
+            "fault cwnd threshold beyond 32 bits",
+            plus("[[fault]]\nport = \"s->b\"\nconnection = \"c0\"\ncwnd_octets = 5000000000\n"),
+            "fault[0].cwnd_octets",
+            "must be between 1 and",
+        ),
+        case(
+            "fault cwnd threshold on ACKs",
+            plus("[[fault]]\nport = \"s->a\"\nconnection = \"c0\"\ncwnd_octets = 100000\nacks = true\n"),
+            "fault[0].cwnd_octets",
+            "data segments only",
+        ),
+        case(
+            "fault cwnd threshold beside a loss rate",
+            plus("[[fault]]\nport = \"s->b\"\nconnection = \"c0\"\ncwnd_octets = 100000\nloss_rate = 0.1\n"),
+            "fault[0].segments",
+            "exactly one of segments, between_s, loss_rate or cwnd_octets",
         ),
     ]
 }

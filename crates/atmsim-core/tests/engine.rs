@@ -178,6 +178,7 @@ fn lookahead_and_reference_schedules_give_identical_reports() {
     }
     texts.push(("upc, merged vcs".into(), upc));
     for (name, text) in &texts {
+        // Defaults: random phases and drifting clocks (+-20 ppm).
         let text = if text.contains("[simulation]") {
             text.clone()
         } else {

@@ -99,3 +99,43 @@ fn a_lost_retransmission_needs_the_timer() {
         assert!(f.rto_expirations >= 1, "{v}: {f:?}");
     }
 }
+
+/// Goyal et al. (LCN 1998) figure 3 in small: one SACK TCP, one segment dropped each time its
+/// cwnd reaches the threshold. The window then saws between half the threshold and the
+/// threshold, one fast retransmit per climb and no timeout, and the goodput follows equation
+/// 1 of the paper (mean window over the RTT) instead of filling the link.
+#[test]
+fn a_window_triggered_fault_holds_the_window_below_its_threshold() {
+    let text = |fault: &str| {
+        format!(
+            "[simulation]\nduration_s = 3.0\nphases = \"aligned\"\n[tcp]\nvariant = \"sack\"\n\
+             fast_retransmit = true\nmss = 1024\nwindow_bytes = 1_000_000\nwindow_scaling = true\n\
+             [[node]]\nname = \"a\"\nkind = \"host\"\n[[node]]\nname = \"sw1\"\nkind = \"switch\"\n\
+             [[node]]\nname = \"sw2\"\nkind = \"switch\"\n[[node]]\nname = \"b\"\nkind = \"host\"\n\
+             [[link]]\nends = [\"a\", \"sw1\"]\nrate_bps = 155_520_000\ndelay_us = 1000\n\
+             [[link]]\nends = [\"sw1\", \"sw2\"]\nrate_bps = 155_520_000\ndelay_us = 1000\n\
+             [[link]]\nends = [\"sw2\", \"b\"]\nrate_bps = 155_520_000\ndelay_us = 1000\n\
+             [[connection]]\nname = \"c\"\nroute = [\"a\", \"sw1\", \"sw2\", \"b\"]\n{fault}"
+        )
+    };
+    let free = run_scenario(&text(""), &[], None).unwrap_or_else(|e| panic!("{e}"));
+    let threshold = 40_000.0;
+    let held = run_scenario(
+        &text("[[fault]]\nport = \"sw1->sw2\"\nconnection = \"c\"\ncwnd_octets = 40_000\n"),
+        &[],
+        None,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(held.summary.conservation.balanced);
+    let drops: u64 = held.ports.iter().map(|p| p.drops["fault"].as_u64().unwrap()).sum();
+    let f = &held.flows[0];
+    // About one climb from 20 to 40 segments of 1 KB per 20 RTTs of ~6.5 ms: ~20 climbs in 3 s.
+    assert!((10..40).contains(&drops), "{drops} drops");
+    assert_eq!((f.fast_retransmits, f.rto_expirations), (drops, 0), "{f:?}");
+    // Equation 1 with the mean window 3/4 of the threshold and the unloaded RTT (6 ms of
+    // propagation plus a segment's transmission on each of the four links).
+    let rtt = 6e-3 + 4.0 * 22.0 * 424.0 / 155.52e6;
+    let expected = 0.75 * threshold * 8.0 / rtt;
+    assert!((0.8 * expected..1.1 * expected).contains(&f.goodput_bps), "{} vs {expected}", f.goodput_bps);
+    assert!(f.goodput_bps < 0.5 * free.flows[0].goodput_bps);
+}

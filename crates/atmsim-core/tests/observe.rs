@@ -54,10 +54,22 @@ fn samples_are_exact_multiples_and_add_up_to_the_counters() {
         }
     }
     // The run ends on a boundary, so the intervals cover it: utilisation adds up to cells_out.
+    // Each port's denominator is its own slot count, from its own oscillator: exactly the
+    // nominal rate's with the clocks' drift off, within 20 ppm of it with the default drift.
     let slots = 0.01 * 155_520_000.0 / 424.0;
-    for ((name, u), port) in t.utilization.0.iter().zip(&r.ports) {
-        let cells: f64 = u.utilization.iter().map(|x| x * slots).sum();
-        assert!((cells - port.cells_out as f64).abs() < 1e-6, "{name}: {cells} vs {}", port.cells_out);
+    let locked = run_scenario(
+        &format!("{LAN2}[trace]\ninterval_s = 0.01\nper_vc = true\n"),
+        &[("simulation.clock_ppm".to_string(), "0".to_string())],
+        None,
+    )
+    .unwrap();
+    for (r, tolerance) in [(&locked, 0.0), (&r, 20e-6)] {
+        let t = r.traces.as_ref().unwrap();
+        for ((name, u), port) in t.utilization.0.iter().zip(&r.ports) {
+            let cells: f64 = u.utilization.iter().map(|x| x * slots).sum();
+            let out = port.cells_out as f64;
+            assert!((cells - out).abs() < 1e-6 + tolerance * out, "{name}: {cells} vs {out}");
+        }
     }
     // The window trace ends where the report does.
     for ((name, c), f) in t.cwnd.0.iter().zip(&r.flows) {
@@ -66,6 +78,36 @@ fn samples_are_exact_multiples_and_add_up_to_the_counters() {
         assert_eq!(*c.ssthresh_bytes.last().unwrap(), f.final_ssthresh_bytes);
         assert!(c.t_s.windows(2).all(|w| w[0] <= w[1]));
     }
+}
+
+#[test]
+fn arrival_rates_add_up_to_the_cells_that_reached_the_port() {
+    // Bonaventure's figure 24 in small: each source's data arrival rate at the bottleneck over
+    // 100 ms windows. Every data cell arrives once at sw1->sw2 (none are RM cells here), so the
+    // windows times their rates add up to the port's cells_in, split by connection.
+    let r = run("[trace]\ninterval_s = 0.1\nqueues = false\nutilization = false\narrivals = true\n");
+    let t = r.traces.as_ref().unwrap();
+    let arrivals = t.arrivals.as_ref().unwrap();
+    let (name, a) = arrivals.0.iter().find(|(n, _)| n == "sw1->sw2").unwrap();
+    assert_eq!(a.t_s, [0.1, 0.2, 0.3, 0.4, 0.5]);
+    let conns: Vec<&str> = a.cells_per_s.0.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(conns, ["tcp1", "tcp2"], "the connections whose data leave through {name}");
+    let total: f64 = a.cells_per_s.0.iter().flat_map(|(_, s)| s.iter()).map(|x| x * 0.1).sum();
+    let port = r.ports.iter().find(|p| &p.name == name).unwrap();
+    assert!((total - port.cells_in as f64).abs() < 1e-6, "{total} vs {}", port.cells_in);
+    assert!(total > 0.0);
+    // Together they cannot exceed what two access links can carry (some windows are empty:
+    // both TCPs lose a window at once and wait for their timers).
+    for k in 0..5 {
+        let sum: f64 = a.cells_per_s.0.iter().map(|(_, s)| s[k]).sum();
+        assert!(sum <= 2.0 * 155_520_000.0 / 424.0 + 1.0, "window {k}: {sum}");
+    }
+    // Switch ports carrying only ACKs (sw2->sw1) have no data VC to report.
+    let back = arrivals.0.iter().find(|(n, _)| n == "sw2->sw1").unwrap();
+    assert!(back.1.cells_per_s.0.is_empty());
+    // Off by default, and then absent from the JSON.
+    let json = run_scenario_json(&format!("{LAN2}[trace]\ninterval_s = 0.1\n"), &[], None).unwrap();
+    assert!(!json.contains("\"arrivals\""));
 }
 
 #[test]

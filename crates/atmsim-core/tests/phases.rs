@@ -300,3 +300,124 @@ fn start_jitter_delays_each_start_independently_within_the_bound() {
     assert_eq!(without_wall(&a), without_wall(&b));
     assert_ne!(fingerprint(&a), fingerprint(&base));
 }
+
+/// Two hosts send CBR at the full link rate through one switch port whose buffer is always full:
+/// each departure frees one place, and the first cell to arrive after it takes it.
+const TWO_SATURATING: &str = r#"
+[simulation]
+duration_s = 2.0
+
+[[node]]
+name = "a"
+kind = "host"
+[[node]]
+name = "c"
+kind = "host"
+[[node]]
+name = "s"
+kind = "switch"
+[[node]]
+name = "b"
+kind = "host"
+[[link]]
+ends = ["a", "s"]
+rate_bps = 155_520_000
+delay_us = 10
+[[link]]
+ends = ["c", "s"]
+rate_bps = 155_520_000
+delay_us = 10
+[[link]]
+ends = ["s", "b"]
+rate_bps = 155_520_000
+delay_us = 10
+[[port]]
+node = "s"
+toward = "b"
+buffer_cells = 100
+policy = { kind = "tail_drop" }
+[[background]]
+name = "x"
+route = ["a", "s", "b"]
+source = { kind = "cbr", rate_bps = 155_520_000 }
+[[background]]
+name = "y"
+route = ["c", "s", "b"]
+source = { kind = "cbr", rate_bps = 155_520_000 }
+"#;
+
+/// The share of the port's departures that input `x` got.
+fn share_of_x(extra: &[(&str, &str)]) -> f64 {
+    let r = run(TWO_SATURATING, extra);
+    let d: Vec<u64> = r.background.iter().map(|b| b.cells_delivered).collect();
+    d[0] as f64 / (d[0] + d[1]) as f64
+}
+
+#[test]
+fn drifting_clocks_walk_the_inputs_phases_and_end_the_lock_out() {
+    // Equal rates (aligned, or random phases frequency-locked): the offset between the two
+    // inputs' grids never changes, so the same input arrives first after every departure and
+    // takes every freed place: the other is locked out for the whole run.
+    for seed in ["1", "2", "3"] {
+        for extra in [
+            [("simulation.phases", "\"aligned\""), ("simulation.seed", seed)],
+            [("simulation.clock_ppm", "0"), ("simulation.seed", seed)],
+        ] {
+            let x = share_of_x(&extra);
+            assert!(!(0.01..=0.99).contains(&x), "{extra:?}: x got {x}");
+        }
+    }
+    // Free-running clocks (the default, +-20 ppm): each input's phase against the port's
+    // departures slips by up to 40 us a second, many cell periods over the run, so the input
+    // that wins the freed place changes again and again and both get a large share.
+    for seed in ["1", "2", "3"] {
+        let x = share_of_x(&[("simulation.seed", seed)]);
+        assert!((0.2..=0.8).contains(&x), "seed {seed}: x got {x}");
+    }
+}
+
+#[test]
+fn a_drifted_transmitter_keeps_its_own_exact_rate_for_the_whole_run() {
+    // The built channels carry the drifted periods, distinct per transmitter and within the
+    // tolerance; the relative phase of the two inputs walks through many whole cell periods
+    // over the run (the model-level reason for the test above).
+    let model = load(TWO_SATURATING, &[], None).unwrap();
+    assert_eq!(model.clock_ppm, 20.0);
+    let built = build(model);
+    let nominal = 1e12 * 424.0 / 155.52e6;
+    let periods: Vec<f64> =
+        built.sim.world.channels.iter().map(|c| c.period.num as f64 / c.period.den as f64).collect();
+    for p in &periods {
+        assert!((p / nominal - 1.0).abs() <= 20e-6 + 1e-15, "{p}");
+    }
+    let mut sorted = periods.clone();
+    sorted.sort_by(f64::total_cmp);
+    sorted.dedup();
+    assert_eq!(sorted.len(), periods.len(), "one oscillator per transmitter");
+    // a->s and c->s: slots in 2 s times the period difference, in periods.
+    let (pa, pc) = (periods[0], periods[2]);
+    let walk = (2e12 / pa) * (pa - pc).abs() / nominal;
+    assert!(walk > 1.0, "the inputs' offset walks {walk} cell periods in 2 s");
+    // Aligned, or random phases with clock_ppm = 0: the nominal period everywhere, as before
+    // drift existed (and so the same phase draws: `slot_phase` gets the same arguments).
+    for extra in [("simulation.phases", "\"aligned\""), ("simulation.clock_ppm", "0")] {
+        let m = load(TWO_SATURATING, &sets(&[extra]), None).unwrap();
+        assert_eq!(m.clock_ppm, 0.0);
+        let b = build(m);
+        let p = b.sim.world.channels[0].period;
+        assert!(b.sim.world.channels.iter().all(|c| c.period == p && c.period.num == 662_500_000));
+    }
+    // An explicit tolerance applies under aligned phases too.
+    let m = load(
+        TWO_SATURATING,
+        &sets(&[("simulation.phases", "\"aligned\""), ("simulation.clock_ppm", "5")]),
+        None,
+    )
+    .unwrap();
+    assert_eq!(m.clock_ppm, 5.0);
+    let b = build(m);
+    assert!(b.sim.world.channels.iter().all(|c| {
+        let r = c.period.num as f64 / c.period.den as f64 / nominal - 1.0;
+        r != 0.0 && r.abs() <= 5e-6 + 1e-15
+    }));
+}

@@ -205,7 +205,10 @@ tcp = {{ preset = "ubr_plus", timestamps = true, mss_includes_options = {inside}
         let bound = 155.52e6 / 424.0 / cells * data * 8.0;
         let s = &r.summary;
         let m = s.max_tcp_goodput_bps.unwrap();
-        assert!((m / bound - 1.0).abs() < 1e-12, "{m} vs {bound}");
+        // The bound is at the bottleneck port's own rate: its oscillator is within the default
+        // +-20 ppm of nominal (`simulation.clock_ppm`), so the link's cells, not a nominal
+        // figure, are what efficiency 1 means.
+        assert!((m / bound - 1.0).abs() <= 20e-6 + 1e-12, "{m} vs {bound}");
         let e = s.efficiency.unwrap();
         assert!(e > 0.995 && e <= 1.0, "the link is full: efficiency {e}");
     }

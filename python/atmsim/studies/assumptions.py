@@ -197,11 +197,12 @@ def on_ports(path: str, kinds: Sequence[str]) -> Callable[[Mapping[str, Any], An
 
 
 def randomness_seam(phases_why: str = "", jitter: bool = True) -> List[Assumption]:
-    """The two settings of the project's randomness seam (COMMON.md) as assumptions: the
-    links' slot phases and the sources' start jitter. The value used for phases is what the
+    """The settings of the project's randomness seam (COMMON.md) as assumptions: the links'
+    slot phases, their oscillators' rate error (when the engine has it) and the sources' start
+    jitter. The value used for phases is what the
     installed engine does ("random" once it has the setting, "aligned" before); an engine
     without the settings rejects them, and the sensitivity run says so instead of sweeping."""
-    from .replication import engine_has_phases
+    from .replication import engine_has_clock_ppm, engine_has_phases
 
     out = [
         Assumption(
@@ -215,6 +216,22 @@ def randomness_seam(phases_why: str = "", jitter: bool = True) -> List[Assumptio
             keys=["simulation.phases"],
         )
     ]
+    if engine_has_clock_ppm():
+        out.append(
+            Assumption(
+                "clock_ppm",
+                "oscillator rate error bound of every transmitter (ppm, simulation.clock_ppm)",
+                20.0,
+                "Not stated by the paper. Each transmitter's cell clock runs off its nominal rate "
+                "by a uniform draw in +-clock_ppm: 20 is a free-running SONET clock's free-run "
+                "accuracy (GR-253-CORE SONET Minimum Clock, ITU-T G.813 option 2), so equal "
+                "links slip up to 40 us a second against each other; 0 is equipment "
+                "frequency-locked to one reference (only the phases differ), 5 a better "
+                "(stratum-3-like, 4.6 ppm) oscillator, 100 a cheap uncompensated crystal.",
+                [0.0, 5.0, 20.0, 100.0],
+                keys=["simulation.clock_ppm"],
+            )
+        )
     if jitter:
         out.append(
             Assumption(

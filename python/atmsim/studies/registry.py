@@ -137,9 +137,10 @@ _SUMMARY: Dict[str, str] = {
     "ubr-plus": "Goyal, Jain et al., UBR+ (ICC 1997): tail drop, EPD, Selective Drop and "
     "FBA on the N-source LAN/WAN, Tables 1-6",
     "gfr-bonaventure": "Bonaventure, GFR: FIFO-based (LBO/HBO, tagging) and WFQ-based "
-    "switches, privileged and background goodput, figures 4-23",
+    "switches, privileged and background goodput, figures 4-24 and the section-6 variants",
     "gfr-goyal": "Goyal, Jain, Fahmy, Vandalore, rate guarantees to TCP over GFR "
-    "(LCN 1998): per-VC thresholds and Differential FBA, Tables 1-5",
+    "(LCN 1998): window control by drops (figure 3), per-VC thresholds and Differential FBA, "
+    "Tables 1-5",
     "gerla": "Gerla, Pazos, Signore, credit-based (FCVC) against rate-based (PRCA) control "
     "of TCP in an ATM LAN, figures 3-6",
     "ajmone-marsan": "Ajmone Marsan, Bianco, Lo Cigno, Munafò (CLASS): GCRA and adaptive "

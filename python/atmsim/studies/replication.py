@@ -66,6 +66,19 @@ def engine_has_phases() -> bool:
     return True
 
 
+def engine_has_clock_ppm() -> bool:
+    """Whether the installed engine knows `simulation.clock_ppm` (oscillator drift, branch
+    `drift`)."""
+    from .. import _core
+
+    probe = "[simulation]\nduration_s = 0.001\n"
+    try:
+        _core.run_json(probe, [("simulation.clock_ppm", "0")], 1)
+    except _core.ScenarioError as err:
+        return "clock_ppm" not in str(err) or "unknown field" not in str(err)
+    return True
+
+
 def _is_positive(v: Any) -> bool:
     try:
         return float(v) > 0
@@ -82,6 +95,8 @@ def random_elements(text: str, overrides: Pairs = (), has_phases: bool = True) -
     phases = sim.get("phases", "random" if has_phases else "aligned")
     if phases == "random":
         out.append('simulation.phases = "random"')
+    if _is_positive(sim.get("clock_ppm")):
+        out.append(f"simulation.clock_ppm = {sim.get('clock_ppm')}")
     if _is_positive(sim.get("start_jitter_s")):
         out.append(f"simulation.start_jitter_s = {sim.get('start_jitter_s')}")
     for i, bg in enumerate(doc.get("background", []) or []):

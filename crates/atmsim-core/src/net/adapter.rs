@@ -322,6 +322,12 @@ impl Adapter {
         self.next
     }
 
+    /// Right after [`Adapter::send`]: when the cell just sent has left entirely (the end of
+    /// its slot, where the next slot of the grid starts).
+    pub fn last_slot_end(&self) -> Time {
+        self.clock.next()
+    }
+
     /// Cells waiting (data cells of queued frames).
     pub fn backlog_cells(&self) -> u64 {
         let queued = |q: &VecDeque<TxFrame>| q.iter().map(|f| f.remaining as u64).sum::<u64>();

@@ -152,6 +152,8 @@ pub struct Host {
     pub capture: u32,
     /// VC -> index of its background sink in `endpoints` (empty without sinks).
     sink_of: Vec<u32>,
+    /// Some sender here times from transmission completion: watch frames' last cells.
+    timing_on_tx: bool,
 }
 
 impl Host {
@@ -168,6 +170,7 @@ impl Host {
             merge: InputMerge::default(),
             capture: NO_CAPTURE,
             sink_of: Vec::new(),
+            timing_on_tx: false,
         }
     }
 
@@ -207,6 +210,9 @@ impl Host {
             self.sink_of[*vc as usize] = self.endpoints.len() as u32;
         }
         self.by_conn[conn as usize] = self.endpoints.len() as u32;
+        if let Endpoint::Sender { tcp, .. } = &ep {
+            self.timing_on_tx |= tcp.config().timing_excludes_transmission;
+        }
         // The new endpoint can only lower the earliest timer: no rescan (a host may get tens of
         // thousands of background sources).
         self.next_timer = self.next_timer.min(ep.next_timer());
@@ -331,10 +337,28 @@ impl Host {
         if cell.is_control() {
             return;
         }
+        if cell.is_eof() && self.timing_on_tx {
+            self.segment_transmitted(cell, world);
+        }
         // A background source's cell frees room in its bounded queue.
         if let Some(&i) = self.by_conn.get(cell.vc as usize) {
             if let Some(Endpoint::Background { queue, .. }) = self.endpoints.get_mut(i as usize) {
                 queue.sent();
+            }
+        }
+    }
+
+    /// The last cell of a frame left: tell its TCP sender (`timing_excludes_transmission`).
+    #[cold]
+    fn segment_transmitted(&mut self, cell: Cell, world: &World) {
+        let f = world.frames.get(cell.frame);
+        if f.kind != SegKind::Data {
+            return;
+        }
+        let end = self.adapter.last_slot_end();
+        if let Some(&i) = self.by_conn.get(f.conn as usize) {
+            if let Some(Endpoint::Sender { tcp, .. }) = self.endpoints.get_mut(i as usize) {
+                tcp.transmitted(end, f.seq, f.len);
             }
         }
     }

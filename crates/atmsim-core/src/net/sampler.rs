@@ -1,6 +1,8 @@
 //! The time series a switch port records when `[trace]` asks for them: its queue occupancy
-//! (total, and per VC) at every multiple of the sampling interval, and the utilisation of its
-//! outgoing link over each interval.
+//! (total, and per VC) at every multiple of the sampling interval, the utilisation of its
+//! outgoing link over each interval, and each VC's arrival rate over each interval (the cells
+//! that reached the port, accepted or not: what a source offers the switch, Bonaventure's
+//! figure 24).
 //!
 //! The port calls [`PortTrace::due`] before each event at or after the next boundary, so a sample
 //! is the state at the boundary instant: everything before it has happened, nothing at or after
@@ -30,6 +32,12 @@ pub struct PortTrace {
     pub util: Vec<f64>,
     /// `cells_out` at the previous boundary.
     last_out: u64,
+    /// VCs whose arrival rate is recorded, in the order of `arrival_rate`.
+    pub arrival_vcs: Vec<VcId>,
+    /// Cells per second that arrived in (t[k] - interval, t[k]], per VC.
+    pub arrival_rate: Vec<Vec<f64>>,
+    /// Each VC's arrival count at the previous boundary.
+    last_arrived: Vec<u64>,
 }
 
 impl PortTrace {
@@ -46,6 +54,9 @@ impl PortTrace {
             per_vc: Vec::new(),
             util: Vec::new(),
             last_out: 0,
+            arrival_vcs: Vec::new(),
+            arrival_rate: Vec::new(),
+            last_arrived: Vec::new(),
         }
     }
 
@@ -59,8 +70,16 @@ impl PortTrace {
     }
 
     /// Record the boundary `at` from the port's state (queue length, per-VC occupancy, cells
-    /// sent so far); returns the next boundary, `NEVER` after the end of the run.
-    pub fn due(&mut self, at: Time, queue: u32, occupancy: impl Fn(VcId) -> u32, cells_out: u64) -> Time {
+    /// sent so far, cells of each VC arrived so far); returns the next boundary, `NEVER` after
+    /// the end of the run.
+    pub fn due(
+        &mut self,
+        at: Time,
+        queue: u32,
+        occupancy: impl Fn(VcId) -> u32,
+        cells_out: u64,
+        arrived: impl Fn(VcId) -> u64,
+    ) -> Time {
         self.t.push(at);
         if self.queues {
             self.cells.push(queue);
@@ -71,6 +90,12 @@ impl PortTrace {
         if self.utilization {
             self.util.push((cells_out - self.last_out) as f64 / self.slots);
             self.last_out = cells_out;
+        }
+        let secs = crate::time::to_secs_f64(self.interval);
+        for (k, &vc) in self.arrival_vcs.iter().enumerate() {
+            let n = arrived(vc);
+            self.arrival_rate[k].push((n - self.last_arrived[k]) as f64 / secs);
+            self.last_arrived[k] = n;
         }
         // Boundaries are computed as multiples, never accumulated, so they stay exact.
         let next = (self.t.len() as Time + 1).saturating_mul(self.interval);
@@ -84,5 +109,16 @@ impl PortTrace {
     pub fn watch_vcs(&mut self, vcs: Vec<VcId>) {
         self.per_vc = vec![Vec::new(); vcs.len()];
         self.vcs = vcs;
+    }
+
+    /// Record the arrival rate of these VCs.
+    pub fn watch_arrivals(&mut self, vcs: Vec<VcId>) {
+        self.arrival_rate = vec![Vec::new(); vcs.len()];
+        self.last_arrived = vec![0; vcs.len()];
+        self.arrival_vcs = vcs;
+    }
+
+    pub fn arrivals(&self) -> bool {
+        !self.arrival_vcs.is_empty()
     }
 }

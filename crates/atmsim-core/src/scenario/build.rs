@@ -110,11 +110,13 @@ pub fn build(model: Model) -> Built {
         for (side, &from) in l.ends.iter().enumerate() {
             let to = l.ends[1 - side];
             let name = format!("{}->{}", model.nodes[from].name, model.nodes[to].name);
-            let clock = SlotClock::with_phase(l.period, phases::slot_phase(&model, &name, l.period));
+            // The transmitter's own oscillator: its rate error, then its phase on that grid.
+            let period = phases::slot_period(&model, &name, l.period);
+            let clock = SlotClock::with_phase(period, phases::slot_phase(&model, &name, period));
             channels.push(Channel {
                 name,
-                period: l.period,
-                latency: l.period.ceil_ps() + l.prop,
+                period,
+                latency: period.ceil_ps() + l.prop,
                 route: vec![NO_ROUTE; n_vcs],
                 cells: 0,
                 capture: NO_CAPTURE,
@@ -333,6 +335,7 @@ pub fn build(model: Model) -> Built {
             ModelFaultRule::Random { p } => {
                 vec![FaultRule::Random { p: *p, rng: Rng::stream(model.seed, &format!("fault/{i}")) }]
             }
+            ModelFaultRule::Cwnd { octets } => vec![FaultRule::Cwnd { octets: *octets, armed: true }],
         };
         if let Component::Port(p) = &mut comps[port_comp[&f.port]] {
             p.faults.extend(rules.into_iter().map(|rule| Fault { conn: f.conn as u32, acks: f.acks, rule }));

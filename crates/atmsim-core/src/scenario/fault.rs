@@ -19,6 +19,10 @@ pub enum ModelFaultRule {
     Random {
         p: f64,
     },
+    /// One data segment each time the sender's cwnd reaches `octets`.
+    Cwnd {
+        octets: u32,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -59,9 +63,14 @@ pub fn faults(
                 format!("`{}`'s {what} do not leave through `{}`", f.connection, f.port),
             ));
         }
-        let given = [f.segments.is_some(), f.between_s.is_some(), f.loss_rate.is_some()];
+        let given =
+            [f.segments.is_some(), f.between_s.is_some(), f.loss_rate.is_some(), f.cwnd_octets.is_some()];
         if given.iter().filter(|&&g| g).count() != 1 {
-            return Err(bad(&path, "segments", "give exactly one of segments, between_s or loss_rate"));
+            return Err(bad(
+                &path,
+                "segments",
+                "give exactly one of segments, between_s, loss_rate or cwnd_octets",
+            ));
         }
         if f.times.is_some() && f.segments.is_none() {
             return Err(bad(&path, "times", "applies only with segments"));
@@ -89,6 +98,13 @@ pub fn faults(
                 ));
             }
             ModelFaultRule::Window { from: from_secs_f64(a), to: from_secs_f64(b) }
+        } else if let Some(w) = f.cwnd_octets {
+            // Only data segments carry the sender's window.
+            if f.acks {
+                return Err(bad(&path, "cwnd_octets", "acts on data segments only, not with acks = true"));
+            }
+            Check(&path).int_range("cwnd_octets", Some(w), 1, u32::MAX as i64)?;
+            ModelFaultRule::Cwnd { octets: w as u32 }
         } else {
             let p = f.loss_rate.unwrap_or(0.0);
             if !(0.0..=1.0).contains(&p) {

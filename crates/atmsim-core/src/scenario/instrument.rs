@@ -31,7 +31,7 @@ fn trace(b: &mut Built, t: &TraceModel) {
             }
         }
     }
-    if !(t.queues || t.utilization) {
+    if !(t.queues || t.utilization || t.arrivals) {
         return;
     }
     let model = &b.model;
@@ -57,6 +57,18 @@ fn trace(b: &mut Built, t: &TraceModel) {
                 .map(|c| c as VcId)
                 .collect();
             tr.watch_vcs(vcs);
+        }
+        if t.arrivals {
+            // The VCs whose data leave through this port.
+            let vcs = (0..model.conns.len())
+                .filter(|&c| t.traces_conn(c))
+                .filter(|&c| {
+                    let conn = &model.conns[c];
+                    (0..conn.links.len()).any(|h| (conn.path[h], conn.links[h]) == (from, link))
+                })
+                .map(|c| c as VcId)
+                .collect();
+            tr.watch_arrivals(vcs);
         }
         p.start_trace(tr);
     }

@@ -29,6 +29,10 @@ pub struct TraceSpec {
     /// Utilisation of each switch port's outgoing link.
     #[serde(default = "yes")]
     pub utilization: bool,
+    /// Arrival rate of each connection's data cells at each traced port, averaged over each
+    /// interval (Bonaventure's figure 24: 100 ms windows at the bottleneck).
+    #[serde(default)]
+    pub arrivals: bool,
     /// Switch ports to trace ("sw1->sw2"); default all.
     pub ports: Option<Vec<String>>,
     /// Connections to trace; default all.
@@ -64,6 +68,7 @@ pub struct TraceModel {
     pub queues: bool,
     pub per_vc: bool,
     pub utilization: bool,
+    pub arrivals: bool,
     /// Selected ports as (switch node, link); `None`: all.
     pub ports: Option<Vec<(usize, usize)>>,
     /// Selected connections; `None`: all.
@@ -237,8 +242,17 @@ fn trace_model(t: &TraceSpec, model: &Model) -> Result<TraceModel, ScenarioError
             .count() as f64;
         let queue = if t.queues { 1.0 + if t.per_vc { vcs } else { 0.0 } } else { 0.0 };
         let util = if t.utilization { 1.0 } else { 0.0 };
-        if queue + util > 0.0 {
-            columns += 1.0 + queue + util;
+        let arrivals = if t.arrivals {
+            model
+                .conns
+                .iter()
+                .filter(|c| (0..c.links.len()).any(|h| (c.path[h], c.links[h]) == (node, link)))
+                .count() as f64
+        } else {
+            0.0
+        };
+        if queue + util + arrivals > 0.0 {
+            columns += 1.0 + queue + util + arrivals;
         }
     }
     if samples * columns > MAX_TRACE_VALUES {
@@ -258,6 +272,7 @@ fn trace_model(t: &TraceSpec, model: &Model) -> Result<TraceModel, ScenarioError
         queues: t.queues,
         per_vc: t.per_vc,
         utilization: t.utilization,
+        arrivals: t.arrivals,
         ports,
         conns,
     })

@@ -82,6 +82,9 @@ pub struct FaultSpec {
     pub between_s: Option<[f64; 2]>,
     /// Drop each frame with this probability.
     pub loss_rate: Option<f64>,
+    /// Drop one data segment each time the sender's congestion window reaches this many
+    /// octets (the artificial window control of Goyal et al., LCN 1998, figure 3).
+    pub cwnd_octets: Option<i64>,
     /// Drop the connection's ACKs instead of its data (default false).
     #[serde(default)]
     pub acks: bool,
@@ -103,6 +106,9 @@ pub struct SimulationSpec {
     /// (uniform, from its own stream); default 0.
     #[serde(default)]
     pub start_jitter_s: f64,
+    /// Each transmitter's oscillator is off its nominal rate by up to this many parts per
+    /// million (`phases.rs`); default 20 with random phases, 0 with aligned ones.
+    pub clock_ppm: Option<f64>,
 }
 
 fn default_seed() -> u64 {
@@ -441,6 +447,9 @@ pub struct TcpSpec {
     pub nodelay: Option<bool>,
     /// Whether the receiver keeps out-of-order segments (default true).
     pub cache_out_of_order: Option<bool>,
+    /// RTT samples and the retransmission timer start at the segment's transmission completion
+    /// (default false: when TCP sends it).
+    pub timing_excludes_transmission: Option<bool>,
 }
 
 /// One `[[connection]]` table: a TCP connection and what its sender offers.

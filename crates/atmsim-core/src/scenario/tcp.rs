@@ -36,7 +36,8 @@ pub fn merge(base: &TcpSpec, over: &TcpSpec) -> TcpSpec {
         mss_includes_options,
         snd_buffer_bytes,
         nodelay,
-        cache_out_of_order
+        cache_out_of_order,
+        timing_excludes_transmission
     )
 }
 
@@ -112,6 +113,9 @@ pub fn resolve(t: &TcpSpec, path: &str) -> Result<TcpConfig, ScenarioError> {
     if let Some(v) = t.cache_out_of_order {
         cfg.cache_out_of_order = v;
     }
+    if let Some(v) = t.timing_excludes_transmission {
+        cfg.timing_excludes_transmission = v;
+    }
     if let Some(v) = t.mss {
         cfg.mss = v as u32;
     }
@@ -156,6 +160,14 @@ pub fn resolve(t: &TcpSpec, path: &str) -> Result<TcpConfig, ScenarioError> {
     }
     if cfg.tick == 0 {
         return Err(bad(path, "tick_ms", "rounds to zero picoseconds"));
+    }
+    if cfg.timing_excludes_transmission && cfg.timestamps {
+        // RFC 1323 RTT samples echo the instant the segment was sent, which the option moves.
+        return Err(bad(
+            path,
+            "timing_excludes_transmission",
+            "does not combine with timestamps = true (the echoed timestamp is the send time)",
+        ));
     }
     if cfg.tick_phase >= cfg.tick {
         return Err(bad(path, "tick_phase_ms", "must be less than tick_ms"));

@@ -120,6 +120,8 @@ pub struct Model {
     pub phases: super::phases::Phases,
     /// The bound of each start's random delay (`phases.rs`).
     pub start_jitter: Time,
+    /// The bound of each transmitter's oscillator rate error, in ppm (`phases.rs`).
+    pub clock_ppm: f64,
     pub nodes: Vec<NodeSpec>,
     pub links: Vec<ModelLink>,
     /// Switch output ports keyed by (switch node, link).
@@ -465,7 +467,7 @@ impl Topology {
 /// Check a scenario section by section and build its [`Model`]; the first error found is
 /// returned, naming its field.
 pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
-    let (duration, seed, phases, start_jitter) = simulation(&spec.simulation)?;
+    let Simulation { duration, seed, phases, start_jitter, clock_ppm } = simulation(&spec.simulation)?;
     let reference_schedule =
         spec.engine.as_ref().and_then(|e| e.schedule) == Some(super::spec::ScheduleSpec::Reference);
     expand_template(&mut spec)?;
@@ -507,6 +509,7 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
         seed,
         phases,
         start_jitter,
+        clock_ppm,
         nodes: spec.node,
         links,
         ports,
@@ -522,8 +525,17 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
     Ok(model)
 }
 
-/// `[simulation]`: the run's length, seed, slot-grid phases and start jitter.
-fn simulation(sim: &SimulationSpec) -> Result<(Time, u64, super::phases::Phases, Time), ScenarioError> {
+/// The checked `[simulation]` section.
+struct Simulation {
+    duration: Time,
+    seed: u64,
+    phases: super::phases::Phases,
+    start_jitter: Time,
+    clock_ppm: f64,
+}
+
+/// `[simulation]`: the run's length, seed, slot-grid phases, start jitter and clock tolerance.
+fn simulation(sim: &SimulationSpec) -> Result<Simulation, ScenarioError> {
     if !(sim.duration_s.is_finite() && sim.duration_s > 0.0 && sim.duration_s <= MAX_DURATION_S) {
         return Err(bad(
             "simulation",
@@ -536,8 +548,34 @@ fn simulation(sim: &SimulationSpec) -> Result<(Time, u64, super::phases::Phases,
     if sim.start_jitter_s > MAX_DURATION_S {
         return Err(bad("simulation", "start_jitter_s", format!("must be at most {MAX_DURATION_S} seconds")));
     }
-    Ok((from_secs_f64(sim.duration_s), sim.seed, phases, from_secs_f64(sim.start_jitter_s)))
+    let clock_ppm = match (sim.clock_ppm, phases) {
+        (Some(x), _) => x,
+        (None, super::phases::Phases::Random) => DEFAULT_CLOCK_PPM,
+        (None, super::phases::Phases::Aligned) => 0.0,
+    };
+    Check("simulation").non_negative_f64("clock_ppm", clock_ppm)?;
+    let max_ppm = crate::time::MAX_RATE_ERROR * 1e6;
+    if clock_ppm > max_ppm {
+        return Err(bad(
+            "simulation",
+            "clock_ppm",
+            format!(
+                "must be at most {max_ppm} ppm (a free-running SONET clock is within 20), got {clock_ppm}"
+            ),
+        ));
+    }
+    Ok(Simulation {
+        duration: from_secs_f64(sim.duration_s),
+        seed: sim.seed,
+        phases,
+        start_jitter: from_secs_f64(sim.start_jitter_s),
+        clock_ppm,
+    })
 }
+
+/// The default oscillator tolerance with random phases: a free-running SONET clock's +-20 ppm
+/// (GR-253-CORE section 5.4, SONET Minimum Clock; ITU-T G.813 clause 5, option 2).
+pub const DEFAULT_CLOCK_PPM: f64 = 20.0;
 
 /// A run shorter than one cell time of the slowest link carries nothing on it: every count
 /// would be zero and every rate undefined, which is never what was meant.

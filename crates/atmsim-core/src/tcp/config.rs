@@ -84,6 +84,13 @@ pub struct TcpConfig {
     /// segment after a loss must be sent again. An experiment knob for the CLASS study, whose
     /// efficiency of about 0.5 past the knee this would explain (`docs/ajmone-marsan-reproduction.md`).
     pub cache_out_of_order: bool,
+    /// RTT samples and the retransmission timer start when the segment's last cell has left the
+    /// host, not when TCP hands the segment to its adapter. Gerla, Pazos and Signore's TCP:
+    /// "timers and round-trip estimations do not include transmission times, meaning that the
+    /// reference instant is the time of a segment transmission completion". Under rate-based
+    /// control a segment can wait long in the adapter at a low allowed rate; that wait then
+    /// counts neither as round-trip time nor against the timer.
+    pub timing_excludes_transmission: bool,
 }
 
 /// Largest window without scaling (RFC 793: a 16-bit field).
@@ -118,6 +125,7 @@ impl TcpConfig {
             snd_buffer: MAX_SCALED_WINDOW,
             nodelay: false,
             cache_out_of_order: true,
+            timing_excludes_transmission: false,
         }
     }
 

@@ -73,6 +73,12 @@ pub struct TcpSender {
     timing: Option<(u32, Time)>,
     /// Retransmission timer deadline (a slow-timer tick), if running.
     rexmt: Option<Time>,
+    /// With `timing_excludes_transmission`: the octet whose segment's transmission completion
+    /// (re)starts the running timer, while that segment still waits in the adapter.
+    rexmt_on_tx: Option<u32>,
+    /// With `timing_excludes_transmission`: every octet below this has finished transmission
+    /// (since the last go-back-N restart).
+    tx_done: u32,
     /// Application data handed over and never sent (u64::MAX: unlimited).
     unsent: u64,
     /// Latest timestamp from the peer, echoed in our segments.
@@ -106,6 +112,8 @@ impl TcpSender {
             backoff: 0,
             timing: None,
             rexmt: None,
+            rexmt_on_tx: None,
+            tx_done: cfg.iss,
             unsent: 0,
             ts_recent: 0,
             stats: SenderStats::default(),
@@ -206,6 +214,35 @@ impl TcpSender {
         // fires on the n-th tick after it.
         let c = &self.cfg;
         self.rexmt = Some(c.tick_start(c.tick_index(now) + self.rto.current() as u64));
+        // Timing from transmission completion: if the oldest outstanding segment has not left
+        // the host yet, the timer starts again when it has.
+        self.rexmt_on_tx =
+            (c.timing_excludes_transmission && seq::ge(self.snd_una, self.tx_done)).then_some(self.snd_una);
+    }
+
+    /// The host's adapter put the last cell of data segment [seq, seq + len) on the link at
+    /// `end`. Only with `timing_excludes_transmission`: the timed segment's RTT sample and
+    /// the retransmission timer count from here.
+    pub fn transmitted(&mut self, end: Time, seq: u32, len: u32) {
+        if !self.cfg.timing_excludes_transmission || len == 0 {
+            return;
+        }
+        let last = seq.wrapping_add(len);
+        if seq::gt(last, self.tx_done) {
+            self.tx_done = last;
+        }
+        if let Some((s, _)) = self.timing {
+            if s == seq {
+                self.timing = Some((s, end));
+            }
+        }
+        if let Some(waiting) = self.rexmt_on_tx {
+            if self.rexmt.is_some() && seq::ge(waiting, seq) && seq::lt(waiting, last) {
+                self.rexmt_on_tx = None;
+                let c = &self.cfg;
+                self.rexmt = Some(c.tick_start(c.tick_index(end) + self.rto.current() as u64));
+            }
+        }
     }
 
     fn timeout(&mut self, now: Time, out: &mut impl SegmentSink) {
@@ -234,6 +271,7 @@ impl TcpSender {
         self.high_rxt = self.snd_una;
         // Go-back-N: everything from the oldest unacknowledged octet is sent again.
         self.snd_nxt = self.snd_una;
+        self.tx_done = self.snd_una;
         self.arm_rexmt(now);
         self.output(now, out);
     }
@@ -598,6 +636,7 @@ impl TcpSender {
         let retransmission = seq::lt(s, self.snd_max);
         let mut f = Frame::data(self.conn, s, len, now);
         f.retransmission = retransmission;
+        f.cwnd = self.cwnd;
         self.add_options(&mut f, now);
         out.send(now, f, false);
         self.stats.segments_sent += 1;
@@ -703,6 +742,55 @@ mod tests {
         }
         assert_eq!(s.cwnd(), 16 * 512);
         assert!(seq::lt(c.iss, s.snd_una()) && s.snd_una() < c.iss, "sequence space wrapped");
+    }
+
+    #[test]
+    fn timing_from_transmission_completion_excludes_the_wait_in_the_adapter() {
+        // One segment waits 300 ms in the adapter (a low allowed cell rate), leaves at 300 ms
+        // and is acknowledged at 310 ms.
+        let ms = PS_PER_MS;
+        for excluded in [false, true] {
+            let c = TcpConfig { tick: ms, timing_excludes_transmission: excluded, ..TcpConfig::ubr_plus() };
+            let mut s = TcpSender::new(0, c);
+            let mut cap = Capture::default();
+            s.open(0, false, &mut cap);
+            s.write(0, 512, &mut cap);
+            let f = cap.take()[0];
+            let armed = s.next_timer();
+            s.transmitted(300 * ms, f.seq, f.len);
+            // The timer (3 s before any sample) starts again from the completion, or not at all.
+            let shift = if excluded { 300 * ms } else { 0 };
+            assert_eq!(s.next_timer(), armed + shift, "excluded = {excluded}");
+            s.on_ack(310 * ms, &ack(f.seq + f.len), &mut cap);
+            let rtt = s.stats.rtt_sum / s.stats.rtt_samples;
+            assert_eq!(rtt, if excluded { 10 * ms } else { 310 * ms });
+        }
+    }
+
+    #[test]
+    fn the_timer_waits_for_the_oldest_segment_to_leave() {
+        // Two segments queued; the first ACK restarts the timer for the second, which is still
+        // in the adapter: the timer runs from the second's completion, not from the ACK.
+        let ms = PS_PER_MS;
+        let c = TcpConfig {
+            tick: ms,
+            timing_excludes_transmission: true,
+            initial_cwnd_segments: 2,
+            ..TcpConfig::ubr_plus()
+        };
+        let mut s = TcpSender::new(0, c);
+        let mut cap = Capture::default();
+        s.open(0, false, &mut cap);
+        s.write(0, 1024, &mut cap);
+        let sent = cap.take();
+        s.transmitted(100 * ms, sent[0].seq, sent[0].len);
+        s.on_ack(110 * ms, &ack(sent[0].seq + sent[0].len), &mut cap);
+        let restarted = s.next_timer();
+        s.transmitted(200 * ms, sent[1].seq, sent[1].len);
+        assert_eq!(s.next_timer(), restarted + 90 * ms);
+        // A segment that already left does not move the timer again.
+        s.transmitted(250 * ms, sent[1].seq, sent[1].len);
+        assert_eq!(s.next_timer(), restarted + 90 * ms);
     }
 
     #[test]

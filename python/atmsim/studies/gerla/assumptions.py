@@ -33,6 +33,12 @@ STATED = [
     Stated("TCP workload", "exponential messages, mean 2.5 KB, 2.5 Mb/s average per source", "section III"),
     Stated("TCP", "Jacobson 1988: slow start, congestion avoidance, Karn", "section II"),
     Stated(
+        "TCP timing",
+        "timers and round-trip estimations exclude transmission times: they count from a "
+        "segment's transmission completion (tcp.timing_excludes_transmission = true)",
+        "section II",
+    ),
+    Stated(
         "PRCA",
         "EFCI at 50 % of the buffer, NRM 32, AIR 3.2 Mb/s, MDF 5, PCR 12 Mb/s, MCR 0.5 Mb/s",
         "section III.E",
@@ -57,11 +63,13 @@ def assumptions() -> List[Assumption]:
         Assumption(
             "tick_ms",
             "TCP slow-timer tick (ms)",
-            100.0,
-            "Not stated (the paper describes fine-grained timers that exclude transmission "
-            "time, which atmsim does not model); 100 ms as in the UBR+ study, 10 ms and 500 ms "
-            "bracket it.",
-            [10.0, 100.0, 500.0],
+            1.0,
+            "Not stated. The paper's timers count from transmission completion so that the "
+            "estimates represent 'the delay, and consequently the level of congestion inside "
+            "the network': in this LAN (140 us round trip plus at most 165 cells of queue) only "
+            "a clock of about a millisecond sees such delays. 10 ms is a fine-grained timer, "
+            "100 ms the UBR+ study's BSD tick, 500 ms 4.3BSD's.",
+            [1.0, 10.0, 100.0, 500.0],
             keys=["connection.*.tcp.tick_ms"],
         ),
         Assumption(

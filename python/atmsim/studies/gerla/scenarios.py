@@ -13,8 +13,10 @@ exactly when all are active, as the paper says they do (gerla_data explains the 
 
 TCP: the paper describes Jacobson's 1988 algorithms (slow start, congestion avoidance, window
 back to one segment on a timeout, Karn's rule). atmsim uses its Tahoe stack without fast
-retransmit (the `ubr_plus` preset) with MSS 1024. The paper gives no timer granularity and no
-window; the preset's 100 ms timer and 64 KB window are kept.
+retransmit (the `ubr_plus` preset) with MSS 1024, and, as the paper says, timers and RTT
+samples that count from a segment's transmission completion
+(`timing_excludes_transmission`). The paper gives no timer granularity and no window: a 1 ms
+clock (assumed, see gerla_assumptions) and the preset's 64 KB window.
 """
 
 from __future__ import annotations
@@ -26,6 +28,10 @@ from . import data
 CONTROLS = ("prca", "fcvc")
 BOTTLENECK = "sw->dst"
 EFCI_THRESHOLD_CELLS = round(data.ABR_BUFFER_CELLS * data.PRCA_EFCI_FRACTION)  # 82 of 165
+# Section II: "timers and round-trip estimations do not include transmission times".
+TIMING_EXCLUDES_TRANSMISSION = True
+# Not stated: the assumption tick_ms (gerla_assumptions).
+TICK_MS = 1.0
 
 
 def trace_table(duration_s: float) -> str:
@@ -86,7 +92,8 @@ def scenario_text(
             f'[[connection]]\nname = "tcp{i}"\nroute = ["{ws}", "sw", "dst"]',
             f'app = {{ kind = "messages", mean_bytes = {data.APP_MEAN_BYTES}, '
             f"rate_bps = {data.APP_RATE_BPS!r} }}",
-            f'tcp = {{ preset = "ubr_plus", mss = {mss} }}',
+            f'tcp = {{ preset = "ubr_plus", mss = {mss}, tick_ms = {TICK_MS!r}, '
+            f"timing_excludes_transmission = {str(TIMING_EXCLUDES_TRANSMISSION).lower()} }}",
         ]
         if control == "prca":
             conn.append('abr = { kind = "prca" }')

@@ -252,6 +252,57 @@ class Unplaced:
     quote: str
 
 
+# Section 6, LBO = 0: "With TCP_default and TCP_SACK, each TCP source is only able to achieve
+# a throughput of 275 kilobits per second with their MCR set to 20000 cells per second ... With
+# its MCR set to 180000 cells per second, the privileged source still achieves only 275
+# kilobits per second. With TCP_fast ... TCP_fast successfully sends three 9140 bytes segments
+# every 40 milliseconds": 3 x 9140 x 8 / 0.040 = 5.484 Mb/s, the text's own arithmetic left
+# undone (a derived value, marked so in its quote).
+LBO0_KBPS = 275e3
+LBO0_FAST_BPS = 3 * 9140 * 8 / 0.040
+for _figure, _preset in (("lbo0", "tcp_default"), ("lbo0-sack", "tcp_sack")):
+    STATEMENTS += [
+        Statement(
+            _figure,
+            _preset,
+            20000,
+            "priv_goodput_bps",
+            LBO0_KBPS,
+            "each TCP source is only able to achieve a throughput of 275 kilobits per second "
+            "with their MCR set to 20000 cells per second",
+        ),
+        Statement(
+            _figure,
+            _preset,
+            20000,
+            "bg_goodput_bps",
+            LBO0_KBPS,
+            "each TCP source is only able to achieve a throughput of 275 kilobits per second "
+            "with their MCR set to 20000 cells per second",
+        ),
+        Statement(
+            _figure,
+            _preset,
+            180000,
+            "priv_goodput_bps",
+            LBO0_KBPS,
+            "With its MCR set to 180000 cells per second, the privileged source still achieves "
+            "only 275 kilobits per second",
+        ),
+    ]
+STATEMENTS += [
+    Statement(
+        "lbo0-fast",
+        "tcp_fast",
+        mcr,
+        "priv_goodput_bps",
+        LBO0_FAST_BPS,
+        "TCP_fast successfully sends three 9140 bytes segments every 40 milliseconds "
+        "(derived: 3 x 9140 octets / 40 ms)",
+    )
+    for mcr in (20000, 180000)
+]
+
 UNPLACED: List[Unplaced] = [
     Unplaced(
         "18",
@@ -293,6 +344,15 @@ QUALITATIVE = {
     "privileged 512 / background 9140: a large unfairness",
     "figure23": "with tagging at the network access (GFR.2) the privileged TCP_SACK throughput "
     "in the WAN is much lower than without (figure 20)",
+    "lbo": "LBO 4096 and 2048 cells: similar results as with 6144 (figure 5); TCP_fast at 2048 "
+    "slightly higher than at 6144 (figure 7), but still less than 50 % of its reserved throughput",
+    "background_mcr": "background MCR 10000 and 5000, and even 0: similar results (the "
+    "privileged source has the same difficulties to use its reserved throughput)",
+    "mss512": "TCP_default with a 512-octet MSS: slightly lower than with 9140 (figure 5)",
+    "fifo_inf": "with infinite buffers the TCP throughput is almost independent of the MCR",
+    "figure24": "the privileged source (WAN, WFQ, GFR.2, TCP_SACK, MCR 180000) almost does not "
+    "even reach its reserved throughput during a 100 ms period; more than one fifth of its "
+    "AAL5-PDUs are tagged",
 }
 
 

@@ -117,7 +117,22 @@ def _one(results: StudyResults, table: str, out: Path) -> List[FigureFile]:
 def _traces(results: StudyResults, out: Path) -> List[FigureFile]:
     figs: List[FigureFile] = []
     for run, tables in results.traces:
-        cwnd, queues = tables.get("cwnd"), tables.get("queues")
+        cwnd, queues, arrivals = tables.get("cwnd"), tables.get("queues"), tables.get("arrivals")
+        if arrivals is not None and len(arrivals):
+            files = plots.arrival_trace(
+                arrivals,
+                out / f"trace-{run.name}-arrivals",
+                reserved_cells_per_s=float(run.name.rsplit("-mcr", 1)[-1]) if "-mcr" in run.name else None,
+                title=run.title,
+            )
+            figs.append(
+                FigureFile(
+                    "traces",
+                    f"Figure 24: arrival rate of the privileged source at the bottleneck switch "
+                    f"(sw1->sw2), cells/s averaged over 100 ms windows; dashed: its MCR. {run.title}.",
+                    files,
+                )
+            )
         if cwnd is not None and len(cwnd):
             files = plots.cwnd_trace(cwnd, out / f"trace-{run.name}-cwnd", title=run.title)
             figs.append(
@@ -133,6 +148,6 @@ def _traces(results: StudyResults, out: Path) -> List[FigureFile]:
 
 def draw(results: StudyResults, out_dir: Path) -> List[FigureFile]:
     figs: List[FigureFile] = []
-    for table in setups.FIGURES:
+    for table in setups.FIGURES + setups.VARIANTS:
         figs += _one(results, table, out_dir)
     return figs + _traces(results, out_dir)

@@ -100,12 +100,17 @@ def scenario_text(
     bg_mss: Optional[int] = None,
     window_bytes: Optional[int] = None,
     conformance: str = "gfr1",
+    lbo_cells: int = LBO_CELLS,
+    infinite_buffer: bool = False,
 ) -> str:
     """The scenario for one point. mode "gfr" (FIFO-based GFR switch, adapter tagging), "wfq"
     (WFQ-based GFR switch, F-GCRA UPC with the given conformance definition) or "ubr"
     (figure 4: EPD, UNI2 bottlenecks at the given rates). priv_mss / bg_mss / window_bytes
     override the preset's MSS and socket buffers (both send and receive, as the paper's
-    "window size") of the privileged / background sources / all sources."""
+    "window size") of the privileged / background sources / all sources. lbo_cells: the LBO
+    threshold of the FIFO-based and WFQ-based switches (section 6, "influence of the LBO
+    threshold"). infinite_buffer: every switch port an infinite FIFO that never drops (the
+    conclusion's "infinite buffers in the switches"; tagging still happens, and matters not)."""
     if preset not in PRESETS:
         raise ValueError(f"unknown preset {preset!r}")
     if mode not in ("gfr", "wfq", "ubr"):
@@ -113,12 +118,18 @@ def scenario_text(
     if conformance not in ("gfr1", "gfr2"):
         raise ValueError(f"unknown conformance {conformance!r}")
     uni_us, nni_us = DELAYS_US[config]
-    if mode == "gfr":
-        policy = f'{{ kind = "fifo_gfr", lbo_cells = {LBO_CELLS}, hbo_cells = {HBO_CELLS} }}'
+    if infinite_buffer and mode != "gfr":
+        raise ValueError("infinite_buffer is a FIFO-based (mode gfr) variant")
+    buffer: Union[int, str] = BUFFER_CELLS
+    if infinite_buffer:
+        policy = '{ kind = "tail_drop" }'
+        buffer = '"infinite"'
+    elif mode == "gfr":
+        policy = f'{{ kind = "fifo_gfr", lbo_cells = {lbo_cells}, hbo_cells = {HBO_CELLS} }}'
     elif mode == "wfq":
         # T_i defaults to each VC's MBS (2 MFS), as the paper's reference [13] proposes.
         policy = (
-            f'{{ kind = "wfq_gfr", lbo_cells = {LBO_CELLS}, '
+            f'{{ kind = "wfq_gfr", lbo_cells = {lbo_cells}, '
             f'hbo_cells = {HBO_CELLS} }}\nscheduler = "virtual_spacing"'
         )
     else:
@@ -134,7 +145,7 @@ def scenario_text(
         '[[node]]\nname = "sw1"\nkind = "switch"',
         '[[node]]\nname = "sw2"\nkind = "switch"',
         f'[[link]]\nends = ["sw1", "sw2"]\nrate_cells_per_s = {LINE_CELLS_PER_S}\ndelay_us = {nni_us}',
-        f'[[port]]\nnode = "sw1"\ntoward = "sw2"\nbuffer_cells = {BUFFER_CELLS}\npolicy = {policy}',
+        f'[[port]]\nnode = "sw1"\ntoward = "sw2"\nbuffer_cells = {buffer}\npolicy = {policy}',
     ]
     for k, name in enumerate(flows(background_sources)):
         mcr = privileged_mcr if k == 0 else background_mcr
@@ -145,8 +156,8 @@ def scenario_text(
             f'[[node]]\nname = "{dst}"\nkind = "host"',
             f'[[link]]\nends = ["{src}", "sw1"]\nrate_cells_per_s = {LINE_CELLS_PER_S}\ndelay_us = {uni_us}',
             f'[[link]]\nends = ["sw2", "{dst}"]\nrate_cells_per_s = {uni2_rate}\ndelay_us = {uni_us}',
-            f'[[port]]\nnode = "sw2"\ntoward = "{dst}"\nbuffer_cells = {BUFFER_CELLS}\npolicy = {policy}',
-            f'[[port]]\nnode = "sw1"\ntoward = "{src}"\nbuffer_cells = {BUFFER_CELLS}\npolicy = {policy}',
+            f'[[port]]\nnode = "sw2"\ntoward = "{dst}"\nbuffer_cells = {buffer}\npolicy = {policy}',
+            f'[[port]]\nnode = "sw1"\ntoward = "{src}"\nbuffer_cells = {buffer}\npolicy = {policy}',
         ]
         conn = [
             f'[[connection]]\nname = "{name}"\nroute = ["{src}", "sw1", "sw2", "{dst}"]',

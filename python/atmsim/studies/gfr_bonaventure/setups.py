@@ -17,6 +17,17 @@ text says:
   background 512 / the reverse.
 - 23: WFQ, GFR.2, TCP_SACK, WAN, 550 KB windows.
 
+Variants the text reports without a figure (section 6 and the conclusion; table ids name them):
+- lbo4096 / lbo2048 / lbo0: the FIFO-based switch with LBO 4096, 2048 or 0 cells ("similar
+  results" at 4096 and 2048, TCP_fast "slightly higher" at 2048; at 0 "the throughput achieved
+  by all the sources collapses": 275 kb/s with TCP_default and TCP_SACK, three 9140-octet
+  segments every 40 ms with TCP_fast). TCP_default, plus TCP_fast at 2048 and all three at 0.
+- bg10000 / bg5000 / bg0: the nine background sources at MCR 10000, 5000, 0 ("similar
+  results"; at 0 every background PDU is tagged), TCP_default.
+- mss512: TCP_default with a 512-octet MSS for every source ("slightly lower" than figure 5).
+- fifo-inf: infinite buffers ("the TCP throughput is almost independent of the MCR"),
+  TCP_default.
+
 The paper's "KBytes" are 1024 octets (its 196608-octet window is "192 KBytes").
 """
 
@@ -45,6 +56,8 @@ class Setup:
     bg_mss: Optional[int] = None
     window_bytes: Optional[int] = None
     conformance: str = "gfr1"
+    lbo_cells: int = net.LBO_CELLS
+    infinite_buffer: bool = False
 
     @property
     def priv_segment(self) -> int:
@@ -75,6 +88,8 @@ class Setup:
             bg_mss=self.bg_mss,
             window_bytes=self.window_bytes,
             conformance=self.conformance,
+            lbo_cells=self.lbo_cells,
+            infinite_buffer=self.infinite_buffer,
         )
 
 
@@ -177,8 +192,28 @@ _SETUPS: Tuple[Setup, ...] = (
     ),
 )
 
-SETUPS: Dict[str, Setup] = {s.figure: s for s in _SETUPS}
+_VARIANTS: Tuple[Setup, ...] = (
+    Setup("lbo4096", "Section 6: TCP_default, LBO 4096 cells", "tcp_default", lbo_cells=4096),
+    Setup("lbo2048", "Section 6: TCP_default, LBO 2048 cells", "tcp_default", lbo_cells=2048),
+    Setup("lbo2048-fast", "Section 6: TCP_fast, LBO 2048 cells", "tcp_fast", lbo_cells=2048),
+    Setup("lbo0", "Section 6: TCP_default, LBO 0 (every CLP=1 PDU discarded)", "tcp_default", lbo_cells=0),
+    Setup("lbo0-fast", "Section 6: TCP_fast, LBO 0", "tcp_fast", lbo_cells=0),
+    Setup("lbo0-sack", "Section 6: TCP_SACK, LBO 0", "tcp_sack", lbo_cells=0),
+    Setup("bg10000", "Section 6: TCP_default, background MCR 10000", "tcp_default", background_mcr=10000),
+    Setup("bg5000", "Section 6: TCP_default, background MCR 5000", "tcp_default", background_mcr=5000),
+    Setup("bg0", "Section 6: TCP_default, background MCR 0 (all tagged)", "tcp_default", background_mcr=0),
+    Setup(
+        "mss512", "Section 6: TCP_default, MSS 512 for every source", "tcp_default", priv_mss=512, bg_mss=512
+    ),
+    Setup("fifo-inf", "Conclusion: TCP_default, infinite FIFO buffers", "tcp_default", infinite_buffer=True),
+)
+
+SETUPS: Dict[str, Setup] = {s.figure: s for s in _SETUPS + _VARIANTS}
 # The base figures first (their order in the report), then the paper's order.
 FIGURES: Tuple[str, ...] = tuple(s.figure for s in _SETUPS)
 FIFO_VARIANTS = ("11-3bg", "11-6bg", "12", "13", "14", "15")
 WFQ_FIGURES = ("16", "17", "18", "19", "20", "21", "22", "23")
+VARIANTS: Tuple[str, ...] = tuple(s.figure for s in _VARIANTS)
+# The variants' quick subset: the LBO-0 collapse the text quantifies (cheap runs: little
+# traffic gets through), and the infinite FIFO.
+QUICK_VARIANTS = ("lbo0", "lbo0-fast", "lbo0-sack", "fifo-inf")

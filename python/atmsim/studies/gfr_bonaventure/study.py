@@ -38,6 +38,16 @@ TRACE_S = 10.0
 TRACE_MCR = 180000
 TRACE_TABLE = '[trace]\ninterval_s = 0.01\nports = ["sw1->sw2"]\nconnections = ["priv"]\nutilization = false'
 TRACED = (("6", "tcp_default", "5"), ("8", "tcp_fast", "7"), ("10", "tcp_sack", "9"))
+# Figure 24: the privileged source's data arrival rate at the bottleneck, averaged over 100 ms
+# windows, in the case the text discusses (figure 23: WAN, WFQ, GFR.2, TCP_SACK, MCR 180000).
+# The text gives no time span: the same 10 s as the other traces.
+FIGURE24_MCR = 180000
+FIGURE24_TABLE = (
+    '[trace]\ninterval_s = 0.1\nports = ["sw1->sw2"]\nconnections = ["priv"]\n'
+    "cwnd = false\nqueues = false\nutilization = false\narrivals = true"
+)
+# The section-6 variants (setups.VARIANTS) run at three MCRs in full mode.
+VARIANT_MCRS = (20000, 100000, 180000)
 
 PRIV_GOODPUT = Compared(
     "priv_goodput_bps", "derived.priv_goodput_bps", "privileged goodput (bit/s)", relative=True
@@ -279,6 +289,38 @@ def _comparisons(results: StudyResults) -> List[str]:
                 f"share of the total; cells dropped "
                 f"{_fmt(_at(results, table, hi, 'bottleneck_drops'))}"
             )
+    for table, key, base in (
+        ("lbo4096", "lbo", "5"),
+        ("lbo2048", "lbo", "5"),
+        ("lbo2048-fast", "lbo", "7"),
+        ("bg10000", "background_mcr", "5"),
+        ("bg5000", "background_mcr", "5"),
+        ("bg0", "background_mcr", "5"),
+        ("mss512", "mss512", "5"),
+    ):
+        if priv(table, hi) is not None and priv(base, hi) is not None:
+            out.append(
+                f"{setups.SETUPS[table].title}: privileged goodput at MCR {lo} / {hi} "
+                f"{_mbps(priv(table, lo))} / {_mbps(priv(table, hi))} Mb/s, figure {base} "
+                f"{_mbps(priv(base, lo))} / {_mbps(priv(base, hi))} (paper: {data.QUALITATIVE[key]})"
+            )
+    if priv("fifo-inf", lo) is not None and priv("fifo-inf", hi) is not None:
+        out.append(
+            f"infinite FIFO: privileged goodput {_mbps(priv('fifo-inf', lo))} Mb/s at MCR {lo}, "
+            f"{_mbps(priv('fifo-inf', hi))} at {hi}, mean background "
+            f"{_mbps(_at(results, 'fifo-inf', hi, 'bg_goodput_bps'))} (paper: {data.QUALITATIVE['fifo_inf']})"
+        )
+    for run, tables in results.traces:
+        arrivals = tables.get("arrivals")
+        if arrivals is None or not len(arrivals):
+            continue
+        rate = arrivals["cells_per_s"].astype(float)
+        above = float((rate >= FIGURE24_MCR).mean())
+        out.append(
+            f"figure 24 ({run.title}): arrival rate over 100 ms windows mean {rate.mean():.0f} "
+            f"cells/s, max {rate.max():.0f}, at or above the MCR {FIGURE24_MCR} in "
+            f"{100 * above:.0f} % of the windows (paper: {data.QUALITATIVE['figure24']})"
+        )
     for u in data.UNPLACED:
         v = _metric_mean(results, u.figure, "flows.priv.rto_per_10mb")
         if v is not None:
@@ -362,12 +404,17 @@ def _table(setup: setups.Setup) -> PaperTable:
     if setup.mode == "wfq":
         return PaperTable(
             setup.figure,
-            f"{setup.title} (per-VC Virtual Spacing, LBO 6144, HBO 7168, T_i = MBS)",
+            f"{setup.title} (per-VC Virtual Spacing, LBO {setup.lbo_cells}, HBO {net.HBO_CELLS}, T_i = MBS)",
             LABELS,
             WFQ_COMPARED,
         )
+    if setup.infinite_buffer:
+        return PaperTable(setup.figure, f"{setup.title} (no drops, adapter tagging)", LABELS, GFR_COMPARED)
     return PaperTable(
-        setup.figure, f"{setup.title} (LBO 6144, HBO 7168, adapter tagging)", LABELS, GFR_COMPARED
+        setup.figure,
+        f"{setup.title} (LBO {setup.lbo_cells}, HBO {net.HBO_CELLS}, adapter tagging)",
+        LABELS,
+        GFR_COMPARED,
     )
 
 
@@ -381,14 +428,19 @@ def _published(setup: setups.Setup, mcr: int) -> Dict[str, Optional[float]]:
     return data.published(setup.figure, setup.preset, mcr)
 
 
-def experiment_list(quick: bool, figures: Sequence[str] = setups.FIGURES) -> List[Experiment]:
-    """One experiment per figure and privileged MCR; quick: shorter runs at fewer MCRs."""
+def experiment_list(quick: bool, figures: Optional[Sequence[str]] = None) -> List[Experiment]:
+    """One experiment per figure (and section-6 variant) and privileged MCR; quick: shorter
+    runs at fewer MCRs, and only the variants of setups.QUICK_VARIANTS."""
+    if figures is None:
+        figures = setups.FIGURES + (setups.QUICK_VARIANTS if quick else setups.VARIANTS)
     duration = QUICK_DURATION_S if quick else net.DURATION_S
     out = []
     for f in figures:
         mcrs: Sequence[int]
         if f in BASE_FIGURES:
             mcrs = QUICK_MCRS if quick else net.MCRS
+        elif f in setups.VARIANTS:
+            mcrs = QUICK_OTHER_MCRS if quick else VARIANT_MCRS
         else:
             mcrs = QUICK_OTHER_MCRS if quick else OTHER_MCRS
         out += [
@@ -412,6 +464,15 @@ def trace_list(quick: bool) -> List[TraceRun]:
                 cost=TRACE_S,
             )
         )
+    text = setups.SETUPS["23"].scenario_text(FIGURE24_MCR, TRACE_S, trace=FIGURE24_TABLE)
+    out.append(
+        TraceRun(
+            name=f"figure24-mcr{FIGURE24_MCR}",
+            title=f"Figure 24: WAN, WFQ, GFR.2, TCP_SACK, privileged MCR {FIGURE24_MCR}, first {TRACE_S:g} s",
+            scenario=Scenario(text, "gfr-bonaventure trace figure 24"),
+            cost=TRACE_S * setups.SETUPS["23"].cost(),
+        )
+    )
     return out
 
 
@@ -437,7 +498,7 @@ class GfrBonaventureStudy:
         return declared.sensitivity_subset(self.experiments(True))
 
     detail_metrics = True
-    tables = [_table(setups.SETUPS[f]) for f in setups.FIGURES]
+    tables = [_table(setups.SETUPS[f]) for f in setups.FIGURES + setups.VARIANTS]
 
     @staticmethod
     def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":

@@ -10,6 +10,7 @@ or weights W_i for Tables 4-5, and nothing on arbitration or link phases.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Callable, List, Mapping, Optional, Tuple
 
 from ...overrides import normalize
@@ -106,7 +107,7 @@ def assumptions() -> List[Assumption]:
             [0.5, 0.7, 0.9],
             apply=_dfba(r_fraction=None),
             applies="port.<dfba port>.policy.r_cells = fraction x buffer",
-            tables=["4-5"],
+            tables=["4-5", "5q"],
         ),
         Assumption(
             "dfba_buffer_cells",
@@ -116,7 +117,7 @@ def assumptions() -> List[Assumption]:
             [24000, 48000, 96000],
             apply=_dfba(r_fraction=0.9),
             applies="port.<dfba port>.buffer_cells and policy.r_cells = 0.9 K",
-            tables=["4-5"],
+            tables=["4-5", "5q"],
         ),
         Assumption(
             "vc_weight",
@@ -125,7 +126,7 @@ def assumptions() -> List[Assumption]:
             "Not stated; equal weights. Scaling every W_i changes DFBA's drop probability.",
             [0.5, 1.0, 2.0],
             keys=["connection.*.vc_weight"],
-            tables=["4-5"],
+            tables=["4-5", "5q"],
         ),
         Assumption(
             "arbitration",
@@ -135,7 +136,24 @@ def assumptions() -> List[Assumption]:
             ["rotating", "random"],
             keys=["port.*.arbitration"],
         ),
-    ] + randomness_seam()
+        Assumption(
+            "fig3_phases",
+            "slot phases of the single-TCP runs of figure 3 (simulation.phases)",
+            "aligned",
+            "Not stated. One TCP alone on lossless links of one rate delivers the same octets "
+            "whatever the slot and timer phases (seeds 1-3 identical), so its replications "
+            "could not differ; the runs say so by being deterministic. Random phases are swept.",
+            ["aligned", "random"],
+            keys=["simulation.phases"],
+            tables=["fig3"],
+        ),
+    ] + _seam()
+
+
+def _seam() -> List[Assumption]:
+    """The project's randomness seam, for every table but figure 3 (its own `fig3_phases`)."""
+    tables = ["1-3", "4-5", "5q"]
+    return [dataclasses.replace(a, tables=tables) if a.name == "phases" else a for a in randomness_seam()]
 
 
 def sensitivity_subset(quick_experiments: List[Experiment]) -> Subset:

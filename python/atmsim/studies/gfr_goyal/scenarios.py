@@ -6,6 +6,9 @@ Topology (Figures 4 and 7 are lost in the text; assumed from the prose):
   dst1..15, every link 155.52 Mb/s with 5 ms one-way delay (3 links: RTT 30 ms, as the
   paper says). The FIFO at sw1->sw2 (the bottleneck) has 48000 cells and the
   threshold_drop policy with r_i per VC; other ports are uncongested (infinite, tail drop).
+- Figure 3 (section 2): the same configuration with one SACK TCP (N = 1), sw1->sw2 a
+  48000-cell tail-drop FIFO, and a window-triggered fault at sw1->sw2 (`cwnd_octets`): one
+  segment dropped each time the sender's cwnd reaches the threshold, none for the last case.
 - Tables 4-5: src_i -> edge_k (local switch, k = group) -> sw1 -> sw2 -> dst_i. Access links
   10 us, edge->sw1 4990 us, sw1->sw2 and sw2->dst 5000 us (RTT 30 ms). edge_k->sw1 merges
   the 3 TCPs of group k onto one VC with whole frames (merge_frames); sw1->sw2 runs
@@ -77,6 +80,34 @@ def threshold_scenario(experiment: int, duration_s: Optional[float] = None) -> s
             f'[[connection]]\nname = "tcp{i}"\nroute = ["src{i}", "sw1", "sw2", "dst{i}"]\n'
             f"vc_threshold_cells = {r[group_of(i)]}\n",
         ]
+    return "\n".join(parts)
+
+
+def single_tcp_scenario(threshold_octets: Optional[int], duration_s: Optional[float] = None) -> str:
+    """Figure 3, one case: one SACK TCP, a drop each time its cwnd reaches threshold_octets
+    (None: no drop, the window grows to the 4 MB receiver window)."""
+    parts = _header(DURATION_S if duration_s is None else duration_s)
+    # One TCP alone on lossless links of one rate: random slot and timer phases move its RTT
+    # samples by picoseconds but not what it delivers (seeds 1-3 give identical goodput, and
+    # SACK never waits for a timer here), so replications would be identical; the case is
+    # deterministic and says so.
+    parts.insert(3, 'phases = "aligned"')
+    parts += [
+        _node("sw1", "switch"),
+        _node("sw2", "switch"),
+        _node("src1", "host"),
+        _node("dst1", "host"),
+        _link("src1", "sw1", 5000),
+        _link("sw1", "sw2", 5000),
+        _link("sw2", "dst1", 5000),
+        f'[[port]]\nnode = "sw1"\ntoward = "sw2"\nbuffer_cells = {data.BUFFER_CELLS}\n'
+        'policy = { kind = "tail_drop" }\n',
+        '[[connection]]\nname = "tcp1"\nroute = ["src1", "sw1", "sw2", "dst1"]\n',
+    ]
+    if threshold_octets is not None:
+        parts.append(
+            f'[[fault]]\nport = "sw1->sw2"\nconnection = "tcp1"\ncwnd_octets = {int(threshold_octets)}\n'
+        )
     return "\n".join(parts)
 
 

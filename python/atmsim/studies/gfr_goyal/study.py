@@ -1,13 +1,19 @@
 """The GFR rate-guarantee study (Goyal, Jain, Fahmy, Vandalore) for `atmsim reproduce`.
 
-Rows: Tables 1-3 (experiment x group of 3 TCPs: r_i, throughput per TCP, ratio
-(mu_i/mu)/(r_i/r)) and Tables 4-5 (experiment x merged VC: R_i, ratio). All rows of one
-experiment share one scenario, hence one run (the store keys runs by scenario text).
+Rows: figure 3 (one SACK TCP whose window the network holds down by dropping a segment each
+time its cwnd reaches 125000 / 250000 / 500000 octets, or never: throughput), Tables 1-3
+(experiment x group of 3 TCPs: r_i, throughput per TCP, ratio (mu_i/mu)/(r_i/r)) and
+Tables 4-5 (experiment x merged VC: R_i, ratio). All rows of one experiment share one
+scenario, hence one run (the store keys runs by scenario text).
 
 The compared values are derived from several flows of a run (a group's mean goodput over the
 total), which no single run metric holds: the study's `derive_metrics` hook computes them per
 run (so replications, if any, give them intervals like any other metric), from the row's
-experiment, group and the goodputs of tcp1..tcp15. See docs/gfr-goyal-reproduction.md.
+experiment, group and the goodputs of tcp1..tcp15. Tables 4-5 also compare the maximum
+queue at the first backbone switch, which the paper gives in prose after Table 5, one row per
+experiment (the same scenario, so the same run). Trace runs draw figure 3 (the single TCP's
+window) and figure 5 (one TCP of each group per Tables 1-3 experiment). See
+docs/gfr-goyal-reproduction.md.
 """
 
 from __future__ import annotations
@@ -33,6 +39,14 @@ THROUGHPUT = Compared(
     "throughput_mbps", "derived.throughput_mbps", "throughput per TCP (Mb/s)", relative=True
 )
 
+MAX_QUEUE = Compared(
+    "max_queue_cells", "summary.max_queue_cells", "maximum queue at sw1->sw2 (cells)", relative=True
+)
+
+# Figure 3: the window-controlled cases 125000 and 500000 octets in quick mode; all four full.
+QUICK_FIG3 = (125000, 500000)
+# Figure 5: one TCP of each group (the first).
+FIG5_CONNECTIONS = tuple(f"tcp{k * data.TCPS_PER_GROUP + 1}" for k in range(len(data.GROUPS)))
 QUICK_1_3 = (1,)
 # Tables 4-5: experiment 1, which does not reproduce (see the doc), and experiment 2, which
 # does: a quick run shows the disagreement as well as the agreement.
@@ -55,6 +69,29 @@ def _experiments_1_3(quick: bool) -> List[Experiment]:
     return out
 
 
+def _threshold_label(t: Optional[int]) -> str:
+    return "none" if t is None else str(t)
+
+
+def _experiments_fig3(quick: bool) -> List[Experiment]:
+    out = []
+    for k, t in enumerate(data.FIGURE3_THRESHOLDS):
+        if quick and t not in QUICK_FIG3:
+            continue
+        out.append(
+            Experiment(
+                table="fig3",
+                labels={"threshold_octets": _threshold_label(t), "paper_eq1_mbps": data.FIGURE3_EQ1_MBPS[k]},
+                scenario=Scenario(
+                    model.single_tcp_scenario(t), f"gfr-goyal figure 3: drop at cwnd {_threshold_label(t)}"
+                ),
+                published={"throughput_mbps": data.FIGURE3_SIM_MBPS[k]},
+                cost=0.5,
+            )
+        )
+    return out
+
+
 def _experiments_4_5(quick: bool) -> List[Experiment]:
     out = []
     for e in QUICK_4_5 if quick else data.EXPERIMENTS_4_5:
@@ -69,6 +106,15 @@ def _experiments_4_5(quick: bool) -> List[Experiment]:
                     cost=1.3,
                 )
             )
+        out.append(
+            Experiment(
+                table="5q",
+                labels={"experiment": e, "sum_r_i": data.TABLE4_TOTALS[e]},
+                scenario=scenario,
+                published={"max_queue_cells": data.TABLE5_MAX_QUEUE_CELLS[e]},
+                cost=1.3,
+            )
+        )
     return out
 
 
@@ -99,7 +145,11 @@ _GROUPING = {
 
 
 def _row_values(row: Mapping[Any, Any]) -> Dict[str, float]:
-    """The derived ratio (and throughput per TCP for Tables 1-3) of one run row."""
+    """The derived ratio (and throughput per TCP for Tables 1-3, the single TCP's throughput
+    for figure 3) of one run row."""
+    if str(row.get("table")) == "fig3":
+        v = row.get("flows.tcp1.goodput_bps")
+        return {"throughput_mbps": float(v) / 1e6} if v is not None and v == v else {}
     grouping = _GROUPING.get(str(row.get("table")))
     if grouping is None:
         return {}
@@ -132,6 +182,12 @@ def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
     return out
 
 
+def _trace_table(connections: Any) -> str:
+    """Windows only (figures 3 and 5 plot nothing else)."""
+    names = ", ".join(f'"{c}"' for c in connections)
+    return f"\n[trace]\nqueues = false\nutilization = false\nconnections = [{names}]\n"
+
+
 class GfrGoyalStudy:
     name = "gfr-goyal"
     title = "Providing rate guarantees to TCP over the ATM GFR service"
@@ -151,6 +207,13 @@ class GfrGoyalStudy:
 
     tables = [
         PaperTable(
+            "fig3",
+            "Figure 3: one SACK TCP, one segment dropped each time its cwnd reaches the "
+            "threshold (octets); throughput (the paper's equation 1 from its mean window beside)",
+            ["threshold_octets", "paper_eq1_mbps"],
+            [THROUGHPUT],
+        ),
+        PaperTable(
             "1-3",
             "Tables 1-3: 15 SACK TCPs, one VC each, per-VC thresholds r_i in a "
             "48000-cell FIFO (single drop per crossing); throughput per TCP and "
@@ -165,6 +228,13 @@ class GfrGoyalStudy:
             ["experiment", "vc", "r_i"],
             [RATIO],
         ),
+        PaperTable(
+            "5q",
+            "Tables 4-5 (prose after Table 5): maximum queue at the first backbone switch "
+            "(sw1->sw2) per experiment",
+            ["experiment", "sum_r_i"],
+            [MAX_QUEUE],
+        ),
     ]
 
     @staticmethod
@@ -172,16 +242,50 @@ class GfrGoyalStudy:
         return derive_metrics(runs)
 
     def experiments(self, quick: bool) -> List[Experiment]:
-        return _experiments_1_3(quick) + _experiments_4_5(quick)
+        return _experiments_fig3(quick) + _experiments_1_3(quick) + _experiments_4_5(quick)
 
     def trace_runs(self, quick: bool) -> List[TraceRun]:
-        return []
+        runs = []
+        for t in data.FIGURE3_THRESHOLDS:
+            if quick and t not in QUICK_FIG3:
+                continue
+            name = f"fig3-{_threshold_label(t)}"
+            runs.append(
+                TraceRun(
+                    name=name,
+                    title=f"figure 3, drop at cwnd {_threshold_label(t)} octets",
+                    scenario=Scenario(
+                        model.single_tcp_scenario(t) + _trace_table(("tcp1",)), f"gfr-goyal trace {name}"
+                    ),
+                    cost=0.5,
+                )
+            )
+        for e in QUICK_1_3 if quick else data.EXPERIMENTS_1_3:
+            name = f"fig5-experiment{e}"
+            runs.append(
+                TraceRun(
+                    name=name,
+                    title=f"figure 5, Tables 1-3 experiment {e}: one TCP per group",
+                    scenario=Scenario(
+                        model.threshold_scenario(e) + _trace_table(FIG5_CONNECTIONS),
+                        f"gfr-goyal trace {name}",
+                    ),
+                )
+            )
+        return runs
 
     def figures(self, results: StudyResults, out_dir: Path) -> List[FigureFile]:
         from ... import plots
 
         out_dir.mkdir(parents=True, exist_ok=True)
         figs: List[FigureFile] = []
+        for run, traces in results.traces:
+            cwnd = traces.get("cwnd")
+            if cwnd is None or not len(cwnd):
+                continue
+            figure = "3" if run.name.startswith("fig3") else "5"
+            files = plots.cwnd_trace(cwnd, out_dir / f"trace-{run.name}-cwnd", title=run.title)
+            figs.append(FigureFile("traces", f"Figure {figure}: congestion window, {run.title}.", files))
         for table, key, caption in (
             ("1-3", "tcps", "Table 3: (mu_i/mu)/(r_i/r) per group of 3 TCPs, atmsim beside the paper."),
             ("4-5", "vc", "Table 5: (mu_i/mu)/(R_i/sum R) per merged VC (DFBA), atmsim beside the paper."),

@@ -101,6 +101,9 @@ pub struct Port {
     /// The next trace boundary; `NEVER` without `[trace]`, so the check per event is one compare.
     next_sample: Time,
     pub trace: Option<Box<PortTrace>>,
+    /// Data cells arrived per VC, counted only when a trace records arrival rates (empty
+    /// otherwise, so the count costs an untraced port one failed bounds check).
+    vc_arrivals: Vec<u64>,
 }
 
 impl Port {
@@ -141,6 +144,7 @@ impl Port {
             faults: Vec::new(),
             next_sample: NEVER,
             trace: None,
+            vc_arrivals: Vec::new(),
         }
     }
 
@@ -270,6 +274,9 @@ impl Port {
         }
         self.stats.cells_in += 1;
         let vc = cell.vc as usize;
+        if let Some(n) = self.vc_arrivals.get_mut(vc) {
+            *n += 1;
+        }
         let c = self.class[vc] as usize;
         let eof = cell.is_eof();
         let first = self.frames.begin(vc, eof);
@@ -639,6 +646,7 @@ mod tests {
         let mut p = Port::new("p".into(), 0, SlotClock::new(period), 10, Policy::TailDrop, 4);
         let mut tr = PortTrace::new(2 * PS_PER_US, 9 * PS_PER_US, period, true, true);
         tr.watch_vcs(vec![0, 1]);
+        tr.watch_arrivals(vec![1, 0]);
         p.start_trace(tr);
         offer(&mut p, &mut w, 0, 0, 3);
         offer(&mut p, &mut w, 1, 1, 1);
@@ -660,11 +668,30 @@ mod tests {
         assert_eq!(tr.cells, [2, 0, 0, 0]);
         assert_eq!(tr.per_vc, [vec![1, 0, 0, 0], vec![1, 0, 0, 0]]);
         assert_eq!(tr.util, [1.0, 1.0, 0.0, 0.0]);
+        // Arrival rates in cells/s over each 2 us interval, in the order asked for.
+        assert_eq!(tr.arrival_rate, [vec![0.5e6, 0.0, 0.0, 0.0], vec![1.5e6, 0.0, 0.0, 0.0]]);
         // However the run is cut into batches, the samples are the same.
         for step in [1, 999_999, PS_PER_US, 2 * PS_PER_US, 3 * PS_PER_US + 7] {
             let other = traced(step);
             assert_eq!((&other.t, &other.cells, &other.util), (&tr.t, &tr.cells, &tr.util), "step {step}");
+            assert_eq!(other.arrival_rate, tr.arrival_rate, "step {step}");
         }
+    }
+
+    #[test]
+    fn arrival_rates_count_refused_cells_too() {
+        // What a source offers the switch: a cell counts on arrival, whether or not the buffer
+        // takes it (Bonaventure measures the privileged source's arrival rate at the bottleneck).
+        let (_, mut w) = fixture(10, Policy::TailDrop);
+        let period = CellPeriod::from_cells_per_s(1_000_000);
+        let mut p = Port::new("p".into(), 0, SlotClock::new(period), 2, Policy::TailDrop, 4);
+        let mut tr = PortTrace::new(4 * PS_PER_US, 4 * PS_PER_US, period, false, false);
+        tr.watch_arrivals(vec![0]);
+        p.start_trace(tr);
+        assert_eq!(offer(&mut p, &mut w, 0, 0, 6), 2);
+        p.advance(4 * PS_PER_US, &mut w);
+        p.finish(4 * PS_PER_US);
+        assert_eq!(p.trace.take().unwrap().arrival_rate, [vec![1.5e6]]);
     }
 
     #[test]

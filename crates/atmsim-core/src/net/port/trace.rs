@@ -10,6 +10,10 @@ impl Port {
     /// Record the series `trace` asks for, from its first boundary on.
     pub fn start_trace(&mut self, trace: PortTrace) {
         self.next_sample = trace.first();
+        if trace.arrivals() {
+            // One counter per VC the port knows; untraced ports keep none and skip the count.
+            self.vc_arrivals = vec![0; self.class.len()];
+        }
         self.trace = Some(Box::new(trace));
     }
 
@@ -21,13 +25,14 @@ impl Port {
     pub(super) fn sample(&mut self, upto: Time) {
         let Some(tr) = self.trace.as_deref_mut() else { return };
         while self.next_sample <= upto {
-            let (classes, class) = (&self.classes, &self.class);
+            let (classes, class, arrived) = (&self.classes, &self.class, &self.vc_arrivals);
             let queue = self.queued + self.staging.held;
             self.next_sample = tr.due(
                 self.next_sample,
                 queue,
                 |vc| classes[class[vc as usize] as usize].y,
                 self.stats.cells_out,
+                |vc| arrived.get(vc as usize).copied().unwrap_or(0),
             );
         }
     }
