@@ -6,6 +6,8 @@ import json
 import sys
 import time
 
+import pandas as pd
+
 import atmsim
 from atmsim.studies.ajmone_marsan import scenarios as net
 
@@ -35,13 +37,16 @@ for fig, buf, bg in cases:
         t0 = time.time()
         r = atmsim.run(text)
         f = r.flows.set_index("name")
-        g = [f.loc[n, "goodput_bps"] * 9180 / 9140 / 1e6 for n in ("tcp1", "tcp2", "tcp3")]
+
+        def flow(n: str, col: str, f: "pd.DataFrame" = f) -> float:
+            return float(f[col][n])
+
+        g = [flow(n, "goodput_bps") * 9180 / 9140 / 1e6 for n in ("tcp1", "tcp2", "tcp3")]
         eff = [
-            f.loc[n, "bytes_delivered"]
-            / max(1, f.loc[n, "bytes_delivered"] + f.loc[n, "bytes_retransmitted"])
+            flow(n, "bytes_delivered") / max(1, flow(n, "bytes_delivered") + flow(n, "bytes_retransmitted"))
             for n in ("tcp1", "tcp2", "tcp3")
         ]
-        p = r.ports.set_index("name").loc["A->B"]
+        dropped = int(r.ports.set_index("name")["cells_dropped"]["A->B"])
         free = (150 - bg * 53 / 44) * 48 / 53
         print(
             json.dumps(
@@ -55,7 +60,7 @@ for fig, buf, bg in cases:
                     "free": round(free, 1),
                     "frac_free": round(sum(g) / free, 3),
                     "eff": [round(x, 4) for x in eff],
-                    "drops": int(p["cells_dropped"]),
+                    "drops": dropped,
                     "fs_dr": int(r.ports["rm_fair_share_decreases"].sum()),
                     "wall": round(time.time() - t0, 1),
                 }

@@ -5,11 +5,12 @@ per run. Usage: python scripts/class_unshaped_knobs.py DURATION_S [SET]  (SET: 1
 import json
 import sys
 import time
+from typing import Dict
 
 import atmsim
 from atmsim.studies.ajmone_marsan import scenarios as net
 
-SETS = {
+SETS: Dict[str, Dict[str, Dict[str, object]]] = {
     "1": {
         "base (reno_class: Reno, 500 ms tick, min RTO 2 ticks, 3 dupacks)": {},
         "tahoe": {"tcp.variant": "tahoe"},
@@ -46,7 +47,7 @@ for buf, bg in POINTS:
                     "rto": [int(x) for x in f["rto_expirations"]],
                     "fast_rtx": [int(x) for x in f["fast_retransmits"]],
                     "aborts": int(f["aborts"].sum()),
-                    "drops": int(r.ports.set_index("name").loc["A->B", "cells_dropped"]),
+                    "drops": int(r.ports.set_index("name")["cells_dropped"]["A->B"]),
                     "wall": round(time.time() - t0, 1),
                 }
             ),

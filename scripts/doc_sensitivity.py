@@ -15,34 +15,32 @@ import math
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
+from atmsim.numbers import fmt
 from atmsim.studies import sensitivity
 from atmsim.studies.assumptions import fmt_value
 
 KEEP = ("### Parameters the paper states", "### Assumptions (parameters the paper does not state)")
 
 
-def _parts(readme: str, study: str) -> list:
+def _parts(readme: str, study: str) -> list[str]:
     start = readme.index(f"(`{study}`)")
     end = readme.find("\n## ", start)
     body = readme[start:] if end < 0 else readme[start:end]
     return re.split(r"(?m)^(?=### )", body)
 
 
-def _num(v: float) -> str:
-    return "-" if v != v else f"{v:.3g}"
-
-
-def _ci(pair: tuple) -> str:
+def _ci(pair: tuple[float, float]) -> str:
     lo, hi = pair
     if math.isnan(lo) or math.isnan(hi):
         return ""
-    return "" if lo == hi else f" [{lo:.3g}, {hi:.3g}]"
+    return "" if lo == hi else f" [{fmt(lo)}, {fmt(hi)}]"
 
 
-def _value(text: object) -> object:
+def _value(text: object) -> Any:
     """A swept value as the study declared it (the CSV holds text)."""
     t = str(text)
     if t in ("True", "False"):
@@ -64,12 +62,12 @@ def table(effects: pd.DataFrame, top: int) -> str:
             if r["swing"] == 0:
                 low, high = "same at every value", ""
             else:
-                low = f"{_num(r['low'])}{_ci(r['low_ci'])} ({fmt_value(r['low_value'])})"
-                high = f"{_num(r['high'])}{_ci(r['high_ci'])} ({fmt_value(r['high_value'])})"
+                low = f"{fmt(r['low'])}{_ci(r['low_ci'])} ({fmt_value(r['low_value'])})"
+                high = f"{fmt(r['high'])}{_ci(r['high_ci'])} ({fmt_value(r['high_value'])})"
             lines.append(
-                f"| {r['label']} – {r['metric_label']} | {_num(r['published'])} | "
-                f"{r['assumption']} | {_num(r['baseline'])}{_ci(r['baseline_ci'])} | "
-                f"{low} | {high} | {_num(r['swing'])} |"
+                f"| {r['label']} – {r['metric_label']} | {fmt(r['published'])} | "
+                f"{r['assumption']} | {fmt(r['baseline'])}{_ci(r['baseline_ci'])} | "
+                f"{low} | {high} | {fmt(r['swing'])} |"
             )
     return "\n".join(lines)
 

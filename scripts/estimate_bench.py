@@ -15,12 +15,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 
-def measure(path: str, sets: list[str]) -> tuple[dict, float, float]:
+def measure(path: str, sets: list[str]) -> tuple[dict[str, Any], float, float]:
     args = [sys.executable, "-m", "atmsim", "run", path, "--max-memory", "off"]
     for s in sets:
         args += ["--set", s]

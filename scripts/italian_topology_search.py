@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import math
 from itertools import combinations
+from typing import Sequence
 
 from atmsim.studies.ajmone_marsan import data
 from atmsim.studies.ajmone_marsan import italian_network as it
@@ -36,7 +37,7 @@ def candidates() -> list[str]:
     return out
 
 
-def north_error(links, rule: str, scale: float) -> float | None:
+def north_error(links: Sequence[it.Link], rule: str, scale: float) -> float | None:
     if not it.route_lengths_match(links, rule):
         return None
     errs = []

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from atmsim.studies.agreement import fmt
+from atmsim.numbers import fmt
 
 
 def main() -> None:

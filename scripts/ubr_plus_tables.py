@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any, Dict, List, Optional, Tuple
 
-from atmsim.studies import agreement
+from atmsim import numbers
 
 Row = Dict[str, Any]
 
@@ -35,7 +35,7 @@ def mae(rows: List[Row], k: str) -> float:
 
 
 def fmt(x: Optional[float]) -> str:
-    return agreement.fmt(x, 2)
+    return numbers.fmt(x, 2)
 
 
 def table_number(r: Row) -> int:
@@ -77,7 +77,10 @@ def main(default: str, stagger: str, fixed: str) -> None:
     for cfg in ("LAN", "WAN"):
         for pol in ("UBR", "EPD", "SD", "FBA"):
             rows = [r for r in d if table_number(r) == 2 and r["config"] == cfg and r["policy"] == pol]
-            m = lambda k, rows=rows: sum(r[k] for r in rows) / len(rows)  # noqa: E731
+
+            def m(k: str, rows: List[Row] = rows) -> float:
+                return float(sum(r[k] for r in rows)) / len(rows)
+
             print(
                 f"| {cfg} | {pol} | {m('efficiency'):.2f} ({m('paper_efficiency'):.2f}) | "
                 f"{m('fairness'):.2f} ({m('paper_fairness'):.2f}) |"

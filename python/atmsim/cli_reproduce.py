@@ -135,9 +135,9 @@ def cmd_assumptions(args: argparse.Namespace) -> int:
 
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from . import cli, executors, store
+    from .numbers import fmt
     from .overrides import duration
     from .studies import registry, replication, report, text
-    from .studies.agreement import fmt
     from .studies.reproduce import reproduce, select_tables
 
     if args.assumptions:

@@ -13,6 +13,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from .cli_errors import user_errors
+from .numbers import plus_minus
 from .tables import plain
 
 if TYPE_CHECKING:
@@ -117,8 +118,7 @@ def _estimate_text(got: "pd.DataFrame", metric: str) -> str:
     scale = 1e-6 if metric.endswith("_bps") else 1.0
     mean = float(got["mean"].iloc[0]) * scale
     half = (float(got["ci_high"].iloc[0]) - float(got["ci_low"].iloc[0])) / 2 * scale
-    digits = 2 if scale != 1.0 else 3
-    return f"{mean:.{digits}f}" if math.isnan(half) else f"{mean:.{digits}f} ± {half:.{digits}f}"
+    return plus_minus(mean, half)
 
 
 def _estimate_line(points: List[Any], runs: int, jobs: Optional[int], dask: Optional[str]) -> str:

@@ -131,7 +131,7 @@ def goodput_vs_parameter(points: "pd.DataFrame", x: str, out: PathLike, **kwargs
 
 
 def _row_labels(table: "pd.DataFrame", columns: Sequence[str]) -> List[str]:
-    from .studies.agreement import fmt
+    from .numbers import fmt
 
     return [" ".join(fmt(row[c]) for c in columns) for _, row in table.iterrows()]
 
@@ -191,7 +191,7 @@ def heatmap_figure(
     """Two heat maps on one colour scale, simulated | paper, plus their difference: rows are
     the `rows` columns' combinations, columns the values of `column`; every cell is annotated
     in black or white, whichever reads better on its colour."""
-    from .studies.agreement import fmt
+    from .numbers import fmt
 
     sim = table.pivot_table(index=list(rows), columns=column, values=simulated, aggfunc="first", sort=False)
     pap = table.pivot_table(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List
 
+from .numbers import fmt
 from .result import Result
 
 FLOW_COLUMNS = [
@@ -30,11 +31,9 @@ PORT_COLUMNS = [
 
 
 def _value(v: Any) -> str:
-    if isinstance(v, float):
-        return f"{v:.6g}"
     if isinstance(v, dict):
         return ", ".join(f"{k}={_value(x)}" for k, x in v.items())
-    return str(v)
+    return fmt(v, 6)
 
 
 def _nonzero(counts: Any) -> str:

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Optional
+from typing import Any, Dict, Optional, Tuple
 
 import pytest
 
@@ -18,9 +18,26 @@ SHORT_S = 0.3
 
 def small_scenario(**overrides) -> str:
     """A 5-source LAN scenario with a short duration; keyword arguments replace defaults."""
-    args = dict(config="LAN", sources=5, buffer_cells=1000, policy="FBA", r=0.9, z=0.8)
+    args: Dict[str, Any] = dict(config="LAN", sources=5, buffer_cells=1000, policy="FBA", r=0.9, z=0.8)
     args.update(overrides)
     return scenario_text(duration_s=SHORT_S, **args)
+
+
+def host_switch_host(
+    duration_s: float, delay_us: float, rates_bps: Tuple[int, int] = (155_520_000, 155_520_000)
+) -> str:
+    """The smallest general-form network, host `a` -> switch `s` -> host `b` (links `a-s` and
+    `s-b` at `rates_bps`, each with `delay_us` of propagation): `[simulation]`, nodes and links,
+    for a test to append its ports, connections and sources to."""
+    head = f"[simulation]\nduration_s = {duration_s}\n"
+    nodes = "".join(
+        f'[[node]]\nname = "{n}"\nkind = "{k}"\n' for n, k in (("a", "host"), ("s", "switch"), ("b", "host"))
+    )
+    links = "".join(
+        f'[[link]]\nends = ["{x}", "{y}"]\nrate_bps = {r}\ndelay_us = {delay_us}\n'
+        for (x, y), r in zip((("a", "s"), ("s", "b")), rates_bps)
+    )
+    return head + nodes + links
 
 
 @pytest.fixture
@@ -33,7 +50,7 @@ def scenario_file(tmp_path: Path):
     return write
 
 
-def run_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+def run_cli(*args: object, timeout: float = 300) -> "subprocess.CompletedProcess[str]":
     """Run `atmsim ARGS` with this interpreter (so the installed package is the one tested)."""
     return subprocess.run(
         [sys.executable, "-m", "atmsim", *map(str, args)],

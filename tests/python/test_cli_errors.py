@@ -10,7 +10,7 @@ def assert_one_line_error(proc, *needles: str) -> str:
     assert "Traceback" not in proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1, proc.stderr
-    line = lines[0]
+    line: str = lines[0]
     assert line.startswith("atmsim: error: "), line
     for needle in needles:
         assert needle in line, line

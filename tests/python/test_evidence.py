@@ -15,7 +15,7 @@ from atmsim.store import open_store
 from atmsim.studies import assumptions as A
 from atmsim.studies import replication as R
 from atmsim.studies import sensitivity as S
-from atmsim.studies.registry import Compared, Experiment, PaperTable
+from atmsim.studies.registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
 from conftest import small_scenario
 
 TOPOLOGY = """
@@ -156,6 +156,12 @@ class TinyStudy:
         sc = Scenario(small_scenario(buffer_cells=1000, policy="EPD"), "<tiny>")
         return [Experiment("T1", {"buffer": 1000}, sc, {"efficiency": 0.5})]
 
+    def trace_runs(self, quick: bool) -> List[TraceRun]:
+        return []
+
+    def figures(self, results: StudyResults, out_dir: Path) -> List[FigureFile]:
+        return []
+
 
 ASSUMED = [
     A.Assumption(
@@ -225,114 +231,38 @@ def test_sensitivity_runs_through_the_store_and_draws(tmp_path: Path):
     assert [f.suffix for f in files] == [".png", ".svg"] and all(f.stat().st_size for f in files)
 
 
-def test_verdicts_name_the_assumption_or_the_model():
-    rows = [
+def _sweep_rows(experiment, label, assumption, published, points):
+    """Sensitivity rows of one published number: `points` are (value, mean, half-width)."""
+    return [
         {
-            "experiment": 0,
+            "experiment": experiment,
             "table": "T",
-            "label": "row A",
+            "label": label,
             "metric": "eff",
             "metric_label": "efficiency",
             "relative": False,
-            "assumption": "buffer",
-            "value": v,
-            "n": 2,
-            "mean": m,
-            "ci_low": m - 0.01,
-            "ci_high": m + 0.01,
-            "published": 0.9,
-        }
-        for v, m in ((100, 0.6), (1000, 0.7), (10000, 0.89))
-    ] + [
-        {
-            "experiment": 1,
-            "table": "T",
-            "label": "row B",
-            "metric": "eff",
-            "metric_label": "efficiency",
-            "relative": False,
-            "assumption": "buffer",
-            "value": v,
-            "n": 2,
-            "mean": m,
-            "ci_low": m - 0.01,
-            "ci_high": m + 0.01,
-            "published": 0.2,
-        }
-        for v, m in ((100, 0.6), (1000, 0.7), (10000, 0.8))
-    ]
-    rows += [
-        {
-            "experiment": 2,
-            "table": "T",
-            "label": "row C",
-            "metric": "eff",
-            "metric_label": "efficiency",
-            "relative": False,
-            "assumption": "buffer",
-            "value": v,
-            "n": 2,
-            "mean": m,
-            "ci_low": m - 0.3,
-            "ci_high": m + 0.3,
-            "published": 0.9,
-        }
-        for v, m in ((100, 0.6), (1000, 0.7), (10000, 0.75))
-    ]
-    rows += [
-        {
-            "experiment": 3,
-            "table": "T",
-            "label": "row D",
-            "metric": "eff",
-            "metric_label": "efficiency",
-            "relative": False,
-            "assumption": "buffer",
-            "value": v,
-            "n": 2,
-            "mean": m,
-            "ci_low": m - 0.01,
-            "ci_high": m + 0.01,
-            "published": 0.65,
-        }
-        for v, m in ((100, 0.5), (1000, 0.8), (10000, 0.9))
-    ]
-    rows += [
-        {
-            "experiment": 4,
-            "table": "T",
-            "label": "row E",
-            "metric": "eff",
-            "metric_label": "efficiency",
-            "relative": False,
-            "assumption": "stagger",
-            "value": v,
-            "n": 2,
-            "mean": m,
-            "ci_low": m,
-            "ci_high": m,
-            "published": 0.88,
-        }
-        for v, m in ((False, 0.28), (True, 0.93))
-    ]
-    rows += [
-        {
-            "experiment": 5,
-            "table": "T",
-            "label": "row F",
-            "metric": "eff",
-            "metric_label": "efficiency",
-            "relative": False,
-            "assumption": "arb",
+            "assumption": assumption,
             "value": v,
             "n": 2,
             "mean": m,
             "ci_low": m - h,
             "ci_high": m + h,
-            "published": 2.78,
+            "published": published,
         }
-        for v, m, h in (("rotating", 2.94, 0.0), ("random", 2.95, 0.3))
+        for v, m, h in points
     ]
+
+
+def test_verdicts_name_the_assumption_or_the_model():
+    buffers = (100, 1000, 10000)
+    rows = (
+        _sweep_rows(0, "row A", "buffer", 0.9, [(v, m, 0.01) for v, m in zip(buffers, (0.6, 0.7, 0.89))])
+        + _sweep_rows(1, "row B", "buffer", 0.2, [(v, m, 0.01) for v, m in zip(buffers, (0.6, 0.7, 0.8))])
+        + _sweep_rows(2, "row C", "buffer", 0.9, [(v, m, 0.3) for v, m in zip(buffers, (0.6, 0.7, 0.75))])
+        + _sweep_rows(3, "row D", "buffer", 0.65, [(v, m, 0.01) for v, m in zip(buffers, (0.5, 0.8, 0.9))])
+        + _sweep_rows(4, "row E", "stagger", 0.88, [(False, 0.28, 0.0), (True, 0.93, 0.0)])
+        + _sweep_rows(5, "row F", "arb", 2.78, [("rotating", 2.94, 0.0), ("random", 2.95, 0.3)])
+    )
     eff = S.effects(pd.DataFrame(rows), {"buffer": 1000, "stagger": False, "arb": "rotating"})
     lines = S.verdicts(eff)
     # Row E: a yes/no assumption has no values in between; true closes most of the gap.

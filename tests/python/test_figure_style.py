@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.collections import LineCollection
 from matplotlib.colors import to_rgb
 
 from atmsim import figure_style as style
@@ -114,10 +116,12 @@ def test_heatmap_annotations_are_legible_and_axes_worded(table):
             continue  # a colour bar
         image = ax.images[0]
         values = image.get_array()
+        assert values is not None
         for text in ax.texts:
             col, row = (round(v) for v in text.get_position())
             cell = image.cmap(image.norm(values[row, col]))
-            assert style.contrast(to_rgb(text.get_color()), cell[:3]) >= 4.5, text.get_text()
+            rgb = [float(c) for c in cell[:3]]
+            assert style.contrast(to_rgb(text.get_color()), rgb) >= 4.5, text.get_text()
             checked += 1
     assert checked == 3 * len(table)
     _assert_worded(fig, set(table.columns))
@@ -148,7 +152,8 @@ def test_goodput_interval_never_below_zero():
     # An interval reaching down to -4 Mb/s (a t interval over a skewed sample) stops at 0.
     fig = plots.goodput_figure(_points(ci_low_offset=8e6), "buffer_cells", hue="policy")
     ax = fig.axes[0]
-    lows = [seg[:, 1].min() for coll in ax.collections for seg in coll.get_segments()]
+    bars = [coll for coll in ax.collections if isinstance(coll, LineCollection)]
+    lows = [seg[:, 1].min() for coll in bars for seg in coll.get_segments()]
     assert lows and min(lows) >= 0.0
     assert style.whiskers([1.0], [-3.0], [2.0]) == ([1.0], [1.0])
     assert style.whiskers([1.0], [-3.0], [2.0], floor_at_zero=False) == ([4.0], [1.0])
@@ -175,7 +180,7 @@ def test_few_replications_are_drawn_not_an_interval():
     ax = fig.axes[0]
     assert not ax.collections  # no error bars
     marks = [line for line in ax.lines if line.get_linestyle() == "None"]
-    assert sum(len(line.get_xdata()) for line in marks) == len(runs)
+    assert sum(np.size(line.get_xdata()) for line in marks) == len(runs)
 
 
 def test_paper_marks_in_their_series_colour_with_a_legend_entry():
@@ -184,10 +189,14 @@ def test_paper_marks_in_their_series_colour_with_a_legend_entry():
     fig = plots.goodput_figure(points, "buffer_cells", hue="policy", paper=paper)
     ax = fig.axes[0]
     series = {line.get_label(): line.get_color() for line in ax.lines if line.get_label() in ("EPD", "FBA")}
-    crosses = [line for line in ax.lines if line.get_marker() == style.PAPER_MARKER and len(line.get_xdata())]
+    crosses = [
+        line for line in ax.lines if line.get_marker() == style.PAPER_MARKER and np.size(line.get_xdata())
+    ]
     assert len(crosses) == 2
     assert {c.get_color() for c in crosses} == set(series.values())
-    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    box = ax.get_legend()
+    assert box is not None
+    legend = [t.get_text() for t in box.get_texts()]
     assert style.PAPER_LEGEND in legend
 
 

@@ -3,6 +3,8 @@ metrics and one very short end-to-end reproduction."""
 
 from __future__ import annotations
 
+from typing import List
+
 import pandas as pd
 import pytest
 
@@ -17,6 +19,7 @@ from atmsim.studies.gfr_bonaventure.study import (
     experiment_list,
     trace_list,
 )
+from atmsim.studies.registry import Experiment, TraceRun
 from atmsim.studies.reproduce import reproduce_study
 
 tomllib = pytest.importorskip("tomllib")
@@ -247,10 +250,10 @@ def test_trace_runs_are_figures_6_8_10_and_24():
 class _Subset(GfrBonaventureStudy):
     """The study restricted to a few figures, to keep the end-to-end test short."""
 
-    def experiments(self, quick: bool) -> list:
+    def experiments(self, quick: bool) -> List[Experiment]:
         return experiment_list(quick, ("5", "4", "16", "22"))
 
-    def trace_runs(self, quick: bool) -> list:
+    def trace_runs(self, quick: bool) -> List[TraceRun]:
         return trace_list(quick)[:1]
 
 

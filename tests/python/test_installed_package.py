@@ -16,7 +16,7 @@ import atmsim
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _cli(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+def _cli(cwd: Path, *args: str) -> "subprocess.CompletedProcess[str]":
     return subprocess.run(
         [sys.executable, "-m", "atmsim", *args], cwd=cwd, capture_output=True, text=True, timeout=300
     )

@@ -85,6 +85,7 @@ def test_kept_topology_matches_the_text_and_table2():
     # The northern links the TCP connections cross are within 15 % of Table 2, except Ve->Bo.
     for r in rows:
         if r.connection in ("To-Fi", "Ve-To") and r.link != "VE->BO":
+            assert r.paper is not None
             assert abs(math.log(r.model / r.paper)) < 0.15, r
     # No link of the kept topology is overloaded by the background at 1.2 Gb/s.
     assert max(it.link_loads(1.2e9).values()) < 1.0

@@ -10,14 +10,18 @@ import json
 import socket
 import sqlite3
 import tracemalloc
+from typing import Callable, ParamSpec, TypeVar
 
 import pytest
 
 import atmsim
 from atmsim import limits, plan
 from atmsim.scenario import Scenario, as_scenario
-from conftest import run_cli, small_scenario
+from conftest import host_switch_host, run_cli, small_scenario
 from test_cli_errors import assert_one_line_error
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 # --- item 7: size cap -------------------------------------------------------------------------
 
@@ -218,11 +222,11 @@ def test_a_billion_run_sweep_starts_and_stops_with_bounded_memory(tmp_path):
         def __init__(self):
             self.n = 0
 
-        def submit(self, fn, *args, **kwargs):
+        def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
             self.n += 1
             if self.n > 300:
                 raise KeyboardInterrupt
-            f: Future = Future()
+            f: Future[T] = Future()
             f.set_result(fn(*args, **kwargs))
             return f
 
@@ -280,26 +284,9 @@ def test_a_bad_max_memory_is_one_line(scenario_file):
 
 
 def test_background_refusals_are_in_the_report():
-    text = """
-[simulation]
-duration_s = 0.005
-[[node]]
-name = "a"
-kind = "host"
-[[node]]
-name = "s"
-kind = "switch"
-[[node]]
-name = "b"
-kind = "host"
-[[link]]
-ends = ["a", "s"]
-rate_bps = 155520000
-delay_us = 10
-[[link]]
-ends = ["s", "b"]
-rate_bps = 155520000
-delay_us = 10
+    text = (
+        host_switch_host(0.005, 10)
+        + """
 [[connection]]
 name = "c"
 route = ["a", "s", "b"]
@@ -308,5 +295,6 @@ name = "flood"
 route = ["a", "s", "b"]
 source = { kind = "poisson", user_bps = 1e12 }
 """
+    )
     bg = atmsim.run(text=text).raw["background"][0]
     assert bg["messages_refused"] > 0 and bg["cells_refused"] > 0

@@ -38,6 +38,7 @@ def browser():
     chromium, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
     if not (chromium and driver_path):
         _missing("chromium and chromedriver not found (apt-get install chromium chromium-driver)")
+    assert chromium and driver_path
     options = webdriver.ChromeOptions()
     options.binary_location = chromium
     for arg in (
@@ -61,7 +62,7 @@ def browser():
 @pytest.fixture(scope="module")
 def report(quick_report) -> Path:
     assert quick_report.proc.returncode == 0, quick_report.proc.stderr
-    return quick_report.out / "index.html"
+    return Path(quick_report.out) / "index.html"
 
 
 def test_report_page_in_headless_chromium(browser, report: Path) -> None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any, Dict
 
 import pytest
 
@@ -80,7 +81,7 @@ def test_scenario_text_is_the_template():
     assert epd["n_source"]["policy"] == "epd"
 
 
-def check_row(out: dict, row: PaperRow) -> None:
+def check_row(out: Dict[str, Any], row: PaperRow) -> None:
     assert out.keys() >= ROW_KEYS
     assert (
         TABLE_NUMBER[out["table"]],

@@ -23,6 +23,7 @@ def test_generated_scenario_files_are_current():
     spec = importlib.util.spec_from_file_location(
         "write_study_scenarios", ROOT / "scripts" / "write_study_scenarios.py"
     )
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules["write_study_scenarios"] = module
     spec.loader.exec_module(module)

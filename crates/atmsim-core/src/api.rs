@@ -60,6 +60,7 @@ pub fn report_json(r: &Report) -> Result<String, ScenarioError> {
     crate::json::to_string(r).map_err(|e| ScenarioError { field: "report".into(), reason: e.to_string() })
 }
 
+/// [`run_scenario`], its report as [`report_json`] writes it.
 pub fn run_scenario_json(
     toml_text: &str,
     overrides: &[(String, String)],

@@ -71,6 +71,7 @@ struct Flow {
     window_segments: f64,
 }
 
+/// The cost of running a validated model to its end (the module documentation gives the rules).
 pub fn estimate(model: &Model) -> Estimate {
     let dur_s = to_secs_f64(model.duration);
     let link_rate: Vec<f64> = model.links.iter().map(|l| l.period.cells_per_s()).collect();
@@ -221,18 +222,24 @@ fn trace_values(model: &Model, dur_s: f64, events: f64) -> f64 {
 
 /// What the memory model counts.
 pub struct Footprint {
+    /// Connections (each a data and an ACK VC).
     pub conns: f64,
+    /// Background sources (one VC each).
     pub background: f64,
     /// Sum over VCs of the hosts and ports each one crosses (its per-VC state, see
     /// `net/label.rs`).
     pub crossings: f64,
+    /// End systems.
     pub hosts: f64,
+    /// Switch output ports.
     pub ports: f64,
+    /// One-way channels (two per link).
     pub channels: f64,
     /// Cells that may sit in buffers and adapters at once.
     pub buffered_cells: f64,
     /// AAL5 frames (TCP segments, background messages) alive at once.
     pub frames: f64,
+    /// Numbers the traces hold at the end.
     pub trace_values: f64,
 }
 

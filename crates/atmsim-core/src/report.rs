@@ -11,21 +11,36 @@ use crate::net::{Component, Endpoint, RateControl, INFINITE};
 use crate::scenario::build::Built;
 use crate::time::to_secs_f64;
 
+/// One TCP connection's results (`flows[]`).
 #[derive(Debug, Clone, Serialize)]
 pub struct FlowReport {
+    /// Connection name (`tcp1`, `tcp2`, ... in the N-source template).
     pub name: String,
+    /// Payload delivered in order, in bit/s over the whole run (the papers' throughput:
+    /// retransmissions and headers excluded).
     pub goodput_bps: f64,
+    /// Payload octets delivered in order to the receiving application.
     pub bytes_delivered: u64,
+    /// TCP segments sent, retransmissions included.
     pub segments_sent: u64,
+    /// Segments sent again.
     pub segments_retransmitted: u64,
     /// Data octets sent, retransmissions included.
     pub bytes_sent: u64,
+    /// Payload octets of the retransmitted segments.
     pub bytes_retransmitted: u64,
+    /// Retransmission timeouts.
     pub rto_expirations: u64,
+    /// Fast retransmits (0 when fast retransmit is off).
     pub fast_retransmits: u64,
+    /// Mean of the sender's round-trip samples, in seconds; `None` without samples.
     pub mean_rtt_s: Option<f64>,
+    /// Mean time from a segment's creation to its in-order delivery, in seconds; `None`
+    /// without samples.
     pub mean_delay_s: Option<f64>,
+    /// Congestion window at the end, in octets.
     pub final_cwnd_bytes: u32,
+    /// Slow-start threshold at the end, in octets.
     pub final_ssthresh_bytes: u32,
     /// Connections dropped after too many successive timeouts.
     pub aborts: u64,
@@ -37,15 +52,22 @@ pub struct FlowReport {
     /// AAL5 frames of the connection tagged CLP=1 (by its adapter or at the network's UPC) and
     /// their share of the frames examined; `null` when nothing tags this connection.
     pub frames_tagged: Option<u64>,
+    /// Share (0..1) of the examined frames that were tagged.
     pub tagged_fraction: Option<f64>,
+    /// Transfers of a `transfers` application that completed.
     pub transfers_completed: u64,
+    /// Transfers of a `transfers` application whose connection was aborted.
     pub transfers_aborted: u64,
+    /// Mean duration of the completed transfers (SYN to last octet acknowledged), in
+    /// seconds; `None` without any.
     pub mean_transfer_time_s: Option<f64>,
+    /// Messages written by a `messages` application.
     pub messages: u64,
-    /// RM cells the source sent and got back, and how many of those carried congestion (PRCA
-    /// CI or adaptive DR); `null` without `abr`.
+    /// RM cells the source sent; `None` without `abr`.
     pub rm_cells_sent: Option<u64>,
+    /// RM cells that came back to the source; `None` without `abr`.
     pub rm_cells_returned: Option<u64>,
+    /// Returned RM cells that carried congestion (PRCA CI or adaptive DR); `None` without `abr`.
     pub rm_cells_congested: Option<u64>,
     /// The source's allowed rate at the end (bit/s of cells): PRCA's ACR, adaptive C / N_S,
     /// or the fixed shaping rate; `null` for an unpaced connection.
@@ -55,47 +77,69 @@ pub struct FlowReport {
 /// A background source and its sink.
 #[derive(Debug, Clone, Serialize)]
 pub struct BackgroundReport {
+    /// Source name (`[[background]]` `name`; `name.1`, `name.2`, ... when `count` > 1).
     pub name: String,
+    /// Messages (bursts) the source generated.
     pub messages_offered: u64,
+    /// Cells of those messages.
     pub cells_offered: u64,
-    /// Cells that reached the sink, and the messages that arrived whole.
+    /// Cells that reached the sink.
     pub cells_delivered: u64,
+    /// Messages that arrived whole.
     pub messages_delivered: u64,
     /// Messages (and their cells) the source's host refused because its bounded adapter queue
     /// was full: the source offered more than its link or shaper carries.
     pub messages_refused: u64,
+    /// Cells of the refused messages.
     pub cells_refused: u64,
+    /// User data the source generated, in bit/s over the run.
     pub offered_user_bps: f64,
+    /// User data of the messages that arrived whole, in bit/s over the run.
     pub delivered_user_bps: f64,
     /// 1 - delivered / offered cells (cells still queued or in flight at the end count as lost).
     pub cell_loss_ratio: Option<f64>,
 }
 
+/// One switch output port's results (`ports[]`).
 #[derive(Debug, Clone, Serialize)]
 pub struct PortReport {
+    /// Port name, `switch->neighbour`.
     pub name: String,
+    /// Buffer acceptance policy (`tail_drop`, `epd`, ...).
     pub policy: &'static str,
+    /// Buffer size in cells; `None` when infinite.
     pub buffer_cells: Option<u32>,
+    /// Cells that arrived at the port.
     pub cells_in: u64,
+    /// Cells transmitted on the outgoing link.
     pub cells_out: u64,
+    /// Cells discarded, for any reason.
     pub cells_dropped: u64,
+    /// AAL5 frames that lost at least one cell here.
     pub frames_dropped: u64,
+    /// `cells_dropped` by reason (`overflow`, `early_packet`, `fault`, ...; see
+    /// `docs/report-fields.md`).
     pub drops: serde_json::Map<String, serde_json::Value>,
+    /// Largest queue occupancy seen, in cells.
     pub max_queue_cells: u32,
+    /// Time-averaged queue occupancy, in cells.
     pub mean_queue_cells: f64,
+    /// Queue occupancy at the end, in cells.
     pub final_queue_cells: u32,
     /// Time-averaged occupancy of each VC that used the port (merged VCs under their first
     /// connection's name).
     pub vc_mean_queue_cells: serde_json::Map<String, serde_json::Value>,
-    /// RM cells that arrived (in `cells_in`), and backward ones whose feedback was raised here.
+    /// RM cells that arrived (counted in `cells_in`).
     pub rm_cells: u64,
+    /// Backward RM cells whose feedback this switch made more pessimistic.
     pub rm_feedback_raised: u64,
     /// Backward RM cells set to DR by the fair-share rule where the buffer band gave less.
     pub rm_fair_share_decreases: u64,
     /// Data cells marked EFCI here.
     pub efci_marked: u64,
-    /// FCVC credit cells consumed and sent here (never queued: not in `cells_in`/`cells_out`).
+    /// FCVC credit cells consumed here (never queued: not in `cells_in`).
     pub credit_cells_in: u64,
+    /// FCVC credit cells the port sent back upstream (not in `cells_out`).
     pub credit_cells_out: u64,
     /// Per FCVC connection forwarded here: the largest occupancy of its N2 + N3 buffer.
     pub fcvc_vc_max_queue_cells: serde_json::Map<String, serde_json::Value>,
@@ -103,52 +147,87 @@ pub struct PortReport {
     pub upc_cells: serde_json::Map<String, serde_json::Value>,
 }
 
+/// One end system's adapter (`hosts[]`).
 #[derive(Debug, Clone, Serialize)]
 pub struct HostReport {
+    /// Host name.
     pub name: String,
+    /// Cells the adapter sent.
     pub cells_out: u64,
+    /// Cells the adapter received.
     pub cells_in: u64,
+    /// Complete AAL5 frames reassembled.
     pub frames_in: u64,
+    /// Frames discarded at reassembly because cells were missing.
     pub frames_corrupted: u64,
+    /// Cells still waiting in the adapter at the end.
     pub backlog_cells: u64,
     /// RM and credit cells received (part of `cells_in`).
     pub control_cells_in: u64,
 }
 
+/// Cell bookkeeping of the whole network: every cell offered is delivered, dropped, queued or
+/// on a wire at the end.
 #[derive(Debug, Clone, Serialize)]
 pub struct Conservation {
+    /// Cells sent by hosts, plus credit cells sent by ports.
     pub cells_offered: u64,
+    /// Cells received by hosts (credit cells included), plus credit cells consumed by ports.
     pub cells_delivered: u64,
+    /// Cells discarded anywhere.
     pub cells_dropped: u64,
+    /// Cells in buffers and adapters at the end.
     pub cells_queued: u64,
+    /// Cells in flight on links at the end.
     pub cells_on_wire: u64,
     /// AAL5 frames still holding a slot (cells queued, on the wire or in reassembly).
     pub frames_live: u64,
+    /// Whether offered = delivered + dropped + queued + on the wire (and no frame slot leaked).
     pub balanced: bool,
 }
 
+/// Network-wide metrics (`summary`).
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
+    /// Sum of the flows' goodputs, in bit/s.
     pub total_goodput_bps: f64,
+    /// Largest TCP goodput the bottleneck link can carry, in bit/s (its rate less cell,
+    /// AAL5 and TCP/IP overheads); `None` without a bottleneck.
     pub max_tcp_goodput_bps: Option<f64>,
+    /// `total_goodput_bps / max_tcp_goodput_bps`, 0..1.
     pub efficiency: Option<f64>,
+    /// Jain's fairness index over the flows' goodputs, 0..1.
     pub fairness: Option<f64>,
+    /// Name of the bottleneck port (`[metrics] bottleneck`, or the template's `sw1->sw2`).
     pub bottleneck_port: Option<String>,
+    /// Largest queue of the bottleneck port, in cells.
     pub max_queue_cells: Option<u32>,
+    /// The cell bookkeeping check every run makes.
     pub conservation: Conservation,
 }
 
+/// Everything a run measured: the `--json` document (`docs/report-fields.md`).
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
+    /// Master seed of the run.
     pub seed: u64,
+    /// Simulated time, in seconds.
     pub duration_s: f64,
+    /// Wall-clock seconds the engine took to simulate (parsing and building excluded).
     pub wall_s: f64,
+    /// Events the engine processed.
     pub events: u64,
+    /// Package version and source fingerprint of the engine ([`crate::version`]).
     pub engine_version: &'static str,
+    /// One entry per TCP connection.
     pub flows: Vec<FlowReport>,
+    /// One entry per background source.
     pub background: Vec<BackgroundReport>,
+    /// One entry per switch output port.
     pub ports: Vec<PortReport>,
+    /// One entry per end system.
     pub hosts: Vec<HostReport>,
+    /// Network-wide metrics and the conservation check.
     pub summary: Summary,
     /// Time series, only when the scenario has a `[trace]` table.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -183,6 +262,7 @@ fn upc_tagging(b: &Built) -> Vec<Option<(u64, u64)>> {
     out
 }
 
+/// The report of a built simulation as it stands now; `wall_s` is recorded as given.
 pub fn report(b: &Built, wall_s: f64) -> Report {
     let sim = &b.sim;
     let dur = to_secs_f64(b.model.duration);

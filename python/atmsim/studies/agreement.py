@@ -20,28 +20,6 @@ THRESHOLDS = (0.05, 0.10)
 COLUMNS = ["table", "metric", "relative", "rows", "mean_abs_diff", "within_0.05", "within_0.10"]
 
 
-def fmt(v: Any, digits: int = 3) -> str:
-    """A value as the reproduction prints it, in notes, terminal tables, the report and figure
-    labels: numbers to `digits` significant digits, whole numbers and numbers of `digits` or
-    more integer digits in full (7591 cells, not 7.59e+03), "-" when missing or NaN, text as
-    it is."""
-    if v is None:
-        return "-"
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, str):
-        return v
-    try:
-        f = float(v)
-    except (TypeError, ValueError):
-        return str(v)
-    if math.isnan(f):
-        return "-"
-    if f.is_integer() or abs(f) >= 10**digits:
-        return f"{f:.0f}"
-    return f"{f:.{digits}g}"
-
-
 def _gap(sim: Any, paper: Any, relative: bool) -> Optional[float]:
     try:
         s, p = float(sim), float(paper)

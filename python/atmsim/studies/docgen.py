@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
 
 from ..figure_style import bounded
-from .agreement import fmt
+from ..numbers import fmt
 from .registry import PaperTable
 
 if TYPE_CHECKING:

@@ -108,7 +108,10 @@ class Study(Protocol):
     title: str
     citation: str
     runs: int  # replications per experiment (1 for a model without randomness)
-    tables: Sequence[PaperTable]
+
+    @property
+    def tables(self) -> Sequence[PaperTable]:
+        """The paper's tables the study compares with (read only: a study may hold a list)."""
 
     def experiments(self, quick: bool) -> List[Experiment]:
         """The runs; quick: a small subset that still shows the study's point."""

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, List, Sequence
 
-from .agreement import fmt
+from ..numbers import fmt, percent, plus_minus
 from .assumptions import fmt_value
 from .registry import PaperTable
 from .reproduce import Reproduction, StudyReport, assumptions_of, stated_of
@@ -33,8 +33,7 @@ def _cell(frame: "pd.DataFrame", i: int, name: str) -> str:
     """A simulated value, with its 95 % half-width when the runs had a spread."""
     v = _number(frame.at[i, name])
     half = (_number(frame.at[i, f"{name}_ci_high"]) - _number(frame.at[i, f"{name}_ci_low"])) / 2
-    text = fmt(v)
-    return text if math.isnan(half) or half == 0 else f"{text} ± {fmt(half)}"
+    return plus_minus(v, None if half == 0 else half)
 
 
 def _number(v: Any) -> float:
@@ -88,16 +87,11 @@ def _agreement_rows(report: StudyReport) -> List[List[str]]:
                 f"{r['metric']}{unit}",
                 str(int(r["rows"])),
                 fmt(float(r["mean_abs_diff"])),
-                _percent(r["within_0.05"]),
-                _percent(r["within_0.10"]),
+                percent(r["within_0.05"]),
+                percent(r["within_0.10"]),
             ]
         )
     return rows
-
-
-def _percent(v: Any) -> str:
-    f = float(v)
-    return "-" if math.isnan(f) else f"{100 * f:.0f} %"
 
 
 # No "|" in headings: it would split a Markdown table cell.

@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Dict, List
 
+from ..numbers import fmt
 from ..tables import plain
-from .agreement import fmt
 from .reproduce import StudyReport
 
 if TYPE_CHECKING:

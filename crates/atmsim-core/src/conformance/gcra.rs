@@ -38,7 +38,9 @@ impl Gcra {
 }
 
 /// Continuous-state leaky bucket: a bucket drained at one unit per unit time, filled by T per
-/// conforming cell, with limit T + tau.
+/// conforming cell, with limit T + tau. The engine polices with [`Gcra`]; this second form of
+/// the same algorithm is the reference the tests hold it to.
+#[cfg(test)]
 #[derive(Debug, Clone)]
 pub struct LeakyBucket {
     pub t: Time,
@@ -49,6 +51,7 @@ pub struct LeakyBucket {
     lct: Time,
 }
 
+#[cfg(test)]
 impl LeakyBucket {
     pub fn new(t: Time, tau: Time) -> Self {
         LeakyBucket { t, tau, x: 0, lct: 0 }

@@ -10,7 +10,7 @@ mod gcra;
 mod tagger;
 
 pub use fgcra::FGcra;
-pub use gcra::{Gcra, LeakyBucket};
+pub use gcra::Gcra;
 pub use tagger::AdapterTagger;
 
 use crate::time::{Time, PS_PER_S};

@@ -50,6 +50,7 @@ pub struct UpcSpec {
     /// Cell delay variation tolerance tau (default 0).
     #[serde(default)]
     pub cdvt_us: f64,
+    /// What to do with a non-conforming cell: `"tag"` or `"drop"`.
     pub action: UpcAction,
     /// The switch where the VC is policed (default: the first switch of its route).
     pub switch: Option<String>,
@@ -106,17 +107,25 @@ pub fn upc_of(
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AbrSpec {
+    /// Which source control: `"prca"` or `"adaptive"`.
     pub kind: AbrKind,
     /// RM cell every `nrm` data cells (default 32, both studies).
     pub nrm: Option<i64>,
-    // PRCA (defaults: the credit/rate study, section III.E).
+    /// PRCA peak cell rate, the most the source may send (default 12 Mb/s; PRCA defaults are
+    /// the credit/rate study's, section III.E).
     pub pcr_bps: Option<f64>,
+    /// PRCA minimum cell rate, below which the allowed rate never falls (default 0.5 Mb/s).
     pub mcr_bps: Option<f64>,
+    /// PRCA additive increase on each RM cell returned without congestion (default 3.2 Mb/s).
     pub air_bps: Option<f64>,
+    /// PRCA multiplicative decrease factor: the allowed rate falls by ACR / 2^MDF after every
+    /// cell (default 5).
     pub mdf: Option<i64>,
+    /// PRCA initial cell rate (default: the PCR).
     pub icr_bps: Option<f64>,
-    // Adaptive shaping: rates C / N_S between these (defaults: C and C / 10000).
+    /// Adaptive shaping: the highest rate C / N_S may take (default C, the access link rate).
     pub max_rate_bps: Option<f64>,
+    /// Adaptive shaping: the lowest rate C / N_S may take (default C / 10000).
     pub min_rate_bps: Option<f64>,
 }
 
@@ -147,12 +156,15 @@ fn default_max_cells() -> i64 {
     200
 }
 
+/// One `[[background]]` table: a non-TCP source of cells over a one-way route.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BackgroundSpec {
+    /// Name in the report (`background[]`).
     pub name: String,
     /// Host, switches, host: as a connection's route (cells flow one way only).
     pub route: Vec<String>,
+    /// When the source starts, in seconds from the start (default 0).
     #[serde(default)]
     pub start_s: f64,
     /// That many identical, independent sources (named `name.1`, `name.2`, ...; default 1).
@@ -160,7 +172,9 @@ pub struct BackgroundSpec {
     /// Served first at priority ports.
     #[serde(default)]
     pub guaranteed: bool,
+    /// The traffic model: `{ kind = "cbr" | "on_off" | "poisson", ... }`.
     pub source: SourceSpec,
+    /// GCRA shaping of the source at its host's adapter.
     pub shaping: Option<ShapingSpec>,
     /// Cell-level UPC of the source's VC.
     pub upc: Option<UpcSpec>,

@@ -1,17 +1,20 @@
 //! Scenarios: TOML text -> overrides -> typed spec -> validated model -> built simulation.
 
-pub mod app;
+pub(crate) mod app;
+#[doc(hidden)]
 pub mod build;
-pub mod fault;
-pub mod flow;
-pub mod instrument;
-pub mod observe;
-pub mod overrides;
+pub(crate) mod fault;
+pub(crate) mod flow;
+pub(crate) mod instrument;
+pub(crate) mod observe;
+pub(crate) mod overrides;
+#[doc(hidden)]
 pub mod phases;
 pub mod spec;
-pub mod switch_flow;
-pub mod tcp;
-pub mod template;
+pub(crate) mod switch_flow;
+pub(crate) mod tcp;
+pub(crate) mod template;
+#[doc(hidden)]
 pub mod validate;
 
 use crate::error::ScenarioError;

@@ -10,6 +10,7 @@ use super::validate::{bad, Model};
 use crate::error::ScenarioError;
 use crate::time::{from_secs_f64, Time};
 
+/// The `[trace]` table: time series the run records into the report's `traces`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TraceSpec {
@@ -45,6 +46,7 @@ fn yes() -> bool {
     true
 }
 
+/// The `[capture]` table: frames recorded as pcap files of real IPv4/TCP packets.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CaptureSpec {

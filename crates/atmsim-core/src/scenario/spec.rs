@@ -5,18 +5,29 @@
 
 use serde::Deserialize;
 
+// The tables that live beside the code that checks them, so that this module is the whole format.
+pub use super::flow::{AbrSpec, BackgroundSpec, ShapingSpec, UpcSpec};
+pub use super::observe::{CaptureSpec, TraceSpec};
+
+/// A whole scenario file: either the `[n_source]` template or the general form (nodes, links,
+/// ports, connections), plus the optional tables every scenario may have.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ScenarioSpec {
+    /// The `[simulation]` table: how long to run, the seed and the randomness model.
     pub simulation: SimulationSpec,
     /// The UBR+ study's N-source configuration, expanded into nodes, links and connections.
     pub n_source: Option<NSourceSpec>,
+    /// The `[[node]]` tables of the general form: every host and switch.
     #[serde(default)]
     pub node: Vec<NodeSpec>,
+    /// The `[[link]]` tables: full-duplex links between two nodes.
     #[serde(default)]
     pub link: Vec<LinkSpec>,
+    /// The `[[port]]` tables: each switch output port's buffer, acceptance policy and scheduler.
     #[serde(default)]
     pub port: Vec<PortSpec>,
+    /// The `[[connection]]` tables: one TCP connection each, over a route of nodes.
     #[serde(default)]
     pub connection: Vec<ConnectionSpec>,
     /// Background (non-TCP) sources (`flow.rs`).
@@ -24,6 +35,7 @@ pub struct ScenarioSpec {
     pub background: Vec<super::flow::BackgroundSpec>,
     /// TCP settings shared by every connection (a connection's own `tcp` table overrides them).
     pub tcp: Option<TcpSpec>,
+    /// The `[metrics]` table: which port's link the efficiency metric is taken against.
     pub metrics: Option<MetricsSpec>,
     /// Injected losses (allowed with the template too).
     #[serde(default)]
@@ -36,6 +48,7 @@ pub struct ScenarioSpec {
     pub engine: Option<EngineSpec>,
 }
 
+/// The `[engine]` table: how the engine schedules its work, never what it computes.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EngineSpec {
@@ -53,11 +66,13 @@ pub enum ScheduleSpec {
     Reference,
 }
 
+/// One `[[fault]]` table: frames of one connection dropped on purpose at one switch port.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FaultSpec {
     /// The switch port ("switch->neighbour") where frames are dropped.
     pub port: String,
+    /// Name of the connection whose frames are dropped.
     pub connection: String,
     /// Data segments by position in the stream (1 = the first full segment of data).
     pub segments: Option<Vec<i64>>,
@@ -75,10 +90,13 @@ pub struct FaultSpec {
     pub acks: bool,
 }
 
+/// The `[simulation]` table.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SimulationSpec {
+    /// Simulated time to run, in seconds (at least one cell time of the slowest link).
     pub duration_s: f64,
+    /// Master seed of every random stream (default 1): same scenario and seed, same results.
     #[serde(default = "default_seed")]
     pub seed: u64,
     /// Where each transmitter's slot grid and each host's timer ticks start (`phases.rs`);
@@ -97,26 +115,36 @@ fn default_seed() -> u64 {
     1
 }
 
+/// What a `[[node]]` is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NodeKind {
+    /// An end system: TCP senders and receivers and background sources, behind an ATM adapter.
     Host,
+    /// An ATM switch: one output port (buffer, policy, scheduler) per link.
     Switch,
 }
 
+/// One `[[node]]` table.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NodeSpec {
+    /// Name by which links, ports and routes refer to the node.
     pub name: String,
+    /// `"host"` or `"switch"`.
     pub kind: NodeKind,
 }
 
+/// One `[[link]]` table.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LinkSpec {
     /// The two nodes the (full-duplex) link joins.
     pub ends: [String; 2],
+    /// Line rate in bit/s, all of it for 53-octet cells (exactly one of this and
+    /// `rate_cells_per_s`).
     pub rate_bps: Option<u64>,
+    /// Line rate in cells per second (exactly one of this and `rate_bps`).
     pub rate_cells_per_s: Option<u64>,
     /// One-way propagation delay.
     pub delay_us: f64,
@@ -126,33 +154,52 @@ pub struct LinkSpec {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(untagged)]
 pub enum BufferSize {
+    /// A buffer of this many cells.
     Cells(i64),
+    /// The word `"infinite"`: no cell is ever refused for lack of room.
     Named(Infinite),
 }
 
+/// The one word a [`BufferSize`] may be instead of a number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Infinite {
+    /// No limit.
     Infinite,
 }
 
+/// A switch port's buffer acceptance policy (`policy.kind`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PolicyKind {
+    /// Refuse a cell when the buffer is full (UBR+ study).
     TailDrop,
+    /// Partial Packet Discard: after a cell of a frame is lost, drop the rest of that frame.
     Ppd,
+    /// Early Packet Discard: refuse whole new frames above `threshold_cells`.
     Epd,
+    /// Selective Drop (UBR+ study): above R cells, drop new frames of VCs over their fair
+    /// share scaled by Z.
     SelectiveDrop,
+    /// Fair Buffer Allocation (UBR+ study): Selective Drop with the threshold shrinking as the
+    /// buffer fills.
     Fba,
+    /// The GFR study's FIFO switch: CLP=1 frames refused above LBO, all frames above HBO.
     FifoGfr,
+    /// The GFR study's WFQ switch: per-VC thresholds between LBO and HBO.
     WfqGfr,
+    /// Differential Fair Buffer Allocation (rate-guarantee study section 4).
     Dfba,
+    /// One frame dropped each time a VC's occupancy crosses its threshold r_i
+    /// (`vc_threshold_cells`; rate-guarantee study section 3).
     ThresholdDrop,
 }
 
+/// A port's `policy = { kind = ..., ... }`: the policy and its thresholds, in cells.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PolicySpec {
+    /// Which policy.
     pub kind: PolicyKind,
     /// EPD threshold.
     pub threshold_cells: Option<i64>,
@@ -160,8 +207,11 @@ pub struct PolicySpec {
     pub r_cells: Option<i64>,
     /// Selective Drop / FBA scale Z; DFBA's Z (> 1).
     pub z: Option<f64>,
-    /// GFR thresholds (fifo_gfr, wfq_gfr).
+
+    /// GFR low buffer occupancy threshold: above it CLP=1 frames are refused.
     pub lbo_cells: Option<i64>,
+    /// GFR high buffer occupancy threshold: above it all new frames are refused
+    /// (fifo_gfr) or only those of VCs above their threshold (wfq_gfr).
     pub hbo_cells: Option<i64>,
 }
 
@@ -187,6 +237,7 @@ pub enum ArrivalsSpec {
     Slotted,
 }
 
+/// One `[[port]]` table: the output port of a switch toward one neighbour.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PortSpec {
@@ -194,7 +245,9 @@ pub struct PortSpec {
     pub node: String,
     /// The neighbour the port's link leads to.
     pub toward: String,
+    /// Capacity of the port's shared buffer: cells or `"infinite"`.
     pub buffer_cells: BufferSize,
+    /// Which cells and frames the buffer refuses.
     pub policy: PolicySpec,
     /// Default: rotating.
     pub arbitration: Option<ArbitrationSpec>,
@@ -213,6 +266,7 @@ pub struct PortSpec {
     pub rm_feedback: Option<RmFeedbackSpec>,
 }
 
+/// How a `priority` port serves its best-effort (non-guaranteed) class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BestEffortSpec {
@@ -226,7 +280,10 @@ pub enum BestEffortSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RmFeedbackSpec {
+    /// T_l, in cells: from this buffer occupancy on, backward RM cells get at least KR (keep
+    /// the rate) instead of IR.
     pub t_low_cells: i64,
+    /// T_h, in cells: above this buffer occupancy backward RM cells get DR (decrease).
     pub t_high_cells: i64,
     /// Enforce fair shares among the adaptive VCs leaving through this port, measured over
     /// intervals of this length (absent: no enforcement). See `net::fair_share`.
@@ -238,14 +295,21 @@ pub struct RmFeedbackSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FcvcSpec {
+    /// Cells forwarded per credit cell sent back (N2).
     pub n2: i64,
+    /// Cells of credit that cover the round trip to the previous hop (N3); exactly one of
+    /// this and `target_bps`.
     pub n3: Option<i64>,
+    /// Rate (bit/s) the credits must sustain: N3 is computed from it and each hop's latency
+    /// (credit/rate study eq. 1).
     pub target_bps: Option<f64>,
 }
 
+/// A port's service discipline (`scheduler`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SchedulerSpec {
+    /// One queue, cells served in arrival order.
     Fifo,
     /// Per-VC queues, Virtual Spacing weighted by each VC's MCR.
     VirtualSpacing,
@@ -255,6 +319,7 @@ pub enum SchedulerSpec {
     RoundRobin,
 }
 
+/// Where a GFR connection's frames are tagged CLP = 1 when they exceed the contract.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TaggingSpec {
@@ -262,9 +327,11 @@ pub enum TaggingSpec {
     Adapter,
     /// F-GCRA at the network ingress (the first switch port).
     Upc,
+    /// No tagging.
     None,
 }
 
+/// The GFR conformance definition applied at the UPC (GFR study section 2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ConformanceSpec {
@@ -278,6 +345,7 @@ pub enum ConformanceSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GfrSpec {
+    /// Minimum cell rate the contract guarantees, in cells per second.
     pub mcr_cells_per_s: f64,
     /// Default: 2 * MFS (the GFR study's burst of two maximum-size frames).
     pub mbs_cells: Option<i64>,
@@ -285,6 +353,7 @@ pub struct GfrSpec {
     pub mfs_cells: Option<i64>,
     /// Default: the rate of the connection's access link.
     pub pcr_cells_per_s: Option<f64>,
+    /// Cell delay variation tolerance of the contract, in microseconds (default 0).
     #[serde(default)]
     pub cdvt_us: f64,
     /// Default none.
@@ -293,16 +362,23 @@ pub struct GfrSpec {
     pub conformance: Option<ConformanceSpec>,
 }
 
+/// TCP congestion control variant (`tcp.variant`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum VariantSpec {
+    /// Slow start and congestion avoidance; every loss ends in slow start (4.3BSD-Tahoe).
     Tahoe,
+    /// Tahoe plus fast recovery after a fast retransmit (4.3BSD-Reno).
     Reno,
+    /// Reno that stays in fast recovery across partial ACKs (RFC 6582).
     #[serde(rename = "newreno")]
     NewReno,
+    /// Selective acknowledgements and SACK-based recovery (RFC 2018, RFC 6675).
     Sack,
 }
 
+/// A named set of TCP parameters from one of the studies (`tcp.preset`); keys given
+/// beside it override it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TcpPreset {
@@ -310,36 +386,64 @@ pub enum TcpPreset {
     UbrPlus,
     /// The GFR study's TCP_default, TCP_fast and TCP_SACK (its Tables 2.1-2.3).
     TcpDefault,
+    /// The GFR study's TCP_fast (its Table 2.2).
     TcpFast,
+    /// The GFR study's TCP_SACK (its Table 2.3).
     TcpSack,
     /// The CLASS study's 4.3BSD-Reno.
     RenoClass,
 }
 
+/// A `[tcp]` table (scenario-wide, per connection or in the template): every key optional, the
+/// default being the preset's value (`docs/scenario-format.md` lists them).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TcpSpec {
+    /// Starting point for the other keys; default `ubr_plus`.
     pub preset: Option<TcpPreset>,
+    /// Congestion control variant.
     pub variant: Option<VariantSpec>,
+    /// Maximum segment size in octets (TCP payload, options included unless
+    /// `mss_includes_options = false`).
     pub mss: Option<i64>,
+    /// Receive window in octets (above 65535 needs `window_scaling`).
     pub window_bytes: Option<i64>,
+    /// RFC 1323 window scaling.
     pub window_scaling: Option<bool>,
+    /// Period of the coarse retransmission timer, in milliseconds (BSD's slow timer).
     pub tick_ms: Option<f64>,
+    /// Offset of the host's timer ticks from time 0, in milliseconds (below `tick_ms`);
+    /// default drawn per host or 0 with `phases = "aligned"`.
     pub tick_phase_ms: Option<f64>,
+    /// Lower bound of the retransmission timeout, in ticks.
     pub min_rto_ticks: Option<i64>,
+    /// Retransmission timeout before the first round-trip sample, in seconds.
     pub initial_rto_s: Option<f64>,
+    /// Upper bound of the retransmission timeout, in seconds.
     pub max_rto_s: Option<f64>,
+    /// Successive timeouts after which the connection is aborted.
     pub max_backoffs: Option<i64>,
+    /// Retransmit on `dupack_threshold` duplicate ACKs instead of waiting for the timer.
     pub fast_retransmit: Option<bool>,
+    /// Duplicate ACKs that trigger a fast retransmit.
     pub dupack_threshold: Option<i64>,
+    /// Congestion window at the start and after a timeout, in segments.
     pub initial_cwnd_segments: Option<i64>,
+    /// Slow-start threshold at the start, in octets.
     pub initial_ssthresh_bytes: Option<i64>,
+    /// Initial sequence number (to test sequence wrap-around).
     pub iss: Option<i64>,
+    /// Acknowledge every second segment, or at the delayed-ACK timer.
     pub delayed_ack: Option<bool>,
+    /// Period of the delayed-ACK timer in milliseconds (BSD's fast timer).
     pub delack_ms: Option<f64>,
+    /// RFC 1323 timestamps: 12 octets of options in every segment and an RTT sample per ACK.
     pub timestamps: Option<bool>,
+    /// Whether options come out of the MSS (4.4BSD, RFC 6691) rather than lengthen the segment.
     pub mss_includes_options: Option<bool>,
+    /// Send socket buffer in octets: a cap on unacknowledged data.
     pub snd_buffer_bytes: Option<i64>,
+    /// Disable Nagle's algorithm (send small segments at once).
     pub nodelay: Option<bool>,
     /// Whether the receiver keeps out-of-order segments (default true).
     pub cache_out_of_order: Option<bool>,
@@ -348,17 +452,22 @@ pub struct TcpSpec {
     pub timing_excludes_transmission: Option<bool>,
 }
 
+/// One `[[connection]]` table: a TCP connection and what its sender offers.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConnectionSpec {
+    /// Name by which reports, faults and traces refer to the connection.
     pub name: String,
     /// Nodes from the sending host through switches to the receiving host.
     pub route: Vec<String>,
+    /// When the sender opens the connection, in seconds from the start (default 0).
     #[serde(default)]
     pub start_s: f64,
     /// `"greedy"` or a table `{ kind = "transfers" | "messages", ... }` (see `validate::app`).
     pub app: Option<toml::Value>,
+    /// This connection's TCP keys, over the scenario-wide `[tcp]` table.
     pub tcp: Option<TcpSpec>,
+    /// A GFR traffic contract for the connection's VC.
     pub gfr: Option<GfrSpec>,
     /// Connections with the same label share one VC (merged) at the ports they share.
     pub vc: Option<String>,
@@ -379,6 +488,7 @@ pub struct ConnectionSpec {
     pub upc: Option<super::flow::UpcSpec>,
 }
 
+/// The `[metrics]` table.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MetricsSpec {
@@ -386,24 +496,34 @@ pub struct MetricsSpec {
     pub bottleneck: Option<String>,
 }
 
+/// The UBR+ study's two configurations (section 3.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 pub enum LanWan {
+    /// Local area: 5 us links, the preset's 64 KB window.
     #[serde(alias = "lan")]
     LAN,
+    /// Wide area: 5 ms links, a 600000-octet window with window scaling.
     #[serde(alias = "wan")]
     WAN,
 }
 
+/// The `[n_source]` template: N greedy TCP sources through two switches to N destinations
+/// (UBR+ study, its Figure 2).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NSourceSpec {
+    /// N, the number of source-destination pairs.
     pub sources: i64,
+    /// `"LAN"` (5 us links, 64 KB windows) or `"WAN"` (5 ms links, 600000-octet windows).
     pub config: LanWan,
+    /// Buffer of every switch port: cells or `"infinite"`.
     pub buffer_cells: BufferSize,
+    /// Acceptance policy of every switch port.
     pub policy: PolicyKind,
     /// R as a fraction of the buffer (Selective Drop, FBA).
     #[serde(default = "default_r")]
     pub r: f64,
+    /// Z, the fair-share scale of Selective Drop and FBA (default 0.8).
     #[serde(default = "default_z")]
     pub z: f64,
     /// EPD threshold; default: buffer - 200 cells (UBR+ paper section 5).
@@ -417,6 +537,7 @@ pub struct NSourceSpec {
     /// Give source i the timer phase (i - 1) / N of a tick instead of all 0 (default false).
     #[serde(default)]
     pub stagger_timers: bool,
+    /// TCP keys of every source, over the UBR+ preset.
     pub tcp: Option<TcpSpec>,
 }
 

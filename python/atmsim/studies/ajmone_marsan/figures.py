@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, List, Optional, Sequence
 
 from ... import figure_style as style
 from ... import plots
-from ..agreement import fmt
+from ...numbers import fmt
 from ..registry import FigureFile, StudyResults
 from . import study as st
 

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from ... import _core
+from ...numbers import fmt as _fmt
 from ...scenario import Scenario
-from ..agreement import fmt as _fmt
 from ..assumptions import Assumption
 from ..registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
 from ..replication import replications

@@ -11,8 +11,8 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
 
+from ...numbers import fmt as _fmt
 from ...scenario import Scenario
-from ..agreement import fmt as _fmt
 from ..assumptions import Assumption
 from ..registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
 from ..sensitivity import Subset
