@@ -104,7 +104,11 @@ def ubr_plus() -> Dict[str, Any]:
     def sim(table: str, labels: Mapping[str, Any]) -> Optional[Dict[str, float]]:
         if table == "1":
             r = t1.get((labels["config"], labels["sources"]))
-            return None if r is None else {"efficiency": num(r[2]), "fairness": num(r[3]), "max_queue_cells": num(r[4])}
+            return (
+                None
+                if r is None
+                else {"efficiency": num(r[2]), "fairness": num(r[3]), "max_queue_cells": num(r[4])}
+            )
         if table == "2-3":
             r = every.get((labels["config"], labels["sources"], labels["buffer_cells"], labels["policy"]))
             if r is None:
@@ -116,7 +120,8 @@ def ubr_plus() -> Dict[str, Any]:
     out = records(docgen.agreement(frames(study, sim), study.tables), "doc tables")
     # Tables 4-6 have no per-row table in the doc, only this sentence.
     m = re.search(
-        r"Tables 4-6 \(parameter sweeps\): efficiency\s+(\d\.\d+) / (\d\.\d+) / (\d\.\d+), fairness\s+(\d\.\d+) / (\d\.\d+) / (\d\.\d+)",
+        r"Tables 4-6 \(parameter sweeps\): efficiency\s+(\d\.\d+) / (\d\.\d+) / (\d\.\d+), "
+        r"fairness\s+(\d\.\d+) / (\d\.\d+) / (\d\.\d+)",
         doc,
     )
     assert m, "the Tables 4-6 sentence of the UBR+ doc moved"
@@ -170,7 +175,8 @@ def gfr_goyal() -> Dict[str, Any]:
         }
     )
     return {
-        "source": "docs/gfr-goyal-reproduction.md: Tables 3 and 5 (atmsim / paper); Table 2 from its agreement row",
+        "source": "docs/gfr-goyal-reproduction.md: Tables 3 and 5 (atmsim / paper); "
+        "Table 2 from its agreement row",
         "agreement": out,
     }
 
@@ -186,7 +192,14 @@ def gerla() -> Dict[str, Any]:
     b_av = {1.1: num(b_av_row[1]), 1.2: num(b_av_row[2]), 1.3: num(b_av_row[3])}
     # The N = 15 row: the saturation goodput the paper's figures 3-4 are read at.
     n15 = next(r for r in rows if r[0] == "15")
-    column = {("prca", 1.1): 1, ("prca", 1.2): 2, ("prca", 1.3): 3, ("fcvc", 1.1): 4, ("fcvc", 1.2): 5, ("fcvc", 1.3): 6}
+    column = {
+        ("prca", 1.1): 1,
+        ("prca", 1.2): 2,
+        ("prca", 1.3): 3,
+        ("fcvc", 1.1): 4,
+        ("fcvc", 1.2): 5,
+        ("fcvc", 1.3): 6,
+    }
     # "No ABR cell was lost under FCVC in any of the 51 FCVC runs".
     assert "No ABR cell was lost under FCVC** in any" in doc
 
@@ -253,7 +266,8 @@ def ajmone_marsan() -> Dict[str, Any]:
             return {"efficiency_min": num(r[8].split("/")[i])}
         if table == "T2":
             col = {0.8: 2, 1.0: 5, 1.2: 8}[float(labels["total_gbps"])]
-            got, seen = {}, {}
+            got = {}
+            seen: Dict[str, int] = {}
             for r in t2:
                 seen[r[0]] = seen.get(r[0], 0) + 1
                 got[f"load_{r[0]}_{seen[r[0]]}"] = num(r[col])
@@ -289,7 +303,12 @@ _BONAVENTURE: Dict[Tuple[str, int], Dict[str, float]] = {
     ("4", 140000): {"priv_goodput_bps": 49.6e6, "bg_goodput_bps": 7.5e6},
     ("4", 180000): {"priv_goodput_bps": 61.7e6, "bg_goodput_bps": 7.5e6},
     ("14", 20000): {"rto_per_10mb": 15.3},
-    ("14", 180000): {"tagged_fraction": 0.055, "rto_per_10mb": 2.15, "mean_queue_cells": 4854, "rtt_ms": 12.8},
+    ("14", 180000): {
+        "tagged_fraction": 0.055,
+        "rto_per_10mb": 2.15,
+        "mean_queue_cells": 4854,
+        "rtt_ms": 12.8,
+    },
     ("16", 20000): {"bottleneck_drops": 0, "priv_fair_ratio": 1.00},
     ("16", 60000): {"bottleneck_drops": 0, "priv_fair_ratio": 0.97},
     ("16", 100000): {"bottleneck_drops": 0, "priv_fair_ratio": 0.95},
@@ -305,9 +324,16 @@ def gfr_bonaventure() -> Dict[str, Any]:
     doc = (DOCS / "gfr-bonaventure-reproduction.md").read_text(encoding="utf-8")
     study = registry.get("gfr-bonaventure")
     # Spot checks that the transcription matches the doc it was taken from.
-    for text in ("18.8 Mb/s (18.7..19.0)", "243 KB (154..333)", "5371 cells", "**15.3** (5.7..24.8)",
-                 "1.00, 0.97, 0.95, 0.93, 0.92", "46.6 ms (39.3..54.0)", "**9.1 %** (8.9..9.2)",
-                 "| 4 | 7.5 / 7.5 | 22.2 / 7.5 | 36.2 / 7.5 | 49.6 / 7.5 | 61.7 / 7.5 |"):
+    for text in (
+        "18.8 Mb/s (18.7..19.0)",
+        "243 KB (154..333)",
+        "5371 cells",
+        "**15.3** (5.7..24.8)",
+        "1.00, 0.97, 0.95, 0.93, 0.92",
+        "46.6 ms (39.3..54.0)",
+        "**9.1 %** (8.9..9.2)",
+        "| 4 | 7.5 / 7.5 | 22.2 / 7.5 | 36.2 / 7.5 | 49.6 / 7.5 | 61.7 / 7.5 |",
+    ):
         assert text in doc, f"the Bonaventure doc no longer says {text!r}"
 
     def sim(table: str, labels: Mapping[str, Any]) -> Optional[Dict[str, float]]:

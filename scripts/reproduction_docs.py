@@ -17,11 +17,12 @@ import argparse
 import json
 import platform
 from pathlib import Path
+from typing import Any, Dict
 
 from atmsim.studies import docgen, registry
 
 
-def run_meta(run_json: Path, study: str, command: str) -> dict:
+def run_meta(run_json: Path, study: str, command: str) -> Dict[str, Any]:
     doc = json.loads(run_json.read_text(encoding="utf-8"))
     entry = next((s for s in doc.get("studies", []) if s.get("name") == study), None)
     if entry is None:

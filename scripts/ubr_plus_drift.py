@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any, Dict, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
@@ -28,7 +29,7 @@ MODELS = {"drift": [], "ppm0": ["simulation.clock_ppm=0"], "aligned": ["simulati
 SEEDS = [1, 2, 3, 4]
 
 
-def summary(cache: Path, n: int, model: str, k: int, policy: str, seed: int) -> dict:
+def summary(cache: Path, n: int, model: str, k: int, policy: str, seed: int) -> Dict[str, Any]:
     f = cache / f"lan{n}-{model}-{k}-{policy}-{seed}.json"
     if not f.exists():
         args = [
@@ -40,7 +41,7 @@ def summary(cache: Path, n: int, model: str, k: int, policy: str, seed: int) -> 
             f"simulation.seed={seed}",
         ] + MODELS[model]
         f.write_text(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
-    s = json.loads(f.read_text())["summary"]
+    s: Dict[str, Any] = json.loads(f.read_text())["summary"]
     if not s["conservation"]["balanced"]:
         raise SystemExit(f"{f}: cells not conserved")
     return s
@@ -50,7 +51,7 @@ def main() -> None:
     n = int(sys.argv[1])
     cache = Path(sys.argv[2] if len(sys.argv) > 2 else "/tmp/ubr-plus-drift")
     cache.mkdir(parents=True, exist_ok=True)
-    table = {}
+    table: Dict[Tuple[int, str], Dict[str, Tuple[float, ...]]] = {}
     for model in MODELS:
         seeds = [1] if model == "aligned" else SEEDS
         d_eff, d_fair = [], []

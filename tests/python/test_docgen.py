@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Dict
 
 import pandas as pd
 import pytest
@@ -29,7 +30,7 @@ STUDY = SimpleNamespace(
 )
 
 
-def _tables() -> dict:
+def _tables() -> Dict[str, pd.DataFrame]:
     t1 = pd.DataFrame(
         {
             "config": ["LAN", "WAN"],
@@ -60,7 +61,7 @@ def test_agreement_per_table_and_configuration():
     assert got[("1", "LAN", "max_queue_cells")].mean_abs_diff == pytest.approx(0.1)
     # Absolute for fractions; the row without a paper value is not counted.
     a = got[("2-3", "", "efficiency")]
-    assert (a.rows, a.mean_abs_diff) == (2, pytest.approx(0.2))
+    assert a.rows == 2 and a.mean_abs_diff == pytest.approx(0.2)
     assert got[("2-3", "LAN", "efficiency")].mean_abs_diff == pytest.approx(0.2)
     assert ("2-3", "WAN", "efficiency") not in got
     pooled = {a.metric: a for a in docgen.pooled(list(got.values()))}
@@ -69,8 +70,14 @@ def test_agreement_per_table_and_configuration():
 
 def test_section_shows_interval_diff_and_before_beside_now():
     before = {("2-3", "", "efficiency"): docgen.Agreement("2-3", "", "efficiency", False, 2, 0.35)}
-    run = {"command": "atmsim reproduce fixture", "engine_version": "9.9.9", "started_utc": "2026-11-23 15:40 UTC",
-           "runs": 20, "replications": 4, "wall_s": 125.0}
+    run = {
+        "command": "atmsim reproduce fixture",
+        "engine_version": "9.9.9",
+        "started_utc": "2026-11-23 15:40 UTC",
+        "runs": 20,
+        "replications": 4,
+        "wall_s": 125.0,
+    }
     text = docgen.section(STUDY, _tables(), run, before)
     assert text.startswith(docgen.BEGIN) and text.endswith(docgen.END)
     assert "engine 9.9.9" in text and "2026-11-23 15:40 UTC" in text and "4 replications" in text
@@ -117,19 +124,57 @@ def test_script_rewrites_a_doc_from_a_report_folder(tmp_path):
     run = tmp_path / "run.json"
     run.write_text(
         json.dumps(
-            {"quick": False, "wall_s": 60.0, "engine_version": "0.1.0+test", "started_utc": "2026-11-23 15:40 UTC",
-             "studies": [{"name": "gfr-goyal", "runs": 4, "replications": 4}]}
+            {
+                "quick": False,
+                "wall_s": 60.0,
+                "engine_version": "0.1.0+test",
+                "started_utc": "2026-11-23 15:40 UTC",
+                "studies": [{"name": "gfr-goyal", "runs": 4, "replications": 4}],
+            }
         )
     )
     doc = tmp_path / "doc.md"
     doc.write_text("# Goyal\n\n> status\n\nAnalysis stays.\n")
     before = tmp_path / "before.json"
-    before.write_text(json.dumps({"studies": {"gfr-goyal": {"source": "old tables", "agreement": [
-        {"table": "1-3", "subset": "", "metric": "ratio", "relative": False, "rows": 20, "mean_abs_diff": 0.023}]}}}))
+    before.write_text(
+        json.dumps(
+            {
+                "studies": {
+                    "gfr-goyal": {
+                        "source": "old tables",
+                        "agreement": [
+                            {
+                                "table": "1-3",
+                                "subset": "",
+                                "metric": "ratio",
+                                "relative": False,
+                                "rows": 20,
+                                "mean_abs_diff": 0.023,
+                            }
+                        ],
+                    }
+                }
+            }
+        )
+    )
     proc = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "reproduction_docs.py"), str(tmp_path / "report"), study.name,
-         "--run", str(run), "--command", "atmsim reproduce gfr-goyal", "--before", str(before), "--doc", str(doc)],
-        capture_output=True, text=True, cwd=ROOT,
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "reproduction_docs.py"),
+            str(tmp_path / "report"),
+            study.name,
+            "--run",
+            str(run),
+            "--command",
+            "atmsim reproduce gfr-goyal",
+            "--before",
+            str(before),
+            "--doc",
+            str(doc),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
     )
     assert proc.returncode == 0, proc.stderr
     text = doc.read_text()
