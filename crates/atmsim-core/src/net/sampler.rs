@@ -30,7 +30,7 @@ pub struct PortTrace {
     pub t: Vec<Time>,
     pub cells: Vec<u32>,
     pub per_vc: Vec<Vec<u32>>,
-    /// Cells sent in (t[k] - interval, t[k]] over the slots in an interval.
+    /// Cells sent in (`t[k] - interval`, `t[k]`] over the slots in an interval.
     pub util: Vec<f64>,
     /// `cells_out` at the previous boundary.
     last_out: u64,
@@ -38,7 +38,7 @@ pub struct PortTrace {
     /// the port (what its arrival counters are indexed by).
     pub arrival_vcs: Vec<VcId>,
     arrival_labels: Vec<VcId>,
-    /// Cells per second that arrived in (t[k] - interval, t[k]], per VC.
+    /// Cells per second that arrived in (`t[k] - interval`, `t[k]`], per VC.
     pub arrival_rate: Vec<Vec<f64>>,
     /// Each VC's arrival count at the previous boundary.
     last_arrived: Vec<u64>,

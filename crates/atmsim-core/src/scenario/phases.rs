@@ -14,7 +14,7 @@
 //! `phases = "random"` (the default) models the independent oscillators: each channel's slot
 //! grid starts at a phase drawn uniformly in [0, one cell period) and each host's timer ticks at
 //! a phase drawn uniformly in [0, tick), both once per run, from the component's own stream
-//! ([`Rng::stream`] named `phase/<from>-><to>` and `ticks/<host>`), so adding a link or a host
+//! (`Rng::stream` named `phase/<from>-><to>` and `ticks/<host>`), so adding a link or a host
 //! never moves another's draw.
 //!
 //! The oscillators also differ in rate. A free-running SONET clock may be off its nominal
