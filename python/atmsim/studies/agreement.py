@@ -20,7 +20,8 @@ THRESHOLDS = (0.05, 0.10)
 COLUMNS = ["table", "metric", "relative", "rows", "mean_abs_diff", "within_0.05", "within_0.10"]
 
 
-def _gap(sim: Any, paper: Any, relative: bool) -> Optional[float]:
+def gap(sim: Any, paper: Any, relative: bool) -> Optional[float]:
+    """|sim − paper| (relative to paper with `relative`); None when either is missing."""
     try:
         s, p = float(sim), float(paper)
     except (TypeError, ValueError):
@@ -62,7 +63,7 @@ def summarize(tables: Dict[str, "pd.DataFrame"], specs: Sequence[PaperTable]) ->
         for c in spec.compared:
             gaps = [
                 g
-                for g in (_gap(s, p, c.relative) for s, p in zip(frame[c.name], frame[f"paper_{c.name}"]))
+                for g in (gap(s, p, c.relative) for s, p in zip(frame[c.name], frame[f"paper_{c.name}"]))
                 if g is not None
             ]
             rows.append(_row(spec.id, c.name, c.relative, gaps))

@@ -26,10 +26,11 @@ import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Sequence, Tuple
 
 from ..figure_style import bounded
 from ..numbers import fmt
+from .agreement import gap
 from .registry import PaperTable
 
 if TYPE_CHECKING:
@@ -59,19 +60,6 @@ class Agreement:
 
     def key(self) -> Tuple[str, str, str]:
         return (self.table, self.subset, self.metric)
-
-
-def gap(sim: Any, paper: Any, relative: bool) -> Optional[float]:
-    """|sim − paper| (relative to paper with `relative`); None when either is missing."""
-    try:
-        s, p = float(sim), float(paper)
-    except (TypeError, ValueError):
-        return None
-    if math.isnan(s) or math.isnan(p):
-        return None
-    if relative:
-        return abs(s - p) / abs(p) if p != 0 else None
-    return abs(s - p)
 
 
 def agreement(tables: Dict[str, "pd.DataFrame"], specs: Sequence[PaperTable]) -> List[Agreement]:
