@@ -55,25 +55,26 @@ def main() -> int:
     args = ap.parse_args()
     study = registry.get(args.study)
     before = Path(args.before)
-    if args.pending:
-        tables, run = {}, {"pending": args.pending}
-    else:
+    doc = Path(args.doc or f"docs/{study.name}-reproduction.md")
+    if not args.pending:
         if not args.run or not args.command:
             raise SystemExit("--run and --command are needed (or --pending TEXT)")
-        tables = docgen.load_tables(Path(args.report) / study.name, study.tables)
-        if not tables:
-            raise SystemExit(f"{args.report}/{study.name}: no table-*.csv (did the reproduction finish?)")
         run = run_meta(Path(args.run), study.name, args.command)
+        try:
+            n = docgen.update_doc(doc, study, Path(args.report), run, before)
+        except ValueError as err:
+            raise SystemExit(f"{err} (did the reproduction finish?)") from None
+        print(f"{doc}: measured block rewritten ({n} tables)")
+        return 0
     block = docgen.section(
         study,
-        tables,
-        run,
+        {},
+        {"pending": args.pending},
         docgen.load_before(before, study.name),
         docgen.before_source(before, study.name),
     )
-    doc = Path(args.doc or f"docs/{study.name}-reproduction.md")
     doc.write_text(docgen.rewrite(doc.read_text(encoding="utf-8"), block), encoding="utf-8")
-    print(f"{doc}: measured block rewritten ({len(tables)} tables)")
+    print(f"{doc}: pending block written")
     return 0
 
 

@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import platform
+import shlex
+import sys
 import time
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional, Sequence
 
 from .cli_errors import user_errors
 
@@ -99,6 +103,12 @@ def add_parser(sub: Any) -> None:
         "(value, why, range swept), then stop",
     )
     p.add_argument(
+        "--docs",
+        metavar="DIR",
+        help="also rewrite the measured-numbers block of DIR/STUDY-reproduction.md for each study "
+        "run (the repository's docs/ folder; agreement before from DIR/data/before-session4.json)",
+    )
+    p.add_argument(
         "--sensitivity",
         action="store_true",
         help="also sweep each assumption over its range, one at a time, on the "
@@ -133,6 +143,40 @@ def cmd_assumptions(args: argparse.Namespace) -> int:
     return 0
 
 
+def _docs_to_update(folder: Optional[str], names: Sequence[str]) -> Dict[str, Path]:
+    """--docs DIR: each study's doc, checked before anything runs."""
+    from . import cli
+
+    if folder is None:
+        return {}
+    docs = {n: Path(folder) / f"{n}-reproduction.md" for n in names}
+    for name, doc in docs.items():
+        if not doc.is_file():
+            raise cli.CliError(f"--docs {folder}: no {doc.name} for study {name}")
+    return docs
+
+
+def _update_docs(docs: Dict[str, Path], rep: Any, out: Path, args: argparse.Namespace, wall: float) -> None:
+    from .studies import docgen
+
+    command = "atmsim " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    for s in rep.studies:
+        doc = docs[s.study.name]
+        run = {
+            "generator": "atmsim reproduce --docs",
+            "command": command,
+            "started_utc": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(rep.started)),
+            "engine_version": rep.engine_version,
+            "mode": "quick" if args.quick else "full",
+            "runs": s.runs,
+            "replications": s.replications,
+            "wall_s": wall,
+            "machine": f"{os.cpu_count()} cores ({platform.machine()})",
+        }
+        docgen.update_doc(doc, s.study, out, run, doc.parent / "data" / "before-session4.json")
+        print(f"{doc}: measured block rewritten", file=sys.stderr)
+
+
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from . import cli, executors, store
     from .numbers import fmt
@@ -156,10 +200,11 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
             raise cli.CliError("--tables: only for one study (table ids differ between studies)")
         tables = None if args.tables is None else select_tables(studies[0], args.tables)
         overrides = tuple(duration(args.duration)) + tuple(cli._overrides(args.set))
-        folder = args.out is not None or args.study == "all" or args.sensitivity
+        folder = args.out is not None or args.study == "all" or args.sensitivity or args.docs is not None
         out = Path(args.out or DEFAULT_OUT) if folder else None
         if out is not None and out.exists() and not out.is_dir():
             raise cli.CliError(f"--out {out}: exists and is not a directory")
+        docs = _docs_to_update(args.docs, names)
         db = store.open_store(args.store or store.DEFAULT_PATH)
         client = None
         try:
@@ -182,6 +227,8 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
             except replication.IdenticalReplications as err:
                 raise cli.CliError(str(err)) from None
             written = report.write(rep, out) if out is not None else []
+            if docs and out is not None:
+                _update_docs(docs, rep, out, args, time.perf_counter() - started)
         finally:
             if client is not None:
                 client.close()

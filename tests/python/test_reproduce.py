@@ -210,3 +210,37 @@ def test_help_describes_every_study():
         assert f"  {name} " in proc.stdout
         assert registry.summary(name).split()[0] in proc.stdout
     assert "all " in proc.stdout and "--tables" in proc.stdout
+
+
+def test_cli_docs_rewrites_the_measured_block(tmp_path):
+    """--docs DIR: the study's doc gets its measured block from the run just made, the prose
+    around it untouched; a missing doc is refused before anything runs."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    missing = run_cli("reproduce", "ubr-plus", "--quick", "--tables", "1", "--docs", docs)
+    assert missing.returncode == 2 and "ubr-plus-reproduction.md" in missing.stderr
+    assert "Traceback" not in missing.stderr
+    doc = docs / "ubr-plus-reproduction.md"
+    doc.write_text("# UBR+\n\n> banner\n\nAnalysis written by hand.\n", encoding="utf-8")
+    proc = run_cli(
+        "reproduce",
+        "ubr-plus",
+        "--quick",
+        "--tables",
+        "1",
+        "--duration",
+        "0.05",
+        "--jobs",
+        "1",
+        "--store",
+        tmp_path / "s.sqlite",
+        "--out",
+        tmp_path / "report",
+        "--docs",
+        docs,
+    )
+    assert proc.returncode == 0, proc.stderr
+    text = doc.read_text(encoding="utf-8")
+    assert text.startswith("# UBR+\n\n> banner\n") and "Analysis written by hand." in text
+    assert "## Measured numbers" in text and "atmsim reproduce ubr-plus --quick" in text
+    assert "### Table 1" in text and "4 runs" in text  # 2 rows x 2 replications
