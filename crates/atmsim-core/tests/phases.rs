@@ -138,47 +138,33 @@ fn the_template_and_its_general_form_draw_the_same_phases() {
     }
 }
 
-const TWO_SOURCES: &str = r#"
-[simulation]
-duration_s = 0.5
-seed = 9
+/// Hosts `a` and `c` feed switch `s`, whose port toward host `b` is the shared one; every link
+/// 155.52 Mb/s with `delay_us`; `flows` are the two flows (TCP connections or CBR sources).
+fn two_into_one(simulation: &str, delay_us: u32, buffer_cells: u32, flows: &str) -> String {
+    let mut text = format!("[simulation]\n{simulation}\n");
+    for (name, kind) in [("a", "host"), ("c", "host"), ("s", "switch"), ("b", "host")] {
+        text += &format!("[[node]]\nname = \"{name}\"\nkind = \"{kind}\"\n");
+    }
+    for (x, y) in [("a", "s"), ("c", "s"), ("s", "b")] {
+        text +=
+            &format!("[[link]]\nends = [\"{x}\", \"{y}\"]\nrate_bps = 155_520_000\ndelay_us = {delay_us}\n");
+    }
+    text += &format!(
+        "[[port]]\nnode = \"s\"\ntoward = \"b\"\nbuffer_cells = {buffer_cells}\npolicy = {{ kind = \"tail_drop\" }}\n"
+    );
+    text + flows
+}
 
-[[node]]
-name = "a"
-kind = "host"
-[[node]]
-name = "c"
-kind = "host"
-[[node]]
-name = "s"
-kind = "switch"
-[[node]]
-name = "b"
-kind = "host"
-[[link]]
-ends = ["a", "s"]
-rate_bps = 155_520_000
-delay_us = 100
-[[link]]
-ends = ["c", "s"]
-rate_bps = 155_520_000
-delay_us = 100
-[[link]]
-ends = ["s", "b"]
-rate_bps = 155_520_000
-delay_us = 100
-[[port]]
-node = "s"
-toward = "b"
-buffer_cells = 1000
-policy = { kind = "tail_drop" }
-[[connection]]
-name = "x"
-route = ["a", "s", "b"]
-[[connection]]
-name = "y"
-route = ["c", "s", "b"]
-"#;
+/// Two TCP connections, x from a and y from c, sharing the port toward b.
+fn two_sources() -> String {
+    two_into_one(
+        "duration_s = 0.5\nseed = 9",
+        100,
+        1000,
+        "[[connection]]\nname = \"x\"\nroute = [\"a\", \"s\", \"b\"]\n\
+         [[connection]]\nname = \"y\"\nroute = [\"c\", \"s\", \"b\"]\n",
+    )
+}
 
 fn sets(extra: &[(&str, &str)]) -> Vec<(String, String)> {
     extra.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
@@ -226,7 +212,7 @@ fn drawn(text: &str, extra: &[(&str, &str)]) -> (TickPhases, SlotPhases) {
 
 #[test]
 fn phases_are_drawn_per_transmitter_and_per_host() {
-    let (ticks, chans) = drawn(TWO_SOURCES, &[]);
+    let (ticks, chans) = drawn(&two_sources(), &[]);
     let tick = 500_000_000_000; // the default 500 ms slow timer
                                 // Three hosts, three different timer phases; the two receivers share host b's.
     assert!(ticks.iter().all(|&(s, r)| s < tick && r < tick));
@@ -241,18 +227,19 @@ fn phases_are_drawn_per_transmitter_and_per_host() {
     assert!(p[0] > 0);
 
     // Aligned: everything at 0.
-    let (ticks, chans) = drawn(TWO_SOURCES, &[("simulation.phases", "\"aligned\"")]);
+    let (ticks, chans) = drawn(&two_sources(), &[("simulation.phases", "\"aligned\"")]);
     assert!(ticks.iter().all(|&t| t == (0, 0)) && chans.iter().all(|c| c.1 == 0));
 
     // An explicit timer phase wins over the draw (both hosts of the connection).
-    let (ticks, _) = drawn(TWO_SOURCES, &[("tcp.tick_phase_ms", "30")]);
+    let (ticks, _) = drawn(&two_sources(), &[("tcp.tick_phase_ms", "30")]);
     assert!(ticks.iter().all(|&t| t == (30_000_000_000, 30_000_000_000)));
 }
 
 #[test]
 fn adding_a_component_moves_no_other_draw() {
     let more = format!(
-        "{TWO_SOURCES}{}",
+        "{}{}",
+        two_sources(),
         r#"
 [[node]]
 name = "d"
@@ -267,12 +254,12 @@ route = ["d", "s", "b"]
 "#
     );
     let jitter = [("simulation.start_jitter_s", "0.25")];
-    let (t1, c1) = drawn(TWO_SOURCES, &jitter);
+    let (t1, c1) = drawn(&two_sources(), &jitter);
     let (t2, c2) = drawn(&more, &jitter);
     assert_eq!(t1[..], t2[..2]);
     assert_eq!(c1[..], c2[..6]);
     let (m1, m2) =
-        (load(TWO_SOURCES, &sets(&jitter), None).unwrap(), load(&more, &sets(&jitter), None).unwrap());
+        (load(&two_sources(), &sets(&jitter), None).unwrap(), load(&more, &sets(&jitter), None).unwrap());
     for n in ["x", "y"] {
         assert_eq!(phases::jittered_start(&m1, n, 0), phases::jittered_start(&m2, n, 0));
     }
@@ -280,78 +267,47 @@ route = ["d", "s", "b"]
 
 #[test]
 fn start_jitter_delays_each_start_independently_within_the_bound() {
-    let m = load(TWO_SOURCES, &sets(&[("simulation.start_jitter_s", "0.25")]), None).unwrap();
+    let m = load(&two_sources(), &sets(&[("simulation.start_jitter_s", "0.25")]), None).unwrap();
     let bound = 250_000_000_000;
     let starts: Vec<u64> = (0..200).map(|i| phases::jittered_start(&m, &format!("c{i}"), 7)).collect();
     assert!(starts.iter().all(|&s| (7..7 + bound).contains(&s)));
     let mean = starts.iter().map(|&s| (s - 7) as f64).sum::<f64>() / 200.0 / bound as f64;
     assert!((mean - 0.5).abs() < 0.1, "uniform on [0, X): mean {mean}");
     // No jitter: the start as written. The jitter is independent of the phases setting.
-    let none = load(TWO_SOURCES, &[], None).unwrap();
+    let none = load(&two_sources(), &[], None).unwrap();
     assert_eq!(phases::jittered_start(&none, "x", 7), 7);
     let al = load(
-        TWO_SOURCES,
+        &two_sources(),
         &sets(&[("simulation.start_jitter_s", "0.25"), ("simulation.phases", "\"aligned\"")]),
         None,
     )
     .unwrap();
     assert_eq!(phases::jittered_start(&al, "x", 7), phases::jittered_start(&m, "x", 7));
     // And it shows end to end: a run with jitter differs from one without, and repeats itself.
-    let base = run(TWO_SOURCES, &[("simulation.phases", "\"aligned\"")]);
+    let base = run(&two_sources(), &[("simulation.phases", "\"aligned\"")]);
     let j = [("simulation.phases", "\"aligned\""), ("simulation.start_jitter_s", "0.01")];
-    let (a, b) = (run(TWO_SOURCES, &j), run(TWO_SOURCES, &j));
+    let (a, b) = (run(&two_sources(), &j), run(&two_sources(), &j));
     assert_eq!(without_wall(&a), without_wall(&b));
     assert_ne!(fingerprint(&a), fingerprint(&base));
 }
 
 /// Two hosts send CBR at the full link rate through one switch port whose buffer is always full:
 /// each departure frees one place, and the first cell to arrive after it takes it.
-const TWO_SATURATING: &str = r#"
-[simulation]
-duration_s = 2.0
-
-[[node]]
-name = "a"
-kind = "host"
-[[node]]
-name = "c"
-kind = "host"
-[[node]]
-name = "s"
-kind = "switch"
-[[node]]
-name = "b"
-kind = "host"
-[[link]]
-ends = ["a", "s"]
-rate_bps = 155_520_000
-delay_us = 10
-[[link]]
-ends = ["c", "s"]
-rate_bps = 155_520_000
-delay_us = 10
-[[link]]
-ends = ["s", "b"]
-rate_bps = 155_520_000
-delay_us = 10
-[[port]]
-node = "s"
-toward = "b"
-buffer_cells = 100
-policy = { kind = "tail_drop" }
-[[background]]
-name = "x"
-route = ["a", "s", "b"]
-source = { kind = "cbr", rate_bps = 155_520_000 }
-[[background]]
-name = "y"
-route = ["c", "s", "b"]
-source = { kind = "cbr", rate_bps = 155_520_000 }
-"#;
+fn two_saturating() -> String {
+    two_into_one(
+        "duration_s = 2.0",
+        10,
+        100,
+        "[[background]]\nname = \"x\"\nroute = [\"a\", \"s\", \"b\"]\n\
+         source = { kind = \"cbr\", rate_bps = 155_520_000 }\n\
+         [[background]]\nname = \"y\"\nroute = [\"c\", \"s\", \"b\"]\n\
+         source = { kind = \"cbr\", rate_bps = 155_520_000 }\n",
+    )
+}
 
 /// The share of the port's departures that input `x` got.
 fn share_of_x(extra: &[(&str, &str)]) -> f64 {
-    let r = run(TWO_SATURATING, extra);
+    let r = run(&two_saturating(), extra);
     let d: Vec<u64> = r.background.iter().map(|b| b.cells_delivered).collect();
     d[0] as f64 / (d[0] + d[1]) as f64
 }
@@ -384,7 +340,7 @@ fn a_drifted_transmitter_keeps_its_own_exact_rate_for_the_whole_run() {
     // The built channels carry the drifted periods, distinct per transmitter and within the
     // tolerance; the relative phase of the two inputs walks through many whole cell periods
     // over the run (the model-level reason for the test above).
-    let model = load(TWO_SATURATING, &[], None).unwrap();
+    let model = load(&two_saturating(), &[], None).unwrap();
     assert_eq!(model.clock_ppm, 20.0);
     let built = build(model);
     let nominal = 1e12 * 424.0 / 155.52e6;
@@ -404,7 +360,7 @@ fn a_drifted_transmitter_keeps_its_own_exact_rate_for_the_whole_run() {
     // Aligned, or random phases with clock_ppm = 0: the nominal period everywhere, as before
     // drift existed (and so the same phase draws: `slot_phase` gets the same arguments).
     for extra in [("simulation.phases", "\"aligned\""), ("simulation.clock_ppm", "0")] {
-        let m = load(TWO_SATURATING, &sets(&[extra]), None).unwrap();
+        let m = load(&two_saturating(), &sets(&[extra]), None).unwrap();
         assert_eq!(m.clock_ppm, 0.0);
         let b = build(m);
         let p = b.sim.world.channels[0].period;
@@ -412,7 +368,7 @@ fn a_drifted_transmitter_keeps_its_own_exact_rate_for_the_whole_run() {
     }
     // An explicit tolerance applies under aligned phases too.
     let m = load(
-        TWO_SATURATING,
+        &two_saturating(),
         &sets(&[("simulation.phases", "\"aligned\""), ("simulation.clock_ppm", "5")]),
         None,
     )
