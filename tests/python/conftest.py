@@ -50,6 +50,10 @@ def scenario_file(tmp_path: Path):
     return write
 
 
+# The smallest real reproduction: UBR+ Table 1's rows, quick, 50 ms runs, one worker.
+UBR_TABLE1_SHORT = ("reproduce", "ubr-plus", "--quick", "--tables", "1", "--duration", "0.05", "--jobs", "1")
+
+
 def run_cli(*args: object, timeout: float = 300) -> "subprocess.CompletedProcess[str]":
     """Run `atmsim ARGS` with this interpreter (so the installed package is the one tested)."""
     return subprocess.run(

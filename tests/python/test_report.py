@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from atmsim.studies import registry
-from conftest import run_cli
+from conftest import UBR_TABLE1_SHORT, run_cli
 
 
 def test_registry():
@@ -72,15 +72,7 @@ def test_reproduce_all_quick_report(quick_report):
 
 def test_reproduce_one_study_text(tmp_path):
     proc = run_cli(
-        "reproduce",
-        "ubr-plus",
-        "--quick",
-        "--tables",
-        "1",
-        "--duration",
-        "0.05",
-        "--jobs",
-        "1",
+        *UBR_TABLE1_SHORT,
         "--store",
         tmp_path / "s.sqlite",
     )

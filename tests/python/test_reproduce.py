@@ -13,7 +13,7 @@ from atmsim.studies import registry, text
 from atmsim.studies.reproduce import SelectionError, reproduce_study, select_tables, table_aliases
 from atmsim.studies.ubr_plus import scenarios as ubr_plus
 from atmsim.studies.ubr_plus.data import PaperRow
-from conftest import SHORT_S, run_cli
+from conftest import SHORT_S, UBR_TABLE1_SHORT, run_cli
 
 ROW_KEYS = {
     "table",
@@ -184,15 +184,7 @@ def test_cli_set_reaches_every_run(tmp_path):
     assert "n_source.bogus" in proc.stderr
     assert "Traceback" not in proc.stderr
     ok = run_cli(
-        "reproduce",
-        "ubr-plus",
-        "--quick",
-        "--tables",
-        "1",
-        "--duration",
-        "0.05",
-        "--jobs",
-        "1",
+        *UBR_TABLE1_SHORT,
         "--json",
         "--set",
         "n_source.stagger_timers=true",
@@ -223,15 +215,7 @@ def test_cli_docs_rewrites_the_measured_block(tmp_path):
     doc = docs / "ubr-plus-reproduction.md"
     doc.write_text("# UBR+\n\n> banner\n\nAnalysis written by hand.\n", encoding="utf-8")
     proc = run_cli(
-        "reproduce",
-        "ubr-plus",
-        "--quick",
-        "--tables",
-        "1",
-        "--duration",
-        "0.05",
-        "--jobs",
-        "1",
+        *UBR_TABLE1_SHORT,
         "--store",
         tmp_path / "s.sqlite",
         "--out",
