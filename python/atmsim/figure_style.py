@@ -18,6 +18,7 @@ module decides how what they draw reads.
 from __future__ import annotations
 
 import math
+import re
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 if TYPE_CHECKING:
@@ -129,8 +130,8 @@ def ceiling(name: str) -> Optional[float]:
     """The largest value a quantity can take, if it has one: Jain's fairness index and the
     efficiency (goodput over the most the bottleneck can carry) are at most 1; a Student-t
     interval from few replications near 1 would otherwise reach past it."""
-    base = name.rsplit(".", 1)[-1].rsplit("_", 1)[-1]
-    return 1.0 if base in ("fairness", "efficiency") else None
+    words = set(re.split(r"[._]", name))
+    return 1.0 if not name.startswith("diff") and words & {"fairness", "efficiency"} else None
 
 
 def bounded(name: str, low: float, high: float) -> Tuple[float, float]:

@@ -370,7 +370,7 @@ def test_ubr_plus_text_path_runs_replications():
 
     from conftest import run_cli
 
-    done = run_cli(
+    command = (
         "reproduce",
         "ubr-plus",
         "--quick",
@@ -382,25 +382,13 @@ def test_ubr_plus_text_path_runs_replications():
         "1",
         "--set",
         "n_source.arbitration=random",
-        "--json",
     )
+    done = run_cli(*command, "--json")
     assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)
     assert rows and all(r["runs"] == 2 for r in rows)
     assert all(r["efficiency_ci_low"] <= r["efficiency"] <= r["efficiency_ci_high"] for r in rows)
-    text = run_cli(
-        "reproduce",
-        "ubr-plus",
-        "--quick",
-        "--tables",
-        "1",
-        "--duration",
-        "0.2",
-        "--jobs",
-        "1",
-        "--set",
-        "n_source.arbitration=random",
-    )
+    text = run_cli(*command)
     assert text.returncode == 0 and "2 replication(s) per row" in text.stdout
     assert " ± " in text.stdout
 

@@ -269,6 +269,7 @@ def test_intervals_are_cut_to_the_quantity_s_range() -> None:
     # Jain's index cannot exceed 1 nor a goodput fall below 0; a difference can be anything.
     assert style.bounded("fairness", 0.447, 1.03) == (0.447, 1.0)
     assert style.bounded("summary.efficiency", 0.95, 1.02) == (0.95, 1.0)
+    assert style.bounded("efficiency_min", 0.95, 1.02) == (0.95, 1.0)
     assert style.bounded("goodput_bps", -2.0, 5.0) == (0.0, 5.0)
     assert style.bounded("diff_efficiency", -0.3, 0.2) == (-0.3, 0.2)
     below, above = style.whiskers([0.98], [0.9], [1.05], True, style.ceiling("fairness"))
