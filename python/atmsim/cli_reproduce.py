@@ -83,7 +83,8 @@ def add_parser(sub: Any) -> None:
         "--set",
         action="append",
         metavar="KEY=VALUE",
-        help="override a scenario field in every run (sensitivity); repeatable",
+        help="override a scenario field in every run (sensitivity); repeatable; a * part "
+        "stands for every element of that array (connection.*.tcp.mss=512)",
     )
     p.add_argument("--jobs", type=int, metavar="N", help="local worker processes (default: all cores)")
     p.add_argument("--dask", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS")

@@ -195,6 +195,47 @@ def test_cli_set_reaches_every_run(tmp_path):
     assert len(json.loads(ok.stdout)) == 2
 
 
+def test_set_wildcard_stands_for_every_array_element():
+    """A `*` part of a --set key stands for each element of that array in the run's scenario
+    (e.g. every connection's TCP), other keys pass unchanged, a missing array gives nothing."""
+    from atmsim.studies.assumptions import concrete
+
+    two = '[[connection]]\nname = "a"\n[[connection]]\nname = "b"\n'
+    extra = (("connection.*.tcp.min_rto_ticks", "10"), ("simulation.duration_s", "1.0"))
+    assert concrete(extra, two, ()) == (
+        ("connection.0.tcp.min_rto_ticks", "10"),
+        ("connection.1.tcp.min_rto_ticks", "10"),
+        ("simulation.duration_s", "1.0"),
+    )
+    assert concrete(extra, "[simulation]\nseed = 1\n", ()) == (("simulation.duration_s", "1.0"),)
+    plain = (("n_source.sources", "5"),)
+    assert concrete(plain, two, ()) == plain
+
+
+def test_cli_set_wildcard_reaches_every_connection(tmp_path):
+    """`--set 'connection.*.KEY=V'` sets KEY on every connection of every run (stored with the
+    run); a bad value is the engine's one-line error naming the concrete key; a `*` that
+    matches nothing in any run is refused, named, before anything runs."""
+    store = tmp_path / "s.sqlite"
+    base = ("reproduce", "gerla", "--quick", "--tables", "3", "--duration", "0.2", "--jobs", "1")
+    bad = run_cli(*base, "--set", "connection.*.tcp.min_rto_ticks=0", "--store", store)
+    assert bad.returncode == 2, bad.stderr
+    assert "connection[0].tcp.min_rto_ticks" in bad.stderr and "Traceback" not in bad.stderr
+    ok = run_cli(*base, "--set", "connection.*.tcp.min_rto_ticks=7", "--json", "--store", store)
+    assert ok.returncode == 0, ok.stderr
+    with open_store(store) as db:
+        runs = db.fetch()
+    assert len(runs) == 24  # 12 rows x 2 replications
+    for r in runs:
+        keys = {k for k, v in r.overrides if v == "7"}
+        assert keys == {f"connection.{i}.tcp.min_rto_ticks" for i in range(r.params["sources"])}
+    wrong = ("--set", "connection.*.tcp.mss=512", "--store", tmp_path / "u.sqlite")
+    none = run_cli("reproduce", "ubr-plus", "--quick", "--tables", "1", *wrong)
+    assert none.returncode == 2
+    assert "connection.*.tcp.mss" in none.stderr and "matches nothing" in none.stderr
+    assert "Traceback" not in none.stderr
+
+
 def test_help_describes_every_study():
     proc = run_cli("reproduce", "--help")
     assert proc.returncode == 0, proc.stderr

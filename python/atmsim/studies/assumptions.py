@@ -106,6 +106,24 @@ def expand(key: str, document: Mapping[str, Any]) -> List[str]:
     return out
 
 
+def wildcard(key: str) -> bool:
+    """Whether a dotted key has a `*` part."""
+    return "*" in key.split(".")
+
+
+def concrete(extra: Pairs, text: str, overrides: Pairs) -> Pairs:
+    """`--set` pairs for one run: a key with a `*` part (`connection.*.tcp.min_rto_ticks`)
+    stands for that key in every element of the array in this run's scenario, as the keys of
+    assumptions do; over an array the scenario lacks it stands for nothing."""
+    if not any(wildcard(k) for k, _ in extra):
+        return tuple(extra)
+    doc = document(text, tuple(overrides))
+    out: List[Tuple[str, str]] = []
+    for key, value in extra:
+        out += [(c, value) for c in expand(key, doc)] if wildcard(key) else [(key, value)]
+    return tuple(out)
+
+
 def _literal(raw: str) -> Any:
     try:
         return tomllib.loads(f"v = {raw}")["v"]

@@ -29,7 +29,7 @@ from ..sweeps import execute
 from ..tables import summarize
 from . import agreement, replication
 from . import sensitivity as sens
-from .assumptions import Assumption, Stated
+from .assumptions import Assumption, Stated, concrete, document, expand, wildcard
 from .registry import Experiment, FigureFile, Study, StudyResults, TraceRun
 
 if TYPE_CHECKING:
@@ -83,7 +83,21 @@ class Reproduction:
 def _point(study: Study, exp: Experiment, extra: Pairs) -> Point:
     params: Dict[str, Any] = {"study": study.name, "table": exp.table, **exp.labels}
     params.update({k: value_of(v) for k, v in extra})
-    return Point(exp.scenario, tuple(exp.scenario.overrides) + tuple(exp.overrides) + extra, params)
+    own = tuple(exp.scenario.overrides) + tuple(exp.overrides)
+    return Point(exp.scenario, own + concrete(extra, exp.scenario.text, own), params)
+
+
+def _check_wildcards(study: Study, experiments: Sequence[Experiment], extra: Pairs) -> None:
+    """A `*` key that matches nothing in any run of the study is a mistake (a misspelt array),
+    not a no-op: refuse it, naming the key."""
+    for key, _ in extra:
+        if not wildcard(key):
+            continue
+        if not any(
+            expand(key, document(e.scenario.text, tuple(e.scenario.overrides) + tuple(e.overrides)))
+            for e in experiments
+        ):
+            raise SelectionError(f"--set {key}: the `*` matches nothing in any run of {study.name}")
 
 
 def _labelled(stats: "pd.DataFrame", experiments: Sequence[Experiment]) -> "pd.DataFrame":
@@ -158,7 +172,9 @@ def _traces(
     points = [
         Point(
             r.scenario,
-            tuple(r.scenario.overrides) + tuple(r.overrides) + extra,
+            tuple(r.scenario.overrides)
+            + tuple(r.overrides)
+            + concrete(extra, r.scenario.text, tuple(r.scenario.overrides) + tuple(r.overrides)),
             {"study": study.name, "trace": r.name},
         )
         for r in runs
@@ -185,7 +201,8 @@ def _traces(
 
 
 class SelectionError(ValueError):
-    """`--tables` (with `--quick`) names no table or no run of a study."""
+    """`--tables` (with `--quick`) names no table or no run of a study, or a `--set` key's `*`
+    matches nothing."""
 
 
 def table_aliases(table_id: str) -> List[str]:
@@ -239,6 +256,7 @@ def reproduce_study(
         raise SelectionError(
             f"--tables: no run of {study.name} selected (--quick keeps a subset of its tables)"
         )
+    _check_wildcards(study, experiments, extra)
     points = [_point(study, e, extra) for e in experiments]
     costs = {id(p): e.cost for p, e in zip(points, experiments)}
     # Optional study hooks: `detail_metrics = True` reads every flow and port field of the

@@ -33,7 +33,7 @@ from ..plan import Point
 from ..store import Store
 from ..sweeps import execute
 from ..tables import summarize
-from .assumptions import Assumption, Pairs, document, expand, fmt_value
+from .assumptions import Assumption, Pairs, concrete, document, expand, fmt_value
 from .registry import Experiment, Study
 
 if TYPE_CHECKING:
@@ -135,7 +135,9 @@ def plan(
     variants: List[Variant] = []
     notes: List[str] = []
     for i, exp in enumerate(experiments):
-        base = tuple(exp.scenario.overrides) + tuple(exp.overrides) + tuple(extra)
+        own = tuple(exp.scenario.overrides) + tuple(exp.overrides)
+        fixed_here = concrete(tuple(extra), exp.scenario.text, own)
+        base = own + fixed_here
         params: Dict[str, Any] = {"study": study.name, "table": exp.table, **exp.labels}
         params.update({k: value_of(v) for k, v in extra})
         variants.append(Variant(i, BASELINE, None, Point(exp.scenario, base, dict(params))))
@@ -150,7 +152,7 @@ def plan(
                 if v == a.value:
                     continue  # the baseline
                 pairs = a.overrides(doc, v)
-                fixed = sorted({k for k, _ in pairs} & {k for k, _ in extra})
+                fixed = sorted({k for k, _ in pairs} & {k for k, _ in fixed_here})
                 if fixed:
                     msg = (
                         f"assumption {a.name}: not swept, {', '.join(fixed)} is fixed for "
