@@ -108,3 +108,25 @@ def test_gerla_derived_metrics():
         _core.eta_oh(1024, 2500.0) * out["derived.b_av_mbps"][0]
     )
     assert out["derived.abr_cells_lost"][0] == 3.0
+
+
+def test_declared_rto_floor_does_not_bind_on_the_study_clock():
+    """The study's RTO floor (2 ticks of 1 ms, docs "Where and why it differs") stands for the
+    paper's timer with no floor: on the 1 ms clock the RTO is already at least the RTT sample
+    + 2 ticks, so floors of 1 to 3 ticks give the same run, while 10 ms changes it (PRCA at
+    b_g 1.2, N = 15 has timeouts without loss from delay jumps)."""
+    import atmsim
+    from atmsim.studies.gerla.assumptions import assumptions
+
+    (floor,) = [a for a in assumptions() if a.name == "min_rto_ticks"]
+    assert floor.value == 2 and {200, 1000} <= set(floor.values)
+    text = gerla.scenario_text("prca", 1.2, 15, duration_s=0.5)
+
+    def run(ticks):
+        r = atmsim.run(text, overrides={f"connection.{i}.tcp.min_rto_ticks": ticks for i in range(15)})
+        return r.flows[["bytes_delivered", "rto_expirations"]].to_dict("list")
+
+    one, two, three = run(1), run(2), run(3)
+    assert one == two == three
+    assert sum(two["rto_expirations"]) > 0
+    assert run(10) != two
