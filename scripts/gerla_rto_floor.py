@@ -46,4 +46,5 @@ for control in net.CONTROLS:
                 summary.setdefault((control, b_g, floor), []).append(goodput)
 for (control, b_g, floor), values in summary.items():
     sd = statistics.stdev(values) if len(values) > 1 else 0.0
-    print(f"{control} b_g {b_g} floor {floor}: {statistics.mean(values):.2f} Mb/s (sd {sd:.2f}, {len(values)} runs)")
+    mean = statistics.mean(values)
+    print(f"{control} b_g {b_g} floor {floor}: {mean:.2f} Mb/s (sd {sd:.2f}, {len(values)} runs)")

@@ -207,6 +207,23 @@ def test_plan_one_at_a_time():
     assert notes and "declaration says 300" in notes[0]
 
 
+def test_plan_with_a_wildcard_set_fixes_every_element():
+    """A command-line `--set connection.*.KEY` reaches every connection of each baseline, and an
+    assumption that sets the same KEY is reported as not swept instead of being overridden."""
+    from atmsim.studies import registry
+
+    gerla = registry.get("gerla")
+    exp = [e for e in gerla.experiments(True) if e.labels.get("sources") == 5][:1]
+    floor = [a for a in gerla.assumptions if a.name in ("min_rto_ticks", "window_bytes")]
+    extra = (("connection.*.tcp.min_rto_ticks", "10"),)
+    variants, notes = S.plan(gerla, exp, floor, extra)
+    base = dict(variants[0].point.overrides)
+    fixed = {k for k, v in base.items() if v == "10"}
+    assert fixed == {f"connection.{i}.tcp.min_rto_ticks" for i in range(5)}
+    assert any(n.startswith("assumption min_rto_ticks: not swept") for n in notes)
+    assert {v.assumption for v in variants} == {S.BASELINE, "window_bytes"}
+
+
 def test_sensitivity_runs_through_the_store_and_draws(tmp_path: Path):
     study = TinyStudy()
     chosen = S.Subset(study.experiments(True), "the one experiment")
