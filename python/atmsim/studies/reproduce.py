@@ -84,7 +84,12 @@ def _point(study: Study, exp: Experiment, extra: Pairs) -> Point:
     params: Dict[str, Any] = {"study": study.name, "table": exp.table, **exp.labels}
     params.update({k: value_of(v) for k, v in extra})
     own = tuple(exp.scenario.overrides) + tuple(exp.overrides)
-    return Point(exp.scenario, own + concrete(extra, exp.scenario.text, own), params)
+    return Point(exp.scenario, _with_extra(exp.scenario.text, own, extra), params)
+
+
+def _with_extra(text: str, own: Pairs, extra: Pairs) -> Pairs:
+    """A run's own overrides, then the command line's with their `*` keys made concrete."""
+    return own + concrete(extra, text, own)
 
 
 def _check_wildcards(study: Study, experiments: Sequence[Experiment], extra: Pairs) -> None:
@@ -172,9 +177,7 @@ def _traces(
     points = [
         Point(
             r.scenario,
-            tuple(r.scenario.overrides)
-            + tuple(r.overrides)
-            + concrete(extra, r.scenario.text, tuple(r.scenario.overrides) + tuple(r.overrides)),
+            _with_extra(r.scenario.text, tuple(r.scenario.overrides) + tuple(r.overrides), extra),
             {"study": study.name, "trace": r.name},
         )
         for r in runs
