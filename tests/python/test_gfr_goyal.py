@@ -188,3 +188,20 @@ def test_short_end_to_end(tmp_path):
         for row in rows:
             assert math.isfinite(float(row["ratio"])) and 0 < float(row["ratio"]) < 3
             assert float(row["paper_ratio"]) > 0
+
+
+def test_weight_rule_assumption_gives_weights_in_proportion_to_the_thresholds():
+    tomllib = pytest.importorskip("tomllib")
+    from atmsim.studies.gfr_goyal.assumptions import _weight_rule, assumptions
+
+    assert "dfba_weight_rule" in {a.name for a in assumptions()}
+    doc = tomllib.loads(gfr_goyal.dfba_scenario(1))
+    r = [c["vc_threshold_cells"] for c in doc["connection"]]
+    w = {key: float(v) for key, v in _weight_rule(doc, "threshold")}
+    got = [w[f"connection.{i}.vc_weight"] for i in range(len(r))]
+    assert sum(got) / len(got) == pytest.approx(1.0, abs=1e-5)
+    assert got == pytest.approx([x * len(r) / sum(r) for x in r], rel=1e-5)
+    assert got[0] < got[-1], "a higher threshold, a higher drop weight"
+    assert {float(v) for _, v in _weight_rule(doc, "equal")} == {1.0}
+    with pytest.raises(ValueError, match="dfba_weight_rule: 'rising' is not one of equal, threshold"):
+        _weight_rule(doc, "rising")

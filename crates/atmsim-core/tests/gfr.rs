@@ -120,3 +120,19 @@ fn merged_vcs_share_one_class() {
     assert!(r.hosts.iter().all(|h| h.frames_corrupted == 0));
     assert!(r.flows.iter().all(|f| f.bytes_delivered > 0));
 }
+
+#[test]
+fn lbo_zero_discards_every_tagged_frame_even_into_an_empty_buffer() {
+    // The GFR study's section 6: with LBO = 0 "all the CLP=1 AAL5-PDUs are discarded at the
+    // bottleneck switch". One TCP alone never builds a queue at sw1->sw2 (same link rates), so
+    // its tagged frames find the buffer empty; each must still be refused at LBO.
+    let port = "buffer_cells = 8192\npolicy = { kind = \"fifo_gfr\", lbo_cells = 0, hbo_cells = 7168 }";
+    let r = net(1, 2.0, port, "preset = \"tcp_default\"", |_| {
+        "gfr = { mcr_cells_per_s = 20000, mfs_cells = 200, tagging = \"adapter\" }".to_string()
+    });
+    let p = r.ports.iter().find(|p| p.name == "sw1->sw2").unwrap();
+    let tagged = r.flows[0].frames_tagged.unwrap();
+    assert!(tagged > 0, "the adapter tags what exceeds the MCR");
+    assert_eq!(p.drops["lbo"].as_u64().unwrap(), tagged, "every tagged frame refused at LBO");
+    assert!(r.flows[0].bytes_delivered > 0, "untagged frames still pass");
+}

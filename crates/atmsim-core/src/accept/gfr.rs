@@ -5,11 +5,17 @@
 //!   CLP=1 frames ("above the LBO threshold, newly arriving CLP=1 frames are not accepted").
 //! - WFQ-based: CLP=1 frames are accepted only while the buffer is below LBO; CLP=0 frames
 //!   always up to HBO, and above HBO only while their VC's queue is below its threshold T_i.
+//!
+//! LBO plays "the same role" in both switches (the paper's words), so both accept a CLP=1
+//! frame only while the buffer holds fewer than LBO cells: LBO is the room CLP=1 frames may
+//! use. Read as a strict "X > LBO" the FIFO rule would admit CLP=1 frames into an empty buffer
+//! at LBO = 0, where the paper states that "all the CLP=1 AAL5-PDUs are discarded at the
+//! bottleneck switch" (its section 6, the throughput collapse).
 
 /// FIFO-based GFR switch: refuse the frame?
 #[inline]
 pub fn fifo_gfr_refuses(x: u32, clp1: bool, lbo: u32, hbo: u32) -> bool {
-    x > hbo || (clp1 && x > lbo)
+    x > hbo || (clp1 && x >= lbo)
 }
 
 /// WFQ-based GFR switch: refuse the frame? `xi` is the VC's queue, `ti` its threshold.
@@ -28,11 +34,20 @@ mod tests {
 
     #[test]
     fn fifo_thresholds_of_the_study() {
-        // HBO 7168, LBO 6144.
-        assert!(!fifo_gfr_refuses(6144, true, 6144, 7168));
-        assert!(fifo_gfr_refuses(6145, true, 6144, 7168));
+        // HBO 7168, LBO 6144: a CLP=1 frame needs room below LBO, as in the WFQ switch.
+        assert!(!fifo_gfr_refuses(6143, true, 6144, 7168));
+        assert!(fifo_gfr_refuses(6144, true, 6144, 7168));
+        assert!(!fifo_gfr_refuses(6144, false, 6144, 7168), "CLP=0 frames ignore LBO");
         assert!(!fifo_gfr_refuses(7168, false, 6144, 7168));
         assert!(fifo_gfr_refuses(7169, false, 6144, 7168));
+    }
+
+    #[test]
+    fn lbo_zero_refuses_every_clp1_frame() {
+        // Section 6: with LBO = 0 "all the CLP=1 AAL5-PDUs are discarded", the empty buffer too.
+        assert!(fifo_gfr_refuses(0, true, 0, 7168));
+        assert!(wfq_gfr_refuses(0, true, 0, 7168, 0, 400));
+        assert!(!fifo_gfr_refuses(0, false, 0, 7168));
     }
 
     #[test]

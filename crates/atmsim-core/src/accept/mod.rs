@@ -121,7 +121,7 @@ pub enum Policy {
     /// Fair Buffer Allocation (Heinanen & Kilkki; UBR+ paper section 7): new frames refused when
     /// X > R and Y_i * N_a / X > Z * (K - R) / (X - R); PPD.
     Fba { r: u32, z: f64 },
-    /// The GFR study's FIFO-based switch: CLP=1 frames refused above LBO, all above HBO; PPD.
+    /// The GFR study's FIFO-based switch: CLP=1 frames only below LBO, all refused above HBO; PPD.
     FifoGfr { lbo: u32, hbo: u32 },
     /// The GFR study's WFQ-based switch acceptance: CLP=1 frames only below LBO, CLP=0 frames
     /// above HBO only while the VC is below its T_i; PPD.

@@ -52,6 +52,28 @@ def _dfba(r_fraction: Optional[float]) -> Callable[[Mapping[str, Any], Any], Pai
     return apply
 
 
+WEIGHT_RULES = ("equal", "threshold")
+
+
+def _weight_rule(doc: Mapping[str, Any], value: Any) -> Pairs:
+    """W_i per connection: "equal" gives every VC 1; "threshold" gives W_i = R_i / mean R_j, so
+    the mean weight stays 1 and a VC with a higher threshold loses frames with a higher
+    probability at the same relative overshoot (X_i - R_i) / R_i."""
+    if value not in WEIGHT_RULES:
+        raise ValueError(f"dfba_weight_rule: {value!r} is not one of {', '.join(WEIGHT_RULES)}")
+    conns = [c for c in doc.get("connection", []) or [] if "vc_threshold_cells" in c]
+    if not conns:
+        return ()
+    mean = sum(c["vc_threshold_cells"] for c in conns) / len(conns)
+    pairs: List[Tuple[str, Any]] = []
+    for i, c in enumerate(doc.get("connection", []) or []):
+        if "vc_threshold_cells" not in c:
+            continue
+        w = 1.0 if value == "equal" or mean == 0 else c["vc_threshold_cells"] / mean
+        pairs.append((f"connection.{i}.vc_weight", round(w, 6)))
+    return tuple(normalize(pairs))
+
+
 def assumptions() -> List[Assumption]:
     return [
         Assumption(
@@ -126,6 +148,18 @@ def assumptions() -> List[Assumption]:
             "Not stated; equal weights. Scaling every W_i changes DFBA's drop probability.",
             [0.5, 1.0, 2.0],
             keys=["connection.*.vc_weight"],
+            tables=["4-5", "5q"],
+        ),
+        Assumption(
+            "dfba_weight_rule",
+            "how the DFBA weights W_i differ between VCs (mean W_i = 1)",
+            "equal",
+            "Not stated. Section 4 says the drop probability 'should be higher for connections "
+            "with a higher threshold' and that W_i scales it, without giving W_i; 'threshold' "
+            "reads that as W_i proportional to R_i (W_i = R_i / mean R_j).",
+            list(WEIGHT_RULES),
+            apply=_weight_rule,
+            applies="connection.<i>.vc_weight = 1, or R_i / mean R_j",
             tables=["4-5", "5q"],
         ),
         Assumption(
