@@ -35,7 +35,7 @@ def run_meta(run_json: Path, study: str, command: str) -> Dict[str, Any]:
         "runs": entry.get("runs"),
         "replications": entry.get("replications"),
         "wall_s": doc.get("wall_s"),
-        "machine": f"a shared 2-core {platform.machine()} sandbox, --jobs 1",
+        "machine": f"a shared 2-core {platform.machine()} sandbox",
     }
 
 
