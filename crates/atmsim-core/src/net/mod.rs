@@ -20,6 +20,7 @@
 
 mod adapter;
 mod capture;
+mod commit;
 mod fair_share;
 mod fault;
 mod host;
@@ -34,6 +35,7 @@ mod source_queue;
 
 pub use adapter::{feedback_of, with_feedback, ControlledVc, RateControl, Shaper, VcTxStats};
 pub use capture::{Captures, Recorder, NO_CAPTURE};
+pub use commit::{Committed, NO_COMMIT};
 pub use fair_share::{FairShareMeter, NO_LIMIT};
 pub use fault::{Fault, FaultRule};
 pub use host::{Endpoint, Host, HostStats, SinkStats};
