@@ -87,7 +87,7 @@ pub struct World {
 
 impl World {
     /// Put `cell` on channel `ch` in the slot starting at `slot`.
-    #[inline]
+    #[inline(always)]
     pub fn transmit(&mut self, ch: u32, slot: Time, mut cell: Cell) {
         let c = &mut self.channels[ch as usize];
         c.cells += 1;

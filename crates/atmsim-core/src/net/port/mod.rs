@@ -288,7 +288,7 @@ impl Port {
         self.capacity
     }
 
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, cell: Cell, own: bool, world: &mut World) {
         self.queued += 1;
         self.queued_own += u32::from(own);
@@ -304,7 +304,7 @@ impl Port {
 
     /// Send `cell` in `slot` now; its departure is retired from the occupancy at `slot`
     /// (`retire`). The sums a departure adds to are added at once.
-    #[inline]
+    #[inline(always)]
     fn commit(&mut self, slot: Time, cell: Cell, world: &mut World) {
         self.committed.push(slot, self.class[cell.vc as usize]);
         self.stats.depart(slot);
