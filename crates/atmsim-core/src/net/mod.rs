@@ -17,6 +17,10 @@
 //! key `k_u` sends nothing before `min(k_u, t + L_u)`, so `c` may run to the smallest such time
 //! plus the channel latency. The plain bound stays available as the reference schedule
 //! (`[engine] schedule = "reference"`); both give identical results.
+//!
+//! Under the lookahead schedule, a first-come-first-served transmitter (a FIFO port, a host
+//! adapter with plain VCs) *commits* its departures (`commit.rs`): a cell's slot is fixed when it
+//! is queued, so it is sent then, and the component's key is its next arrival or timer only.
 
 mod adapter;
 mod capture;
