@@ -3,8 +3,7 @@
 //! A cell does not carry its 48 payload octets: it names the AAL5 frame it belongs to (an index
 //! into the [`FrameSlab`](crate::frame::FrameSlab)) and the header bits the mechanisms read.
 
-use std::collections::VecDeque;
-
+use crate::ring::Ring;
 use crate::time::Time;
 
 /// Index of a virtual connection: globally, scenario connections then background sources map to
@@ -35,7 +34,7 @@ pub const F_CREDIT: u8 = 1 << 5;
 /// Cells that are not part of an AAL5 frame (no frame slot to release, no frame state).
 pub const F_CONTROL: u8 = F_RM | F_CREDIT;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Cell {
     /// Frame this cell carries a piece of.
     pub frame: u32,
@@ -91,12 +90,12 @@ pub mod rm {
 #[derive(Debug)]
 pub struct CellFifo {
     pub owner: u32,
-    q: VecDeque<(Time, Cell)>,
+    q: Ring<(Time, Cell)>,
 }
 
 impl CellFifo {
     pub fn new(owner: u32) -> Self {
-        CellFifo { owner, q: VecDeque::new() }
+        CellFifo { owner, q: Ring::new() }
     }
     #[inline]
     pub fn push(&mut self, at: Time, cell: Cell) {

@@ -85,6 +85,7 @@ pub(crate) mod conformance;
 pub(crate) mod json;
 pub(crate) mod metrics;
 pub(crate) mod pcap;
+pub(crate) mod ring;
 pub(crate) mod rng;
 pub(crate) mod sched;
 pub(crate) mod traces;

@@ -411,6 +411,50 @@ impl Adapter {
         cell
     }
 
+    /// Send every cell of the plain FIFO whose slot starts before `end`, frame by frame, and
+    /// return how many: what repeated [`Adapter::send`] calls would send in those slots, for an
+    /// adapter with plain VCs only, no tagging, nothing to return (no RM cells) and an
+    /// uncaptured channel (the conditions of committing, `net/commit.rs`). A frame's cells
+    /// share their hop, so the channel's route is read once per frame, and the receiver is
+    /// woken once, for the first cell.
+    pub fn commit_plain(&mut self, end: Time, world: &mut World) -> u64 {
+        debug_assert!(self.controlled.is_empty() && self.control.is_empty() && self.taggers.is_empty());
+        let mut sent = 0u64;
+        let ch = &mut world.channels[self.channel as usize];
+        let latency = ch.latency;
+        while let Some(head) = self.plain.front_mut() {
+            let first = self.clock.next();
+            if first >= end {
+                break;
+            }
+            head.fresh = false;
+            let hop = ch.route[head.vc as usize];
+            let fifo = &mut world.fifos[hop.fifo as usize];
+            let cell = Cell { vc: hop.label, frame: head.frame, flags: head.flags };
+            let mut done = false;
+            while self.clock.next() < end {
+                head.remaining -= 1;
+                sent += 1;
+                if head.remaining == 0 {
+                    fifo.push(self.clock.next() + latency, Cell { flags: cell.flags | F_EOF, ..cell });
+                    self.clock.advance();
+                    done = true;
+                    break;
+                }
+                fifo.push(self.clock.next() + latency, cell);
+                self.clock.advance();
+            }
+            world.sched.wake(fifo.owner, first + latency);
+            if !done {
+                break;
+            }
+            self.plain.pop_front();
+        }
+        ch.cells += sent;
+        self.recompute();
+        sent
+    }
+
     /// The cell of the first ready queue in round-robin order.
     fn pick(&mut self, slot: Time) -> Cell {
         let n = self.controlled.len() + 1;
@@ -524,6 +568,34 @@ mod tests {
         let times: Vec<Time> = out.iter().map(|x| x.0).collect();
         assert_eq!(times, vec![6 * US, 7 * US, 8 * US]);
         assert!(out[2].1.is_eof() && !out[1].1.is_eof());
+    }
+
+    #[test]
+    fn committing_a_plain_fifo_sends_what_slot_by_slot_sending_does() {
+        // Frames of two VCs queued at various times on a grid with a phase; the run ends in the
+        // middle of a frame. Committing sends the same cells in the same slots, stops before the
+        // end and leaves the rest (and the next slot) as slot-by-slot sending does.
+        let link = CellPeriod::from_bps(155_520_000);
+        let frames = [(0, 0, 5), (1, 1, 3), (40 * US, 0, 12), (41 * US, 1, 1), (90 * US, 0, 30)];
+        let end = 100 * US;
+        let (mut slotted, mut ws) = (Adapter::new(SlotClock::with_phase(link, 4321), 0), world(2));
+        let (mut committed, mut wc) = (Adapter::new(SlotClock::with_phase(link, 4321), 0), world(2));
+        let mut sent = 0;
+        for (i, &(at, vc, n)) in frames.iter().enumerate() {
+            let until = frames.get(i + 1).map_or(end, |f| f.0);
+            let f = TxFrame { frame: i as u32, ..frame(vc, n) };
+            slotted.push(at, f);
+            committed.push(at, f);
+            drain(&mut slotted, &mut ws, until);
+            sent += committed.commit_plain(until, &mut wc);
+        }
+        let cells = |w: &World| w.fifos[0].iter().copied().collect::<Vec<_>>();
+        assert_eq!(cells(&wc), cells(&ws));
+        assert_eq!((sent, wc.channels[0].cells), (ws.fifos[0].len() as u64, ws.channels[0].cells));
+        assert!(committed.backlog_cells() > 0, "the last frame is cut by the end");
+        assert_eq!(committed.backlog_cells(), slotted.backlog_cells());
+        assert_eq!(committed.next_send(), slotted.next_send());
+        assert_eq!(wc.sched.key(0), ws.sched.key(0), "the receiver is woken for the first cell");
     }
 
     /// The departures of `n` cells of one backlogged VC shaped by GCRA(t, tau) on `link`.

@@ -2,7 +2,7 @@
 //! frames into cells and sends them at the line's slot rate (the host's PCR).
 
 use super::adapter::{Adapter, ControlledVc, TxFrame, VcTagger};
-use super::{Captures, InputMerge, Labels, SourceQueue, World, NO_CAPTURE};
+use super::{Captures, InputMerge, Labels, SourceQueue, World, NO_CAPTURE, NO_COMMIT};
 use crate::aal5;
 use crate::abr::CreditSender;
 use crate::app::App;
@@ -160,6 +160,9 @@ pub struct Host {
     sink_of: Vec<u32>,
     /// Some sender here times from transmission completion: watch frames' last cells.
     timing_on_tx: bool,
+    /// The adapter's cells are sent when queued if their slot is before this time
+    /// (`NO_COMMIT`: at their slots, one event each; see `net/commit.rs`).
+    commit_end: Time,
 }
 
 impl Host {
@@ -179,6 +182,7 @@ impl Host {
             capture: NO_CAPTURE,
             sink_of: Vec::new(),
             timing_on_tx: false,
+            commit_end: NO_COMMIT,
         }
     }
 
@@ -381,9 +385,45 @@ impl Host {
         }
     }
 
+    /// Commit the adapter's departures up to `end` (the end of the run) from now on, if nothing
+    /// here needs them one slot at a time (see `net/commit.rs`; `rm_cells`: some adapter of the
+    /// scenario sends RM cells, which a destination returns ahead of its queued cells);
+    /// `NO_COMMIT` turns it off.
+    pub fn commit_until(&mut self, end: Time, rm_cells: bool, world: &World) {
+        let background = self.endpoints.iter().any(|e| matches!(e, Endpoint::Background { .. }));
+        let eligible = !rm_cells
+            && self.adapter.controlled.is_empty()
+            && self.adapter.taggers.is_empty()
+            && !background
+            && !self.timing_on_tx
+            && world.channels[self.adapter.channel as usize].capture == NO_CAPTURE;
+        self.commit_end = if eligible { end } else { NO_COMMIT };
+    }
+
+    /// Does this host's adapter send RM cells (a controlled VC)?
+    pub fn sends_rm_cells(&self) -> bool {
+        !self.adapter.controlled.is_empty()
+    }
+
+    /// Send every cell the adapter has for slots before `commit_end` (committing only): their
+    /// slots cannot change, since a frame queued later goes behind them. One event each, as
+    /// in the per-cell loop.
+    #[inline]
+    fn commit(&mut self, world: &mut World) -> u64 {
+        if self.adapter.next_send() >= self.commit_end {
+            return 0;
+        }
+        let sent = self.adapter.commit_plain(self.commit_end, world);
+        self.stats.cells_out += sent;
+        sent
+    }
+
     pub fn advance(&mut self, horizon: Time, world: &mut World) -> u64 {
         let mut events = 0;
         self.merge.rebuild(&world.fifos, &self.inputs);
+        if self.commit_end != NO_COMMIT {
+            return self.advance_committing(horizon, world);
+        }
         loop {
             let (ta, i) = self.merge.peek();
             let tt = self.next_timer;
@@ -407,9 +447,40 @@ impl Host {
         events
     }
 
+    /// `advance` for a host committing its departures: arrivals and timers are the events of
+    /// the loop, and after each (and first, for cells held back at the end of an earlier run)
+    /// the adapter sends what it has.
+    fn advance_committing(&mut self, horizon: Time, world: &mut World) -> u64 {
+        let mut events = self.commit(world);
+        loop {
+            let (ta, i) = self.merge.peek();
+            let tt = self.next_timer;
+            // On ties: arrivals, then timers (the adapter's slots are all sent already).
+            let t = ta.min(tt);
+            if t >= horizon {
+                break;
+            }
+            if ta == t {
+                let (at, cell) = world.fifos[self.inputs[i] as usize].pop().expect("head exists");
+                self.merge.popped(&world.fifos, &self.inputs);
+                self.receive(at, cell, world);
+            } else {
+                self.fire_timers(t, world);
+            }
+            events += 1 + self.commit(world);
+        }
+        events
+    }
+
     pub fn next_key(&self, world: &World) -> Time {
         let td = self.adapter.next_send();
         world.earliest(&self.inputs).0.min(self.next_timer).min(td)
+    }
+
+    /// `next_key` right after `advance`: the batch's merge holds the head of every input.
+    #[inline]
+    pub fn key_after_batch(&self) -> Time {
+        self.merge.peek().0.min(self.next_timer).min(self.adapter.next_send())
     }
 }
 

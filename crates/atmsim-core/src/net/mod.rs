@@ -17,9 +17,14 @@
 //! key `k_u` sends nothing before `min(k_u, t + L_u)`, so `c` may run to the smallest such time
 //! plus the channel latency. The plain bound stays available as the reference schedule
 //! (`[engine] schedule = "reference"`); both give identical results.
+//!
+//! Under the lookahead schedule, a first-come-first-served transmitter (a FIFO port, a host
+//! adapter with plain VCs) *commits* its departures (`commit.rs`): a cell's slot is fixed when it
+//! is queued, so it is sent then, and the component's key is its next arrival or timer only.
 
 mod adapter;
 mod capture;
+mod commit;
 mod fair_share;
 mod fault;
 mod host;
@@ -34,6 +39,7 @@ mod source_queue;
 
 pub use adapter::{feedback_of, with_feedback, ControlledVc, RateControl, Shaper, VcTxStats};
 pub use capture::{Captures, Recorder, NO_CAPTURE};
+pub use commit::{Committed, NO_COMMIT};
 pub use fair_share::{FairShareMeter, NO_LIMIT};
 pub use fault::{Fault, FaultRule};
 pub use host::{Endpoint, Host, HostStats, SinkStats};
@@ -85,7 +91,7 @@ pub struct World {
 
 impl World {
     /// Put `cell` on channel `ch` in the slot starting at `slot`.
-    #[inline]
+    #[inline(always)]
     pub fn transmit(&mut self, ch: u32, slot: Time, mut cell: Cell) {
         let c = &mut self.channels[ch as usize];
         c.cells += 1;

@@ -37,7 +37,8 @@ pub use accounting::{ClassState, PortStats};
 pub use fcvc::FcvcHop;
 pub use upc::{CellUpc, Upc};
 
-use super::{Arbitration, FairShareMeter, Fault, InputMerge, Labels, PortTrace, World};
+use super::commit::{Committed, NO_COMMIT};
+use super::{Arbitration, FairShareMeter, Fault, InputMerge, Labels, PortTrace, World, NO_CAPTURE};
 use crate::accept::{BufferState, DropReason, Policy, VcPolicy};
 use crate::cell::{Cell, VcId, F_BACKWARD, F_CREDIT, F_EFCI};
 use crate::rng::Rng;
@@ -109,6 +110,11 @@ pub struct Port {
     /// Data cells arrived per VC, counted only when a trace records arrival rates (empty
     /// otherwise, so the count costs an untraced port one failed bounds check).
     vc_arrivals: Vec<u64>,
+    /// Cells are sent when queued if their slot is before this time (`NO_COMMIT`: at their
+    /// slots, one departure event each; see `net/commit.rs`).
+    commit_end: Time,
+    /// Departures sent ahead whose slots have not come: still in `queued` until retired.
+    committed: Committed,
 }
 
 impl Port {
@@ -152,6 +158,8 @@ impl Port {
             next_sample: NEVER,
             trace: None,
             vc_arrivals: Vec::new(),
+            commit_end: NO_COMMIT,
+            committed: Committed::default(),
         }
     }
 
@@ -280,11 +288,49 @@ impl Port {
         self.capacity
     }
 
-    #[inline]
-    fn push(&mut self, cell: Cell, own: bool) {
-        self.queue.push(cell);
+    #[inline(always)]
+    fn push(&mut self, cell: Cell, own: bool, world: &mut World) {
         self.queued += 1;
         self.queued_own += u32::from(own);
+        // Committing, nothing held back: the cell leaves in the next free slot, known now.
+        if self.commit_end != NO_COMMIT && self.queued == self.committed.len() + 1 {
+            let slot = self.clock.next();
+            if slot < self.commit_end {
+                return self.commit(slot, cell, world);
+            }
+        }
+        self.queue.push(cell);
+    }
+
+    /// Send `cell` in `slot` now; its departure is retired from the occupancy at `slot`
+    /// (`retire`). The sums a departure adds to are added at once.
+    #[inline(always)]
+    fn commit(&mut self, slot: Time, cell: Cell, world: &mut World) {
+        self.committed.push(slot, self.class[cell.vc as usize]);
+        self.stats.depart(slot);
+        self.stats.cells_out += 1;
+        world.transmit(self.channel, slot, cell);
+        self.clock.advance();
+    }
+
+    /// The committed departures in slots before `t` happen: occupancy and active classes.
+    #[inline]
+    fn retire(&mut self, t: Time) {
+        while let Some((slot, c)) = self.committed.pop_before(t) {
+            self.queued -= 1;
+            if self.classes[c as usize].depart(slot) {
+                self.active -= 1;
+            }
+        }
+    }
+
+    /// Commit departures up to `end` (the end of the run) from now on, if nothing here needs
+    /// the per-cell path (see `net/commit.rs` for the conditions); `NO_COMMIT` turns it off.
+    pub fn commit_until(&mut self, end: Time, world: &World) {
+        let fifo = matches!(self.queue, Queue::Fifo(_));
+        let plain = fifo && !self.has_own && !self.hooks && !self.staging.on() && self.trace.is_none();
+        let eligible = plain && world.channels[self.channel as usize].capture == NO_CAPTURE;
+        self.commit_end = if eligible { end } else { NO_COMMIT };
     }
 
     fn drop_cell(&mut self, vc: usize, reason: DropReason, world: &mut World, cell: Cell) {
@@ -357,10 +403,10 @@ impl Port {
             self.active += 1;
         }
         if !self.staging.on() {
-            self.push(cell, guaranteed);
+            self.push(cell, guaranteed, world);
         } else if let Some(frame) = self.staging.stage(vc, cell) {
             for c in frame {
-                self.push(c, guaranteed);
+                self.push(c, guaranteed, world);
             }
         }
         self.stats.max_queue = self.stats.max_queue.max(self.queue_len());
@@ -417,7 +463,7 @@ impl Port {
         }
         self.congestion.metered(now, vc, &mut world.shares);
         // Straight to the queue even at a frame-merging port: an RM cell is not part of a frame.
-        self.push(cell, own);
+        self.push(cell, own, world);
         if own {
             self.fcvc.arrived(vc);
         } else {
@@ -479,6 +525,10 @@ impl Port {
     pub fn advance(&mut self, horizon: Time, world: &mut World) -> u64 {
         let mut events = 0;
         self.merge.rebuild(&world.fifos, &self.inputs);
+        if self.commit_end != NO_COMMIT {
+            // No trace here (it would sample per slot): the batch ends at the horizon.
+            return self.process_committing(horizon, world);
+        }
         loop {
             // Stop at the next trace boundary too (`NEVER` without a trace, so an untraced port
             // pays nothing per event): there everything before the boundary has happened and
@@ -525,9 +575,57 @@ impl Port {
         events
     }
 
+    /// `process` for a port committing its departures (`net/commit.rs`): only arrivals are
+    /// events of the loop; each accepted cell is sent at once, unless its slot is at or after
+    /// the end of the run (then it and every cell behind it wait in `queue`).
+    fn process_committing(&mut self, stop: Time, world: &mut World) -> u64 {
+        let mut events = self.release_held(world);
+        loop {
+            let (ta, i) = self.merge.peek();
+            if ta >= stop {
+                break;
+            }
+            let (_, cell) = world.fifos[self.inputs[i] as usize].pop().expect("head exists");
+            self.merge.popped(&world.fifos, &self.inputs);
+            self.retire(ta);
+            // A no-op unless the port is idle at `ta` (as in `process`): the first free slot
+            // of a busy port is after a departure not yet retired, so after `ta`.
+            self.clock.align(ta);
+            let sent = self.stats.cells_out;
+            self.enqueue(ta, cell, world);
+            events += 1 + (self.stats.cells_out - sent);
+        }
+        events
+    }
+
+    /// Cells held back at the end of an earlier run (their slots were at or after its end):
+    /// commit those whose slots come before this run's end, in order.
+    fn release_held(&mut self, world: &mut World) -> u64 {
+        let mut sent = 0;
+        while self.queued > self.committed.len() && self.clock.next() < self.commit_end {
+            let cell = self.queue.pop(|_| true).expect("held cells are queued");
+            self.commit(self.clock.next(), cell, world);
+            sent += 1;
+        }
+        sent
+    }
+
     pub fn next_key(&self, world: &World) -> Time {
-        let ta = self.merge.key(world.earliest(&self.inputs).0);
-        if self.queued <= self.stall_floor {
+        self.key_from(self.merge.key(world.earliest(&self.inputs).0))
+    }
+
+    /// `next_key` right after `advance`: the batch's merge holds the head of every input (no
+    /// other component ran meanwhile), so the earliest arrival is its top, without a scan.
+    #[inline]
+    pub fn key_after_batch(&self) -> Time {
+        self.key_from(self.merge.peek().0)
+    }
+
+    /// The key with the next arrival (as the merge orders it) at `ta`.
+    #[inline]
+    fn key_from(&self, ta: Time) -> Time {
+        // Committed departures are not work to do: only cells still queued are.
+        if self.queued <= self.stall_floor + self.committed.len() {
             ta
         } else {
             ta.min(self.clock.next())
@@ -536,6 +634,7 @@ impl Port {
 
     /// Close the time integrals and take the last trace samples at the end of the run.
     pub fn finish(&mut self, end: Time) {
+        self.retire(end);
         self.stats.close(end, self.queue_len());
         if end >= self.next_sample {
             self.sample(end);
@@ -859,6 +958,89 @@ mod tests {
         let l = &w.levels[0];
         assert_eq!(l.at(PS_PER_US * 100), Increase);
         assert_eq!(l.len(), 5, "Keep at x = 4, Increase at x = 1");
+    }
+
+    /// An EPD port with a 40-cell buffer on a 1 us grid, and its input (FIFO 1) holding frames
+    /// of 1 to 12 cells on VCs 0-3 in bursts faster than the line, with idle gaps, until `until`.
+    fn busy_port(until: Time) -> (Port, World) {
+        let (_, mut w) = fixture(40, Policy::Epd { threshold: 25 });
+        let period = CellPeriod::from_cells_per_s(1_000_000);
+        let mut p = Port::new(
+            "p".into(),
+            0,
+            SlotClock::with_phase(period, 333),
+            40,
+            Policy::Epd { threshold: 25 },
+            4,
+        );
+        w.fifos.push(CellFifo::new(0));
+        p.inputs.push(1);
+        let mut rng = Rng::stream(7, "arrivals");
+        let mut t: Time = 0;
+        while t < until {
+            let vc = (rng.next_u64() % 4) as VcId;
+            let n = 1 + (rng.next_u64() % 12) as u32;
+            let frame = w.frames.insert(Frame { ncells: n, alive: n, ..Default::default() });
+            for i in 0..n {
+                t += if i == 0 { rng.next_u64() % (3 * PS_PER_US) } else { 300_000 };
+                let flags = if i + 1 == n { F_EOF } else { 0 };
+                w.fifos[1].push(t, Cell { frame, vc, flags });
+            }
+        }
+        (p, w)
+    }
+
+    /// Run `p` from `from` to `to` in batches of `step`, committing its departures or not.
+    fn run_port(p: &mut Port, w: &mut World, commit: bool, from: Time, to: Time, step: Time) {
+        p.commit_until(if commit { to } else { crate::net::NO_COMMIT }, w);
+        let mut now = from;
+        while now < to {
+            now = (now + step).min(to);
+            p.advance(now, w);
+        }
+        p.finish(to);
+    }
+
+    #[test]
+    fn committed_departures_leave_the_same_cells_in_the_same_slots() {
+        let end = 400 * PS_PER_US;
+        let (mut reference, mut rw) = busy_port(end + 50 * PS_PER_US);
+        run_port(&mut reference, &mut rw, false, 0, end, PS_PER_US);
+        assert!(reference.stats.cells_dropped() > 0 && reference.stats.cells_out > 200, "a busy port");
+        for step in [PS_PER_US, 7 * PS_PER_US + 3, end] {
+            let (mut p, mut w) = busy_port(end + 50 * PS_PER_US);
+            run_port(&mut p, &mut w, true, 0, end, step);
+            let (a, b): (Vec<_>, Vec<_>) = (w.fifos[0].iter().collect(), rw.fifos[0].iter().collect());
+            assert_eq!(a, b, "step {step}: cells and times on the wire");
+            let s =
+                (&p.stats.drops, p.stats.cells_in, p.stats.cells_out, p.stats.max_queue, p.stats.queue_area);
+            let r = &reference.stats;
+            assert_eq!(s, (&r.drops, r.cells_in, r.cells_out, r.max_queue, r.queue_area), "step {step}");
+            assert_eq!((p.queue_len(), p.active), (reference.queue_len(), reference.active));
+            let areas = |p: &Port| p.classes.iter().map(|c| (c.y, c.area(end))).collect::<Vec<_>>();
+            assert_eq!(areas(&p), areas(&reference));
+            assert!(p.committed.is_empty(), "every committed departure retired at the end");
+        }
+    }
+
+    #[test]
+    fn cells_due_at_or_after_the_end_wait_and_go_in_the_next_run() {
+        // A run to 200 us leaves cells queued (their slots are after it) and sends none past
+        // it; the next run to 400 us sends them in order, as one run to 400 us does.
+        let (half, end) = (200 * PS_PER_US, 400 * PS_PER_US);
+        let (mut whole, mut ww) = busy_port(end + 50 * PS_PER_US);
+        run_port(&mut whole, &mut ww, true, 0, end, 3 * PS_PER_US);
+        let (mut p, mut w) = busy_port(end + 50 * PS_PER_US);
+        run_port(&mut p, &mut w, true, 0, half, 3 * PS_PER_US);
+        assert!(p.queue_len() > 0 && p.committed.is_empty(), "cells held at the end, none committed");
+        let latency = w.channels[0].latency;
+        assert!(w.fifos[0].iter().all(|&(at, _)| at - latency < half), "nothing sent in a slot past the end");
+        let sent_half = w.fifos[0].len();
+        run_port(&mut p, &mut w, true, half, end, 3 * PS_PER_US);
+        assert!(w.fifos[0].len() > sent_half);
+        let (a, b): (Vec<_>, Vec<_>) = (w.fifos[0].iter().collect(), ww.fifos[0].iter().collect());
+        assert_eq!(a, b);
+        assert_eq!((p.stats.cells_out, p.stats.queue_area), (whole.stats.cells_out, whole.stats.queue_area));
     }
 
     /// A round-robin port whose VC 0 is credit-gated with `buffer` cells of credit, its output in

@@ -1,0 +1,105 @@
+//! Committed departures: a cell whose departure slot nothing can change any more is put on the
+//! wire when it is queued, not when its slot comes.
+//!
+//! A first-come-first-served transmitter (a host adapter with plain VCs only, a switch port with
+//! a FIFO queue and no flow-control hooks) sends its cells in queue order in consecutive free
+//! slots of its grid: the slot of a cell is fixed the moment it is queued, since a later arrival
+//! can only queue behind it. Sending it at once changes no cell's time. What it changes is the
+//! work of the engine:
+//!
+//! - the departure is no longer an event of its own in the component's batch loop (a merge
+//!   peek, a compare, a queue pop at its slot): it is a transmit right after the enqueue;
+//! - the component's scheduler key is its next arrival or timer only, not its next busy slot,
+//!   so a component it feeds sees a sender that is quiet for longer (`Sim::horizon`) and runs
+//!   longer batches: on the 1 us links of the LAN bench cases, where a batch held about one
+//!   cell, this is most of the gain.
+//!
+//! What a departure does besides transmitting is kept at its own time. At a port the occupancy
+//! (per class and in total) and the count of active classes feed the buffer policy of later
+//! arrivals, so a committed departure is remembered in [`Committed`] with its slot and class and
+//! *retired* (the class's occupancy falls) only when the port reaches an instant after the slot:
+//! before each arrival (departures in slots strictly before it, as the per-cell loop orders an
+//! arrival before a departure at the same picosecond) and at the end of the run. Counters that
+//! are sums (cells sent, the occupancy integrals) commute and are updated at once.
+//!
+//! Departures are committed only up to the end of the run (`commit_end`): a cell whose slot is
+//! at or after it stays queued, as would the per-cell path leave it, and so does every cell
+//! queued behind it. At the end of `Sim::run_until` the state is therefore the per-cell path's
+//! exactly (cells sent, on the wire, queued, the integrals), and a later `run_until` goes on from
+//! it. Each committed departure is counted as the event it replaces, so the reports' event
+//! counts do not change either.
+//!
+//! Not committed (the per-cell path runs), because something reads the transmitter at each of
+//! its slots or lets a later arrival overtake a queued cell: the reference schedule
+//! (`[engine] schedule = "reference"`, which keeps the per-cell path as the yardstick); ports
+//! with a scheduler other than FIFO, a priority or FCVC buffer of their own, flow-control hooks
+//! (EFCI, published levels, fair shares, credits), frame merging or a trace; hosts with
+//! controlled (shaped, rate- or credit-controlled) VCs, adapter tagging, background sources
+//! (whose bounded queues free room at each departure) or senders timing from transmission
+//! completion; any component whose output channel is captured (records are written per cell
+//! in time order); and every host of a scenario whose adapters send RM cells (a returned RM
+//! cell goes ahead of the cells already queued). `tests/engine.rs` runs every shipped scenario
+//! both ways and compares the reports field by field.
+
+use crate::ring::Ring;
+use crate::time::Time;
+
+/// "Not committing": the `commit_end` of a component that sends cell by cell.
+pub const NO_COMMIT: Time = 0;
+
+/// A port's committed departures whose slots have not yet come: (slot, accounting class), in
+/// slot order.
+#[derive(Debug, Default)]
+pub struct Committed {
+    ring: Ring<(Time, u16)>,
+}
+
+impl Committed {
+    /// A cell of `class` was sent in the slot starting at `slot` (later than any before).
+    #[inline]
+    pub fn push(&mut self, slot: Time, class: u16) {
+        debug_assert!(self.ring.back().is_none_or(|&(s, _)| s < slot), "slots in order");
+        self.ring.push_back((slot, class));
+    }
+
+    /// The earliest pending departure: its slot and class, if its slot starts before `t`
+    /// (removed from the pending ones).
+    #[inline]
+    pub fn pop_before(&mut self, t: Time) -> Option<(Time, u16)> {
+        match self.ring.front() {
+            Some(&(slot, _)) if slot < t => self.ring.pop_front(),
+            _ => None,
+        }
+    }
+
+    /// Committed departures not yet retired.
+    #[inline]
+    pub fn len(&self) -> u32 {
+        self.ring.len() as u32
+    }
+
+    /// Nothing pending.
+    pub fn is_empty(&self) -> bool {
+        self.ring.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn departures_retire_strictly_before_the_instant_in_slot_order() {
+        let mut c = Committed::default();
+        c.push(10, 0);
+        c.push(20, 3);
+        c.push(30, 1);
+        assert_eq!(c.pop_before(10), None, "a departure at the arrival's instant comes after it");
+        assert_eq!(c.pop_before(21), Some((10, 0)));
+        assert_eq!(c.pop_before(21), Some((20, 3)));
+        assert_eq!(c.pop_before(21), None);
+        assert_eq!(c.len(), 1);
+        assert_eq!(c.pop_before(Time::MAX), Some((30, 1)));
+        assert!(c.is_empty());
+    }
+}
