@@ -360,7 +360,7 @@ def test_ubr_plus_declares_what_its_doc_discusses():
     from atmsim.studies.reproduce import assumptions_of
 
     names = {a.name for a in assumptions_of(registry.get("ubr-plus"))}
-    assert {"arbitration", "stagger_timers", "phases", "min_rto_ticks", "initial_rto_s"} <= names
+    assert {"phase_locked_ties", "timer_phases", "phases", "min_rto_ticks", "initial_rto_s"} <= names
 
 
 def test_ubr_plus_text_path_runs_replications():
