@@ -39,7 +39,11 @@ def rows() -> Iterator[Row]:
         if config != "LAN":
             continue
         for i, p in enumerate(POLICIES):
-            o: Dict[str, Any] = {"n_source.sources": n, "n_source.buffer_cells": k, "n_source.policy": KIND[p]}
+            o: Dict[str, Any] = {
+                "n_source.sources": n,
+                "n_source.buffer_cells": k,
+                "n_source.policy": KIND[p],
+            }
             if p in ("SD", "FBA"):
                 o.update({"n_source.r": 0.9, "n_source.z": 0.8})
             yield "2-3", f"{n}x{k} {p}", o, effs[i], TABLE3_FAIRNESS[(config, n, k)][i]
@@ -56,7 +60,9 @@ def one(job: Tuple[Dict[str, Any], int]) -> Dict[str, float]:
     if f.exists():
         cached: Dict[str, float] = json.loads(f.read_text())
         return cached
-    res = atmsim.run(SCENARIO, overrides={**overrides, "simulation.seed": seed})
+    run_overrides: Dict[str, Any] = dict(overrides)
+    run_overrides["simulation.seed"] = seed
+    res = atmsim.run(SCENARIO, overrides=run_overrides)
     s = res.summary
     if not s["conservation"]["balanced"]:
         raise SystemExit(f"{overrides} seed {seed}: cells not conserved")

@@ -44,11 +44,11 @@ def main() -> None:
     util = t["utilization"].set_index("t_s")["utilization"].reindex(per_vc.index)
     queue = t["queues"].set_index("t_s")["cells"].reindex(per_vc.index)
     sending = (per_vc > 0).sum(axis=1)
-    for k in range(int(sending.max()) + 1):
-        m = sending == k
+    for n in range(int(sending.max()) + 1):
+        m = sending == n
         if m.any():
             print(
-                f"  {k} sources sending: {m.mean():.3f} of the time, utilisation {util[m].mean():.3f}, "
+                f"  {n} sources sending: {m.mean():.3f} of the time, utilisation {util[m].mean():.3f}, "
                 f"mean queue {queue[m].mean():.0f} cells"
             )
     times: List[np.ndarray] = []
