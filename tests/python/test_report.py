@@ -48,7 +48,7 @@ def test_reproduce_all_quick_report(quick_report):
         # Stated parameters and assumptions, apart, beside the tables.
         assert "Parameters the paper states" in text
         assert "Assumptions (parameters the paper does not state)" in text
-        assert "Assumed for this table (not stated by the paper): arbitration = rotating" in text
+        assert "Assumed for this table (not stated by the paper): phase_locked_ties = none" in text
         assert "NOT comparable" in text  # the shortened runs are flagged
     assert "fairness (paper)" in readme
     figures = sorted((out / "ubr-plus").glob("*.svg"))
