@@ -81,8 +81,9 @@ def main() -> int:
     print("## Assumptions and sensitivity\n")
     print(
         f"Generated from `{command}` ({settings[0] if settings else 'see the report'}). "
-        "Quick mode: shorter runs and 2 replications per point, so the intervals are wide "
-        "and the values differ from the full-length ones above.\n"
+        "Quick mode: 2 replications per point (and, in studies whose --quick shortens them, "
+        "shorter runs), so the intervals are wide and the values differ from the 4-replication "
+        "ones above.\n"
     )
     for p in parts:
         if p.startswith(KEEP):
@@ -95,15 +96,26 @@ def main() -> int:
     effects = pd.read_csv(folder / study / "sensitivity-effects.csv")
     for col in ("low_value", "high_value", "closest_value", "used"):
         effects[col] = effects[col].apply(_value)
-    effects["swing"] = [sensitivity._swing(lo, hi) for lo, hi in zip(effects["low"], effects["high"])]
-    for col in ("low_ci", "high_ci", "baseline_ci"):
-        effects[col] = effects[col].apply(lambda t: tuple(float(x) for x in str(t).strip("()").split(",")))
+    points_csv = folder / study / "sensitivity-points.csv"
+    if points_csv.exists():
+        # Recomputed from the points, so the doc follows the current rules for what reaches
+        # a published value, not those of the run that wrote the report.
+        points = pd.read_csv(points_csv)
+        points["value"] = points["value"].apply(_value)
+        used = dict(zip(effects["assumption"], effects["used"]))
+        effects = sensitivity.effects(points, used)
+    else:
+        effects["swing"] = [sensitivity._swing(lo, hi) for lo, hi in zip(effects["low"], effects["high"])]
+        for col in ("low_ci", "high_ci", "baseline_ci"):
+            effects[col] = effects[col].apply(
+                lambda t: tuple(float(x) for x in str(t).strip("()").split(","))
+            )
     print(
         f"The {top} assumptions that move each published number most "
         f"(`{study}/sensitivity-effects.csv` in the report has all):\n"
     )
     print(table(effects, top) + "\n")
-    # Recomputed from the CSV, so the doc follows the current rules for verdicts.
+    # Verdicts recomputed too, for the same reason.
     verdicts = [f"- {line}" for line in sensitivity.verdicts(effects)]
     notes = [line for line in sens.splitlines() if line.startswith("> ")]
     if verdicts:

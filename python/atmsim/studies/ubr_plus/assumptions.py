@@ -10,9 +10,10 @@ floor or the first RTO; those are the assumptions below.
 
 from __future__ import annotations
 
-from typing import List
+from typing import Any, List, Mapping
 
-from ..assumptions import Assumption, Stated, randomness_seam
+from ...overrides import normalize
+from ..assumptions import Assumption, Pairs, Stated, randomness_seam
 from ..registry import Experiment
 from ..sensitivity import Subset
 
@@ -48,28 +49,51 @@ STATED = [
 ]
 
 
+def _phase_locked_ties(_doc: Mapping[str, Any], value: Any) -> Pairs:
+    if value == "none":
+        return ()
+    return tuple(normalize([("simulation.phases", "aligned"), ("n_source.arbitration", value)]))
+
+
+def _timer_phases(_doc: Mapping[str, Any], value: Any) -> Pairs:
+    if value == "aligned":
+        return tuple(normalize([("n_source.tcp.tick_phase_ms", 0.0)]))
+    if value == "staggered":
+        return tuple(normalize([("n_source.stagger_timers", True)]))
+    return ()
+
+
 def assumptions() -> List[Assumption]:
     return [
         Assumption(
-            "arbitration",
-            "order of cells arriving at a port at the same instant",
-            "rotating",
-            "The paper does not say how its switches order simultaneous arrivals; with equal "
-            "links they tie on every slot. Rotating (least recently served input first) is the "
-            "usual round-robin of an output-buffered switch; fixed priority locks sources out "
-            "and random is the alternative a real fabric's jitter would give.",
-            ["rotating", "fixed", "random"],
-            keys=["n_source.arbitration"],
+            "phase_locked_ties",
+            "with phase-locked links (simulation.phases = aligned), the order of cells that "
+            "reach a port at the same instant (n_source.arbitration); none = random phases",
+            "none",
+            "Section 3.1: 'no processing delay, delay variation or randomization in any "
+            "component', so in the paper's simulator every source's cells reach the switch on "
+            "the same instants and the order it gives simultaneous events decides which cell "
+            "takes the last free place; it does not say which order. With the project's random "
+            "phases (none) no two cells tie. Rotating is the round-robin of an output-buffered "
+            "switch, fixed a static priority, random an arbitrary order that favours no input.",
+            ["none", "rotating", "random", "fixed"],
+            applies="none: nothing (the study's phases); otherwise simulation.phases = aligned "
+            "and n_source.arbitration = the value",
+            apply=_phase_locked_ties,
         ),
         Assumption(
-            "stagger_timers",
-            "hosts' slow-timer phases spread over one tick",
-            False,
-            "Section 3.1 says there is no randomization, which we read as every host's 100 ms "
-            "slow timer ticking at the same instants (false). Independent hosts do not share a "
-            "clock, so staggered phases are the plausible other end.",
-            [False, True],
-            keys=["n_source.stagger_timers"],
+            "timer_phases",
+            "phase of each host's 100 ms TCP timer ticks",
+            "random",
+            "Not stated. Independent hosts do not share a clock, so each host's ticks have "
+            "their own phase (random: drawn per host, the project's randomness model); "
+            "aligned (every host ticks at the same instants) is the reading of section 3.1's "
+            "'no randomization', which synchronises the timeouts of sources that lose together; "
+            "staggered spreads the N hosts evenly over one tick.",
+            ["random", "aligned", "staggered"],
+            applies="aligned: n_source.tcp.tick_phase_ms = 0; staggered: n_source.stagger_timers "
+            "= true; random: nothing",
+            apply=_timer_phases,
         ),
         Assumption(
             "min_rto_ticks",
@@ -91,28 +115,27 @@ def assumptions() -> List[Assumption]:
     ] + randomness_seam("Section 3.1's 'no ... delay variation' suggests aligned slot grids.", jitter=False)
 
 
-def _pick(experiments: List[Experiment], config: str, buffer: int, policy: str) -> Experiment:
+def _pick(experiments: List[Experiment], table: str, **labels: object) -> Experiment:
     for e in experiments:
-        if e.table == "2-3" and (
-            e.labels.get("config"),
-            e.labels.get("sources"),
-            e.labels.get("buffer_cells"),
-            e.labels.get("policy"),
-        ) == (config, 5, buffer, policy):
+        if e.table == table and all(e.labels.get(k) == v for k, v in labels.items()):
             return e
-    raise LookupError(f"ubr-plus: no Tables 2-3 row {config} 5 x {buffer} {policy}")
+    raise LookupError(f"ubr-plus: no Table {table} row {labels}")
 
 
 def sensitivity_subset(experiments: List[Experiment]) -> Subset:
+    """Four rows of the full study: the three LAN/WAN rows of Tables 2-3 the disagreements were
+    first read on, and Table 5's collapse of FBA at a small R (not in --quick's tables)."""
+    lan5 = {"config": "LAN", "sources": 5, "buffer_cells": 1000}
     chosen = [
-        _pick(experiments, "LAN", 1000, "UBR"),
-        _pick(experiments, "LAN", 1000, "FBA"),
-        _pick(experiments, "WAN", 12000, "UBR"),
+        _pick(experiments, "2-3", **lan5, policy="UBR"),
+        _pick(experiments, "2-3", **lan5, policy="FBA"),
+        _pick(experiments, "5", **lan5, r=0.1, z=0.5),
+        _pick(experiments, "2-3", config="WAN", sources=5, buffer_cells=12000, policy="UBR"),
     ]
     return Subset(
         chosen,
-        "Tables 2-3, 5 sources: LAN 1000 cells UBR (the largest "
-        "disagreement, 0.67 against 0.36 on average over the LAN UBR rows), LAN 1000 "
-        "cells FBA (the row the issue reports as moved by arbitration), WAN 12000 "
-        "cells UBR (a WAN row, where the model agrees, as a control).",
+        "LAN 5 x 1000 cells: Tables 2-3 UBR (tail drop: paper 0.21, the largest efficiency "
+        "disagreement of Tables 2-3) and FBA at R = 0.9 K, Z = 0.8 (paper 0.88, where the "
+        "models agree), Table 5 FBA at R = 0.1 K, Z = 0.5 (paper 0.04: the collapse at a small "
+        "R); WAN 5 x 12000 cells UBR (a WAN row, where the model agrees, as a control).",
     )

@@ -117,7 +117,7 @@ class UbrPlusStudy:
         return declared.assumptions()
 
     def sensitivity_subset(self, quick: bool) -> Subset:
-        return declared.sensitivity_subset(self.experiments(True))
+        return declared.sensitivity_subset(self.experiments(False))
 
     def trace_runs(self, quick: bool) -> List[TraceRun]:
         chosen = [("LAN", 1000, "UBR"), ("LAN", 1000, "FBA")]
