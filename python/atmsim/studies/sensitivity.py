@@ -99,9 +99,9 @@ def _consistent(a: Assumption, doc: Dict[str, Any]) -> Optional[str]:
     if a.apply is not None:
         return None
     for key in a.keys:
-        for concrete in expand(key, doc):
+        for path in expand(key, doc):
             node: Any = doc
-            for part in concrete.split("."):
+            for part in path.split("."):
                 if isinstance(node, list) and part.isdigit() and int(part) < len(node):
                     node = node[int(part)]
                 elif isinstance(node, dict) and part in node:
@@ -120,7 +120,7 @@ def _consistent(a: Assumption, doc: Dict[str, Any]) -> Optional[str]:
                 )
             ):
                 return (
-                    f"assumption {a.name}: the scenario has {concrete} = {node!r}, the "
+                    f"assumption {a.name}: the scenario has {path} = {node!r}, the "
                     f"declaration says {a.value!r}"
                 )
     return None
