@@ -211,10 +211,11 @@ def test_plan_with_a_wildcard_set_fixes_every_element():
     """A command-line `--set connection.*.KEY` reaches every connection of each baseline, and an
     assumption that sets the same KEY is reported as not swept instead of being overridden."""
     from atmsim.studies import registry
+    from atmsim.studies.reproduce import assumptions_of
 
     gerla = registry.get("gerla")
     exp = [e for e in gerla.experiments(True) if e.labels.get("sources") == 5][:1]
-    floor = [a for a in gerla.assumptions if a.name in ("min_rto_ticks", "window_bytes")]
+    floor = [a for a in assumptions_of(gerla) if a.name in ("min_rto_ticks", "window_bytes")]
     extra = (("connection.*.tcp.min_rto_ticks", "10"),)
     variants, notes = S.plan(gerla, exp, floor, extra)
     base = dict(variants[0].point.overrides)
