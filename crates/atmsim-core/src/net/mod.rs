@@ -46,7 +46,7 @@ pub use host::{Endpoint, Host, HostStats, SinkStats};
 pub use label::{identity_route, Hop, Labels, NO_HOP};
 pub use level_log::LevelLog;
 pub use merge::{Arbitration, InputMerge};
-pub use port::{CellUpc, ClassState, Port, PortStats, Upc, INFINITE};
+pub use port::{CellUpc, ClassState, FcvcHop, Port, PortStats, Upc, INFINITE};
 pub use sampler::PortTrace;
 pub use sched::Sched;
 pub use sim::{Component, Sim, SOURCE_AHEAD};

@@ -11,7 +11,7 @@ use super::validate::{bad, Check, Model, ModelConn, ModelLink, ModelPort, MAX_CE
 use crate::abr::{self, Feedback};
 use crate::cell::{CellFifo, VcId};
 use crate::error::ScenarioError;
-use crate::net::{Channel, Component, FairShareMeter, Labels, LevelLog, RateControl, NO_LIMIT};
+use crate::net::{Channel, Component, FairShareMeter, FcvcHop, Labels, LevelLog, RateControl, NO_LIMIT};
 use crate::time::Time;
 
 /// A port's flow-control settings.
@@ -299,7 +299,7 @@ pub fn wire(
             });
             if let Component::Port(p) = &mut comps[down] {
                 let (l, n) = (label(&p.labels, vc), p.labels.len());
-                p.count_credit(l, n, f.n2, limit, back as u32, fifo, up_label);
+                p.count_credit(l, n, FcvcHop::new(f.n2, limit, back as u32, fifo, up_label));
             }
         }
     }

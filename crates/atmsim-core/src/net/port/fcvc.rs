@@ -28,6 +28,15 @@ pub struct FcvcHop {
     pub max_y: u32,
 }
 
+impl FcvcHop {
+    /// A VC forwarded under FCVC: a buffer of its own of `limit` (N2 + N3) cells, and a credit
+    /// cell every `n2` cells sent, on `channel` into `fifo` at the previous hop, which knows the
+    /// VC as `up_label`.
+    pub fn new(n2: u32, limit: u32, channel: u32, fifo: u32, up_label: VcId) -> Self {
+        FcvcHop { rx: CreditReceiver::new(n2), channel, fifo, up_label, limit, y: 0, max_y: 0 }
+    }
+}
+
 /// Both ends, per connection VC (each vector empty when no VC uses it).
 #[derive(Debug, Default)]
 pub(super) struct Fcvc {
@@ -43,20 +52,9 @@ impl Fcvc {
         self.credit[vc] = Some(CreditSender::new(buffer));
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub fn forward(
-        &mut self,
-        vc: usize,
-        n_vcs: usize,
-        n2: u32,
-        limit: u32,
-        channel: u32,
-        fifo: u32,
-        up_label: VcId,
-    ) {
+    pub fn forward(&mut self, vc: usize, n_vcs: usize, hop: FcvcHop) {
         self.hops.resize(n_vcs, None);
-        let rx = CreditReceiver::new(n2);
-        self.hops[vc] = Some(FcvcHop { rx, channel, fifo, up_label, limit, y: 0, max_y: 0 });
+        self.hops[vc] = Some(hop);
     }
 
     pub fn hop(&self, vc: usize) -> Option<&FcvcHop> {

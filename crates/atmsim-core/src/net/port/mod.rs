@@ -253,21 +253,9 @@ impl Port {
         self.hooks = true;
     }
 
-    /// This port forwards `vc` under FCVC: a buffer of its own of `limit` (N2 + N3) cells, and a
-    /// credit cell every `n2` cells sent, on `channel` into `fifo` at the previous hop, which
-    /// knows the VC as `up_label`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn count_credit(
-        &mut self,
-        vc: usize,
-        n_vcs: usize,
-        n2: u32,
-        limit: u32,
-        channel: u32,
-        fifo: u32,
-        up_label: VcId,
-    ) {
-        self.fcvc.forward(vc, n_vcs, n2, limit, channel, fifo, up_label);
+    /// This port forwards `vc` under FCVC, in the buffer and with the credit return of `hop`.
+    pub fn count_credit(&mut self, vc: usize, n_vcs: usize, hop: FcvcHop) {
+        self.fcvc.forward(vc, n_vcs, hop);
         self.own.resize(n_vcs, false);
         self.own[vc] = true;
         self.has_own = true;
@@ -1092,7 +1080,7 @@ mod tests {
     fn a_credit_cell_with_the_count_every_n2_cells_sent() {
         let (mut p, mut w) = fixture(100, Policy::TailDrop);
         w.fifos.push(CellFifo::new(0));
-        p.count_credit(0, 4, 3, 4, 0, 1, 0);
+        p.count_credit(0, 4, FcvcHop::new(3, 4, 0, 1, 0));
         offer(&mut p, &mut w, 0, 0, 7);
         offer(&mut p, &mut w, 1, 1, 2);
         assert_eq!(p.queue_len(), 9);
