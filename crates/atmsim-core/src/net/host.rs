@@ -425,7 +425,7 @@ impl Host {
             return self.advance_committing(horizon, world);
         }
         loop {
-            let (ta, i) = self.merge.peek();
+            let (ta, _) = self.merge.peek();
             let tt = self.next_timer;
             let td = self.adapter.next_send();
             // On ties: arrivals, then timers, then the adapter's slot.
@@ -434,8 +434,7 @@ impl Host {
                 break;
             }
             if ta == t {
-                let (at, cell) = world.fifos[self.inputs[i] as usize].pop().expect("head exists");
-                self.merge.popped(&world.fifos, &self.inputs);
+                let (at, cell) = self.merge.pop(&mut world.fifos, &self.inputs);
                 self.receive(at, cell, world);
             } else if tt == t {
                 self.fire_timers(t, world);
@@ -453,7 +452,7 @@ impl Host {
     fn advance_committing(&mut self, horizon: Time, world: &mut World) -> u64 {
         let mut events = self.commit(world);
         loop {
-            let (ta, i) = self.merge.peek();
+            let (ta, _) = self.merge.peek();
             let tt = self.next_timer;
             // On ties: arrivals, then timers (the adapter's slots are all sent already).
             let t = ta.min(tt);
@@ -461,8 +460,7 @@ impl Host {
                 break;
             }
             if ta == t {
-                let (at, cell) = world.fifos[self.inputs[i] as usize].pop().expect("head exists");
-                self.merge.popped(&world.fifos, &self.inputs);
+                let (at, cell) = self.merge.pop(&mut world.fifos, &self.inputs);
                 self.receive(at, cell, world);
             } else {
                 self.fire_timers(t, world);

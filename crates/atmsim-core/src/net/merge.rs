@@ -15,7 +15,7 @@
 //! end, decided by the arbitration, instead of by the fixed sub-slot phases of ideal link clocks
 //! (which otherwise let the input whose phase follows the departure win every free place).
 
-use crate::cell::CellFifo;
+use crate::cell::{Cell, CellFifo};
 use crate::rng::Rng;
 use crate::time::{SlotGrid, Time, NEVER};
 
@@ -81,9 +81,18 @@ impl InputMerge {
         }
     }
 
+    /// Take the head cell of the earliest input (the one `peek` names) and look at its next.
+    #[inline(always)]
+    pub fn pop(&mut self, fifos: &mut [CellFifo], inputs: &[u32]) -> (Time, Cell) {
+        let i = self.heap[0].2 as usize;
+        let head = fifos[inputs[i] as usize].pop().expect("peek named a non-empty input");
+        self.popped(fifos, inputs);
+        head
+    }
+
     /// The head of the earliest input was just popped: look at its next cell.
     #[inline(always)]
-    pub fn popped(&mut self, fifos: &[CellFifo], inputs: &[u32]) {
+    fn popped(&mut self, fifos: &[CellFifo], inputs: &[u32]) {
         let i = self.heap[0].2;
         match self.arbitration {
             Arbitration::Rotating => {
@@ -166,9 +175,8 @@ mod tests {
             if t == NEVER {
                 return out;
             }
-            fifos[inputs[i] as usize].pop();
+            m.pop(fifos, inputs);
             out.push((t, i));
-            m.popped(fifos, inputs);
         }
     }
 

@@ -535,15 +535,14 @@ impl Port {
     fn process(&mut self, stop: Time, world: &mut World) -> u64 {
         let mut events = 0;
         loop {
-            let (ta, i) = self.merge.peek();
+            let (ta, _) = self.merge.peek();
             let td = if self.queued <= self.stall_floor { NEVER } else { self.clock.next() };
             // Arrivals first on ties: a cell arriving at a slot boundary may leave in that slot.
             if ta <= td {
                 if ta >= stop {
                     break;
                 }
-                let (_, cell) = world.fifos[self.inputs[i] as usize].pop().expect("head exists");
-                self.merge.popped(&world.fifos, &self.inputs);
+                let (_, cell) = self.merge.pop(&mut world.fifos, &self.inputs);
                 // An idle or stalled transmitter next sends in the first slot from `ta` (`ta`, not
                 // the cell's own time: they differ only in a slotted port; after a stall, the
                 // arrival may be the credit or the cell of a VC that can send).
@@ -569,12 +568,11 @@ impl Port {
     fn process_committing(&mut self, stop: Time, world: &mut World) -> u64 {
         let mut events = self.release_held(world);
         loop {
-            let (ta, i) = self.merge.peek();
+            let (ta, _) = self.merge.peek();
             if ta >= stop {
                 break;
             }
-            let (_, cell) = world.fifos[self.inputs[i] as usize].pop().expect("head exists");
-            self.merge.popped(&world.fifos, &self.inputs);
+            let (_, cell) = self.merge.pop(&mut world.fifos, &self.inputs);
             self.retire(ta);
             // A no-op unless the port is idle at `ta` (as in `process`): the first free slot
             // of a busy port is after a departure not yet retired, so after `ta`.
