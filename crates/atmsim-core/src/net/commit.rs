@@ -22,6 +22,12 @@
 //! arrival before a departure at the same picosecond) and at the end of the run. Counters that
 //! are sums (cells sent, the occupancy integrals) commute and are updated at once.
 //!
+//! A committing port with none of its optional parts on (no UPC, faults, own buffers, hooks,
+//! merging or trace) takes its arrivals through `Port::enqueue_plain`: the frame state machine,
+//! the policy at first cells and the buffer limit, then the transmit, with nothing tested for
+//! the parts that are off; its per-label table holds the channel's route, copied at
+//! `commit_until`, so the whole per-cell path reads one entry per VC.
+//!
 //! Departures are committed only up to the end of the run (`commit_end`): a cell whose slot is
 //! at or after it stays queued, as would the per-cell path leave it, and so does every cell
 //! queued behind it. At the end of `Sim::run_until` the state is therefore the per-cell path's

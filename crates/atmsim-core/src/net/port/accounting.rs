@@ -8,7 +8,10 @@
 //! departure adds its time, and the end of the run adds `length x end`: one 128-bit add per cell
 //! and no multiply, exactly the same integer as the step sum. The running sum goes below zero,
 //! so it wraps; the closed integral is non-negative and far below 2^128 (cells x picoseconds),
-//! so the wrapped arithmetic gives it exactly.
+//! so the wrapped arithmetic gives it exactly. A committed departure (`net/commit.rs`) adds its
+//! slot when it is committed, with its arrival time in one add if it is committed on arrival;
+//! the occupancy falls only when its slot comes (`ClassState::retire`), and every committed
+//! departure has been retired when the run ends, where the integrals are read.
 
 use crate::accept::{VcPolicy, DROP_REASONS};
 use crate::time::Time;
@@ -43,6 +46,31 @@ impl ClassState {
     #[inline]
     pub(super) fn depart(&mut self, now: Time) -> bool {
         self.sojourn = self.sojourn.wrapping_add(now as u128);
+        self.y -= 1;
+        self.y == 0
+    }
+
+    /// A cell of this class that entered at `now` is sent now in the slot starting at `slot`
+    /// (a committed departure, `net/commit.rs`): it counts in `y` until retired; its time in
+    /// the buffer is known at once. Returns whether the class was empty.
+    #[inline(always)]
+    pub(super) fn stay(&mut self, now: Time, slot: Time) -> bool {
+        self.sojourn = self.sojourn.wrapping_add((slot - now) as u128);
+        self.y += 1;
+        self.y == 1
+    }
+
+    /// A queued cell of this class is committed to leave at `slot`: its departure time enters
+    /// the integral now, its occupancy leaves at [`ClassState::retire`].
+    #[inline]
+    pub(super) fn leave_at(&mut self, slot: Time) {
+        self.sojourn = self.sojourn.wrapping_add(slot as u128);
+    }
+
+    /// A committed departure's slot has come: the cell leaves the occupancy. Returns whether the
+    /// class is now empty.
+    #[inline]
+    pub(super) fn retire(&mut self) -> bool {
         self.y -= 1;
         self.y == 0
     }
@@ -95,6 +123,12 @@ impl PortStats {
     #[inline]
     pub(super) fn depart(&mut self, now: Time) {
         self.sojourn = self.sojourn.wrapping_add(now as u128);
+    }
+
+    /// A cell that entered at `now` leaves in the slot starting at `slot` (committed at once).
+    #[inline(always)]
+    pub(super) fn stay(&mut self, now: Time, slot: Time) {
+        self.sojourn = self.sojourn.wrapping_add((slot - now) as u128);
     }
 
     /// The run has got to `end` with `len` cells in the buffer: the integral up to then.

@@ -18,9 +18,10 @@ enum Discard {
     Partial,
 }
 
-/// Per connection: the frame state machine.
+/// Per connection VC at one port: the frame state machine. It lives in the port's per-label
+/// table (`PortVc`), beside the VC's class and next hop, so one lookup serves a cell.
 #[derive(Debug, Clone, Copy, Default)]
-struct VcState {
+pub(super) struct FrameState {
     /// A frame is in progress: the next cell is not a first cell.
     in_frame: bool,
     discard: Discard,
@@ -28,44 +29,34 @@ struct VcState {
     damaged: bool,
 }
 
-/// The frame state of every connection VC at one port.
-#[derive(Debug)]
-pub(super) struct FrameDiscard {
-    vcs: Vec<VcState>,
-}
-
-impl FrameDiscard {
-    pub fn new(n_vcs: usize) -> Self {
-        FrameDiscard { vcs: vec![VcState::default(); n_vcs] }
-    }
-
-    pub fn n_vcs(&self) -> usize {
-        self.vcs.len()
-    }
-
-    /// A data cell of `vc` arrives (`eof`: the last of its frame). Returns whether it is its
-    /// frame's first cell; a new frame starts with a clean state.
+impl FrameState {
+    /// A data cell arrives (`eof`: the last of its frame). Returns whether it is its frame's
+    /// first cell; a new frame starts with a clean state.
     #[inline(always)]
-    pub fn begin(&mut self, vc: usize, eof: bool) -> bool {
-        let v = &mut self.vcs[vc];
-        let first = !v.in_frame;
-        v.in_frame = !eof;
+    pub fn begin(&mut self, eof: bool) -> bool {
+        let first = !self.in_frame;
+        self.in_frame = !eof;
         if first {
-            v.discard = Discard::None;
-            v.damaged = false;
+            self.discard = Discard::None;
+            self.damaged = false;
         }
         first
     }
 
-    /// Why the data cell just begun on `vc` is dropped, if it is. `full`: the buffer it would
-    /// enter is full; `own`: it enters a buffer of its own (never refused at its first cell);
-    /// `refuse`: asked at a new frame's first cell whether the frame is refused whole; `ppd`: a
-    /// frame that overflows loses the rest of its cells but its EOF.
+    /// Whether the frame in progress is still whole here: not refused, not cut by PPD. Its
+    /// next cells then only need the buffer to have room (a port's fast path, `enqueue_plain`).
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
+    pub fn passing(&self) -> bool {
+        self.discard == Discard::None
+    }
+
+    /// Why the data cell just begun is dropped, if it is. `full`: the buffer it would enter is
+    /// full; `own`: it enters a buffer of its own (never refused at its first cell); `refuse`:
+    /// asked at a new frame's first cell whether the frame is refused whole; `ppd`: a frame
+    /// that overflows loses the rest of its cells but its EOF.
+    #[inline(always)]
     pub fn verdict(
         &mut self,
-        vc: usize,
         first: bool,
         eof: bool,
         full: bool,
@@ -73,8 +64,7 @@ impl FrameDiscard {
         ppd: impl FnOnce() -> bool,
         refuse: impl FnOnce() -> Option<DropReason>,
     ) -> Option<DropReason> {
-        let v = &mut self.vcs[vc];
-        match v.discard {
+        match self.discard {
             // The frame was refused at its first cell: nothing of it enters.
             Discard::Frame => return Some(DropReason::PartialPacket),
             // PPD: the frame is already damaged; only its EOF cell may still pass.
@@ -84,7 +74,7 @@ impl FrameDiscard {
             Discard::None if first && !own => {
                 if let Some(reason) = refuse() {
                     if !eof {
-                        v.discard = Discard::Frame;
+                        self.discard = Discard::Frame;
                     }
                     return Some(reason);
                 }
@@ -93,17 +83,16 @@ impl FrameDiscard {
         }
         if full {
             if !eof && ppd() {
-                v.discard = Discard::Partial;
+                self.discard = Discard::Partial;
             }
             return Some(DropReason::Overflow);
         }
         None
     }
 
-    /// A cell of `vc` was dropped: is this its frame's first loss here?
+    /// A cell was dropped: is this its frame's first loss here?
     #[inline]
-    pub fn damage(&mut self, vc: usize) -> bool {
-        let v = &mut self.vcs[vc];
-        !std::mem::replace(&mut v.damaged, true)
+    pub fn damage(&mut self) -> bool {
+        !std::mem::replace(&mut self.damaged, true)
     }
 }

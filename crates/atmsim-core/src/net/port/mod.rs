@@ -38,7 +38,9 @@ pub use fcvc::FcvcHop;
 pub use upc::{CellUpc, Upc};
 
 use super::commit::{Committed, NO_COMMIT};
-use super::{Arbitration, FairShareMeter, Fault, InputMerge, Labels, PortTrace, World, NO_CAPTURE};
+use super::{
+    Arbitration, FairShareMeter, Fault, Hop, InputMerge, Labels, PortTrace, World, NO_CAPTURE, NO_HOP,
+};
 use crate::accept::{BufferState, DropReason, Policy, VcPolicy};
 use crate::cell::{Cell, VcId, F_BACKWARD, F_CREDIT, F_EFCI};
 use crate::rng::Rng;
@@ -46,11 +48,29 @@ use crate::sched::Queue;
 use crate::time::{SlotClock, Time, NEVER};
 use congestion::{Congestion, Raised};
 use fcvc::Fcvc;
-use frame_discard::FrameDiscard;
+use frame_discard::FrameState;
 use staging::Staging;
 
 /// Buffer capacity meaning "never full".
 pub const INFINITE: u32 = u32::MAX;
+
+/// Per VC label: what the per-cell path reads about the VC, in one entry, so that a cell costs
+/// one table lookup (and one bounds check) where parallel tables cost one each.
+#[derive(Debug, Clone, Copy)]
+struct PortVc {
+    frame: FrameState,
+    /// The VC's accounting class.
+    class: u16,
+    /// The output channel's route for this label, copied by `commit_until` for the fast path
+    /// (`NO_HOP` until then; the other paths read the channel's own table).
+    hop: Hop,
+}
+
+impl PortVc {
+    fn new(class: u16) -> Self {
+        PortVc { frame: FrameState::default(), class, hop: NO_HOP }
+    }
+}
 
 #[derive(Debug)]
 pub struct Port {
@@ -63,12 +83,11 @@ pub struct Port {
     queue: Queue,
     capacity: u32,
     pub policy: Policy,
-    frames: FrameDiscard,
     /// The VCs crossing this port: every per-VC table here is indexed by their labels (a cell's
     /// `vc` is its label here, see `net/label.rs`).
     pub labels: Labels,
-    /// VC label -> accounting class.
-    class: Vec<u16>,
+    /// Per VC label: frame state, class and next hop.
+    vcs: Vec<PortVc>,
     pub classes: Vec<ClassState>,
     /// Per class: the global VC that names it (the report's key).
     pub class_vcs: Vec<VcId>,
@@ -115,6 +134,11 @@ pub struct Port {
     commit_end: Time,
     /// Departures sent ahead whose slots have not come: still in `queued` until retired.
     committed: Committed,
+    /// Committing, and none of the per-cell features is on (no UPC, faults, own buffers, hooks,
+    /// merging or trace): arrivals take `enqueue_plain`. Set by `commit_until`.
+    plain: bool,
+    /// The output channel's latency (copied with the routes by `commit_until`).
+    latency: Time,
 }
 
 impl Port {
@@ -134,9 +158,8 @@ impl Port {
             queue: Queue::fifo(),
             capacity,
             policy,
-            frames: FrameDiscard::new(n_vcs),
             labels: Labels::identity(n_vcs),
-            class: (0..n_vcs as u16).collect(),
+            vcs: (0..n_vcs as u16).map(PortVc::new).collect(),
             classes: vec![ClassState::default(); n_vcs],
             class_vcs: (0..n_vcs as VcId).collect(),
             active: 0,
@@ -160,14 +183,15 @@ impl Port {
             vc_arrivals: Vec::new(),
             commit_end: NO_COMMIT,
             committed: Committed::default(),
+            plain: false,
+            latency: 0,
         }
     }
 
     /// The VCs crossing this port: sizes the per-VC state, one class per VC until `configure`.
     pub fn set_labels(&mut self, labels: Labels) {
         let n = labels.len();
-        self.frames = FrameDiscard::new(n);
-        self.class = (0..n as u16).collect();
+        self.vcs = (0..n as u16).map(PortVc::new).collect();
         self.classes = vec![ClassState::default(); n];
         self.class_vcs = labels.vcs().to_vec();
         self.labels = labels;
@@ -197,10 +221,13 @@ impl Port {
         }
         self.queue = queue;
         self.classes = policies.into_iter().map(ClassState::new).collect();
-        self.class = class;
+        debug_assert_eq!(class.len(), self.vcs.len(), "one class per VC label");
+        for (v, c) in self.vcs.iter_mut().zip(class) {
+            v.class = c;
+        }
         self.rng = rng;
         if merge_frames {
-            self.staging = Staging::new(self.frames.n_vcs());
+            self.staging = Staging::new(self.vcs.len());
         }
     }
 
@@ -294,19 +321,22 @@ impl Port {
     /// (`retire`). The sums a departure adds to are added at once.
     #[inline(always)]
     fn commit(&mut self, slot: Time, cell: Cell, world: &mut World) {
-        self.committed.push(slot, self.class[cell.vc as usize]);
+        let c = self.vcs[cell.vc as usize].class;
+        self.committed.push(slot, c);
+        self.classes[c as usize].leave_at(slot);
         self.stats.depart(slot);
         self.stats.cells_out += 1;
         world.transmit(self.channel, slot, cell);
         self.clock.advance();
     }
 
-    /// The committed departures in slots before `t` happen: occupancy and active classes.
+    /// The committed departures in slots before `t` happen: occupancy and active classes (their
+    /// time integrals took the departure when it was committed).
     #[inline]
     fn retire(&mut self, t: Time) {
-        while let Some((slot, c)) = self.committed.pop_before(t) {
+        while let Some((_, c)) = self.committed.pop_before(t) {
             self.queued -= 1;
-            if self.classes[c as usize].depart(slot) {
+            if self.classes[c as usize].retire() {
                 self.active -= 1;
             }
         }
@@ -317,13 +347,25 @@ impl Port {
     pub fn commit_until(&mut self, end: Time, world: &World) {
         let fifo = matches!(self.queue, Queue::Fifo(_));
         let plain = fifo && !self.has_own && !self.hooks && !self.staging.on() && self.trace.is_none();
-        let eligible = plain && world.channels[self.channel as usize].capture == NO_CAPTURE;
+        let ch = &world.channels[self.channel as usize];
+        let eligible = plain && ch.capture == NO_CAPTURE;
         self.commit_end = if eligible { end } else { NO_COMMIT };
+        self.plain = self.commit_end != NO_COMMIT
+            && self.upc.iter().all(Option::is_none)
+            && self.cell_upc.iter().all(Option::is_none)
+            && self.faults.is_empty()
+            && self.vc_arrivals.is_empty();
+        if self.plain {
+            self.latency = ch.latency;
+            for (label, v) in self.vcs.iter_mut().enumerate() {
+                v.hop = ch.route.get(label).copied().unwrap_or(NO_HOP);
+            }
+        }
     }
 
     fn drop_cell(&mut self, vc: usize, reason: DropReason, world: &mut World, cell: Cell) {
         self.stats.drops[reason as usize] += 1;
-        if self.frames.damage(vc) {
+        if self.vcs[vc].frame.damage() {
             self.stats.frames_dropped += 1;
         }
         world.frames.release_cell(cell.frame);
@@ -339,9 +381,9 @@ impl Port {
         if let Some(n) = self.vc_arrivals.get_mut(vc) {
             *n += 1;
         }
-        let c = self.class[vc] as usize;
+        let c = self.vcs[vc].class as usize;
         let eof = cell.is_eof();
-        let first = self.frames.begin(vc, eof);
+        let first = self.vcs[vc].frame.begin(eof);
         if !self.cell_upc.is_empty() {
             if let Some(u) = self.cell_upc[vc].as_mut() {
                 if !u.police(now, &mut cell) {
@@ -362,8 +404,7 @@ impl Port {
         let (policy, faults, classes, rng) =
             (&self.policy, &mut self.faults, &mut self.classes, &mut self.rng);
         let (k, active) = (self.capacity, self.active);
-        let verdict = self.frames.verdict(
-            vc,
+        let verdict = self.vcs[vc].frame.verdict(
             first,
             eof,
             full,
@@ -398,6 +439,76 @@ impl Port {
             }
         }
         self.stats.max_queue = self.stats.max_queue.max(self.queue_len());
+    }
+
+    /// `enqueue` at a plain committing port (`self.plain`, see `commit_until`): none of the
+    /// optional parts is on, so a data cell meets only the frame state machine, the policy and the
+    /// buffer limit, and is sent at once unless cells are held at the end of the run. Returns
+    /// whether it was sent on the fast path (the channel's cell count, added per batch).
+    ///
+    /// The cell of a whole frame that is not its first needs no policy: it enters if the buffer
+    /// has room (the policies decide per frame, at first cells; `FrameState::verdict` does the
+    /// rest of the state machine exactly as `enqueue` does).
+    #[inline(always)]
+    fn enqueue_plain(&mut self, now: Time, cell: Cell, world: &mut World) -> bool {
+        if cell.is_control() {
+            self.enqueue_control(now, cell, world);
+            return false;
+        }
+        self.stats.cells_in += 1;
+        let vc = cell.vc as usize;
+        let v = &mut self.vcs[vc];
+        let eof = cell.is_eof();
+        let first = v.frame.begin(eof);
+        // No own buffers, no merging: the shared level is the queue.
+        let x = self.queued;
+        let full = x >= self.capacity;
+        let c = v.class as usize;
+        if first || full || !v.frame.passing() {
+            let (policy, classes, rng) = (&self.policy, &mut self.classes, &mut self.rng);
+            let (k, active) = (self.capacity, self.active);
+            let verdict = v.frame.verdict(
+                first,
+                eof,
+                full,
+                false,
+                || policy.discards_partial_packets(),
+                || {
+                    let state = BufferState { x, k, y: classes[c].y, active, clp1: cell.clp() };
+                    policy.frame_decision(&state, &mut classes[c].policy, rng)
+                },
+            );
+            if let Some(reason) = verdict {
+                self.drop_cell(vc, reason, world, cell);
+                return false;
+            }
+        }
+        let hop = v.hop;
+        self.queued += 1;
+        self.stats.max_queue = self.stats.max_queue.max(self.queued);
+        let slot = self.clock.next();
+        let class = &mut self.classes[c];
+        // Nothing held back and the slot is in this run: the cell leaves in it, sent now.
+        if self.queued == self.committed.len() + 1 && slot < self.commit_end {
+            if class.stay(now, slot) {
+                self.active += 1;
+            }
+            self.stats.stay(now, slot);
+            self.committed.push(slot, c as u16);
+            self.stats.cells_out += 1;
+            self.clock.advance();
+            let at = slot + self.latency;
+            let fifo = &mut world.fifos[hop.fifo as usize];
+            fifo.push(at, Cell { vc: hop.label, ..cell });
+            world.sched.wake(fifo.owner, at);
+            return true;
+        }
+        if class.arrive(now) {
+            self.active += 1;
+        }
+        self.stats.arrive(now);
+        self.queue.push(cell);
+        false
     }
 
     /// Flow control for an accepted data cell arriving at shared occupancy `x`: EFCI, and the
@@ -446,7 +557,7 @@ impl Port {
             return;
         }
         self.stats.arrive(now);
-        if self.classes[self.class[vc] as usize].arrive(now) {
+        if self.classes[self.vcs[vc].class as usize].arrive(now) {
             self.active += 1;
         }
         self.congestion.metered(now, vc, &mut world.shares);
@@ -479,7 +590,7 @@ impl Port {
         let own = self.has_own && self.own[vc];
         self.queued_own -= u32::from(own);
         self.stats.depart(slot);
-        if self.classes[self.class[vc] as usize].depart(slot) {
+        if self.classes[self.vcs[vc].class as usize].depart(slot) {
             self.active -= 1;
         }
         self.stats.cells_out += 1;
@@ -515,6 +626,9 @@ impl Port {
         self.merge.rebuild(&world.fifos, &self.inputs);
         if self.commit_end != NO_COMMIT {
             // No trace here (it would sample per slot): the batch ends at the horizon.
+            if self.plain {
+                return self.process_plain(horizon, world);
+            }
             return self.process_committing(horizon, world);
         }
         loop {
@@ -581,6 +695,26 @@ impl Port {
             self.enqueue(ta, cell, world);
             events += 1 + (self.stats.cells_out - sent);
         }
+        events
+    }
+
+    /// `process_committing` at a plain port (`enqueue_plain`).
+    fn process_plain(&mut self, stop: Time, world: &mut World) -> u64 {
+        let mut events = self.release_held(world);
+        let mut sent = 0;
+        loop {
+            let (ta, _) = self.merge.peek();
+            if ta >= stop {
+                break;
+            }
+            let (_, cell) = self.merge.pop(&mut world.fifos, &self.inputs);
+            self.retire(ta);
+            self.clock.align(ta);
+            let out = self.stats.cells_out;
+            sent += u64::from(self.enqueue_plain(ta, cell, world));
+            events += 1 + (self.stats.cells_out - out);
+        }
+        world.channels[self.channel as usize].cells += sent;
         events
     }
 
@@ -949,16 +1083,14 @@ mod tests {
     /// An EPD port with a 40-cell buffer on a 1 us grid, and its input (FIFO 1) holding frames
     /// of 1 to 12 cells on VCs 0-3 in bursts faster than the line, with idle gaps, until `until`.
     fn busy_port(until: Time) -> (Port, World) {
-        let (_, mut w) = fixture(40, Policy::Epd { threshold: 25 });
+        busy_port_with(until, Policy::Epd { threshold: 25 })
+    }
+
+    /// `busy_port` under `policy`.
+    fn busy_port_with(until: Time, policy: Policy) -> (Port, World) {
+        let (_, mut w) = fixture(40, policy);
         let period = CellPeriod::from_cells_per_s(1_000_000);
-        let mut p = Port::new(
-            "p".into(),
-            0,
-            SlotClock::with_phase(period, 333),
-            40,
-            Policy::Epd { threshold: 25 },
-            4,
-        );
+        let mut p = Port::new("p".into(), 0, SlotClock::with_phase(period, 333), 40, policy, 4);
         w.fifos.push(CellFifo::new(0));
         p.inputs.push(1);
         let mut rng = Rng::stream(7, "arrivals");
@@ -1006,6 +1138,59 @@ mod tests {
             let areas = |p: &Port| p.classes.iter().map(|c| (c.y, c.area(end))).collect::<Vec<_>>();
             assert_eq!(areas(&p), areas(&reference));
             assert!(p.committed.is_empty(), "every committed departure retired at the end");
+        }
+    }
+
+    #[test]
+    fn the_plain_fast_path_matches_the_per_cell_path_under_every_policy() {
+        // Every policy on the busy port, committing through `enqueue_plain` against the per-cell
+        // reference: drops by reason, frames, wire, integrals and per-class state all equal.
+        let end = 300 * PS_PER_US;
+        let policies = [
+            Policy::TailDrop,
+            Policy::Ppd,
+            Policy::Epd { threshold: 20 },
+            Policy::SelectiveDrop { r: 10, z: 0.8 },
+            Policy::Fba { r: 10, z: 0.8 },
+            Policy::FifoGfr { lbo: 15, hbo: 30 },
+            Policy::WfqGfr { lbo: 15, hbo: 30 },
+            Policy::Dfba { r: 10, z: 0.8 },
+            Policy::ThresholdDrop,
+        ];
+        for policy in policies {
+            let setup = |p: &mut Port| {
+                let vc = |t| VcPolicy { threshold: t, weight: 0.25, ..Default::default() };
+                p.configure(
+                    Queue::fifo(),
+                    vec![0, 1, 2, 3],
+                    vec![vc(4), vc(8), vc(6), vc(10)],
+                    Rng::stream(3, "d"),
+                    false,
+                );
+            };
+            let (mut reference, mut rw) = busy_port_with(end + 50 * PS_PER_US, policy);
+            setup(&mut reference);
+            run_port(&mut reference, &mut rw, false, 0, end, PS_PER_US);
+            let (mut p, mut w) = busy_port_with(end + 50 * PS_PER_US, policy);
+            setup(&mut p);
+            p.commit_until(end, &w);
+            assert!(p.plain, "{policy:?}: the fast path is taken");
+            run_port(&mut p, &mut w, true, 0, end, 5 * PS_PER_US + 1);
+            let name = policy.name();
+            assert!(reference.stats.cells_dropped() > 0, "{name}: the buffer overflows");
+            assert_eq!(
+                w.fifos[0].iter().collect::<Vec<_>>(),
+                rw.fifos[0].iter().collect::<Vec<_>>(),
+                "{name}"
+            );
+            assert_eq!(w.channels[0].cells, rw.channels[0].cells, "{name}");
+            let s = |p: &Port| {
+                let c = &p.stats;
+                (c.drops, c.frames_dropped, c.cells_in, c.cells_out, c.max_queue, c.queue_area, p.active)
+            };
+            assert_eq!(s(&p), s(&reference), "{name}");
+            let areas = |p: &Port| p.classes.iter().map(|c| (c.y, c.area(end))).collect::<Vec<_>>();
+            assert_eq!(areas(&p), areas(&reference), "{name}");
         }
     }
 

@@ -12,7 +12,7 @@ impl Port {
         self.next_sample = trace.first();
         if trace.arrivals() {
             // One counter per VC label the port knows; untraced ports keep none and skip the count.
-            self.vc_arrivals = vec![0; self.class.len()];
+            self.vc_arrivals = vec![0; self.vcs.len()];
         }
         self.trace = Some(Box::new(trace));
     }
@@ -25,12 +25,12 @@ impl Port {
     pub(super) fn sample(&mut self, upto: Time) {
         let Some(tr) = self.trace.as_deref_mut() else { return };
         while self.next_sample <= upto {
-            let (classes, class, arrived) = (&self.classes, &self.class, &self.vc_arrivals);
+            let (classes, vcs, arrived) = (&self.classes, &self.vcs, &self.vc_arrivals);
             let queue = self.queued + self.staging.held;
             self.next_sample = tr.due(
                 self.next_sample,
                 queue,
-                |label| classes[class[label as usize] as usize].y,
+                |label| classes[vcs[label as usize].class as usize].y,
                 self.stats.cells_out,
                 |label| arrived.get(label as usize).copied().unwrap_or(0),
             );
