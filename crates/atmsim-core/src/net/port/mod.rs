@@ -680,7 +680,7 @@ impl Port {
     /// events of the loop; each accepted cell is sent at once, unless its slot is at or after
     /// the end of the run (then it and every cell behind it wait in `queue`).
     fn process_committing(&mut self, stop: Time, world: &mut World) -> u64 {
-        let mut events = self.release_held(world);
+        let mut events = if self.queued > self.committed.len() { self.release_held(world) } else { 0 };
         loop {
             let (ta, _) = self.merge.peek();
             if ta >= stop {
@@ -700,7 +700,7 @@ impl Port {
 
     /// `process_committing` at a plain port (`enqueue_plain`).
     fn process_plain(&mut self, stop: Time, world: &mut World) -> u64 {
-        let mut events = self.release_held(world);
+        let mut events = if self.queued > self.committed.len() { self.release_held(world) } else { 0 };
         let mut sent = 0;
         loop {
             let (ta, _) = self.merge.peek();
@@ -719,7 +719,10 @@ impl Port {
     }
 
     /// Cells held back at the end of an earlier run (their slots were at or after its end):
-    /// commit those whose slots come before this run's end, in order.
+    /// commit those whose slots come before this run's end, in order. Called only when some
+    /// are held (once per run, at most, apart from the batches of its end).
+    #[cold]
+    #[inline(never)]
     fn release_held(&mut self, world: &mut World) -> u64 {
         let mut sent = 0;
         while self.queued > self.committed.len() && self.clock.next() < self.commit_end {
