@@ -56,8 +56,20 @@ impl<T: Copy + Default> Ring<T> {
             self.grow();
         }
         let i = self.tail & self.mask();
-        self.buf[i] = v;
+        // SAFETY: `buf.len()` is zero or a power of two (`grow` is the only place that sizes it,
+        // from 0 to at least 8, doubling), and here it exceeds `len() >= 0`, so it is a power of
+        // two, `mask()` is `buf.len() - 1` and `i <= mask() < buf.len()`.
+        unsafe { *self.buf.get_unchecked_mut(i) = v };
         self.tail = self.tail.wrapping_add(1);
+    }
+
+    /// The slot of position `pos`, which must hold a value (`head <= pos < tail`).
+    #[inline(always)]
+    fn at(&self, pos: usize) -> &T {
+        debug_assert!(pos.wrapping_sub(self.head) < self.len());
+        // SAFETY: a value is held, so `buf.len() >= len() >= 1`; `buf.len()` is a power of two
+        // (see `push_back`), so `pos & mask() < buf.len()`.
+        unsafe { self.buf.get_unchecked(pos & self.mask()) }
     }
 
     #[inline]
@@ -65,7 +77,7 @@ impl<T: Copy + Default> Ring<T> {
         if self.is_empty() {
             return None;
         }
-        Some(&self.buf[self.head & self.mask()])
+        Some(self.at(self.head))
     }
 
     #[inline]
@@ -73,7 +85,7 @@ impl<T: Copy + Default> Ring<T> {
         if self.is_empty() {
             return None;
         }
-        Some(&self.buf[self.tail.wrapping_sub(1) & self.mask()])
+        Some(self.at(self.tail.wrapping_sub(1)))
     }
 
     #[inline]
@@ -81,7 +93,7 @@ impl<T: Copy + Default> Ring<T> {
         if self.is_empty() {
             return None;
         }
-        let v = self.buf[self.head & self.mask()];
+        let v = *self.at(self.head);
         self.head = self.head.wrapping_add(1);
         Some(v)
     }
