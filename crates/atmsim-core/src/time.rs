@@ -134,9 +134,8 @@ pub struct SlotClock {
     phase: Time,
     q: u64,
     r: u64,
-    /// Index of the next slot that may carry a cell.
-    k: u64,
-    /// Start time of slot `k`.
+    /// Start time of the next slot that may carry a cell, slot `k` (the index itself is not
+    /// kept: nothing reads it, and each slot would pay for its increment).
     t: Time,
     /// `k * num mod den`.
     rem: u64,
@@ -150,15 +149,7 @@ impl SlotClock {
 
     /// A grid with slot 0 at `phase`.
     pub fn with_phase(period: CellPeriod, phase: Time) -> Self {
-        SlotClock {
-            q: period.num / period.den,
-            r: period.num % period.den,
-            period,
-            phase,
-            k: 0,
-            t: phase,
-            rem: 0,
-        }
+        SlotClock { q: period.num / period.den, r: period.num % period.den, period, phase, t: phase, rem: 0 }
     }
 
     pub fn period(&self) -> CellPeriod {
@@ -178,7 +169,6 @@ impl SlotClock {
     /// The current slot is used: move to the following one.
     #[inline]
     pub fn advance(&mut self) {
-        self.k += 1;
         self.t += self.q;
         self.rem += self.r;
         if self.rem >= self.period.den {
@@ -198,32 +188,34 @@ impl SlotClock {
     fn jump(&mut self, t: Time) {
         // A few slots ahead (a port idle for a cell time or two, common on every hop): step,
         // without the divisions below.
-        if t - self.t <= 4 * (self.q + 1) {
-            while self.t < t {
-                self.advance();
-            }
-            return;
-        }
-        // Jump close without 128-bit arithmetic: each slot lasts q or q + 1 ps, so skipping
-        // gap / (q + 1) slots cannot pass `t`; then step the few slots that remain.
-        let n = (t - self.t) / (self.q + 1);
-        if let Some(tot) = n.checked_mul(self.r).and_then(|x| x.checked_add(self.rem)) {
-            self.k += n;
+        if t - self.t > 4 * (self.q + 1) {
+            // Jump close without 128-bit arithmetic: each slot lasts q or q + 1 ps, so skipping
+            // gap / (q + 1) slots cannot pass `t`; then step the few slots that remain.
+            let n = (t - self.t) / (self.q + 1);
+            let Some(tot) = n.checked_mul(self.r).and_then(|x| x.checked_add(self.rem)) else {
+                return self.jump_exact(t);
+            };
             self.t += n * self.q + tot / self.period.den;
             self.rem = tot % self.period.den;
-            if t - self.t.min(t) <= 4 * (self.q + 1) {
-                while self.t < t {
-                    self.advance();
-                }
-                return;
+            if t - self.t.min(t) > 4 * (self.q + 1) {
+                return self.jump_exact(t);
             }
         }
+        while self.t < t {
+            self.advance();
+        }
+    }
+
+    /// `jump` in one step of 128-bit arithmetic: gaps of many slots over many slots' worth of
+    /// picoseconds (a fast link idle for long), where stepping would be slow.
+    #[cold]
+    #[inline(never)]
+    fn jump_exact(&mut self, t: Time) {
         let (num, den) = (self.period.num as u128, self.period.den as u128);
         // smallest k with floor(k*num/den) >= t'  <=>  k*num >= t'*den  (t' = t - phase, an
         // integer; t > self.t >= phase here)
         let k = ((t - self.phase) as u128 * den).div_ceil(num);
         let prod = k * num;
-        self.k = k as u64;
         self.t = self.phase + (prod / den) as Time;
         self.rem = (prod % den) as u64;
     }
@@ -232,6 +224,14 @@ impl SlotClock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl SlotClock {
+        /// The index `k` of the next slot, from its start time (slot `k` is the first that starts
+        /// at or after `t`).
+        fn k(&self) -> u128 {
+            ((self.t - self.phase) as u128 * self.period.den as u128).div_ceil(self.period.num as u128)
+        }
+    }
 
     #[test]
     fn oc3_period_is_exact_over_a_second() {
@@ -255,7 +255,7 @@ mod tests {
         let mut jumped = SlotClock::new(p);
         jumped.align(stepped.next() - 1);
         assert_eq!(jumped.next(), stepped.next());
-        assert_eq!(jumped.k, stepped.k);
+        assert_eq!(jumped.k(), stepped.k());
         assert_eq!(jumped.rem, stepped.rem);
         jumped.align(stepped.next()); // already there: no move
         assert_eq!(jumped.next(), stepped.next());
@@ -272,11 +272,11 @@ mod tests {
             let mut t: Time = 0;
             for i in 0..2000u64 {
                 t += (i * 7_919_993) % 50_000_000 + 1;
-                let before = c.k as u128;
+                let before = c.k();
                 c.align(t);
                 let (num, den) = (period.num as u128, period.den as u128);
                 let k = (t as u128 * den).div_ceil(num).max(before);
-                assert_eq!(c.k as u128, k);
+                assert_eq!(c.k(), k);
                 assert_eq!(c.next() as u128, k * num / den);
                 c.advance();
             }
@@ -332,7 +332,7 @@ mod tests {
             // Jumping lands where stepping does.
             let mut jumped = SlotClock::with_phase(p, 5);
             jumped.align(c.next() - 1);
-            assert_eq!((jumped.next(), jumped.k, jumped.rem), (c.next(), c.k, c.rem));
+            assert_eq!((jumped.next(), jumped.k(), jumped.rem), (c.next(), c.k(), c.rem));
         }
         assert_eq!(nominal.scaled(0.0), nominal);
         // The slowest and the fastest link rates a scenario accepts stay representable.
