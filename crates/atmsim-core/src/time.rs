@@ -122,6 +122,22 @@ impl SlotGrid {
     }
 }
 
+/// A slot of a [`SlotClock`]'s grid, without the grid: its start and its remainder (two words,
+/// where a clock is seven), stepped by the clock it came from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SlotMark {
+    t: Time,
+    rem: u64,
+}
+
+impl SlotMark {
+    /// The slot's start.
+    #[inline]
+    pub fn time(&self) -> Time {
+        self.t
+    }
+}
+
 /// The slot grid of one transmitter: slot `k` starts at `phase + floor(k * num / den)`.
 ///
 /// The phase is where the transmitter's free-running oscillator put slot 0 (`scenario::phases`
@@ -174,6 +190,23 @@ impl SlotClock {
         if self.rem >= self.period.den {
             self.rem -= self.period.den;
             self.t += 1;
+        }
+    }
+
+    /// The next free slot as a mark on this grid (to walk later slots with [`SlotClock::step`]).
+    #[inline]
+    pub fn mark(&self) -> SlotMark {
+        SlotMark { t: self.t, rem: self.rem }
+    }
+
+    /// Move `m`, a mark on this grid, to the following slot.
+    #[inline(always)]
+    pub fn step(&self, m: &mut SlotMark) {
+        m.t += self.q;
+        m.rem += self.r;
+        if m.rem >= self.period.den {
+            m.rem -= self.period.den;
+            m.t += 1;
         }
     }
 

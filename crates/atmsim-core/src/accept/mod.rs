@@ -164,6 +164,19 @@ impl Policy {
         }
     }
 
+    /// Whether `frame_decision` reads the VC's occupancy or the count of active VCs (Y_i, N_a):
+    /// a port under a policy that does not need not keep them per departure (`CommittedRun`).
+    pub fn reads_vc_occupancy(&self) -> bool {
+        match self {
+            Policy::TailDrop | Policy::Ppd | Policy::Epd { .. } | Policy::FifoGfr { .. } => false,
+            Policy::SelectiveDrop { .. }
+            | Policy::Fba { .. }
+            | Policy::WfqGfr { .. }
+            | Policy::Dfba { .. }
+            | Policy::ThresholdDrop => true,
+        }
+    }
+
     /// Whether a frame that lost a cell to overflow loses the rest of its cells too.
     #[inline]
     pub fn discards_partial_packets(&self) -> bool {

@@ -20,7 +20,11 @@
 //! *retired* (the class's occupancy falls) only when the port reaches an instant after the slot:
 //! before each arrival (departures in slots strictly before it, as the per-cell loop orders an
 //! arrival before a departure at the same picosecond) and at the end of the run. Counters that
-//! are sums (cells sent, the occupancy integrals) commute and are updated at once.
+//! are sums (cells sent, the occupancy integrals) commute and are updated at once. Under a policy
+//! that reads only the total occupancy (tail drop, PPD, EPD, FIFO GFR) the departures are only
+//! counted ([`CommittedRun`]: they fill consecutive slots, so the first and a count say which).
+//! Nothing reads a class's occupancy there during a run, so a class counts its committed cells
+//! as gone at once.
 //!
 //! A committing port with none of its optional parts on (no UPC, faults, own buffers, hooks,
 //! merging or trace) takes its arrivals through `Port::enqueue_plain`: the frame state machine,
@@ -48,7 +52,7 @@
 //! both ways and compares the reports field by field.
 
 use crate::ring::Ring;
-use crate::time::Time;
+use crate::time::{SlotClock, SlotMark, Time};
 
 /// "Not committing": the `commit_end` of a component that sends cell by cell.
 pub const NO_COMMIT: Time = 0;
@@ -90,9 +94,106 @@ impl Committed {
     }
 }
 
+/// A port's committed departures counted, without their classes: for a port whose policy
+/// reads no per-VC occupancy (tail drop, PPD, EPD, FIFO GFR), where only the total occupancy
+/// must follow the departures.
+///
+/// The pending departures are in consecutive slots of the transmitter's grid: each one is
+/// committed in the slot after the one before, and the transmitter jumps ahead (leaving a gap)
+/// only on an arrival after its next free slot, when every pending departure is before that
+/// arrival and so already retired. The first pending slot and a count describe them all; a
+/// departure retires in one step of a slot clock, with no ring to fill and empty. Its class
+/// counts the cell as gone at once (`Port::commit`): nothing reads a class's occupancy before
+/// the run ends, when every committed departure has been retired.
+#[derive(Debug, Clone, Default)]
+pub struct CommittedRun {
+    /// The slot of the earliest pending departure on the transmitter's grid (stale when none
+    /// is pending).
+    first: SlotMark,
+    pending: u32,
+}
+
+impl CommittedRun {
+    /// A departure is committed in the next free slot of `clock` (right after the last pending
+    /// one, if any is pending).
+    #[inline(always)]
+    pub fn push(&mut self, clock: &SlotClock) {
+        if self.pending == 0 {
+            self.first = clock.mark();
+        }
+        self.pending += 1;
+    }
+
+    /// The pending departures in slots starting before `t` happen (`clock`: the transmitter's
+    /// grid): how many.
+    #[inline(always)]
+    pub fn retire_before(&mut self, t: Time, clock: &SlotClock) -> u32 {
+        let mut n = 0;
+        while self.pending > 0 && self.first.time() < t {
+            clock.step(&mut self.first);
+            self.pending -= 1;
+            n += 1;
+        }
+        n
+    }
+
+    /// Committed departures not yet retired.
+    #[inline]
+    pub fn len(&self) -> u32 {
+        self.pending
+    }
+
+    /// Nothing pending.
+    pub fn is_empty(&self) -> bool {
+        self.pending == 0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::time::CellPeriod;
+
+    #[test]
+    fn a_run_retires_its_consecutive_slots_as_the_ring_does() {
+        // Departures committed in consecutive slots, a gap (the transmitter idle), more: the
+        // run and the ring retire the same number before every instant.
+        let mut clock = SlotClock::with_phase(CellPeriod::from_bps(155_520_000), 77);
+        let (mut run, mut ring) = (CommittedRun::default(), Committed::default());
+        let commit = |clock: &mut SlotClock, run: &mut CommittedRun, ring: &mut Committed| {
+            run.push(clock);
+            ring.push(clock.next(), 0);
+            clock.advance();
+        };
+        for _ in 0..5 {
+            commit(&mut clock, &mut run, &mut ring);
+        }
+        let probe = |t: Time, clock: &SlotClock, run: &mut CommittedRun, ring: &mut Committed| {
+            let mut n = 0;
+            while ring.pop_before(t).is_some() {
+                n += 1;
+            }
+            assert_eq!(run.retire_before(t, clock), n, "at {t}");
+            assert_eq!(run.len(), ring.len());
+        };
+        let third = 77 + 2 * 2_726_338;
+        probe(third, &clock, &mut run, &mut ring);
+        probe(third + 1, &clock, &mut run, &mut ring);
+        assert_eq!(run.len(), 2);
+        probe(clock.next(), &clock, &mut run, &mut ring);
+        assert_eq!(run.len(), 0);
+        // Idle for a while: the next departure starts a new run.
+        clock.align(clock.next() + 40_000_000);
+        let mut last = 0;
+        for _ in 0..3 {
+            last = clock.next();
+            commit(&mut clock, &mut run, &mut ring);
+        }
+        probe(last, &clock, &mut run, &mut ring);
+        assert_eq!(run.len(), 1, "the departure at `last` comes after an arrival then");
+        probe(Time::MAX, &clock, &mut run, &mut ring);
+        assert_eq!(run.len(), 0);
+    }
 
     #[test]
     fn departures_retire_strictly_before_the_instant_in_slot_order() {

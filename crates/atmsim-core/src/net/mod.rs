@@ -39,7 +39,7 @@ mod source_queue;
 
 pub use adapter::{feedback_of, with_feedback, ControlledVc, RateControl, Shaper, VcTxStats};
 pub use capture::{Captures, Recorder, NO_CAPTURE};
-pub use commit::{Committed, NO_COMMIT};
+pub use commit::{Committed, CommittedRun, NO_COMMIT};
 pub use fair_share::{FairShareMeter, NO_LIMIT};
 pub use fault::{Fault, FaultRule};
 pub use host::{Endpoint, Host, HostStats, SinkStats};

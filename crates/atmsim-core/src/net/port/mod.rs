@@ -37,7 +37,7 @@ pub use accounting::{ClassState, PortStats};
 pub use fcvc::FcvcHop;
 pub use upc::{CellUpc, Upc};
 
-use super::commit::{Committed, NO_COMMIT};
+use super::commit::{Committed, CommittedRun, NO_COMMIT};
 use super::{
     Arbitration, FairShareMeter, Fault, Hop, InputMerge, Labels, PortTrace, World, NO_CAPTURE, NO_HOP,
 };
@@ -134,6 +134,11 @@ pub struct Port {
     commit_end: Time,
     /// Departures sent ahead whose slots have not come: still in `queued` until retired.
     committed: Committed,
+    /// Under a policy that reads no per-VC occupancy, the committed departures are counted in
+    /// `run` instead of `committed`, and a class counts a cell as gone when it is committed
+    /// (see `CommittedRun`). Set by `commit_until`.
+    count_only: bool,
+    run: CommittedRun,
     /// Committing, and none of the per-cell features is on (no UPC, faults, own buffers, hooks,
     /// merging or trace): arrivals take `enqueue_plain`. Set by `commit_until`.
     plain: bool,
@@ -183,6 +188,8 @@ impl Port {
             vc_arrivals: Vec::new(),
             commit_end: NO_COMMIT,
             committed: Committed::default(),
+            count_only: false,
+            run: CommittedRun::default(),
             plain: false,
             latency: 0,
         }
@@ -308,7 +315,7 @@ impl Port {
         self.queued += 1;
         self.queued_own += u32::from(own);
         // Committing, nothing held back: the cell leaves in the next free slot, known now.
-        if self.commit_end != NO_COMMIT && self.queued == self.committed.len() + 1 {
+        if self.commit_end != NO_COMMIT && self.queued == self.pending() + 1 {
             let slot = self.clock.next();
             if slot < self.commit_end {
                 return self.commit(slot, cell, world);
@@ -322,8 +329,15 @@ impl Port {
     #[inline(always)]
     fn commit(&mut self, slot: Time, cell: Cell, world: &mut World) {
         let c = self.vcs[cell.vc as usize].class;
-        self.committed.push(slot, c);
-        self.classes[c as usize].leave_at(slot);
+        if self.count_only {
+            self.run.push(&self.clock);
+            if self.classes[c as usize].depart(slot) {
+                self.active -= 1;
+            }
+        } else {
+            self.committed.push(slot, c);
+            self.classes[c as usize].leave_at(slot);
+        }
         self.stats.depart(slot);
         self.stats.cells_out += 1;
         world.transmit(self.channel, slot, cell);
@@ -332,13 +346,27 @@ impl Port {
 
     /// The committed departures in slots before `t` happen: occupancy and active classes (their
     /// time integrals took the departure when it was committed).
-    #[inline]
+    #[inline(always)]
     fn retire(&mut self, t: Time) {
+        if self.count_only {
+            self.queued -= self.run.retire_before(t, &self.clock);
+            return;
+        }
         while let Some((_, c)) = self.committed.pop_before(t) {
             self.queued -= 1;
             if self.classes[c as usize].retire() {
                 self.active -= 1;
             }
+        }
+    }
+
+    /// Committed departures not yet retired.
+    #[inline]
+    fn pending(&self) -> u32 {
+        if self.count_only {
+            self.run.len()
+        } else {
+            self.committed.len()
         }
     }
 
@@ -355,6 +383,10 @@ impl Port {
             && self.cell_upc.iter().all(Option::is_none)
             && self.faults.is_empty()
             && self.vc_arrivals.is_empty();
+        // Every departure committed in an earlier run has been retired at its end (`finish`),
+        // so the way they are kept may change here.
+        debug_assert_eq!(self.pending(), 0);
+        self.count_only = self.commit_end != NO_COMMIT && !self.policy.reads_vc_occupancy();
         if self.plain {
             self.latency = ch.latency;
             for (label, v) in self.vcs.iter_mut().enumerate() {
@@ -487,14 +519,20 @@ impl Port {
         self.queued += 1;
         self.stats.max_queue = self.stats.max_queue.max(self.queued);
         let slot = self.clock.next();
+        let pending = self.pending();
         let class = &mut self.classes[c];
         // Nothing held back and the slot is in this run: the cell leaves in it, sent now.
-        if self.queued == self.committed.len() + 1 && slot < self.commit_end {
-            if class.stay(now, slot) {
-                self.active += 1;
+        if self.queued == pending + 1 && slot < self.commit_end {
+            if self.count_only {
+                class.pass(now, slot);
+                self.run.push(&self.clock);
+            } else {
+                if class.stay(now, slot) {
+                    self.active += 1;
+                }
+                self.committed.push(slot, c as u16);
             }
             self.stats.stay(now, slot);
-            self.committed.push(slot, c as u16);
             self.stats.cells_out += 1;
             self.clock.advance();
             let at = slot + self.latency;
@@ -680,7 +718,7 @@ impl Port {
     /// events of the loop; each accepted cell is sent at once, unless its slot is at or after
     /// the end of the run (then it and every cell behind it wait in `queue`).
     fn process_committing(&mut self, stop: Time, world: &mut World) -> u64 {
-        let mut events = if self.queued > self.committed.len() { self.release_held(world) } else { 0 };
+        let mut events = if self.queued > self.pending() { self.release_held(world) } else { 0 };
         loop {
             let (ta, _) = self.merge.peek();
             if ta >= stop {
@@ -700,7 +738,7 @@ impl Port {
 
     /// `process_committing` at a plain port (`enqueue_plain`).
     fn process_plain(&mut self, stop: Time, world: &mut World) -> u64 {
-        let mut events = if self.queued > self.committed.len() { self.release_held(world) } else { 0 };
+        let mut events = if self.queued > self.pending() { self.release_held(world) } else { 0 };
         let mut sent = 0;
         loop {
             let (ta, _) = self.merge.peek();
@@ -725,7 +763,7 @@ impl Port {
     #[inline(never)]
     fn release_held(&mut self, world: &mut World) -> u64 {
         let mut sent = 0;
-        while self.queued > self.committed.len() && self.clock.next() < self.commit_end {
+        while self.queued > self.pending() && self.clock.next() < self.commit_end {
             let cell = self.queue.pop(|_| true).expect("held cells are queued");
             self.commit(self.clock.next(), cell, world);
             sent += 1;
@@ -748,7 +786,7 @@ impl Port {
     #[inline]
     fn key_from(&self, ta: Time) -> Time {
         // Committed departures are not work to do: only cells still queued are.
-        if self.queued <= self.stall_floor + self.committed.len() {
+        if self.queued <= self.stall_floor + self.pending() {
             ta
         } else {
             ta.min(self.clock.next())
@@ -1140,7 +1178,7 @@ mod tests {
             assert_eq!((p.queue_len(), p.active), (reference.queue_len(), reference.active));
             let areas = |p: &Port| p.classes.iter().map(|c| (c.y, c.area(end))).collect::<Vec<_>>();
             assert_eq!(areas(&p), areas(&reference));
-            assert!(p.committed.is_empty(), "every committed departure retired at the end");
+            assert_eq!(p.pending(), 0, "every committed departure retired at the end");
         }
     }
 
@@ -1178,6 +1216,7 @@ mod tests {
             setup(&mut p);
             p.commit_until(end, &w);
             assert!(p.plain, "{policy:?}: the fast path is taken");
+            assert_eq!(p.count_only, !policy.reads_vc_occupancy());
             run_port(&mut p, &mut w, true, 0, end, 5 * PS_PER_US + 1);
             let name = policy.name();
             assert!(reference.stats.cells_dropped() > 0, "{name}: the buffer overflows");
@@ -1206,7 +1245,7 @@ mod tests {
         run_port(&mut whole, &mut ww, true, 0, end, 3 * PS_PER_US);
         let (mut p, mut w) = busy_port(end + 50 * PS_PER_US);
         run_port(&mut p, &mut w, true, 0, half, 3 * PS_PER_US);
-        assert!(p.queue_len() > 0 && p.committed.is_empty(), "cells held at the end, none committed");
+        assert!(p.queue_len() > 0 && p.pending() == 0, "cells held at the end, none committed");
         let latency = w.channels[0].latency;
         assert!(w.fifos[0].iter().all(|&(at, _)| at - latency < half), "nothing sent in a slot past the end");
         let sent_half = w.fifos[0].len();
