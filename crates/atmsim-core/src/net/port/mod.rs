@@ -739,6 +739,8 @@ impl Port {
     /// `process_committing` at a plain port (`enqueue_plain`).
     fn process_plain(&mut self, stop: Time, world: &mut World) -> u64 {
         let mut events = if self.queued > self.pending() { self.release_held(world) } else { 0 };
+        // Events: each arrival, and each departure committed (counted once, at the end).
+        let out = self.stats.cells_out;
         let mut sent = 0;
         loop {
             let (ta, _) = self.merge.peek();
@@ -748,12 +750,11 @@ impl Port {
             let (_, cell) = self.merge.pop(&mut world.fifos, &self.inputs);
             self.retire(ta);
             self.clock.align(ta);
-            let out = self.stats.cells_out;
             sent += u64::from(self.enqueue_plain(ta, cell, world));
-            events += 1 + (self.stats.cells_out - out);
+            events += 1;
         }
         world.channels[self.channel as usize].cells += sent;
-        events
+        events + (self.stats.cells_out - out)
     }
 
     /// Cells held back at the end of an earlier run (their slots were at or after its end):
