@@ -475,17 +475,16 @@ impl Port {
 
     /// `enqueue` at a plain committing port (`self.plain`, see `commit_until`): none of the
     /// optional parts is on, so a data cell meets only the frame state machine, the policy and the
-    /// buffer limit, and is sent at once unless cells are held at the end of the run. Returns
-    /// whether it was sent on the fast path (the channel's cell count, added per batch).
+    /// buffer limit, and is sent at once unless cells are held at the end of the run (the
+    /// channel's cell count is added per batch, by `process_plain`).
     ///
     /// The cell of a whole frame that is not its first needs no policy: it enters if the buffer
     /// has room (the policies decide per frame, at first cells; `FrameState::verdict` does the
     /// rest of the state machine exactly as `enqueue` does).
     #[inline(always)]
-    fn enqueue_plain(&mut self, now: Time, cell: Cell, world: &mut World) -> bool {
+    fn enqueue_plain(&mut self, now: Time, cell: Cell, world: &mut World) {
         if cell.is_control() {
-            self.enqueue_control(now, cell, world);
-            return false;
+            return self.enqueue_control(now, cell, world);
         }
         self.stats.cells_in += 1;
         let vc = cell.vc as usize;
@@ -511,8 +510,7 @@ impl Port {
                 },
             );
             if let Some(reason) = verdict {
-                self.drop_cell(vc, reason, world, cell);
-                return false;
+                return self.drop_cell(vc, reason, world, cell);
             }
         }
         let hop = v.hop;
@@ -539,14 +537,13 @@ impl Port {
             let fifo = &mut world.fifos[hop.fifo as usize];
             fifo.push(at, Cell { vc: hop.label, ..cell });
             world.sched.wake(fifo.owner, at);
-            return true;
+            return;
         }
         if class.arrive(now) {
             self.active += 1;
         }
         self.stats.arrive(now);
         self.queue.push(cell);
-        false
     }
 
     /// Flow control for an accepted data cell arriving at shared occupancy `x`: EFCI, and the
@@ -740,8 +737,8 @@ impl Port {
     fn process_plain(&mut self, stop: Time, world: &mut World) -> u64 {
         let mut events = if self.queued > self.pending() { self.release_held(world) } else { 0 };
         // Events: each arrival, and each departure committed (counted once, at the end).
-        let out = self.stats.cells_out;
-        let mut sent = 0;
+        let ch = self.channel as usize;
+        let (out, on_wire) = (self.stats.cells_out, world.channels[ch].cells);
         loop {
             let (ta, _) = self.merge.peek();
             if ta >= stop {
@@ -750,11 +747,14 @@ impl Port {
             let (_, cell) = self.merge.pop(&mut world.fifos, &self.inputs);
             self.retire(ta);
             self.clock.align(ta);
-            sent += u64::from(self.enqueue_plain(ta, cell, world));
+            self.enqueue_plain(ta, cell, world);
             events += 1;
         }
-        world.channels[self.channel as usize].cells += sent;
-        events + (self.stats.cells_out - out)
+        // Each departure of the batch is a cell on the channel: those of control cells were
+        // counted there by `World::transmit`, the fast path's were not.
+        let sent = self.stats.cells_out - out;
+        world.channels[ch].cells = on_wire + sent;
+        events + sent
     }
 
     /// Cells held back at the end of an earlier run (their slots were at or after its end):
