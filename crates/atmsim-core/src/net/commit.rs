@@ -110,6 +110,9 @@ pub struct CommittedRun {
     /// The slot of the earliest pending departure on the transmitter's grid (stale when none
     /// is pending).
     first: SlotMark,
+    /// The slot of the latest pending departure (stale when none is pending): when it is before
+    /// an arrival, all are (an idle transmitter), and they retire without a step each.
+    last: Time,
     pending: u32,
 }
 
@@ -121,6 +124,7 @@ impl CommittedRun {
         if self.pending == 0 {
             self.first = clock.mark();
         }
+        self.last = clock.next();
         self.pending += 1;
     }
 
@@ -128,12 +132,17 @@ impl CommittedRun {
     /// grid): how many.
     #[inline(always)]
     pub fn retire_before(&mut self, t: Time, clock: &SlotClock) -> u32 {
+        if self.last < t {
+            // All of them (or none is pending).
+            return std::mem::take(&mut self.pending);
+        }
+        // The last one stays, so the walk stops before it.
         let mut n = 0;
-        while self.pending > 0 && self.first.time() < t {
+        while self.first.time() < t {
             clock.step(&mut self.first);
-            self.pending -= 1;
             n += 1;
         }
+        self.pending -= n;
         n
     }
 
