@@ -136,7 +136,7 @@ pub enum Policy {
 impl Policy {
     /// At the first cell of a frame: `Some(reason)` refuses the whole frame. `vc` is the
     /// frame's VC's parameters and memory; `rng` is drawn from only by DFBA's probabilistic band.
-    #[inline]
+    #[inline(always)]
     pub fn frame_decision(&self, s: &BufferState, vc: &mut VcPolicy, rng: &mut Rng) -> Option<DropReason> {
         match *self {
             Policy::TailDrop | Policy::Ppd => None,
