@@ -60,13 +60,13 @@ impl ClassState {
         self.y == 1
     }
 
-    /// A cell of this class that entered at `now` is sent now in the slot starting at `slot`
-    /// at a port that counts its committed departures only (`net/commit.rs`, `CommittedRun`):
-    /// its time in the buffer is known at once, and its occupancy is not kept (no policy there
-    /// reads it, and it would be back to zero before the run ends).
-    #[inline(always)]
-    pub(super) fn pass(&mut self, now: Time, slot: Time) {
-        self.sojourn = self.sojourn.wrapping_add((slot - now) as u128);
+    /// Cells of this class that entered and were committed to leave at a port that counts its
+    /// committed departures only (`net/commit.rs`, `CommittedRun`) spent `sojourn` in the
+    /// buffer in all: their occupancy is not kept (no policy there reads it, and it would be
+    /// back to zero before the run ends), their time is.
+    #[inline]
+    pub(super) fn pass(&mut self, sojourn: u128) {
+        self.sojourn = self.sojourn.wrapping_add(sojourn);
     }
 
     /// A queued cell of this class is committed to leave at `slot`: its departure time enters

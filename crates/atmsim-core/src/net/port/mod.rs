@@ -64,11 +64,15 @@ struct PortVc {
     /// The output channel's route for this label, copied by `commit_until` for the fast path
     /// (`NO_HOP` until then; the other paths read the channel's own table).
     hop: Hop,
+    /// Time in the buffer of this label's cells committed on arrival by the fast path of a
+    /// count-only port, not yet added to its class's integral (done by `finish`): the entry is
+    /// read for the cell anyway, the class need not be.
+    sojourn: u128,
 }
 
 impl PortVc {
     fn new(class: u16) -> Self {
-        PortVc { frame: FrameState::default(), class, hop: NO_HOP }
+        PortVc { frame: FrameState::default(), class, hop: NO_HOP, sojourn: 0 }
     }
 }
 
@@ -517,15 +521,14 @@ impl Port {
         self.queued += 1;
         self.stats.max_queue = self.stats.max_queue.max(self.queued);
         let slot = self.clock.next();
-        let pending = self.pending();
-        let class = &mut self.classes[c];
+        let pending = if self.count_only { self.run.len() } else { self.committed.len() };
         // Nothing held back and the slot is in this run: the cell leaves in it, sent now.
         if self.queued == pending + 1 && slot < self.commit_end {
             if self.count_only {
-                class.pass(now, slot);
+                v.sojourn = v.sojourn.wrapping_add((slot - now) as u128);
                 self.run.push(&self.clock);
             } else {
-                if class.stay(now, slot) {
+                if self.classes[c].stay(now, slot) {
                     self.active += 1;
                 }
                 self.committed.push(slot, c as u16);
@@ -539,7 +542,7 @@ impl Port {
             world.sched.wake(fifo.owner, at);
             return;
         }
-        if class.arrive(now) {
+        if self.classes[c].arrive(now) {
             self.active += 1;
         }
         self.stats.arrive(now);
@@ -797,6 +800,9 @@ impl Port {
     /// Close the time integrals and take the last trace samples at the end of the run.
     pub fn finish(&mut self, end: Time) {
         self.retire(end);
+        for v in &mut self.vcs {
+            self.classes[v.class as usize].pass(std::mem::take(&mut v.sojourn));
+        }
         self.stats.close(end, self.queue_len());
         if end >= self.next_sample {
             self.sample(end);
