@@ -6,7 +6,7 @@ use super::{Captures, InputMerge, Labels, SourceQueue, World, NO_CAPTURE, NO_COM
 use crate::aal5;
 use crate::abr::CreditSender;
 use crate::app::App;
-use crate::cell::{Cell, VcId, F_CLP, F_EFCI};
+use crate::cell::{Cell, VcId, F_CLP, F_CONTROL, F_EFCI, F_EOF};
 use crate::conformance::AdapterTagger;
 use crate::frame::{Frame, FrameSlab, SegKind};
 use crate::tcp::{SegmentSink, TcpReceiver, TcpSender};
@@ -83,17 +83,40 @@ pub struct HostStats {
     pub control_in: u64,
 }
 
-/// Per-VC reassembly: cells since the last EOF, and the frame the first of them belonged to.
+/// Per-VC reassembly: the cells since the last EOF, as the frame the first of them belonged to
+/// and how many of them were of that frame.
 ///
 /// The first cell's reference to its frame slot is held (not released) until the EOF cell, so the
-/// slot cannot be reused meanwhile and comparing slot indices tells frames apart.
+/// slot cannot be reused meanwhile and comparing slot indices tells frames apart. The later cells
+/// of that frame are held too and released with it at the EOF cell, in one step: the slot is
+/// pinned until then anyway, so nothing sees the difference, and a cell in the middle of a frame
+/// costs a compare and an increment. A cell of another frame (the first one's EOF was lost)
+/// marks the PDU as mixed and is released at once.
 #[derive(Debug, Clone, Copy, Default)]
 struct Reasm {
-    count: u32,
+    /// Cells of `first` held since the last EOF (0: none, the next cell starts a PDU).
+    held: u32,
     first: u32,
     mixed: bool,
     /// The last data cell carried EFCI (the CI a returned RM cell gets, for PRCA).
     efci: bool,
+}
+
+impl Reasm {
+    /// A data cell of `frame` that does not end its PDU.
+    #[inline(always)]
+    fn middle(&mut self, frame: u32, frames: &mut FrameSlab) {
+        if self.held == 0 {
+            self.first = frame;
+            self.mixed = false;
+            self.held = 1;
+        } else if frame == self.first {
+            self.held += 1;
+        } else {
+            self.mixed = true;
+            frames.release_cell(frame);
+        }
+    }
 }
 
 /// The adapter seen from a TCP endpoint: frames in, cells queued.
@@ -154,12 +177,18 @@ pub struct Host {
     next_timer: Time,
     pub stats: HostStats,
     merge: InputMerge,
+    /// The earliest arrival still in an input after the last batch (what `key_after_batch`
+    /// reports; a host with one input reads its FIFO directly, without `merge`).
+    next_arrival: Time,
     /// Index of this host's capture point, `NO_CAPTURE` if it is not captured.
     pub capture: u32,
     /// VC label -> index of its background sink in `endpoints` (empty without sinks).
     sink_of: Vec<u32>,
     /// Some sender here times from transmission completion: watch frames' last cells.
     timing_on_tx: bool,
+    /// A sender's timer moved when its segment left (`segment_transmitted`) and `next_timer`
+    /// was not updated: the next delivery rescans the endpoints (see `timer_moved`).
+    timer_stale: bool,
     /// The adapter's cells are sent when queued if their slot is before this time
     /// (`NO_COMMIT`: at their slots, one event each; see `net/commit.rs`).
     commit_end: Time,
@@ -179,9 +208,11 @@ impl Host {
             next_timer: NEVER,
             stats: HostStats::default(),
             merge: InputMerge::default(),
+            next_arrival: NEVER,
             capture: NO_CAPTURE,
             sink_of: Vec::new(),
             timing_on_tx: false,
+            timer_stale: false,
             commit_end: NO_COMMIT,
         }
     }
@@ -241,6 +272,7 @@ impl Host {
     }
 
     fn refresh_timer(&mut self) {
+        self.timer_stale = false;
         self.next_timer = self.endpoints.iter().map(Endpoint::next_timer).min().unwrap_or(NEVER);
     }
 
@@ -249,42 +281,57 @@ impl Host {
         self.adapter.backlog_cells()
     }
 
+    /// A cell arrived: the per-cell part here, the per-frame part (and control cells) in
+    /// [`Host::receive_last`].
+    #[inline(always)]
     fn receive(&mut self, now: Time, cell: Cell, world: &mut World) {
         self.stats.cells_in += 1;
+        if cell.flags & (F_EOF | F_CONTROL) != 0 {
+            return self.receive_last(now, cell, world);
+        }
+        self.count_sink_cell(cell.vc);
+        let r = &mut self.reasm[cell.vc as usize];
+        r.efci = cell.flags & F_EFCI != 0;
+        r.middle(cell.frame, &mut world.frames);
+    }
+
+    /// A background sink counts every cell of its VC, whole frames or not.
+    #[inline(always)]
+    fn count_sink_cell(&mut self, vc: VcId) {
+        if let Some(&i) = self.sink_of.get(vc as usize) {
+            if let Some(Endpoint::Sink { stats, .. }) = self.endpoints.get_mut(i as usize) {
+                stats.cells += 1;
+            }
+        }
+    }
+
+    /// A control cell, or the EOF cell of a PDU: AAL5 reassembly's verdict on the frame and its
+    /// delivery to the VC's endpoint.
+    #[inline(never)]
+    fn receive_last(&mut self, now: Time, cell: Cell, world: &mut World) {
         if cell.is_control() {
             self.stats.control_in += 1;
             let ci = self.reasm[cell.vc as usize].efci;
             return self.adapter.on_control(now, cell, ci);
         }
-        if let Some(&i) = self.sink_of.get(cell.vc as usize) {
-            if let Some(Endpoint::Sink { stats, .. }) = self.endpoints.get_mut(i as usize) {
-                stats.cells += 1;
-            }
-        }
+        self.count_sink_cell(cell.vc);
         let r = &mut self.reasm[cell.vc as usize];
         r.efci = cell.flags & F_EFCI != 0;
-        // The first cell since the last EOF keeps its hold on its frame slot (see `Reasm`).
-        let pinned = r.count > 0;
-        if !pinned {
-            r.first = cell.frame;
-            r.mixed = false;
-        } else if cell.frame != r.first {
-            r.mixed = true;
-        }
-        r.count += 1;
-        if !cell.is_eof() {
-            if pinned {
-                world.frames.release_cell(cell.frame);
-            }
-            return;
-        }
+        let (first, held, mixed) = if r.held == 0 {
+            (cell.frame, 1, false)
+        } else if cell.frame == r.first {
+            (r.first, r.held + 1, r.mixed)
+        } else {
+            (r.first, r.held, true)
+        };
+        r.held = 0;
         let frame = *world.frames.get(cell.frame);
-        let complete = !r.mixed && r.count == frame.ncells;
-        r.count = 0;
-        if pinned {
-            world.frames.release_cell(r.first);
+        // Unmixed, every cell since the last EOF is one of `held`.
+        let complete = !mixed && held == frame.ncells;
+        world.frames.release_cells(first, held);
+        if cell.frame != first {
+            world.frames.release_cell(cell.frame);
         }
-        world.frames.release_cell(cell.frame);
         if !complete {
             self.stats.frames_corrupted += 1;
             return;
@@ -299,8 +346,9 @@ impl Host {
             return;
         }
         let ep = &mut self.endpoints[i as usize];
+        let before = ep.next_timer();
         let mut tx = Tx::new(ep.vc(), self.labels.global(ep.vc()), &mut self.adapter, world, self.capture);
-        match (ep, frame.kind) {
+        match (&mut *ep, frame.kind) {
             (Endpoint::Receiver { tcp, .. }, SegKind::Data) => tcp.on_segment(now, &frame, &mut tx),
             (Endpoint::Sender { tcp, app, .. }, SegKind::Ack) => {
                 tcp.on_ack(now, &frame, &mut tx);
@@ -313,7 +361,25 @@ impl Host {
             }
             _ => {}
         }
-        self.refresh_timer();
+        let after = ep.next_timer();
+        self.timer_moved(before, after);
+    }
+
+    /// One endpoint's earliest timer went from `before` to `after`: the host's earliest timer
+    /// follows without visiting the others unless that endpoint held the minimum and it rose.
+    /// After `segment_transmitted` moved a timer (`timer_stale`), every endpoint is visited, as
+    /// the first rescan after it always did: until then the host keeps the earlier instant (its
+    /// timer event then finds nothing due), and that wake-up is part of the results.
+    #[inline]
+    fn timer_moved(&mut self, before: Time, after: Time) {
+        if self.timer_stale {
+            self.timer_stale = false;
+            self.refresh_timer();
+        } else if after <= self.next_timer {
+            self.next_timer = after;
+        } else if before == self.next_timer {
+            self.refresh_timer();
+        }
     }
 
     fn fire_timers(&mut self, now: Time, world: &mut World) {
@@ -380,7 +446,9 @@ impl Host {
         // The cell still carries this host's label for the sender's VC.
         if let Some(&i) = self.ep_of.get(cell.vc as usize) {
             if let Some(Endpoint::Sender { tcp, .. }) = self.endpoints.get_mut(i as usize) {
+                let before = tcp.next_timer();
                 tcp.transmitted(end, f.seq, f.len);
+                self.timer_stale |= tcp.next_timer() != before;
             }
         }
     }
@@ -419,11 +487,89 @@ impl Host {
     }
 
     pub fn advance(&mut self, horizon: Time, world: &mut World) -> u64 {
-        let mut events = 0;
-        self.merge.rebuild(&world.fifos, &self.inputs);
-        if self.commit_end != NO_COMMIT {
-            return self.advance_committing(horizon, world);
+        if let [input] = self.inputs[..] {
+            return self.advance_one_input(input as usize, horizon, world);
         }
+        self.merge.rebuild(&world.fifos, &self.inputs);
+        let events = if self.commit_end != NO_COMMIT {
+            self.advance_committing(horizon, world)
+        } else {
+            self.advance_slots(horizon, world)
+        };
+        self.next_arrival = self.merge.peek().0;
+        events
+    }
+
+    /// `advance` for a host with one input (every host but an FCVC source, which also hears
+    /// credits): its FIFO is read directly, and cells in the middle of their frames, for which
+    /// nothing but reassembly's count changes, are taken in a tight loop. The same events in
+    /// the same order as [`Host::advance_slots`] and [`Host::advance_committing`].
+    fn advance_one_input(&mut self, input: usize, horizon: Time, world: &mut World) -> u64 {
+        let committing = self.commit_end != NO_COMMIT;
+        let mut events = if committing { self.commit(world) } else { 0 };
+        loop {
+            let tt = self.next_timer;
+            // A committing adapter's next slot is at or after the end of the run.
+            let td = self.adapter.next_send();
+            // On ties: arrivals, then timers, then the adapter's slot; so the arrivals before
+            // `stop` come first.
+            let stop = horizon.min(tt.saturating_add(1)).min(td.saturating_add(1));
+            let (middle, last) = self.take_middle_cells(input, stop, world);
+            events += middle;
+            if let Some((at, cell)) = last {
+                self.stats.cells_in += 1;
+                self.receive_last(at, cell, world);
+            } else {
+                let t = tt.min(td);
+                if t >= horizon {
+                    break;
+                }
+                if tt == t {
+                    self.fire_timers(t, world);
+                } else {
+                    self.send_cell(world);
+                }
+            }
+            events += 1;
+            if committing {
+                events += self.commit(world);
+            }
+        }
+        self.next_arrival = world.fifos[input].head_time().unwrap_or(NEVER);
+        events
+    }
+
+    /// Take the cells arriving before `stop` while they are data cells in the middle of their
+    /// frames; the first that is not (an EOF or control cell) is returned, taken but not
+    /// processed. Returns how many were taken before it.
+    #[inline(always)]
+    fn take_middle_cells(&mut self, input: usize, stop: Time, world: &mut World) -> (u64, Option<(Time, Cell)>) {
+        let fifo = &mut world.fifos[input];
+        let frames = &mut world.frames;
+        let mut n = 0;
+        let mut last = None;
+        while let Some(t) = fifo.head_time() {
+            if t >= stop {
+                break;
+            }
+            let (at, cell) = fifo.pop().expect("a head was seen");
+            if cell.flags & (F_EOF | F_CONTROL) != 0 {
+                last = Some((at, cell));
+                break;
+            }
+            n += 1;
+            self.count_sink_cell(cell.vc);
+            let r = &mut self.reasm[cell.vc as usize];
+            r.efci = cell.flags & F_EFCI != 0;
+            r.middle(cell.frame, frames);
+        }
+        self.stats.cells_in += n;
+        (n, last)
+    }
+
+    /// `advance` for a host sending cell by cell, its inputs merged.
+    fn advance_slots(&mut self, horizon: Time, world: &mut World) -> u64 {
+        let mut events = 0;
         loop {
             let (ta, _) = self.merge.peek();
             let tt = self.next_timer;
@@ -475,17 +621,17 @@ impl Host {
         world.earliest(&self.inputs).0.min(self.next_timer).min(td)
     }
 
-    /// `next_key` right after `advance`: the batch's merge holds the head of every input.
+    /// `next_key` right after `advance`, which noted the earliest arrival left in the inputs.
     #[inline]
     pub fn key_after_batch(&self) -> Time {
-        self.merge.peek().0.min(self.next_timer).min(self.adapter.next_send())
+        self.next_arrival.min(self.next_timer).min(self.adapter.next_send())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cell::{CellFifo, F_EOF};
+    use crate::cell::CellFifo;
     use crate::net::{Channel, Sched};
     use crate::time::CellPeriod;
 
