@@ -422,8 +422,13 @@ impl Adapter {
         let mut sent = 0u64;
         let ch = &mut world.channels[self.channel as usize];
         let latency = ch.latency;
+        let period = self.clock.period();
+        // A slot lasts floor(num / den) or one picosecond more.
+        let longest = period.num.div_ceil(period.den);
+        // A local copy the loop keeps in registers (the FIFO's stores cannot touch it).
+        let mut clock = self.clock.clone();
         while let Some(head) = self.plain.front_mut() {
-            let first = self.clock.next();
+            let first = clock.next();
             if first >= end {
                 break;
             }
@@ -431,25 +436,38 @@ impl Adapter {
             let hop = ch.route[head.vc as usize];
             let fifo = &mut world.fifos[hop.fifo as usize];
             let cell = Cell { vc: hop.label, frame: head.frame, flags: head.flags };
-            let mut done = false;
-            while self.clock.next() < end {
+            let n = head.remaining;
+            world.sched.wake(fifo.owner, first + latency);
+            if first.saturating_add(u64::from(n - 1) * longest) < end {
+                // The whole frame leaves before `end`: no per-cell test of the end.
+                for _ in 1..n {
+                    fifo.push(clock.next() + latency, cell);
+                    clock.advance();
+                }
+                fifo.push(clock.next() + latency, Cell { flags: cell.flags | F_EOF, ..cell });
+                clock.advance();
+                sent += u64::from(n);
+                self.plain.pop_front();
+                continue;
+            }
+            // The end falls within the frame: its cells up to the end, the rest stays queued.
+            while clock.next() < end {
                 head.remaining -= 1;
                 sent += 1;
                 if head.remaining == 0 {
-                    fifo.push(self.clock.next() + latency, Cell { flags: cell.flags | F_EOF, ..cell });
-                    self.clock.advance();
-                    done = true;
+                    fifo.push(clock.next() + latency, Cell { flags: cell.flags | F_EOF, ..cell });
+                    clock.advance();
                     break;
                 }
-                fifo.push(self.clock.next() + latency, cell);
-                self.clock.advance();
+                fifo.push(clock.next() + latency, cell);
+                clock.advance();
             }
-            world.sched.wake(fifo.owner, first + latency);
-            if !done {
+            if head.remaining > 0 {
                 break;
             }
             self.plain.pop_front();
         }
+        self.clock = clock;
         ch.cells += sent;
         self.recompute();
         sent

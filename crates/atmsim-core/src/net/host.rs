@@ -98,8 +98,9 @@ struct Reasm {
     held: u32,
     first: u32,
     mixed: bool,
-    /// The last data cell carried EFCI (the CI a returned RM cell gets, for PRCA).
-    efci: bool,
+    /// The header flags of the last data cell: whether it carried EFCI is the CI a returned RM
+    /// cell gets, for PRCA (the flags are stored whole: the cheapest per-cell record).
+    last_flags: u8,
 }
 
 impl Reasm {
@@ -291,7 +292,7 @@ impl Host {
         }
         self.count_sink_cell(cell.vc);
         let r = &mut self.reasm[cell.vc as usize];
-        r.efci = cell.flags & F_EFCI != 0;
+        r.last_flags = cell.flags;
         r.middle(cell.frame, &mut world.frames);
     }
 
@@ -311,12 +312,12 @@ impl Host {
     fn receive_last(&mut self, now: Time, cell: Cell, world: &mut World) {
         if cell.is_control() {
             self.stats.control_in += 1;
-            let ci = self.reasm[cell.vc as usize].efci;
+            let ci = self.reasm[cell.vc as usize].last_flags & F_EFCI != 0;
             return self.adapter.on_control(now, cell, ci);
         }
         self.count_sink_cell(cell.vc);
         let r = &mut self.reasm[cell.vc as usize];
-        r.efci = cell.flags & F_EFCI != 0;
+        r.last_flags = cell.flags;
         let (first, held, mixed) = if r.held == 0 {
             (cell.frame, 1, false)
         } else if cell.frame == r.first {
@@ -543,7 +544,12 @@ impl Host {
     /// frames; the first that is not (an EOF or control cell) is returned, taken but not
     /// processed. Returns how many were taken before it.
     #[inline(always)]
-    fn take_middle_cells(&mut self, input: usize, stop: Time, world: &mut World) -> (u64, Option<(Time, Cell)>) {
+    fn take_middle_cells(
+        &mut self,
+        input: usize,
+        stop: Time,
+        world: &mut World,
+    ) -> (u64, Option<(Time, Cell)>) {
         let fifo = &mut world.fifos[input];
         let frames = &mut world.frames;
         let mut n = 0;
@@ -560,7 +566,7 @@ impl Host {
             n += 1;
             self.count_sink_cell(cell.vc);
             let r = &mut self.reasm[cell.vc as usize];
-            r.efci = cell.flags & F_EFCI != 0;
+            r.last_flags = cell.flags;
             r.middle(cell.frame, frames);
         }
         self.stats.cells_in += n;
