@@ -276,10 +276,14 @@ pub struct Adapter {
     rr: usize,
     /// Start of the slot of the next cell (`NEVER`: nothing can go).
     next: Time,
+    /// When `next` is a later slot than the clock's next one (a paced VC not yet eligible):
+    /// the clock moved to that slot, kept from `recompute` so that `send` does not jump again.
+    ahead: SlotClock,
 }
 
 impl Adapter {
     pub fn new(clock: SlotClock, channel: u32) -> Self {
+        let ahead = clock.clone();
         Adapter {
             plain: VecDeque::new(),
             controlled: Vec::new(),
@@ -290,6 +294,7 @@ impl Adapter {
             taggers: Vec::new(),
             rr: 0,
             next: NEVER,
+            ahead,
         }
     }
 
@@ -357,9 +362,9 @@ impl Adapter {
         } else if ready <= self.clock.next() {
             self.clock.next()
         } else {
-            let mut c = self.clock.clone();
-            c.align(ready);
-            c.next()
+            self.ahead = self.clock.clone();
+            self.ahead.align(ready);
+            self.ahead.next()
         };
     }
 
@@ -395,7 +400,11 @@ impl Adapter {
     /// Send the next cell in the slot starting at `self.next`.
     pub fn send(&mut self, world: &mut World) -> Cell {
         let slot = self.next;
-        self.clock.align(slot);
+        if slot > self.clock.next() {
+            // `recompute` found this slot and left the clock moved to it (the same state as
+            // aligning again: a slot's index fixes the clock).
+            self.clock = self.ahead.clone();
+        }
         debug_assert_eq!(self.clock.next(), slot);
         let cell = if let Some(c) = self.control.pop_front() {
             c
@@ -510,18 +519,11 @@ impl Adapter {
     }
 
     /// The next cell of the head frame of `queue` (tagging the frame at its first cell).
+    #[inline(always)]
     fn next_cell(queue: &mut VecDeque<TxFrame>, taggers: &mut [Option<VcTagger>], slot: Time) -> Cell {
         let head = queue.front_mut().expect("a ready queue has a frame");
         if head.fresh {
-            head.fresh = false;
-            // The tagging algorithm decides when a frame's transmission begins, for all of it.
-            if let Some(Some(t)) = taggers.get_mut(head.vc as usize) {
-                t.frames += 1;
-                if !t.tagger.frame(slot, head.remaining) {
-                    t.tagged += 1;
-                    head.flags |= F_CLP;
-                }
-            }
+            Self::start_frame(head, taggers, slot);
         }
         head.remaining -= 1;
         let mut cell = Cell { vc: head.vc, frame: head.frame, flags: head.flags };
@@ -530,6 +532,20 @@ impl Adapter {
             queue.pop_front();
         }
         cell
+    }
+
+    /// A frame's first cell is about to leave.
+    #[inline(never)]
+    fn start_frame(head: &mut TxFrame, taggers: &mut [Option<VcTagger>], slot: Time) {
+        head.fresh = false;
+        // The tagging algorithm decides when a frame's transmission begins, for all of it.
+        if let Some(Some(t)) = taggers.get_mut(head.vc as usize) {
+            t.frames += 1;
+            if !t.tagger.frame(slot, head.remaining) {
+                t.tagged += 1;
+                head.flags |= F_CLP;
+            }
+        }
     }
 }
 
