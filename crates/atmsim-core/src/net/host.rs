@@ -2,7 +2,7 @@
 //! frames into cells and sends them at the line's slot rate (the host's PCR).
 
 use super::adapter::{Adapter, ControlledVc, TxFrame, VcTagger};
-use super::{Captures, InputMerge, Labels, SourceQueue, World, NO_CAPTURE, NO_COMMIT};
+use super::{InputMerge, Labels, SourceQueue, World, NO_CAPTURE, NO_COMMIT};
 use crate::aal5;
 use crate::abr::CreditSender;
 use crate::app::App;
@@ -120,23 +120,19 @@ impl Reasm {
     }
 }
 
-/// The adapter seen from a TCP endpoint: frames in, cells queued.
+/// The adapter seen from a TCP endpoint: frames in, cells queued (or, at a committing host
+/// with nothing queued, put on the wire at once: see [`Adapter::commit_frame`]).
 struct Tx<'a> {
     adapter: &'a mut Adapter,
-    frames: &'a mut FrameSlab,
+    world: &'a mut World,
     /// The VC's label at this host (what its cells carry) and the global VC (what a background
     /// frame and a capture name).
     vc: VcId,
     global: VcId,
-    /// The host's capture point (`NO_CAPTURE` if none) and where it records.
+    /// The host's capture point (`NO_CAPTURE` if none).
     capture: u32,
-    captures: &'a mut Captures,
-}
-
-impl<'a> Tx<'a> {
-    fn new(vc: VcId, global: VcId, adapter: &'a mut Adapter, world: &'a mut World, capture: u32) -> Self {
-        Tx { adapter, frames: &mut world.frames, vc, global, capture, captures: &mut world.captures }
-    }
+    /// The host's `commit_end` (`NO_COMMIT`: frames are queued).
+    commit_end: Time,
 }
 
 impl Tx<'_> {
@@ -145,7 +141,7 @@ impl Tx<'_> {
     fn send_cells(&mut self, now: Time, mut frame: Frame, ncells: u32) {
         frame.ncells = ncells;
         frame.alive = ncells;
-        let id = self.frames.insert(frame);
+        let id = self.world.frames.insert(frame);
         self.adapter.push(now, TxFrame { frame: id, vc: self.vc, remaining: ncells, flags: 0, fresh: true });
     }
 }
@@ -155,12 +151,17 @@ impl SegmentSink for Tx<'_> {
         frame.ncells = aal5::cells_for_segment(frame.len, frame.opt_len as u32);
         frame.alive = frame.ncells;
         let remaining = frame.ncells;
-        let id = self.frames.insert(frame);
+        let id = self.world.frames.insert(frame);
         if self.capture != NO_CAPTURE {
-            self.captures.on_frame(self.capture, now, self.frames.get(id), self.global, true);
+            let w = &mut *self.world;
+            w.captures.on_frame(self.capture, now, w.frames.get(id), self.global, true);
         }
         let flags = if clp { F_CLP } else { 0 };
-        self.adapter.push(now, TxFrame { frame: id, vc: self.vc, remaining, flags, fresh: true });
+        let f = TxFrame { frame: id, vc: self.vc, remaining, flags, fresh: true };
+        if self.commit_end != NO_COMMIT && self.adapter.commit_frame(now, f, self.commit_end, self.world) {
+            return;
+        }
+        self.adapter.push(now, f);
     }
 }
 
@@ -348,7 +349,14 @@ impl Host {
         }
         let ep = &mut self.endpoints[i as usize];
         let before = ep.next_timer();
-        let mut tx = Tx::new(ep.vc(), self.labels.global(ep.vc()), &mut self.adapter, world, self.capture);
+        let mut tx = Tx {
+            adapter: &mut self.adapter,
+            world,
+            vc: cell.vc,
+            global: self.labels.global(cell.vc),
+            capture: self.capture,
+            commit_end: self.commit_end,
+        };
         match (&mut *ep, frame.kind) {
             (Endpoint::Receiver { tcp, .. }, SegKind::Data) => tcp.on_segment(now, &frame, &mut tx),
             (Endpoint::Sender { tcp, app, .. }, SegKind::Ack) => {
@@ -388,8 +396,15 @@ impl Host {
             if ep.next_timer() > now {
                 continue;
             }
-            let mut tx =
-                Tx::new(ep.vc(), self.labels.global(ep.vc()), &mut self.adapter, world, self.capture);
+            let vc = ep.vc();
+            let mut tx = Tx {
+                adapter: &mut self.adapter,
+                world,
+                vc,
+                global: self.labels.global(vc),
+                capture: self.capture,
+                commit_end: self.commit_end,
+            };
             match ep {
                 Endpoint::Sender { tcp, app, .. } => {
                     app.on_timer(now, tcp, &mut tx);
@@ -479,10 +494,11 @@ impl Host {
     /// in the per-cell loop.
     #[inline]
     fn commit(&mut self, world: &mut World) -> u64 {
-        if self.adapter.next_send() >= self.commit_end {
-            return 0;
+        // Frames TCP sent during the event went out at once if the adapter had nothing queued.
+        let mut sent = self.adapter.take_committed();
+        if self.adapter.next_send() < self.commit_end {
+            sent += self.adapter.commit_plain(self.commit_end, world);
         }
-        let sent = self.adapter.commit_plain(self.commit_end, world);
         self.stats.cells_out += sent;
         sent
     }
@@ -638,7 +654,7 @@ impl Host {
 mod tests {
     use super::*;
     use crate::cell::CellFifo;
-    use crate::net::{Channel, Sched};
+    use crate::net::{Captures, Channel, Sched};
     use crate::time::CellPeriod;
 
     fn world() -> World {
