@@ -533,20 +533,24 @@ impl Adapter {
     /// The cell of the first ready queue in round-robin order.
     fn pick(&mut self, slot: Time) -> Cell {
         let n = self.controlled.len() + 1;
-        for k in 0..n {
-            let q = (self.rr + k) % n;
-            if q == 0 {
+        // Queue indices wrap around `n` (`rr < n`): a subtraction, not a division per look.
+        let wrap = |i: usize| if i >= n { i - n } else { i };
+        let mut q = self.rr;
+        for _ in 0..n {
+            let this = q;
+            q = wrap(q + 1);
+            if this == 0 {
                 if self.plain.is_empty() {
                     continue;
                 }
-                self.rr = 1 % n;
+                self.rr = q;
                 return Self::next_cell(&mut self.plain, &mut self.taggers, slot);
             }
-            let c = &mut self.controlled[q - 1];
+            let c = &mut self.controlled[this - 1];
             if c.ready_at() > slot {
                 continue;
             }
-            self.rr = (q + 1) % n;
+            self.rr = q;
             c.stats.cells += 1;
             if let Some(s) = &mut c.shaper {
                 s.sent(slot, self.clock.period());
