@@ -13,6 +13,9 @@ use crate::tcp::{SegmentSink, TcpReceiver, TcpSender};
 use crate::time::{SlotClock, Time, NEVER};
 use crate::traffic::Generator;
 
+mod timers;
+use timers::EndpointTimers;
+
 #[derive(Debug, Clone)]
 // Endpoints live in one vector per host and are reached on every segment and cell; boxing the
 // TCP sender would add a pointer chase there to save a few hundred bytes per endpoint.
@@ -176,7 +179,13 @@ pub struct Host {
     /// VC label -> index in `endpoints`.
     ep_of: Vec<u32>,
     reasm: Vec<Reasm>,
+    /// The earliest timer of the endpoints as the host last looked (see `timer_stale`).
     next_timer: Time,
+    /// Each endpoint's earliest timer, always current: which are due, and the earliest of all,
+    /// without visiting every endpoint.
+    timers: EndpointTimers,
+    /// Scratch for the endpoints due at a timer event.
+    due: Vec<u32>,
     pub stats: HostStats,
     merge: InputMerge,
     /// The earliest arrival still in an input after the last batch (what `key_after_batch`
@@ -208,6 +217,8 @@ impl Host {
             ep_of: vec![u32::MAX; n_vcs],
             reasm: vec![Reasm::default(); n_vcs],
             next_timer: NEVER,
+            timers: EndpointTimers::default(),
+            due: Vec::new(),
             stats: HostStats::default(),
             merge: InputMerge::default(),
             next_arrival: NEVER,
@@ -270,12 +281,13 @@ impl Host {
         // The new endpoint can only lower the earliest timer: no rescan (a host may get tens of
         // thousands of background sources).
         self.next_timer = self.next_timer.min(ep.next_timer());
+        self.timers.push(ep.next_timer());
         self.endpoints.push(ep);
     }
 
     fn refresh_timer(&mut self) {
         self.timer_stale = false;
-        self.next_timer = self.endpoints.iter().map(Endpoint::next_timer).min().unwrap_or(NEVER);
+        self.next_timer = self.timers.min();
     }
 
     /// Cells the adapter still holds (not yet sent).
@@ -371,6 +383,9 @@ impl Host {
             _ => {}
         }
         let after = ep.next_timer();
+        if after != before {
+            self.timers.set(i, after);
+        }
         self.timer_moved(before, after);
     }
 
@@ -391,11 +406,12 @@ impl Host {
         }
     }
 
+    /// Fire the timers due at `now`, endpoint by endpoint in index order.
     fn fire_timers(&mut self, now: Time, world: &mut World) {
-        for ep in self.endpoints.iter_mut() {
-            if ep.next_timer() > now {
-                continue;
-            }
+        let mut due = std::mem::take(&mut self.due);
+        self.timers.due(now, &mut due);
+        for &i in &due {
+            let ep = &mut self.endpoints[i as usize];
             let vc = ep.vc();
             let mut tx = Tx {
                 adapter: &mut self.adapter,
@@ -430,7 +446,9 @@ impl Host {
                 }
                 Endpoint::Sink { .. } => {}
             }
+            self.timers.set(i, ep.next_timer());
         }
+        self.due = due;
         self.refresh_timer();
     }
 
@@ -461,10 +479,16 @@ impl Host {
         let end = self.adapter.last_slot_end();
         // The cell still carries this host's label for the sender's VC.
         if let Some(&i) = self.ep_of.get(cell.vc as usize) {
-            if let Some(Endpoint::Sender { tcp, .. }) = self.endpoints.get_mut(i as usize) {
-                let before = tcp.next_timer();
-                tcp.transmitted(end, f.seq, f.len);
-                self.timer_stale |= tcp.next_timer() != before;
+            if let Some(ep @ Endpoint::Sender { .. }) = self.endpoints.get_mut(i as usize) {
+                let before = ep.next_timer();
+                if let Endpoint::Sender { tcp, .. } = ep {
+                    tcp.transmitted(end, f.seq, f.len);
+                }
+                let after = ep.next_timer();
+                if after != before {
+                    self.timers.set(i, after);
+                    self.timer_stale = true;
+                }
             }
         }
     }
