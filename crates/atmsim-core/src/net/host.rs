@@ -360,7 +360,8 @@ impl Host {
             return;
         }
         let ep = &mut self.endpoints[i as usize];
-        let before = ep.next_timer();
+        let before = self.timers.key(i);
+        debug_assert_eq!(before, ep.next_timer());
         let mut tx = Tx {
             adapter: &mut self.adapter,
             world,
@@ -555,7 +556,11 @@ impl Host {
             // On ties: arrivals, then timers, then the adapter's slot; so the arrivals before
             // `stop` come first.
             let stop = horizon.min(tt.saturating_add(1)).min(td.saturating_add(1));
-            let (middle, last) = self.take_middle_cells(input, stop, world);
+            let (middle, last) = if self.sink_of.is_empty() {
+                self.take_middle_cells::<false>(input, stop, world)
+            } else {
+                self.take_middle_cells::<true>(input, stop, world)
+            };
             events += middle;
             if let Some((at, cell)) = last {
                 self.stats.cells_in += 1;
@@ -583,8 +588,9 @@ impl Host {
     /// Take the cells arriving before `stop` while they are data cells in the middle of their
     /// frames; the first that is not (an EOF or control cell) is returned, taken but not
     /// processed. Returns how many were taken before it.
+    /// `SINKS`: the host has background sinks, which count every cell.
     #[inline(always)]
-    fn take_middle_cells(
+    fn take_middle_cells<const SINKS: bool>(
         &mut self,
         input: usize,
         stop: Time,
@@ -604,7 +610,9 @@ impl Host {
                 break;
             }
             n += 1;
-            self.count_sink_cell(cell.vc);
+            if SINKS {
+                self.count_sink_cell(cell.vc);
+            }
             let r = &mut self.reasm[cell.vc as usize];
             r.last_flags = cell.flags;
             r.middle(cell.frame, frames);

@@ -39,6 +39,12 @@ impl EndpointTimers {
         self.heap.first().map_or(NEVER, |&(t, _)| t)
     }
 
+    /// Endpoint `ep`'s earliest timer as last set.
+    #[inline]
+    pub fn key(&self, ep: u32) -> Time {
+        self.heap[self.pos[ep as usize] as usize].0
+    }
+
     /// Endpoint `ep`'s earliest timer is now `t`.
     #[inline]
     pub fn set(&mut self, ep: u32, t: Time) {
