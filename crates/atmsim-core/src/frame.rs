@@ -107,6 +107,16 @@ impl FrameSlab {
         }
     }
 
+    /// `n` cells of frame `i` are gone at once (see [`FrameSlab::release_cell`]).
+    #[inline]
+    pub fn release_cells(&mut self, i: u32, n: u32) {
+        let f = &mut self.slots[i as usize];
+        f.alive -= n;
+        if f.alive == 0 {
+            self.free.push(i);
+        }
+    }
+
     /// Frames with cells still alive.
     pub fn live(&self) -> usize {
         self.slots.len() - self.free.len()

@@ -276,11 +276,22 @@ pub struct Adapter {
     rr: usize,
     /// Start of the slot of the next cell (`NEVER`: nothing can go).
     next: Time,
+    /// Cells put on the wire by `commit_frame` and not yet counted by the host.
+    committed: u64,
+    /// The longest slot of the clock: floor(num / den) picoseconds or one more.
+    longest: Time,
+    /// When `next` is a later slot than the clock's next one (a paced VC not yet eligible):
+    /// the clock moved to that slot, kept from `recompute` so that `send` does not jump again.
+    ahead: SlotClock,
 }
 
 impl Adapter {
     pub fn new(clock: SlotClock, channel: u32) -> Self {
+        let ahead = clock.clone();
+        let period = clock.period();
         Adapter {
+            committed: 0,
+            longest: period.num.div_ceil(period.den),
             plain: VecDeque::new(),
             controlled: Vec::new(),
             slot_of: Vec::new(),
@@ -290,6 +301,7 @@ impl Adapter {
             taggers: Vec::new(),
             rr: 0,
             next: NEVER,
+            ahead,
         }
     }
 
@@ -357,9 +369,9 @@ impl Adapter {
         } else if ready <= self.clock.next() {
             self.clock.next()
         } else {
-            let mut c = self.clock.clone();
-            c.align(ready);
-            c.next()
+            self.ahead = self.clock.clone();
+            self.ahead.align(ready);
+            self.ahead.next()
         };
     }
 
@@ -395,7 +407,11 @@ impl Adapter {
     /// Send the next cell in the slot starting at `self.next`.
     pub fn send(&mut self, world: &mut World) -> Cell {
         let slot = self.next;
-        self.clock.align(slot);
+        if slot > self.clock.next() {
+            // `recompute` found this slot and left the clock moved to it (the same state as
+            // aligning again: a slot's index fixes the clock).
+            self.clock = self.ahead.clone();
+        }
         debug_assert_eq!(self.clock.next(), slot);
         let cell = if let Some(c) = self.control.pop_front() {
             c
@@ -422,8 +438,11 @@ impl Adapter {
         let mut sent = 0u64;
         let ch = &mut world.channels[self.channel as usize];
         let latency = ch.latency;
+        let longest = self.longest;
+        // A local copy the loop keeps in registers (the FIFO's stores cannot touch it).
+        let mut clock = self.clock.clone();
         while let Some(head) = self.plain.front_mut() {
-            let first = self.clock.next();
+            let first = clock.next();
             if first >= end {
                 break;
             }
@@ -431,47 +450,107 @@ impl Adapter {
             let hop = ch.route[head.vc as usize];
             let fifo = &mut world.fifos[hop.fifo as usize];
             let cell = Cell { vc: hop.label, frame: head.frame, flags: head.flags };
-            let mut done = false;
-            while self.clock.next() < end {
+            let n = head.remaining;
+            world.sched.wake(fifo.owner, first + latency);
+            if first.saturating_add(u64::from(n - 1) * longest) < end {
+                // The whole frame leaves before `end`: no per-cell test of the end.
+                for _ in 1..n {
+                    fifo.push(clock.next() + latency, cell);
+                    clock.advance();
+                }
+                fifo.push(clock.next() + latency, Cell { flags: cell.flags | F_EOF, ..cell });
+                clock.advance();
+                sent += u64::from(n);
+                self.plain.pop_front();
+                continue;
+            }
+            // The end falls within the frame: its cells up to the end, the rest stays queued.
+            while clock.next() < end {
                 head.remaining -= 1;
                 sent += 1;
                 if head.remaining == 0 {
-                    fifo.push(self.clock.next() + latency, Cell { flags: cell.flags | F_EOF, ..cell });
-                    self.clock.advance();
-                    done = true;
+                    fifo.push(clock.next() + latency, Cell { flags: cell.flags | F_EOF, ..cell });
+                    clock.advance();
                     break;
                 }
-                fifo.push(self.clock.next() + latency, cell);
-                self.clock.advance();
+                fifo.push(clock.next() + latency, cell);
+                clock.advance();
             }
-            world.sched.wake(fifo.owner, first + latency);
-            if !done {
+            if head.remaining > 0 {
                 break;
             }
             self.plain.pop_front();
         }
+        self.clock = clock;
         ch.cells += sent;
         self.recompute();
         sent
     }
 
+    /// At a committing host (the conditions of [`Adapter::commit_plain`]) with nothing queued:
+    /// put frame `f`, handed over at `now`, on the wire at once if all of it leaves before
+    /// `end`, in the slots `push` and `commit_plain` would give it; false (nothing done) if
+    /// not, and the frame is to be pushed. Saves queueing a frame only to take it out again
+    /// when the event ends. The cells are counted in `committed` (see `take_committed`).
+    pub fn commit_frame(&mut self, now: Time, f: TxFrame, end: Time, world: &mut World) -> bool {
+        debug_assert!(self.controlled.is_empty() && self.control.is_empty() && self.taggers.is_empty());
+        if !self.plain.is_empty() {
+            return false;
+        }
+        self.clock.align(now);
+        let first = self.clock.next();
+        let n = f.remaining;
+        if first.saturating_add(u64::from(n - 1) * self.longest) >= end {
+            return false;
+        }
+        let ch = &mut world.channels[self.channel as usize];
+        let latency = ch.latency;
+        let hop = ch.route[f.vc as usize];
+        let fifo = &mut world.fifos[hop.fifo as usize];
+        let cell = Cell { vc: hop.label, frame: f.frame, flags: f.flags };
+        world.sched.wake(fifo.owner, first + latency);
+        let mut clock = self.clock.clone();
+        for _ in 1..n {
+            fifo.push(clock.next() + latency, cell);
+            clock.advance();
+        }
+        fifo.push(clock.next() + latency, Cell { flags: cell.flags | F_EOF, ..cell });
+        clock.advance();
+        self.clock = clock;
+        ch.cells += u64::from(n);
+        self.committed += u64::from(n);
+        // Nothing queued: no next cell.
+        self.next = NEVER;
+        true
+    }
+
+    /// Cells `commit_frame` sent since the last call.
+    #[inline]
+    pub fn take_committed(&mut self) -> u64 {
+        std::mem::take(&mut self.committed)
+    }
+
     /// The cell of the first ready queue in round-robin order.
     fn pick(&mut self, slot: Time) -> Cell {
         let n = self.controlled.len() + 1;
-        for k in 0..n {
-            let q = (self.rr + k) % n;
-            if q == 0 {
+        // Queue indices wrap around `n` (`rr < n`): a subtraction, not a division per look.
+        let wrap = |i: usize| if i >= n { i - n } else { i };
+        let mut q = self.rr;
+        for _ in 0..n {
+            let this = q;
+            q = wrap(q + 1);
+            if this == 0 {
                 if self.plain.is_empty() {
                     continue;
                 }
-                self.rr = 1 % n;
+                self.rr = q;
                 return Self::next_cell(&mut self.plain, &mut self.taggers, slot);
             }
-            let c = &mut self.controlled[q - 1];
+            let c = &mut self.controlled[this - 1];
             if c.ready_at() > slot {
                 continue;
             }
-            self.rr = (q + 1) % n;
+            self.rr = q;
             c.stats.cells += 1;
             if let Some(s) = &mut c.shaper {
                 s.sent(slot, self.clock.period());
@@ -492,18 +571,11 @@ impl Adapter {
     }
 
     /// The next cell of the head frame of `queue` (tagging the frame at its first cell).
+    #[inline(always)]
     fn next_cell(queue: &mut VecDeque<TxFrame>, taggers: &mut [Option<VcTagger>], slot: Time) -> Cell {
         let head = queue.front_mut().expect("a ready queue has a frame");
         if head.fresh {
-            head.fresh = false;
-            // The tagging algorithm decides when a frame's transmission begins, for all of it.
-            if let Some(Some(t)) = taggers.get_mut(head.vc as usize) {
-                t.frames += 1;
-                if !t.tagger.frame(slot, head.remaining) {
-                    t.tagged += 1;
-                    head.flags |= F_CLP;
-                }
-            }
+            Self::start_frame(head, taggers, slot);
         }
         head.remaining -= 1;
         let mut cell = Cell { vc: head.vc, frame: head.frame, flags: head.flags };
@@ -512,6 +584,20 @@ impl Adapter {
             queue.pop_front();
         }
         cell
+    }
+
+    /// A frame's first cell is about to leave.
+    #[inline(never)]
+    fn start_frame(head: &mut TxFrame, taggers: &mut [Option<VcTagger>], slot: Time) {
+        head.fresh = false;
+        // The tagging algorithm decides when a frame's transmission begins, for all of it.
+        if let Some(Some(t)) = taggers.get_mut(head.vc as usize) {
+            t.frames += 1;
+            if !t.tagger.frame(slot, head.remaining) {
+                t.tagged += 1;
+                head.flags |= F_CLP;
+            }
+        }
     }
 }
 
@@ -596,6 +682,40 @@ mod tests {
         assert_eq!(committed.backlog_cells(), slotted.backlog_cells());
         assert_eq!(committed.next_send(), slotted.next_send());
         assert_eq!(wc.sched.key(0), ws.sched.key(0), "the receiver is woken for the first cell");
+    }
+
+    #[test]
+    fn a_frame_committed_at_once_leaves_as_a_queued_and_committed_one_does() {
+        // Frames handed over one by one, each sent at once when the adapter is empty and whole
+        // before the end, else queued and committed: the same cells in the same slots, and the
+        // same cells counted, as pushing every frame and committing after each.
+        let link = CellPeriod::from_bps(155_520_000);
+        let frames = [(0, 0, 5), (1, 1, 3), (1, 0, 2), (40 * US, 0, 12), (41 * US, 1, 1), (99 * US, 0, 30)];
+        let end = 100 * US;
+        let (mut queued, mut wq) = (Adapter::new(SlotClock::with_phase(link, 999), 0), world(2));
+        let (mut direct, mut wd) = (Adapter::new(SlotClock::with_phase(link, 999), 0), world(2));
+        let (mut sent_q, mut sent_d, mut at_once) = (0, 0, 0);
+        for (i, &(at, vc, n)) in frames.iter().enumerate() {
+            let f = TxFrame { frame: i as u32, ..frame(vc, n) };
+            queued.push(at, f);
+            sent_q += queued.commit_plain(end, &mut wq);
+            if direct.commit_frame(at, f, end, &mut wd) {
+                at_once += 1;
+            } else {
+                direct.push(at, f);
+            }
+            sent_d += direct.take_committed() + direct.commit_plain(end, &mut wd);
+        }
+        let cells = |w: &World| w.fifos[0].iter().copied().collect::<Vec<_>>();
+        assert_eq!(cells(&wd), cells(&wq));
+        assert_eq!((sent_d, wd.channels[0].cells), (sent_q, wq.channels[0].cells));
+        assert_eq!(direct.backlog_cells(), queued.backlog_cells());
+        assert!(direct.backlog_cells() > 0, "the last frame is cut by the end");
+        assert_eq!(direct.next_send(), queued.next_send());
+        assert_eq!(wd.sched.key(0), wq.sched.key(0));
+        // The second frame of the same instant found the first on the wire, not queued: at once
+        // too; only the last (crossing the end) was queued.
+        assert_eq!(at_once, frames.len() - 1);
     }
 
     /// The departures of `n` cells of one backlogged VC shaped by GCRA(t, tau) on `link`.

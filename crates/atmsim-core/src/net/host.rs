@@ -2,16 +2,19 @@
 //! frames into cells and sends them at the line's slot rate (the host's PCR).
 
 use super::adapter::{Adapter, ControlledVc, TxFrame, VcTagger};
-use super::{Captures, InputMerge, Labels, SourceQueue, World, NO_CAPTURE, NO_COMMIT};
+use super::{InputMerge, Labels, SourceQueue, World, NO_CAPTURE, NO_COMMIT};
 use crate::aal5;
 use crate::abr::CreditSender;
 use crate::app::App;
-use crate::cell::{Cell, VcId, F_CLP, F_EFCI};
+use crate::cell::{Cell, VcId, F_CLP, F_CONTROL, F_EFCI, F_EOF};
 use crate::conformance::AdapterTagger;
 use crate::frame::{Frame, FrameSlab, SegKind};
 use crate::tcp::{SegmentSink, TcpReceiver, TcpSender};
 use crate::time::{SlotClock, Time, NEVER};
 use crate::traffic::Generator;
+
+mod timers;
+use timers::EndpointTimers;
 
 #[derive(Debug, Clone)]
 // Endpoints live in one vector per host and are reached on every segment and cell; boxing the
@@ -83,36 +86,56 @@ pub struct HostStats {
     pub control_in: u64,
 }
 
-/// Per-VC reassembly: cells since the last EOF, and the frame the first of them belonged to.
+/// Per-VC reassembly: the cells since the last EOF, as the frame the first of them belonged to
+/// and how many of them were of that frame.
 ///
 /// The first cell's reference to its frame slot is held (not released) until the EOF cell, so the
-/// slot cannot be reused meanwhile and comparing slot indices tells frames apart.
+/// slot cannot be reused meanwhile and comparing slot indices tells frames apart. The later cells
+/// of that frame are held too and released with it at the EOF cell, in one step: the slot is
+/// pinned until then anyway, so nothing sees the difference, and a cell in the middle of a frame
+/// costs a compare and an increment. A cell of another frame (the first one's EOF was lost)
+/// marks the PDU as mixed and is released at once.
 #[derive(Debug, Clone, Copy, Default)]
 struct Reasm {
-    count: u32,
+    /// Cells of `first` held since the last EOF (0: none, the next cell starts a PDU).
+    held: u32,
     first: u32,
     mixed: bool,
-    /// The last data cell carried EFCI (the CI a returned RM cell gets, for PRCA).
-    efci: bool,
+    /// The header flags of the last data cell: whether it carried EFCI is the CI a returned RM
+    /// cell gets, for PRCA (the flags are stored whole: the cheapest per-cell record).
+    last_flags: u8,
 }
 
-/// The adapter seen from a TCP endpoint: frames in, cells queued.
+impl Reasm {
+    /// A data cell of `frame` that does not end its PDU.
+    #[inline(always)]
+    fn middle(&mut self, frame: u32, frames: &mut FrameSlab) {
+        if self.held == 0 {
+            self.first = frame;
+            self.mixed = false;
+            self.held = 1;
+        } else if frame == self.first {
+            self.held += 1;
+        } else {
+            self.mixed = true;
+            frames.release_cell(frame);
+        }
+    }
+}
+
+/// The adapter seen from a TCP endpoint: frames in, cells queued (or, at a committing host
+/// with nothing queued, put on the wire at once: see [`Adapter::commit_frame`]).
 struct Tx<'a> {
     adapter: &'a mut Adapter,
-    frames: &'a mut FrameSlab,
+    world: &'a mut World,
     /// The VC's label at this host (what its cells carry) and the global VC (what a background
     /// frame and a capture name).
     vc: VcId,
     global: VcId,
-    /// The host's capture point (`NO_CAPTURE` if none) and where it records.
+    /// The host's capture point (`NO_CAPTURE` if none).
     capture: u32,
-    captures: &'a mut Captures,
-}
-
-impl<'a> Tx<'a> {
-    fn new(vc: VcId, global: VcId, adapter: &'a mut Adapter, world: &'a mut World, capture: u32) -> Self {
-        Tx { adapter, frames: &mut world.frames, vc, global, capture, captures: &mut world.captures }
-    }
+    /// The host's `commit_end` (`NO_COMMIT`: frames are queued).
+    commit_end: Time,
 }
 
 impl Tx<'_> {
@@ -121,7 +144,7 @@ impl Tx<'_> {
     fn send_cells(&mut self, now: Time, mut frame: Frame, ncells: u32) {
         frame.ncells = ncells;
         frame.alive = ncells;
-        let id = self.frames.insert(frame);
+        let id = self.world.frames.insert(frame);
         self.adapter.push(now, TxFrame { frame: id, vc: self.vc, remaining: ncells, flags: 0, fresh: true });
     }
 }
@@ -131,12 +154,17 @@ impl SegmentSink for Tx<'_> {
         frame.ncells = aal5::cells_for_segment(frame.len, frame.opt_len as u32);
         frame.alive = frame.ncells;
         let remaining = frame.ncells;
-        let id = self.frames.insert(frame);
+        let id = self.world.frames.insert(frame);
         if self.capture != NO_CAPTURE {
-            self.captures.on_frame(self.capture, now, self.frames.get(id), self.global, true);
+            let w = &mut *self.world;
+            w.captures.on_frame(self.capture, now, w.frames.get(id), self.global, true);
         }
         let flags = if clp { F_CLP } else { 0 };
-        self.adapter.push(now, TxFrame { frame: id, vc: self.vc, remaining, flags, fresh: true });
+        let f = TxFrame { frame: id, vc: self.vc, remaining, flags, fresh: true };
+        if self.commit_end != NO_COMMIT && self.adapter.commit_frame(now, f, self.commit_end, self.world) {
+            return;
+        }
+        self.adapter.push(now, f);
     }
 }
 
@@ -151,15 +179,27 @@ pub struct Host {
     /// VC label -> index in `endpoints`.
     ep_of: Vec<u32>,
     reasm: Vec<Reasm>,
+    /// The earliest timer of the endpoints as the host last looked (see `timer_stale`).
     next_timer: Time,
+    /// Each endpoint's earliest timer, always current: which are due, and the earliest of all,
+    /// without visiting every endpoint.
+    timers: EndpointTimers,
+    /// Scratch for the endpoints due at a timer event.
+    due: Vec<u32>,
     pub stats: HostStats,
     merge: InputMerge,
+    /// The earliest arrival still in an input after the last batch (what `key_after_batch`
+    /// reports; a host with one input reads its FIFO directly, without `merge`).
+    next_arrival: Time,
     /// Index of this host's capture point, `NO_CAPTURE` if it is not captured.
     pub capture: u32,
     /// VC label -> index of its background sink in `endpoints` (empty without sinks).
     sink_of: Vec<u32>,
     /// Some sender here times from transmission completion: watch frames' last cells.
     timing_on_tx: bool,
+    /// A sender's timer moved when its segment left (`segment_transmitted`) and `next_timer`
+    /// was not updated: the next delivery rescans the endpoints (see `timer_moved`).
+    timer_stale: bool,
     /// The adapter's cells are sent when queued if their slot is before this time
     /// (`NO_COMMIT`: at their slots, one event each; see `net/commit.rs`).
     commit_end: Time,
@@ -177,11 +217,15 @@ impl Host {
             ep_of: vec![u32::MAX; n_vcs],
             reasm: vec![Reasm::default(); n_vcs],
             next_timer: NEVER,
+            timers: EndpointTimers::default(),
+            due: Vec::new(),
             stats: HostStats::default(),
             merge: InputMerge::default(),
+            next_arrival: NEVER,
             capture: NO_CAPTURE,
             sink_of: Vec::new(),
             timing_on_tx: false,
+            timer_stale: false,
             commit_end: NO_COMMIT,
         }
     }
@@ -237,11 +281,13 @@ impl Host {
         // The new endpoint can only lower the earliest timer: no rescan (a host may get tens of
         // thousands of background sources).
         self.next_timer = self.next_timer.min(ep.next_timer());
+        self.timers.push(ep.next_timer());
         self.endpoints.push(ep);
     }
 
     fn refresh_timer(&mut self) {
-        self.next_timer = self.endpoints.iter().map(Endpoint::next_timer).min().unwrap_or(NEVER);
+        self.timer_stale = false;
+        self.next_timer = self.timers.min();
     }
 
     /// Cells the adapter still holds (not yet sent).
@@ -249,42 +295,57 @@ impl Host {
         self.adapter.backlog_cells()
     }
 
+    /// A cell arrived: the per-cell part here, the per-frame part (and control cells) in
+    /// [`Host::receive_last`].
+    #[inline(always)]
     fn receive(&mut self, now: Time, cell: Cell, world: &mut World) {
         self.stats.cells_in += 1;
-        if cell.is_control() {
-            self.stats.control_in += 1;
-            let ci = self.reasm[cell.vc as usize].efci;
-            return self.adapter.on_control(now, cell, ci);
+        if cell.flags & (F_EOF | F_CONTROL) != 0 {
+            return self.receive_last(now, cell, world);
         }
-        if let Some(&i) = self.sink_of.get(cell.vc as usize) {
+        self.count_sink_cell(cell.vc);
+        let r = &mut self.reasm[cell.vc as usize];
+        r.last_flags = cell.flags;
+        r.middle(cell.frame, &mut world.frames);
+    }
+
+    /// A background sink counts every cell of its VC, whole frames or not.
+    #[inline(always)]
+    fn count_sink_cell(&mut self, vc: VcId) {
+        if let Some(&i) = self.sink_of.get(vc as usize) {
             if let Some(Endpoint::Sink { stats, .. }) = self.endpoints.get_mut(i as usize) {
                 stats.cells += 1;
             }
         }
+    }
+
+    /// A control cell, or the EOF cell of a PDU: AAL5 reassembly's verdict on the frame and its
+    /// delivery to the VC's endpoint.
+    #[inline(never)]
+    fn receive_last(&mut self, now: Time, cell: Cell, world: &mut World) {
+        if cell.is_control() {
+            self.stats.control_in += 1;
+            let ci = self.reasm[cell.vc as usize].last_flags & F_EFCI != 0;
+            return self.adapter.on_control(now, cell, ci);
+        }
+        self.count_sink_cell(cell.vc);
         let r = &mut self.reasm[cell.vc as usize];
-        r.efci = cell.flags & F_EFCI != 0;
-        // The first cell since the last EOF keeps its hold on its frame slot (see `Reasm`).
-        let pinned = r.count > 0;
-        if !pinned {
-            r.first = cell.frame;
-            r.mixed = false;
-        } else if cell.frame != r.first {
-            r.mixed = true;
-        }
-        r.count += 1;
-        if !cell.is_eof() {
-            if pinned {
-                world.frames.release_cell(cell.frame);
-            }
-            return;
-        }
+        r.last_flags = cell.flags;
+        let (first, held, mixed) = if r.held == 0 {
+            (cell.frame, 1, false)
+        } else if cell.frame == r.first {
+            (r.first, r.held + 1, r.mixed)
+        } else {
+            (r.first, r.held, true)
+        };
+        r.held = 0;
         let frame = *world.frames.get(cell.frame);
-        let complete = !r.mixed && r.count == frame.ncells;
-        r.count = 0;
-        if pinned {
-            world.frames.release_cell(r.first);
+        // Unmixed, every cell since the last EOF is one of `held`.
+        let complete = !mixed && held == frame.ncells;
+        world.frames.release_cells(first, held);
+        if cell.frame != first {
+            world.frames.release_cell(cell.frame);
         }
-        world.frames.release_cell(cell.frame);
         if !complete {
             self.stats.frames_corrupted += 1;
             return;
@@ -299,8 +360,17 @@ impl Host {
             return;
         }
         let ep = &mut self.endpoints[i as usize];
-        let mut tx = Tx::new(ep.vc(), self.labels.global(ep.vc()), &mut self.adapter, world, self.capture);
-        match (ep, frame.kind) {
+        let before = self.timers.key(i);
+        debug_assert_eq!(before, ep.next_timer());
+        let mut tx = Tx {
+            adapter: &mut self.adapter,
+            world,
+            vc: cell.vc,
+            global: self.labels.global(cell.vc),
+            capture: self.capture,
+            commit_end: self.commit_end,
+        };
+        match (&mut *ep, frame.kind) {
             (Endpoint::Receiver { tcp, .. }, SegKind::Data) => tcp.on_segment(now, &frame, &mut tx),
             (Endpoint::Sender { tcp, app, .. }, SegKind::Ack) => {
                 tcp.on_ack(now, &frame, &mut tx);
@@ -313,16 +383,45 @@ impl Host {
             }
             _ => {}
         }
-        self.refresh_timer();
+        let after = ep.next_timer();
+        if after != before {
+            self.timers.set(i, after);
+        }
+        self.timer_moved(before, after);
     }
 
+    /// One endpoint's earliest timer went from `before` to `after`: the host's earliest timer
+    /// follows without visiting the others unless that endpoint held the minimum and it rose.
+    /// After `segment_transmitted` moved a timer (`timer_stale`), every endpoint is visited, as
+    /// the first rescan after it always did: until then the host keeps the earlier instant (its
+    /// timer event then finds nothing due), and that wake-up is part of the results.
+    #[inline]
+    fn timer_moved(&mut self, before: Time, after: Time) {
+        if self.timer_stale {
+            self.timer_stale = false;
+            self.refresh_timer();
+        } else if after <= self.next_timer {
+            self.next_timer = after;
+        } else if before == self.next_timer {
+            self.refresh_timer();
+        }
+    }
+
+    /// Fire the timers due at `now`, endpoint by endpoint in index order.
     fn fire_timers(&mut self, now: Time, world: &mut World) {
-        for ep in self.endpoints.iter_mut() {
-            if ep.next_timer() > now {
-                continue;
-            }
-            let mut tx =
-                Tx::new(ep.vc(), self.labels.global(ep.vc()), &mut self.adapter, world, self.capture);
+        let mut due = std::mem::take(&mut self.due);
+        self.timers.due(now, &mut due);
+        for &i in &due {
+            let ep = &mut self.endpoints[i as usize];
+            let vc = ep.vc();
+            let mut tx = Tx {
+                adapter: &mut self.adapter,
+                world,
+                vc,
+                global: self.labels.global(vc),
+                capture: self.capture,
+                commit_end: self.commit_end,
+            };
             match ep {
                 Endpoint::Sender { tcp, app, .. } => {
                     app.on_timer(now, tcp, &mut tx);
@@ -348,7 +447,9 @@ impl Host {
                 }
                 Endpoint::Sink { .. } => {}
             }
+            self.timers.set(i, ep.next_timer());
         }
+        self.due = due;
         self.refresh_timer();
     }
 
@@ -379,8 +480,16 @@ impl Host {
         let end = self.adapter.last_slot_end();
         // The cell still carries this host's label for the sender's VC.
         if let Some(&i) = self.ep_of.get(cell.vc as usize) {
-            if let Some(Endpoint::Sender { tcp, .. }) = self.endpoints.get_mut(i as usize) {
-                tcp.transmitted(end, f.seq, f.len);
+            if let Some(ep @ Endpoint::Sender { .. }) = self.endpoints.get_mut(i as usize) {
+                let before = ep.next_timer();
+                if let Endpoint::Sender { tcp, .. } = ep {
+                    tcp.transmitted(end, f.seq, f.len);
+                }
+                let after = ep.next_timer();
+                if after != before {
+                    self.timers.set(i, after);
+                    self.timer_stale = true;
+                }
             }
         }
     }
@@ -410,20 +519,111 @@ impl Host {
     /// in the per-cell loop.
     #[inline]
     fn commit(&mut self, world: &mut World) -> u64 {
-        if self.adapter.next_send() >= self.commit_end {
-            return 0;
+        // Frames TCP sent during the event went out at once if the adapter had nothing queued.
+        let mut sent = self.adapter.take_committed();
+        if self.adapter.next_send() < self.commit_end {
+            sent += self.adapter.commit_plain(self.commit_end, world);
         }
-        let sent = self.adapter.commit_plain(self.commit_end, world);
         self.stats.cells_out += sent;
         sent
     }
 
     pub fn advance(&mut self, horizon: Time, world: &mut World) -> u64 {
-        let mut events = 0;
-        self.merge.rebuild(&world.fifos, &self.inputs);
-        if self.commit_end != NO_COMMIT {
-            return self.advance_committing(horizon, world);
+        if let [input] = self.inputs[..] {
+            return self.advance_one_input(input as usize, horizon, world);
         }
+        self.merge.rebuild(&world.fifos, &self.inputs);
+        let events = if self.commit_end != NO_COMMIT {
+            self.advance_committing(horizon, world)
+        } else {
+            self.advance_slots(horizon, world)
+        };
+        self.next_arrival = self.merge.peek().0;
+        events
+    }
+
+    /// `advance` for a host with one input (every host but an FCVC source, which also hears
+    /// credits): its FIFO is read directly, and cells in the middle of their frames, for which
+    /// nothing but reassembly's count changes, are taken in a tight loop. The same events in
+    /// the same order as [`Host::advance_slots`] and [`Host::advance_committing`].
+    fn advance_one_input(&mut self, input: usize, horizon: Time, world: &mut World) -> u64 {
+        let committing = self.commit_end != NO_COMMIT;
+        let mut events = if committing { self.commit(world) } else { 0 };
+        loop {
+            let tt = self.next_timer;
+            // A committing adapter's next slot is at or after the end of the run.
+            let td = self.adapter.next_send();
+            // On ties: arrivals, then timers, then the adapter's slot; so the arrivals before
+            // `stop` come first.
+            let stop = horizon.min(tt.saturating_add(1)).min(td.saturating_add(1));
+            let (middle, last) = if self.sink_of.is_empty() {
+                self.take_middle_cells::<false>(input, stop, world)
+            } else {
+                self.take_middle_cells::<true>(input, stop, world)
+            };
+            events += middle;
+            if let Some((at, cell)) = last {
+                self.stats.cells_in += 1;
+                self.receive_last(at, cell, world);
+            } else {
+                let t = tt.min(td);
+                if t >= horizon {
+                    break;
+                }
+                if tt == t {
+                    self.fire_timers(t, world);
+                } else {
+                    self.send_cell(world);
+                }
+            }
+            events += 1;
+            if committing {
+                events += self.commit(world);
+            }
+        }
+        self.next_arrival = world.fifos[input].head_time().unwrap_or(NEVER);
+        events
+    }
+
+    /// Take the cells arriving before `stop` while they are data cells in the middle of their
+    /// frames; the first that is not (an EOF or control cell) is returned, taken but not
+    /// processed. Returns how many were taken before it.
+    /// `SINKS`: the host has background sinks, which count every cell.
+    #[inline(always)]
+    fn take_middle_cells<const SINKS: bool>(
+        &mut self,
+        input: usize,
+        stop: Time,
+        world: &mut World,
+    ) -> (u64, Option<(Time, Cell)>) {
+        let fifo = &mut world.fifos[input];
+        let frames = &mut world.frames;
+        let mut n = 0;
+        let mut last = None;
+        while let Some(t) = fifo.head_time() {
+            if t >= stop {
+                break;
+            }
+            let (at, cell) = fifo.pop().expect("a head was seen");
+            if cell.flags & (F_EOF | F_CONTROL) != 0 {
+                last = Some((at, cell));
+                break;
+            }
+            n += 1;
+            if SINKS {
+                self.count_sink_cell(cell.vc);
+            }
+            let r = &mut self.reasm[cell.vc as usize];
+            r.last_flags = cell.flags;
+            r.middle(cell.frame, frames);
+        }
+        self.stats.cells_in += n;
+        (n, last)
+    }
+
+    /// `advance` for a host sending cell by cell, its inputs merged.
+    fn advance_slots(&mut self, horizon: Time, world: &mut World) -> u64 {
+        let mut events = 0;
         loop {
             let (ta, _) = self.merge.peek();
             let tt = self.next_timer;
@@ -475,18 +675,18 @@ impl Host {
         world.earliest(&self.inputs).0.min(self.next_timer).min(td)
     }
 
-    /// `next_key` right after `advance`: the batch's merge holds the head of every input.
+    /// `next_key` right after `advance`, which noted the earliest arrival left in the inputs.
     #[inline]
     pub fn key_after_batch(&self) -> Time {
-        self.merge.peek().0.min(self.next_timer).min(self.adapter.next_send())
+        self.next_arrival.min(self.next_timer).min(self.adapter.next_send())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cell::{CellFifo, F_EOF};
-    use crate::net::{Channel, Sched};
+    use crate::cell::CellFifo;
+    use crate::net::{Captures, Channel, Sched};
     use crate::time::CellPeriod;
 
     fn world() -> World {
