@@ -38,17 +38,29 @@ impl Component {
 #[derive(Debug)]
 pub struct Sim {
     pub comps: Vec<Component>,
-    /// Per component: the smallest latency of its input channels (how far it may run ahead), or
-    /// `SOURCE_AHEAD` for a component without inputs.
-    pub lookahead: Vec<Time>,
-    /// Per component: the sender and latency of each of its input FIFOs (see `horizon`).
-    pub upstream: Vec<Vec<(u32, Time)>>,
-    /// Use the senders' keys to run further ahead (`horizon`); off when the result depends on
-    /// the schedule itself (adaptive-shaping level logs, see `level_log.rs`).
+    /// Per component: how far it may run ahead of the time it is popped at without looking at
+    /// its senders: the smallest latency of its input channels, or `SOURCE_AHEAD` for a
+    /// component without inputs.
+    lookahead: Vec<Time>,
+    /// Per component: its inputs' senders in `feeds` (`start..end`; empty: the plain bound).
+    feed_span: Vec<(u32, u32)>,
+    /// The inputs of every component that uses the refined horizon, one after the other.
+    feeds: Vec<Feed>,
+    /// Use the senders' keys to run further ahead (`horizon`) and let FCFS transmitters commit
+    /// their departures; off under the reference schedule and with adaptive-shaping level logs.
     pub refine: bool,
     pub world: World,
     pub now: Time,
     pub events: u64,
+}
+
+/// An input FIFO of a component, as `Sim::horizon` reads it: who sends into it and with which
+/// latency, and how far that sender may itself run ahead.
+#[derive(Debug, Clone, Copy)]
+struct Feed {
+    sender: u32,
+    latency: Time,
+    sender_ahead: Time,
 }
 
 /// Components with more inputs than this run ahead by their lookahead only: the refined
@@ -64,6 +76,37 @@ const MAX_REFINED_INPUTS: usize = 16;
 pub const SOURCE_AHEAD: Time = PS_PER_MS;
 
 impl Sim {
+    /// A network ready to run: per component, its smallest input latency (`NEVER`: no inputs)
+    /// and the sender and latency of each input FIFO. `refine`: use the senders' keys to run
+    /// further ahead (`horizon`); off when the result depends on the schedule itself
+    /// (adaptive-shaping level logs, see `level_log.rs`).
+    pub fn new(
+        comps: Vec<Component>,
+        mut lookahead: Vec<Time>,
+        upstream: Vec<Vec<(u32, Time)>>,
+        refine: bool,
+        world: World,
+    ) -> Self {
+        // Nothing reaches a component without inputs: it runs ahead by `SOURCE_AHEAD`.
+        for l in lookahead.iter_mut().filter(|l| **l == NEVER) {
+            *l = SOURCE_AHEAD;
+        }
+        let mut feeds = Vec::new();
+        let mut feed_span = Vec::with_capacity(comps.len());
+        for ups in &upstream {
+            let start = feeds.len() as u32;
+            if refine && ups.len() <= MAX_REFINED_INPUTS {
+                feeds.extend(ups.iter().map(|&(sender, latency)| Feed {
+                    sender,
+                    latency,
+                    sender_ahead: lookahead[sender as usize],
+                }));
+            }
+            feed_span.push((start, feeds.len() as u32));
+        }
+        Sim { comps, lookahead, feed_span, feeds, refine, world, now: 0, events: 0 }
+    }
+
     /// How far component `c`, popped at `t`, may run: every input FIFO's sender `u` has no work
     /// before its key, and can get new work no earlier than `t + L_u` (its own lookahead), so it
     /// sends nothing before `min(key_u, t + L_u)` (a cell sent at an event is in a slot at or
@@ -74,17 +117,17 @@ impl Sim {
     /// batch than it saved with 15 sources.)
     #[inline]
     fn horizon(&self, c: usize, t: Time) -> Time {
+        let (start, end) = self.feed_span[c];
         let plain = t.saturating_add(self.lookahead[c]);
-        let ups = &self.upstream[c];
         // The plain bound for a component without inputs (its lookahead is `SOURCE_AHEAD`), one
-        // with too many, or when the schedule must stay the reference one.
-        if !self.refine || !(1..=MAX_REFINED_INPUTS).contains(&ups.len()) {
-            return plain;
-        }
-        let mut h = NEVER;
-        for &(u, latency) in ups {
-            let quiet = self.world.sched.key(u).min(t.saturating_add(self.lookahead[u as usize]));
-            h = h.min(quiet.saturating_add(latency));
+        // with too many, or when the schedule must stay the reference one: no feeds.
+        let mut h = plain;
+        if start < end {
+            h = NEVER;
+            for f in &self.feeds[start as usize..end as usize] {
+                let quiet = self.world.sched.key(f.sender).min(t.saturating_add(f.sender_ahead));
+                h = h.min(quiet.saturating_add(f.latency));
+            }
         }
         h.max(plain)
     }
@@ -114,7 +157,7 @@ impl Sim {
             let comp = &mut self.comps[c as usize];
             self.events += comp.advance(horizon, &mut self.world);
             let k = comp.key_after_batch();
-            self.world.sched.set(c, k);
+            self.world.sched.set_first(c, k);
         }
         self.now = end;
         for comp in self.comps.iter_mut() {
