@@ -88,13 +88,16 @@ impl Sched {
     pub fn set_first(&mut self, c: u32, t: Time) {
         debug_assert_eq!(self.tree[1] as u32, c, "set_first on the winner only");
         let tree = &mut self.tree[..];
+        // The length is a power of two: masked indices need no bounds check, and change nothing
+        // (every index on the path is below it).
+        let mask = tree.len() - 1;
         let mut i = self.leaves + c as usize;
         let mut w = entry(t, c);
         tree[i] = w;
         while i > 1 {
-            w = w.min(tree[i ^ 1]);
+            w = w.min(tree[(i ^ 1) & mask]);
             i >>= 1;
-            tree[i] = w;
+            tree[i & mask] = w;
         }
     }
 
