@@ -254,4 +254,66 @@ mod tests {
         assert_eq!(h.of(1, 5, &sched), 15);
         assert_eq!(h.of(2, 5, &sched), 25);
     }
+
+    #[test]
+    fn no_component_receives_work_before_the_horizon_it_ran_to() {
+        // A toy network run by the scheduler: an event at `x` may send to each receiver (after
+        // the channel latency and a random delay) or set a timer of its own. Every cell must
+        // arrive at or after the horizon its receiver has already run to, promises included.
+        let mut x = 11;
+        let mut sent = 0;
+        for _ in 0..40 {
+            let n = 2 + (rng(&mut x) % 24) as usize;
+            let mut upstream = vec![Vec::new(); n];
+            let mut downstream = vec![Vec::new(); n];
+            for (c, inputs) in upstream.iter_mut().enumerate() {
+                let fan_in = if rng(&mut x) % 8 == 0 { 0 } else { 1 + (rng(&mut x) % 3) as usize };
+                for _ in 0..fan_in {
+                    let (u, latency) = ((rng(&mut x) % n as u64) as u32, 1 + rng(&mut x) % 20);
+                    inputs.push((u, latency));
+                    downstream[u as usize].push((c, latency));
+                }
+            }
+            let lookahead: Vec<Time> =
+                upstream.iter().map(|u| u.iter().map(|&(_, l)| l).min().unwrap_or(30)).collect();
+            let h = Horizons::new(lookahead, &upstream, true);
+            let mut sched = Sched::new(n);
+            let mut pending: Vec<BinaryHeap<Reverse<Time>>> = vec![BinaryHeap::new(); n];
+            for (c, p) in pending.iter_mut().enumerate() {
+                for _ in 0..rng(&mut x) % 30 {
+                    let t = rng(&mut x) % 1500;
+                    p.push(Reverse(t));
+                    sched.wake(c as u32, t);
+                }
+            }
+            let mut ran_to = vec![0; n];
+            while let Some((t, c)) = sched.first_before(2000) {
+                let horizon = h.of(c as usize, t, &sched);
+                assert!(horizon > t);
+                let c = c as usize;
+                while let Some(&Reverse(e)) = pending[c].peek() {
+                    if e >= horizon {
+                        break;
+                    }
+                    pending[c].pop();
+                    // One cell to one receiver, or a timer, or nothing: the work dies out.
+                    let r = rng(&mut x) % 10;
+                    if r < 6 && !downstream[c].is_empty() {
+                        let (d, latency) = downstream[c][(rng(&mut x) % downstream[c].len() as u64) as usize];
+                        let at = e + latency + rng(&mut x) % 4;
+                        assert!(at >= ran_to[d], "{at} reaches {d}, which ran to {}", ran_to[d]);
+                        pending[d].push(Reverse(at));
+                        sched.wake(d as u32, at);
+                        sent += 1;
+                    } else if r < 9 {
+                        pending[c].push(Reverse(e + rng(&mut x) % 40));
+                    }
+                }
+                ran_to[c] = horizon;
+                let next = pending[c].peek().map_or(NEVER, |r| r.0);
+                sched.set_first(c as u32, next);
+            }
+        }
+        assert!(sent > 10_000, "{sent}");
+    }
 }
