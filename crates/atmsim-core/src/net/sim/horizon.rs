@@ -267,7 +267,7 @@ mod tests {
             let mut upstream = vec![Vec::new(); n];
             let mut downstream = vec![Vec::new(); n];
             for (c, inputs) in upstream.iter_mut().enumerate() {
-                let fan_in = if rng(&mut x) % 8 == 0 { 0 } else { 1 + (rng(&mut x) % 3) as usize };
+                let fan_in = if rng(&mut x).is_multiple_of(8) { 0 } else { 1 + (rng(&mut x) % 3) as usize };
                 for _ in 0..fan_in {
                     let (u, latency) = ((rng(&mut x) % n as u64) as u32, 1 + rng(&mut x) % 20);
                     inputs.push((u, latency));
