@@ -1,60 +1,46 @@
-//! The global scheduler: one key per component, in a tournament (winner) tree.
+//! The global scheduler: one key per component, in a tournament tree of keys.
 //!
 //! The components are the leaves of a complete binary tree (padded to a power of two with
-//! leaves that never win); every inner node holds the winner of its two children, the
-//! (key, component) pair with the smaller key, and the root holds the component with the
-//! earliest work. A component whose key goes to `NEVER` simply keeps that key: it never wins
-//! while any other component has work, so there is nothing to remove and re-insert when an idle
-//! component is woken again.
+//! leaves that never have work); every inner node holds the smaller key of its two children, so
+//! the root holds the earliest key of all. A component whose key goes to `NEVER` simply keeps
+//! that key: nothing is removed, and nothing re-inserted when an idle component is woken again.
 //!
-//! [`Sched::set`] rewrites one leaf and replays the matches on its path to the root, and stops
-//! as soon as a node's winner comes out as it was (everything above is then unchanged). A
-//! binary heap moves an entry by sifting, with a position array kept up to date at every swap
-//! and a choice between two children at every level; here a level is one load of the sibling
-//! and one comparison, and `set` never moves another component's entry.
+//! [`Sched::set`] rewrites one leaf and replays the minimum on its path to the root, one load of
+//! the sibling and one comparison per level, and stops at the first node whose minimum comes
+//! out as it was (everything above is then unchanged); it never moves another component's entry
+//! and keeps no position array, where a binary heap sifts with a choice between two children at
+//! every level and updates positions at every swap. [`Sched::first_before`] finds the winner
+//! from the root down, taking the left child when its minimum is the root's.
 //!
-//! Equal keys go to the lower component index (key and index are compared as one number). Tie order
-//! cannot change a result: a component popped at `t` processes only work before its horizon,
-//! a time no other component's work at `t` can reach before (`Sim::horizon`).
+//! Equal keys therefore go to the lower component index. Tie order cannot change a result: a
+//! component popped at `t` processes only work before its horizon, a time no other component's
+//! work at `t` can reach before (`Sim::horizon`); the reports of every shipped and bench
+//! scenario are identical to those of the binary heap, which took equal keys in the order they
+//! were set.
 
 use crate::time::{Time, NEVER};
-
-/// A node of the tree: the key in the high 64 bits and the component in the low 32, so that
-/// one unsigned comparison orders by key and then by index.
-type Entry = u128;
-
-#[inline(always)]
-fn entry(t: Time, c: u32) -> Entry {
-    (t as Entry) << 64 | c as Entry
-}
 
 #[derive(Debug)]
 pub struct Sched {
     /// Leaves: the first index of the bottom row (a power of two, at least 1).
     leaves: usize,
     /// `tree[1]` is the root, node `i`'s children are `2i` and `2i + 1`, component `c`'s leaf is
-    /// `leaves + c`. Each node holds the winner below it. `tree[0]` is unused.
-    tree: Vec<Entry>,
+    /// `leaves + c`. Each node holds the smallest key below it; the winner is found from the
+    /// root down (the left child on ties). `tree[0]` is unused.
+    tree: Vec<Time>,
 }
 
 impl Sched {
     pub fn new(components: usize) -> Self {
         let leaves = components.max(1).next_power_of_two();
-        let mut tree = vec![0; 2 * leaves];
-        // Padding leaves carry indices past the components': they lose every tie.
-        for c in 0..leaves {
-            tree[leaves + c] = entry(NEVER, c as u32);
-        }
-        for i in (1..leaves).rev() {
-            tree[i] = tree[2 * i].min(tree[2 * i + 1]);
-        }
-        Sched { leaves, tree }
+        // Padding leaves never have work: past the components, they lose every tie.
+        Sched { leaves, tree: vec![NEVER; 2 * leaves] }
     }
 
     /// Component `c`'s key: its earliest work (`NEVER`: none).
     #[inline]
     pub fn key(&self, c: u32) -> Time {
-        (self.tree[self.leaves + c as usize] >> 64) as Time
+        self.tree[self.leaves + c as usize]
     }
 
     /// Component `c` has work at `t` (keeps an earlier key).
@@ -70,35 +56,23 @@ impl Sched {
     pub fn set(&mut self, c: u32, t: Time) {
         let tree = &mut self.tree[..];
         let mut i = self.leaves + c as usize;
-        let mut w = entry(t, c);
-        tree[i] = w;
+        let mut m = t;
+        tree[i] = m;
         while i > 1 {
-            w = w.min(tree[i ^ 1]);
+            m = m.min(tree[i ^ 1]);
             i >>= 1;
-            if tree[i] == w {
+            if tree[i] == m {
+                // The smallest key below this node is unchanged, and so is everything above.
                 return;
             }
-            tree[i] = w;
+            tree[i] = m;
         }
     }
 
-    /// [`Sched::set`] for the component [`Sched::first_before`] just named, which wins every match
-    /// on its path: all of them are replayed, without looking for one that comes out unchanged.
+    /// [`Sched::set`] for the component [`Sched::first_before`] just named.
     #[inline]
     pub fn set_first(&mut self, c: u32, t: Time) {
-        debug_assert_eq!(self.tree[1] as u32, c, "set_first on the winner only");
-        let tree = &mut self.tree[..];
-        // The length is a power of two: masked indices need no bounds check, and change nothing
-        // (every index on the path is below it).
-        let mask = tree.len() - 1;
-        let mut i = self.leaves + c as usize;
-        let mut w = entry(t, c);
-        tree[i] = w;
-        while i > 1 {
-            w = w.min(tree[(i ^ 1) & mask]);
-            i >>= 1;
-            tree[i & mask] = w;
-        }
+        self.set(c, t);
     }
 
     /// The component with the earliest key, if that key is before `end`; its key becomes `NEVER`.
@@ -109,14 +83,21 @@ impl Sched {
         Some(first)
     }
 
-    /// The component with the earliest key, if that key is before `end`, left in place: the
-    /// caller advances it and then [`Sched::set_first`]s its new key. Nothing can wake it to an
-    /// earlier time meanwhile: every other component's work is at or after its key.
+    /// The component with the earliest key (the lowest index among equal keys), if that key is
+    /// before `end`, left in place: the caller advances it and then [`Sched::set_first`]s its
+    /// new key. Nothing can wake it to an earlier time meanwhile: every other component's work
+    /// is at or after its key.
     #[inline]
     pub fn first_before(&self, end: Time) -> Option<(Time, u32)> {
-        let root = self.tree[1];
-        let t = (root >> 64) as Time;
-        (t < end).then_some((t, root as u32))
+        let t = self.tree[1];
+        if t >= end {
+            return None;
+        }
+        let mut i = 1;
+        while i < self.leaves {
+            i = 2 * i + usize::from(self.tree[2 * i] != t);
+        }
+        Some((t, (i - self.leaves) as u32))
     }
 }
 
