@@ -56,12 +56,19 @@ impl InputMerge {
     }
 
     /// Start a batch: take the current head of every non-empty input.
+    #[inline]
     pub fn rebuild(&mut self, fifos: &[CellFifo], inputs: &[u32]) {
         if self.rank.len() != inputs.len() {
-            self.rank = (0..inputs.len() as u64).collect();
-            self.served = inputs.len() as u64;
+            self.first_use(inputs.len());
         }
         self.heap.clear();
+        // Most ports and hosts have one input: its head is the whole heap.
+        if let &[f] = inputs {
+            if let Some(t) = fifos[f as usize].head_time() {
+                self.heap.push((self.key(t), self.rank[0], 0));
+            }
+            return;
+        }
         for (i, &f) in inputs.iter().enumerate() {
             if let Some(t) = fifos[f as usize].head_time() {
                 self.heap.push((self.key(t), self.rank[i], i as u32));
@@ -70,6 +77,14 @@ impl InputMerge {
         for i in (0..self.heap.len() / 2).rev() {
             self.sift_down(i);
         }
+    }
+
+    /// Ranks in input order before any service; room for every input's head.
+    #[cold]
+    fn first_use(&mut self, inputs: usize) {
+        self.rank = (0..inputs as u64).collect();
+        self.served = inputs as u64;
+        self.heap.reserve(inputs);
     }
 
     /// The earliest pending arrival: (time, position in `inputs`).

@@ -1,7 +1,14 @@
 //! The simulator: components in a vector, addressed by index, advanced in time order.
+//!
+//! Each step takes the component with the earliest key from the scheduler (`sched.rs`), runs it
+//! to its horizon (`sim/horizon.rs`: the earliest time anything new can reach it) and re-keys
+//! it.
+
+mod horizon;
 
 use super::{Host, Port, World, NO_COMMIT};
 use crate::time::{Time, NEVER, PS_PER_MS};
+use horizon::Horizons;
 
 #[derive(Debug)]
 // Components sit in one vector, built once, and are visited on every scheduling step: inline
@@ -38,22 +45,15 @@ impl Component {
 #[derive(Debug)]
 pub struct Sim {
     pub comps: Vec<Component>,
-    /// Per component: the smallest latency of its input channels (how far it may run ahead), or
-    /// `SOURCE_AHEAD` for a component without inputs.
-    pub lookahead: Vec<Time>,
-    /// Per component: the sender and latency of each of its input FIFOs (see `horizon`).
-    pub upstream: Vec<Vec<(u32, Time)>>,
-    /// Use the senders' keys to run further ahead (`horizon`); off when the result depends on
-    /// the schedule itself (adaptive-shaping level logs, see `level_log.rs`).
+    /// How far each component may run when popped (`horizon.rs`).
+    horizons: Horizons,
+    /// Look upstream to run further ahead (`horizon`) and let FCFS transmitters commit their
+    /// departures; off under the reference schedule and with adaptive-shaping level logs.
     pub refine: bool,
     pub world: World,
     pub now: Time,
     pub events: u64,
 }
-
-/// Components with more inputs than this run ahead by their lookahead only: the refined
-/// horizon costs one look per input and batch, more than it saves on a port fed by many links.
-const MAX_REFINED_INPUTS: usize = 16;
 
 /// How far a component without inputs (a host with background sources only) runs ahead of the
 /// time it is popped at. Nothing can reach it, so any bound is correct; without one it would
@@ -64,29 +64,33 @@ const MAX_REFINED_INPUTS: usize = 16;
 pub const SOURCE_AHEAD: Time = PS_PER_MS;
 
 impl Sim {
-    /// How far component `c`, popped at `t`, may run: every input FIFO's sender `u` has no work
-    /// before its key, and can get new work no earlier than `t + L_u` (its own lookahead), so it
-    /// sends nothing before `min(key_u, t + L_u)` (a cell sent at an event is in a slot at or
-    /// after it), which reaches `c` one channel latency later. At least `t + L_c` (every key is
-    /// at least `t`), and longer whenever a sender is idle or its next event is ahead: the
-    /// batches of short links then span several cell times. (Looking one level further up, at
-    /// the senders' own senders, cut the LAN bench cases' batches by a quarter but cost more per
-    /// batch than it saved with 15 sources.)
+    /// A network ready to run: per component, its smallest input latency (`NEVER`: no inputs)
+    /// and the sender and latency of each input FIFO. `refine`: look upstream to run further
+    /// ahead (`horizon.rs`) and commit departures (`commit.rs`); off for the reference schedule
+    /// and when the result depends on the schedule itself (adaptive-shaping level logs, see
+    /// `level_log.rs`).
+    pub fn new(
+        comps: Vec<Component>,
+        mut lookahead: Vec<Time>,
+        upstream: Vec<Vec<(u32, Time)>>,
+        refine: bool,
+        world: World,
+    ) -> Self {
+        // Nothing reaches a component without inputs: it runs ahead by `SOURCE_AHEAD`.
+        for l in lookahead.iter_mut().filter(|l| **l == NEVER) {
+            *l = SOURCE_AHEAD;
+        }
+        let horizons = Horizons::new(lookahead, &upstream, refine);
+        Sim { comps, horizons, refine, world, now: 0, events: 0 }
+    }
+
+    /// How far component `c`, popped at `t`, may run: the earliest time a cell not yet in its
+    /// input FIFOs can arrive there, from the keys of the components near it upstream and their
+    /// distances (`sim/horizon.rs`), at least `t` plus its smallest input latency (the
+    /// reference schedule's bound).
     #[inline]
-    fn horizon(&self, c: usize, t: Time) -> Time {
-        let plain = t.saturating_add(self.lookahead[c]);
-        let ups = &self.upstream[c];
-        // The plain bound for a component without inputs (its lookahead is `SOURCE_AHEAD`), one
-        // with too many, or when the schedule must stay the reference one.
-        if !self.refine || !(1..=MAX_REFINED_INPUTS).contains(&ups.len()) {
-            return plain;
-        }
-        let mut h = NEVER;
-        for &(u, latency) in ups {
-            let quiet = self.world.sched.key(u).min(t.saturating_add(self.lookahead[u as usize]));
-            h = h.min(quiet.saturating_add(latency));
-        }
-        h.max(plain)
+    fn horizon(&self, c: u32, t: Time) -> Time {
+        self.horizons.of(c as usize, t, &self.world.sched)
     }
 
     /// Let every component that can commit its departures up to `end` do so (`net/commit.rs`);
@@ -110,11 +114,11 @@ impl Sim {
             self.world.sched.wake(c as u32, k);
         }
         while let Some((t, c)) = self.world.sched.first_before(end) {
-            let horizon = self.horizon(c as usize, t).min(end);
+            let horizon = self.horizon(c, t).min(end);
             let comp = &mut self.comps[c as usize];
             self.events += comp.advance(horizon, &mut self.world);
             let k = comp.key_after_batch();
-            self.world.sched.set(c, k);
+            self.world.sched.set_first(c, k);
         }
         self.now = end;
         for comp in self.comps.iter_mut() {

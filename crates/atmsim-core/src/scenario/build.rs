@@ -10,7 +10,7 @@ use crate::cell::{CellFifo, VcId};
 use crate::frame::FrameSlab;
 use crate::net::{
     Channel, Component, Endpoint, Fault, FaultRule, Hop, Host, Labels, Port, Sched, Sim, World, NO_CAPTURE,
-    NO_HOP, SOURCE_AHEAD,
+    NO_HOP,
 };
 
 fn is_switch(n: &NodeSpec) -> bool {
@@ -397,11 +397,7 @@ pub fn build(model: Model) -> Built {
     // A level log's reader sees the writer's band with a staleness the schedule defines: keep
     // the plain schedule there so results stay those of the reference engine.
     let refine = world.levels.is_empty() && !model.reference_schedule;
-    // Nothing reaches a component without inputs: it runs ahead by `SOURCE_AHEAD` (see there).
-    for l in lookahead.iter_mut().filter(|l| **l == NEVER) {
-        *l = SOURCE_AHEAD;
-    }
-    let sim = Sim { comps, lookahead, upstream, refine, world, now: 0, events: 0 };
+    let sim = Sim::new(comps, lookahead, upstream, refine, world);
     let mut built = Built { sim, model, endpoints, ports, bottleneck };
     // Traces and captures, if the scenario asks for them.
     super::instrument::attach(&mut built);
