@@ -65,7 +65,7 @@ def main() -> int:
     ap.add_argument("new")
     ap.add_argument("--duration", type=float, default=0.5)
     ap.add_argument("extra", nargs="*", type=pathlib.Path)
-    a = ap.parse_args()
+    a = ap.parse_intermixed_args()
     shipped = ROOT / "python/atmsim/scenarios"
     files = sorted(shipped.glob("*.toml")) + sorted((shipped / "bench").glob("*.toml")) + a.extra
     bad = 0
