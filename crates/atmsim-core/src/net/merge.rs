@@ -87,6 +87,35 @@ impl InputMerge {
         self.heap.reserve(inputs);
     }
 
+    /// The one FIFO of a component with a single input, which may then be read directly,
+    /// without the heap: ranks only order ties between inputs, and a lone input has none.
+    #[inline]
+    pub fn lone(inputs: &[u32]) -> Option<usize> {
+        match inputs {
+            &[f] => Some(f as usize),
+            _ => None,
+        }
+    }
+
+    /// When the head of a lone input (`lone`) is taken into account; `NEVER` if it is empty.
+    #[inline(always)]
+    pub fn lone_key(&self, fifo: &CellFifo) -> Time {
+        match fifo.head_time() {
+            Some(t) => self.key(t),
+            None => NEVER,
+        }
+    }
+
+    /// After a batch that read a lone input directly: its head (`lone_key`) is what `peek`
+    /// names, as after a `rebuild`.
+    #[inline]
+    pub fn set_lone(&mut self, key: Time) {
+        self.heap.clear();
+        if key != NEVER {
+            self.heap.push((key, 0, 0));
+        }
+    }
+
     /// The earliest pending arrival: (time, position in `inputs`).
     #[inline]
     pub fn peek(&self) -> (Time, usize) {
@@ -246,6 +275,41 @@ mod tests {
         let out = drain(&mut m, &mut fifos, &inputs);
         let first0 = out.chunks(2).filter(|p| p[0].1 == 0).count();
         assert!((1800..2200).contains(&first0), "{first0}");
+    }
+
+    #[test]
+    fn a_lone_input_read_directly_gives_the_heap_order() {
+        // Slotted, so the keys are not the cells' own times; the batch stops at 25.
+        let times = vec![1, 9, 11, 19, 21, 29];
+        let grid = SlotGrid { period: CellPeriod { num: 10, den: 1 }, phase: 0 };
+        let inputs = [1u32];
+        let mut fifos = fifos_of(&[vec![], times.clone()]);
+        let mut heap = InputMerge { grid: Some(grid), ..Default::default() };
+        heap.rebuild(&fifos, &inputs);
+        let mut want = Vec::new();
+        while heap.peek().0 < 25 {
+            want.push((heap.peek().0, heap.pop(&mut fifos, &inputs).0));
+        }
+        let mut fifos = fifos_of(&[vec![], times]);
+        let mut lone = InputMerge { grid: Some(grid), ..Default::default() };
+        let f = InputMerge::lone(&inputs).expect("one input");
+        let mut got = Vec::new();
+        loop {
+            let key = lone.lone_key(&fifos[f]);
+            if key >= 25 {
+                lone.set_lone(key);
+                break;
+            }
+            got.push((key, fifos[f].pop().expect("a head").0));
+        }
+        assert_eq!(got, want);
+        assert_eq!(lone.peek(), heap.peek());
+        assert_eq!(lone.peek(), (30, 0));
+        // Drained: nothing pending, as a rebuild of an empty input says.
+        while fifos[f].pop().is_some() {}
+        lone.set_lone(lone.lone_key(&fifos[f]));
+        assert_eq!(lone.peek().0, NEVER);
+        assert_eq!(InputMerge::lone(&[0, 1]), None);
     }
 
     #[test]

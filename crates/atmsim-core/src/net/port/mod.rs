@@ -661,14 +661,15 @@ impl Port {
     /// Process every arrival and departure before `horizon`; returns the number of events.
     pub fn advance(&mut self, horizon: Time, world: &mut World) -> u64 {
         let mut events = 0;
-        self.merge.rebuild(&world.fifos, &self.inputs);
         if self.commit_end != NO_COMMIT {
             // No trace here (it would sample per slot): the batch ends at the horizon.
             if self.plain {
                 return self.process_plain(horizon, world);
             }
+            self.merge.rebuild(&world.fifos, &self.inputs);
             return self.process_committing(horizon, world);
         }
+        self.merge.rebuild(&world.fifos, &self.inputs);
         loop {
             // Stop at the next trace boundary too (`NEVER` without a trace, so an untraced port
             // pays nothing per event): there everything before the boundary has happened and
@@ -742,22 +743,44 @@ impl Port {
         // Events: each arrival, and each departure committed (counted once, at the end).
         let ch = self.channel as usize;
         let (out, on_wire) = (self.stats.cells_out, world.channels[ch].cells);
-        loop {
-            let (ta, _) = self.merge.peek();
-            if ta >= stop {
-                break;
+        if let Some(f) = InputMerge::lone(&self.inputs) {
+            // One input (most ports): its FIFO is the merge, read without the heap.
+            loop {
+                let ta = self.merge.lone_key(&world.fifos[f]);
+                if ta >= stop {
+                    self.merge.set_lone(ta);
+                    break;
+                }
+                let Some((_, cell)) = world.fifos[f].pop() else { unreachable!("the head was read") };
+                self.arrive_plain(ta, cell, world);
+                events += 1;
             }
-            let (_, cell) = self.merge.pop(&mut world.fifos, &self.inputs);
-            self.retire(ta);
-            self.clock.align(ta);
-            self.enqueue_plain(ta, cell, world);
-            events += 1;
+        } else {
+            self.merge.rebuild(&world.fifos, &self.inputs);
+            loop {
+                let (ta, _) = self.merge.peek();
+                if ta >= stop {
+                    break;
+                }
+                let (_, cell) = self.merge.pop(&mut world.fifos, &self.inputs);
+                self.arrive_plain(ta, cell, world);
+                events += 1;
+            }
         }
         // Each departure of the batch is a cell on the channel: those of control cells were
         // counted there by `World::transmit`, the fast path's were not.
         let sent = self.stats.cells_out - out;
         world.channels[ch].cells = on_wire + sent;
         events + sent
+    }
+
+    /// An arrival at `ta` at a plain port: the committed departures before it leave, an idle
+    /// transmitter moves to the first slot from `ta`, and the cell is taken.
+    #[inline(always)]
+    fn arrive_plain(&mut self, ta: Time, cell: Cell, world: &mut World) {
+        self.retire(ta);
+        self.clock.align(ta);
+        self.enqueue_plain(ta, cell, world);
     }
 
     /// Cells held back at the end of an earlier run (their slots were at or after its end):
