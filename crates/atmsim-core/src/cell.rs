@@ -122,6 +122,13 @@ impl CellFifo {
             last.flags |= F_EOF;
         }
     }
+    /// Take the cells at the head equal to `cell` (the same frame, VC and flags) that arrive
+    /// before `stop`, and return how many: the rest of a frame's cells arriving back to back
+    /// after one of them (`net/host.rs`).
+    #[inline]
+    pub fn pop_run(&mut self, stop: Time, cell: Cell) -> u32 {
+        self.q.pop_while(|&(t, c)| t < stop && c == cell) as u32
+    }
     #[inline]
     pub fn head_time(&self) -> Option<Time> {
         self.q.front().map(|&(t, _)| t)

@@ -83,6 +83,26 @@ impl<T: Copy + Default> Ring<T> {
         self.tail = self.tail.wrapping_add(n);
     }
 
+    /// Pop the values from the front while `keep` holds for them, and return how many: what
+    /// `front` + `pop_front` in a loop do, the ring walked as at most two plain slices (a
+    /// frame's cells are taken off a link this way, `CellFifo::pop_run`).
+    #[inline]
+    pub fn pop_while(&mut self, mut keep: impl FnMut(&T) -> bool) -> usize {
+        let len = self.len();
+        // Most often (a short batch) nothing or one value is to be taken: decided on the head.
+        if len == 0 || !keep(self.at(self.head)) {
+            return 0;
+        }
+        let start = self.head & self.mask();
+        let to_end = len.min(self.buf.len() - start);
+        let k = match self.buf[start..start + to_end].iter().position(|v| !keep(v)) {
+            Some(k) => k,
+            None => to_end + self.buf[..len - to_end].iter().position(|v| !keep(v)).unwrap_or(len - to_end),
+        };
+        self.head = self.head.wrapping_add(k);
+        k
+    }
+
     /// The last value, to amend in place (`None` if empty).
     #[inline]
     pub fn back_mut(&mut self) -> Option<&mut T> {
@@ -220,5 +240,34 @@ mod tests {
         }
         assert!(r.iter().eq(d.iter()));
         assert!(r.capacity().is_power_of_two() && r.capacity() >= r.len());
+    }
+
+    #[test]
+    fn popping_while_a_test_holds_is_popping_one_by_one() {
+        // Values in runs of equal ones (as a frame's cells), pushed and popped run by run
+        // against the standard deque: the runs cross the end of the buffer and growth.
+        let (mut r, mut d) = (Ring::<u64>::new(), VecDeque::new());
+        let mut x: u64 = 3;
+        for step in 0..20_000u64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let n = (x >> 33) % 12;
+            for _ in 0..n {
+                r.push_back(step);
+                d.push_back(step);
+            }
+            if step % 2 == 0 {
+                let Some(&v) = d.front() else { continue };
+                let mut expect = 0;
+                while d.front() == Some(&v) {
+                    d.pop_front();
+                    expect += 1;
+                }
+                assert_eq!(r.pop_while(|&w| w == v), expect);
+            }
+            assert_eq!(r.pop_while(|_| false), 0);
+            assert_eq!((r.len(), r.front(), r.back()), (d.len(), d.front(), d.back()));
+        }
+        assert_eq!(r.pop_while(|_| true), d.len());
+        assert!(r.is_empty() && r.pop_while(|_| true) == 0);
     }
 }
