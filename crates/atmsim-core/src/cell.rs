@@ -106,7 +106,7 @@ impl CellFifo {
     /// its next one, arriving `latency` after each slot starts; the last carries `F_EOF`. The
     /// clock ends after the last slot. The same as `n` calls of [`CellFifo::push`], with one
     /// capacity check (a host's adapter sends whole frames, `net/adapter.rs`).
-    #[inline]
+    #[inline(always)]
     pub fn push_frame(&mut self, n: u32, clock: &mut SlotClock, latency: Time, cell: Cell) {
         debug_assert!(n >= 1);
         debug_assert!(

@@ -66,7 +66,7 @@ impl<T: Copy + Default> Ring<T> {
     /// Push `n` values made by `f` in order: what `n` calls of [`Ring::push_back`] do, with one
     /// capacity check, and the ring walked as at most two plain slices instead of one masked
     /// index per value (a frame's cells go on a link this way, `CellFifo::push_frame`).
-    #[inline]
+    #[inline(always)]
     pub fn push_back_n(&mut self, n: usize, mut f: impl FnMut() -> T) {
         if self.buf.len() - self.len() < n {
             self.grow_to(self.len() + n);
