@@ -4,7 +4,7 @@
 //! into the [`FrameSlab`](crate::frame::FrameSlab)) and the header bits the mechanisms read.
 
 use crate::ring::Ring;
-use crate::time::Time;
+use crate::time::{SlotClock, Time};
 
 /// Index of a virtual connection: globally, scenario connections then background sources map to
 /// dense indices at build time; within a port or host, the VCs crossing it are numbered again
@@ -101,6 +101,33 @@ impl CellFifo {
     pub fn push(&mut self, at: Time, cell: Cell) {
         debug_assert!(self.q.back().is_none_or(|&(t, _)| t <= at), "cells must arrive in order");
         self.q.push_back((at, cell));
+    }
+    /// Push the `n >= 1` cells of a frame leaving back to back in the slots of `clock` from
+    /// its next one, arriving `latency` after each slot starts; the last carries `F_EOF`. The
+    /// clock ends after the last slot. The same as `n` calls of [`CellFifo::push`], with one
+    /// capacity check (a host's adapter sends whole frames, `net/adapter.rs`).
+    #[inline(always)]
+    pub fn push_frame(&mut self, n: u32, clock: &mut SlotClock, latency: Time, cell: Cell) {
+        debug_assert!(n >= 1);
+        debug_assert!(
+            self.q.back().is_none_or(|&(t, _)| t <= clock.next() + latency),
+            "cells must arrive in order"
+        );
+        self.q.push_back_n(n as usize, || {
+            let at = clock.next() + latency;
+            clock.advance();
+            (at, cell)
+        });
+        if let Some((_, last)) = self.q.back_mut() {
+            last.flags |= F_EOF;
+        }
+    }
+    /// Take the cells at the head equal to `cell` (the same frame, VC and flags) that arrive
+    /// before `stop`, and return how many: the rest of a frame's cells arriving back to back
+    /// after one of them (`net/host.rs`).
+    #[inline]
+    pub fn pop_run(&mut self, stop: Time, cell: Cell) -> u32 {
+        self.q.pop_while(|&(t, c)| t < stop && c == cell) as u32
     }
     #[inline]
     pub fn head_time(&self) -> Option<Time> {

@@ -63,6 +63,57 @@ impl<T: Copy + Default> Ring<T> {
         self.tail = self.tail.wrapping_add(1);
     }
 
+    /// Push `n` values made by `f` in order: what `n` calls of [`Ring::push_back`] do, with one
+    /// capacity check, and the ring walked as at most two plain slices instead of one masked
+    /// index per value (a frame's cells go on a link this way, `CellFifo::push_frame`).
+    #[inline(always)]
+    pub fn push_back_n(&mut self, n: usize, mut f: impl FnMut() -> T) {
+        if self.buf.len() - self.len() < n {
+            self.grow_to(self.len() + n);
+        }
+        let start = self.tail & self.mask();
+        let to_end = n.min(self.buf.len() - start);
+        let wrapped = n - to_end;
+        for v in &mut self.buf[start..start + to_end] {
+            *v = f();
+        }
+        for v in &mut self.buf[..wrapped] {
+            *v = f();
+        }
+        self.tail = self.tail.wrapping_add(n);
+    }
+
+    /// Pop the values from the front while `keep` holds for them, and return how many: what
+    /// `front` + `pop_front` in a loop do, the ring walked as at most two plain slices (a
+    /// frame's cells are taken off a link this way, `CellFifo::pop_run`).
+    #[inline]
+    pub fn pop_while(&mut self, mut keep: impl FnMut(&T) -> bool) -> usize {
+        let len = self.len();
+        // Most often (a short batch) nothing or one value is to be taken: decided on the head.
+        if len == 0 || !keep(self.at(self.head)) {
+            return 0;
+        }
+        let start = self.head & self.mask();
+        let to_end = len.min(self.buf.len() - start);
+        let k = match self.buf[start..start + to_end].iter().position(|v| !keep(v)) {
+            Some(k) => k,
+            None => to_end + self.buf[..len - to_end].iter().position(|v| !keep(v)).unwrap_or(len - to_end),
+        };
+        self.head = self.head.wrapping_add(k);
+        k
+    }
+
+    /// The last value, to amend in place (`None` if empty).
+    #[inline]
+    pub fn back_mut(&mut self) -> Option<&mut T> {
+        if self.is_empty() {
+            return None;
+        }
+        let i = self.tail.wrapping_sub(1) & self.mask();
+        // SAFETY: as in `at`: a value is held, so `buf.len()` is a power of two and `i < buf.len()`.
+        Some(unsafe { self.buf.get_unchecked_mut(i) })
+    }
+
     /// The slot of position `pos`, which must hold a value (`head <= pos < tail`).
     #[inline(always)]
     fn at(&self, pos: usize) -> &T {
@@ -107,7 +158,17 @@ impl<T: Copy + Default> Ring<T> {
     /// Double the capacity (at least 8), the values moved to the front in order.
     #[cold]
     fn grow(&mut self) {
-        let cap = (self.buf.len() * 2).max(8);
+        self.grow_to(self.len() + 1);
+    }
+
+    /// Double the capacity (at least 8) until it holds `need` values, the values moved to the
+    /// front in order.
+    #[cold]
+    fn grow_to(&mut self, need: usize) {
+        let mut cap = (self.buf.len() * 2).max(8);
+        while cap < need {
+            cap *= 2;
+        }
         let mut buf = Vec::with_capacity(cap);
         buf.extend(self.iter().copied());
         let len = buf.len();
@@ -146,5 +207,67 @@ mod tests {
             assert_eq!(r.pop_front(), Some(v));
         }
         assert!(r.is_empty() && r.pop_front().is_none() && r.front().is_none());
+    }
+
+    #[test]
+    fn pushing_n_at_once_is_pushing_one_by_one_through_growth_and_wrap_around() {
+        // Runs of 0..40 values pushed at once against the standard deque, with pops between
+        // them, so that runs start near the end of the buffer and wrap, and force growth by
+        // more than one doubling.
+        let (mut r, mut d) = (Ring::<u64>::new(), VecDeque::new());
+        let mut x: u64 = 7;
+        let mut next = 0u64;
+        for step in 0..20_000u64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let n = ((x >> 33) % 40) as usize;
+            if step % 3 != 0 {
+                let first = next;
+                r.push_back_n(n, || {
+                    next += 1;
+                    next - 1
+                });
+                d.extend(first..first + n as u64);
+                if let Some(b) = r.back_mut() {
+                    *b += 1_000_000;
+                    *d.back_mut().unwrap() += 1_000_000;
+                }
+            } else {
+                for _ in 0..n + 10 {
+                    assert_eq!(r.pop_front(), d.pop_front());
+                }
+            }
+            assert_eq!((r.len(), r.front(), r.back()), (d.len(), d.front(), d.back()));
+        }
+        assert!(r.iter().eq(d.iter()));
+        assert!(r.capacity().is_power_of_two() && r.capacity() >= r.len());
+    }
+
+    #[test]
+    fn popping_while_a_test_holds_is_popping_one_by_one() {
+        // Values in runs of equal ones (as a frame's cells), pushed and popped run by run
+        // against the standard deque: the runs cross the end of the buffer and growth.
+        let (mut r, mut d) = (Ring::<u64>::new(), VecDeque::new());
+        let mut x: u64 = 3;
+        for step in 0..20_000u64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let n = (x >> 33) % 12;
+            for _ in 0..n {
+                r.push_back(step);
+                d.push_back(step);
+            }
+            if step % 2 == 0 {
+                let Some(&v) = d.front() else { continue };
+                let mut expect = 0;
+                while d.front() == Some(&v) {
+                    d.pop_front();
+                    expect += 1;
+                }
+                assert_eq!(r.pop_while(|&w| w == v), expect);
+            }
+            assert_eq!(r.pop_while(|_| false), 0);
+            assert_eq!((r.len(), r.front(), r.back()), (d.len(), d.front(), d.back()));
+        }
+        assert_eq!(r.pop_while(|_| true), d.len());
+        assert!(r.is_empty() && r.pop_while(|_| true) == 0);
     }
 }

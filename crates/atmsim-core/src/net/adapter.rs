@@ -454,12 +454,7 @@ impl Adapter {
             world.sched.wake(fifo.owner, first + latency);
             if first.saturating_add(u64::from(n - 1) * longest) < end {
                 // The whole frame leaves before `end`: no per-cell test of the end.
-                for _ in 1..n {
-                    fifo.push(clock.next() + latency, cell);
-                    clock.advance();
-                }
-                fifo.push(clock.next() + latency, Cell { flags: cell.flags | F_EOF, ..cell });
-                clock.advance();
+                fifo.push_frame(n, &mut clock, latency, cell);
                 sent += u64::from(n);
                 self.plain.pop_front();
                 continue;
@@ -510,12 +505,7 @@ impl Adapter {
         let cell = Cell { vc: hop.label, frame: f.frame, flags: f.flags };
         world.sched.wake(fifo.owner, first + latency);
         let mut clock = self.clock.clone();
-        for _ in 1..n {
-            fifo.push(clock.next() + latency, cell);
-            clock.advance();
-        }
-        fifo.push(clock.next() + latency, Cell { flags: cell.flags | F_EOF, ..cell });
-        clock.advance();
+        fifo.push_frame(n, &mut clock, latency, cell);
         self.clock = clock;
         ch.cells += u64::from(n);
         self.committed += u64::from(n);

@@ -616,6 +616,25 @@ impl Host {
             let r = &mut self.reasm[cell.vc as usize];
             r.last_flags = cell.flags;
             r.middle(cell.frame, frames);
+            // The cells of this frame that follow it unbroken (with the same flags): each
+            // would only repeat what this one did, so they are counted at once.
+            let more = fifo.pop_run(stop, cell);
+            if more > 0 {
+                n += u64::from(more);
+                if SINKS {
+                    for _ in 0..more {
+                        self.count_sink_cell(cell.vc);
+                    }
+                }
+                let r = &mut self.reasm[cell.vc as usize];
+                if r.first == cell.frame {
+                    r.held += more;
+                } else {
+                    for _ in 0..more {
+                        r.middle(cell.frame, frames);
+                    }
+                }
+            }
         }
         self.stats.cells_in += n;
         (n, last)
