@@ -3,7 +3,9 @@
 
     scripts/compare_engines.py OLD_BIN NEW_BIN [--duration S] [EXTRA.toml ...]
 
-scripts/compare_extra/ holds a traced, a fault and a merged-VC/UPC scenario.
+scripts/compare_extra/ holds scenarios the shipped ones do not cover: a traced one, a fault, merged VCs
+with UPC, SACK, NewReno, Reno timed from transmission, aligned phases with selective drop,
+transfers and messages apps with background sources, and 1000 background sources on one host.
 
 An engine change that is meant to be cell-exact (issue 11) must leave every report identical
 apart from the wall time and the engine version: this checks that on every shipped scenario, the

@@ -114,8 +114,8 @@ mod tests {
 
     #[test]
     fn a_32_bit_count_wraps_without_losing_credit() {
-        let mut up = CreditSender::new(5);
-        up.credit(u64::from(u32::MAX) - 2);
+        // A sender that has already been credited 2^32 - 3 cells in all (and spent them).
+        let mut up = CreditSender { balance: 5, c_old: u64::from(u32::MAX) - 2 };
         let before = up.balance();
         up.credit_low32(7); // the count went from 2^32 - 3 to 2^32 + 7: ten more cells
         assert_eq!(up.balance(), before + 10);
