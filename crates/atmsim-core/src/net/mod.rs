@@ -10,13 +10,16 @@
 //! component has finished all its work before `t`, so nothing can still arrive at `c` before
 //! `t + L_c`, where `L_c` is the smallest latency of `c`'s input channels. `c` therefore processes
 //! all its arrivals, departures and timers in `[t, t + L_c)` in one call: for a WAN link that is
-//! thousands of cell slots per pop, and the global heap stays the size of the component list.
+//! thousands of cell slots per pop, and the global scheduler stays the size of the component list.
 //!
 //! On short links `L_c` is barely one cell time, so batches would hold about one cell. The
-//! scheduler then also uses what it knows of `c`'s senders (`Sim::horizon`): a sender `u` with
-//! key `k_u` sends nothing before `min(k_u, t + L_u)`, so `c` may run to the smallest such time
-//! plus the channel latency. The plain bound stays available as the reference schedule
-//! (`[engine] schedule = "reference"`); both give identical results.
+//! scheduler then also uses what it knows of the components upstream of `c` (`Sim::horizon`,
+//! `sim/horizon.rs`): work a component `w` has pending starts no earlier than its key `k_w`, and
+//! whatever it causes reaches `c` no earlier than `k_w` plus the shortest latency sum from `w`
+//! to `c`, so `c` may run to the smallest such time over its nearest upstream components. The
+//! plain bound stays available as the reference schedule (`[engine] schedule = "reference"`);
+//! both give identical results. The keys live in a tournament tree (`sched.rs`): a component
+//! going idle is just a key of `NEVER`.
 //!
 //! Under the lookahead schedule, a first-come-first-served transmitter (a FIFO port, a host
 //! adapter with plain VCs) *commits* its departures (`commit.rs`): a cell's slot is fixed when it
