@@ -32,9 +32,25 @@ pub struct Sched {
 
 impl Sched {
     pub fn new(components: usize) -> Self {
-        let leaves = components.max(1).next_power_of_two();
+        let leaves = Sched::leaves_for(components);
         // Padding leaves never have work: past the components, they lose every tie.
         Sched { leaves, tree: vec![NEVER; 2 * leaves] }
+    }
+
+    /// The first leaf index of a tree for `components` components.
+    pub fn leaves_for(components: usize) -> usize {
+        components.max(1).next_power_of_two()
+    }
+
+    /// The first leaf index of this tree (`tree` index of component 0).
+    pub fn leaves(&self) -> usize {
+        self.leaves
+    }
+
+    /// The smallest key below tree node `i` (a leaf: that component's key).
+    #[inline]
+    pub fn node(&self, i: u32) -> Time {
+        self.tree[i as usize]
     }
 
     /// Component `c`'s key: its earliest work (`NEVER`: none).

@@ -6,7 +6,7 @@
 
 mod horizon;
 
-use super::{Host, Port, World, NO_COMMIT};
+use super::{Host, Port, Sched, World, NO_COMMIT};
 use crate::time::{Time, NEVER, PS_PER_MS};
 use horizon::Horizons;
 
@@ -80,6 +80,9 @@ impl Sim {
         for l in lookahead.iter_mut().filter(|l| **l == NEVER) {
             *l = SOURCE_AHEAD;
         }
+        // The horizons name the scheduler's tree nodes: the tree must be the one for these
+        // components.
+        assert_eq!(world.sched.leaves(), Sched::leaves_for(lookahead.len()), "one key per component");
         let horizons = Horizons::new(lookahead, &upstream, refine);
         Sim { comps, horizons, refine, world, now: 0, events: 0 }
     }

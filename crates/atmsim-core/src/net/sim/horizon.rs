@@ -40,10 +40,12 @@ pub const NEAR: usize = 32;
 /// lookahead themselves.
 pub const MAX_FAN_IN: usize = 16;
 
-/// A component near another, upstream: its index and the latency of the shortest path from it.
+/// A component near another, upstream: its leaf in the scheduler's tree (`Sched::node`: its key
+/// is one load, with no index arithmetic in the scan) and the latency of the shortest path from
+/// it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Near {
-    comp: u32,
+    leaf: u32,
     dist: Time,
 }
 
@@ -69,12 +71,13 @@ impl Horizons {
         let n = lookahead.len();
         let mut h =
             Horizons { lookahead, span: Vec::with_capacity(n), rest: vec![NEVER; n], near: Vec::new() };
+        let leaves = Sched::leaves_for(n) as u32;
         let mut queue = BinaryHeap::new();
         let mut seen = vec![u32::MAX; n];
         for c in 0..n {
             let start = h.near.len() as u32;
             if refine && (1..=MAX_FAN_IN).contains(&upstream[c].len()) {
-                h.rest[c] = h.search(c, upstream, &mut queue, &mut seen);
+                h.rest[c] = h.search(c, upstream, leaves, &mut queue, &mut seen);
             }
             h.span.push((start, h.near.len() as u32));
         }
@@ -87,6 +90,7 @@ impl Horizons {
         &mut self,
         c: usize,
         upstream: &[Vec<(u32, Time)>],
+        leaves: u32,
         queue: &mut BinaryHeap<Reverse<(Time, u32)>>,
         seen: &mut [u32],
     ) -> Time {
@@ -103,7 +107,7 @@ impl Horizons {
                 return rest.min(dist);
             }
             seen[ui] = c as u32;
-            self.near.push(Near { comp: u, dist });
+            self.near.push(Near { leaf: leaves + u, dist });
             kept += 1;
             let inputs = &upstream[ui];
             if inputs.len() > MAX_FAN_IN {
@@ -136,7 +140,7 @@ impl Horizons {
                 break;
             }
             // Below `room - dist` only when finite: no overflow in the sum.
-            let k = sched.key(n.comp) - t;
+            let k = sched.node(n.leaf) - t;
             if k < room - n.dist {
                 room = k + n.dist;
             }
