@@ -47,10 +47,10 @@ impl Sched {
         self.leaves
     }
 
-    /// The smallest key below tree node `i` (a leaf: that component's key).
+    /// The tree: node `i` holds the smallest key below it (a leaf: that component's key).
     #[inline]
-    pub fn node(&self, i: u32) -> Time {
-        self.tree[i as usize]
+    pub fn tree(&self) -> &[Time] {
+        &self.tree
     }
 
     /// Component `c`'s key: its earliest work (`NEVER`: none).

@@ -40,7 +40,7 @@ pub const NEAR: usize = 32;
 /// lookahead themselves.
 pub const MAX_FAN_IN: usize = 16;
 
-/// A component near another, upstream: its leaf in the scheduler's tree (`Sched::node`: its key
+/// A component near another, upstream: its leaf in the scheduler's tree (`Sched::tree`: its key
 /// is one load, with no index arithmetic in the scan) and the latency of the shortest path from
 /// it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,6 +61,8 @@ pub struct Horizons {
     near: Vec<Near>,
     /// Per component: no component left out of its list is nearer than this (`NEVER`: none).
     rest: Vec<Time>,
+    /// The length of the scheduler's tree for these components: every leaf in `near` is below.
+    tree_len: usize,
 }
 
 impl Horizons {
@@ -69,9 +71,15 @@ impl Horizons {
     /// by its lookahead, the reference schedule).
     pub fn new(lookahead: Vec<Time>, upstream: &[Vec<(u32, Time)>], refine: bool) -> Self {
         let n = lookahead.len();
-        let mut h =
-            Horizons { lookahead, span: Vec::with_capacity(n), rest: vec![NEVER; n], near: Vec::new() };
+        let mut h = Horizons {
+            lookahead,
+            span: Vec::with_capacity(n),
+            rest: vec![NEVER; n],
+            near: Vec::new(),
+            tree_len: 0,
+        };
         let leaves = Sched::leaves_for(n) as u32;
+        h.tree_len = 2 * leaves as usize;
         let mut queue = BinaryHeap::new();
         let mut seen = vec![u32::MAX; n];
         for c in 0..n {
@@ -135,12 +143,17 @@ impl Horizons {
         }
         // Distances from `t`: every key is at least `t`, and `room` is the bound found so far.
         let mut room = self.rest[c];
+        let tree = sched.tree();
+        assert_eq!(tree.len(), self.tree_len, "the scheduler of these components");
         for n in &self.near[start as usize..end as usize] {
             if n.dist >= room {
                 break;
             }
+            // SAFETY: `n.leaf` is `leaves + u` for a component `u < n` (`new`), below
+            // `2 * leaves == tree_len == tree.len()` (asserted above).
+            let key = unsafe { *tree.get_unchecked(n.leaf as usize) };
             // Below `room - dist` only when finite: no overflow in the sum.
-            let k = sched.node(n.leaf) - t;
+            let k = key - t;
             if k < room - n.dist {
                 room = k + n.dist;
             }
