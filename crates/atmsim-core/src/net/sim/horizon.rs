@@ -49,18 +49,26 @@ struct Near {
     dist: Time,
 }
 
+/// What a scan for one component reads besides the list: one record, one load per batch.
+#[derive(Debug, Clone, Copy, Default)]
+struct Each {
+    /// How far it runs ahead without looking upstream (its smallest input latency, or
+    /// `SOURCE_AHEAD` without inputs).
+    lookahead: Time,
+    /// No component left out of its list is nearer than this (`NEVER`: none).
+    rest: Time,
+    /// Its list in `near` (`start..end`; empty: the plain lookahead).
+    start: u32,
+    end: u32,
+}
+
 #[derive(Debug, Default)]
 pub struct Horizons {
-    /// Per component: how far it runs ahead without looking upstream (its smallest input
-    /// latency, or `SOURCE_AHEAD` without inputs).
-    lookahead: Vec<Time>,
-    /// Per component: its list in `near` (`start..end`; empty: the plain lookahead).
-    span: Vec<(u32, u32)>,
+    /// Per component.
+    each: Vec<Each>,
     /// Every component's nearest upstream components, in order of distance, one list after the
     /// other.
     near: Vec<Near>,
-    /// Per component: no component left out of its list is nearer than this (`NEVER`: none).
-    rest: Vec<Time>,
     /// The length of the scheduler's tree for these components: every leaf in `near` is below.
     tree_len: usize,
 }
@@ -71,13 +79,9 @@ impl Horizons {
     /// by its lookahead, the reference schedule).
     pub fn new(lookahead: Vec<Time>, upstream: &[Vec<(u32, Time)>], refine: bool) -> Self {
         let n = lookahead.len();
-        let mut h = Horizons {
-            lookahead,
-            span: Vec::with_capacity(n),
-            rest: vec![NEVER; n],
-            near: Vec::new(),
-            tree_len: 0,
-        };
+        let each =
+            lookahead.iter().map(|&lookahead| Each { lookahead, rest: NEVER, start: 0, end: 0 }).collect();
+        let mut h = Horizons { each, near: Vec::new(), tree_len: 0 };
         let leaves = Sched::leaves_for(n) as u32;
         h.tree_len = 2 * leaves as usize;
         let mut queue = BinaryHeap::new();
@@ -85,9 +89,10 @@ impl Horizons {
         for c in 0..n {
             let start = h.near.len() as u32;
             if refine && (1..=MAX_FAN_IN).contains(&upstream[c].len()) {
-                h.rest[c] = h.search(c, upstream, leaves, &mut queue, &mut seen);
+                h.each[c].rest = h.search(c, upstream, leaves, &mut queue, &mut seen);
             }
-            h.span.push((start, h.near.len() as u32));
+            h.each[c].start = start;
+            h.each[c].end = h.near.len() as u32;
         }
         h
     }
@@ -120,7 +125,7 @@ impl Horizons {
             let inputs = &upstream[ui];
             if inputs.len() > MAX_FAN_IN {
                 // New work reaches `u` no earlier than `t + L_u`.
-                rest = rest.min(dist.saturating_add(self.lookahead[ui]));
+                rest = rest.min(dist.saturating_add(self.each[ui].lookahead));
                 continue;
             }
             for &(w, latency) in inputs {
@@ -136,13 +141,13 @@ impl Horizons {
     /// input time, at least `t` plus its lookahead.
     #[inline]
     pub fn of(&self, c: usize, t: Time, sched: &Sched) -> Time {
-        let plain = t.saturating_add(self.lookahead[c]);
-        let (start, end) = self.span[c];
+        let Each { lookahead, rest, start, end } = self.each[c];
+        let plain = t.saturating_add(lookahead);
         if start == end {
             return plain;
         }
         // Distances from `t`: every key is at least `t`, and `room` is the bound found so far.
-        let mut room = self.rest[c];
+        let mut room = rest;
         let tree = sched.tree();
         assert_eq!(tree.len(), self.tree_len, "the scheduler of these components");
         for n in &self.near[start as usize..end as usize] {
@@ -238,8 +243,8 @@ mod tests {
                 assert!(got <= want, "round {round} component {c}: {got} > {want}");
                 assert!(got >= t + lookahead[c]);
                 // Exact when the search saw every component upstream and looked through each.
-                let (s, e) = h.span[c];
-                if h.rest[c] != NEVER || (e - s) as usize == NEAR {
+                let Each { rest, start, end, .. } = h.each[c];
+                if rest != NEVER || (end - start) as usize == NEAR {
                     continue;
                 }
                 // Exact when the search saw every component upstream and looked through each,
