@@ -176,20 +176,30 @@ impl TcpReceiver {
     }
 
     fn cache(&mut self, start: u32, end: u32) {
+        // The cached ranges are sorted, disjoint and apart (no two touch): only the range just
+        // before the new one, and those after it that it reaches, can join it. Whole-list
+        // merging after each insertion cost a pass over every range held, per segment cached
+        // (a WAN window with many holes holds a hundred).
         let i = self.ooo.partition_point(|&(s, _)| seq::lt(s, start));
-        self.ooo.insert(i, (start, end));
-        let mut merged: usize = 0;
-        for j in 1..self.ooo.len() {
-            let (s, e) = self.ooo[j];
-            let last = &mut self.ooo[merged];
-            if seq::le(s, last.1) {
-                last.1 = seq::max(last.1, e);
-            } else {
-                merged += 1;
-                self.ooo[merged] = (s, e);
+        let (first, lo, mut hi) = match i.checked_sub(1) {
+            Some(p) if seq::le(start, self.ooo[p].1) => (p, self.ooo[p].0, seq::max(self.ooo[p].1, end)),
+            _ => (i, start, end),
+        };
+        let mut last = i;
+        while let Some(&(s, e)) = self.ooo.get(last) {
+            if !seq::le(s, hi) {
+                break;
             }
+            hi = seq::max(hi, e);
+            last += 1;
         }
-        self.ooo.truncate(merged + 1);
+        // Ranges first..last become one.
+        if first == last {
+            self.ooo.insert(first, (lo, hi));
+        } else {
+            self.ooo[first] = (lo, hi);
+            self.ooo.drain(first + 1..last);
+        }
     }
 
     fn pull_cached(&mut self) {
@@ -243,6 +253,40 @@ mod tests {
         assert_eq!(r.stats.bytes_delivered, 400);
         assert_eq!(r.stats.duplicate_segments, 1);
         assert!(acks.0.iter().all(|f| f.nsack == 0), "no SACK without the SACK variant");
+    }
+
+    /// The cache against a plain model: insert, then merge the whole sorted list.
+    #[test]
+    fn cached_ranges_merge_as_a_full_pass_would() {
+        fn full_pass(ooo: &mut Vec<(u32, u32)>, start: u32, end: u32) {
+            let i = ooo.partition_point(|&(s, _)| seq::lt(s, start));
+            ooo.insert(i, (start, end));
+            let mut merged = Vec::<(u32, u32)>::new();
+            for &(s, e) in ooo.iter() {
+                match merged.last_mut() {
+                    Some(last) if seq::le(s, last.1) => last.1 = seq::max(last.1, e),
+                    _ => merged.push((s, e)),
+                }
+            }
+            *ooo = merged;
+        }
+        // Ranges near the sequence wrap, of assorted lengths, touching, overlapping, covering.
+        let base = u32::MAX - 5000;
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        for _round in 0..200 {
+            let mut r = TcpReceiver::new(0, &TcpConfig::ubr_plus());
+            let mut model = Vec::new();
+            for _ in 0..40 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let start = base.wrapping_add((x % 10_000) as u32 / 100 * 100);
+                let end = start.wrapping_add(100 * (1 + (x >> 32) % 4) as u32);
+                r.cache(start, end);
+                full_pass(&mut model, start, end);
+                assert_eq!(r.ooo, model);
+            }
+        }
     }
 
     #[test]
