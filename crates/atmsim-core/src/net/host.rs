@@ -370,20 +370,28 @@ impl Host {
             capture: self.capture,
             commit_end: self.commit_end,
         };
-        match (&mut *ep, frame.kind) {
-            (Endpoint::Receiver { tcp, .. }, SegKind::Data) => tcp.on_segment(now, &frame, &mut tx),
+        // Each arm gives the endpoint's earliest timer after it (`Endpoint::next_timer` of the
+        // kind already matched here, without a second dispatch on the kind).
+        let after = match (&mut *ep, frame.kind) {
+            (Endpoint::Receiver { tcp, .. }, SegKind::Data) => {
+                tcp.on_segment(now, &frame, &mut tx);
+                tcp.next_timer()
+            }
             (Endpoint::Sender { tcp, app, .. }, SegKind::Ack) => {
                 tcp.on_ack(now, &frame, &mut tx);
                 app.after(now, tcp);
+                tcp.next_timer().min(app.next_timer())
             }
             (Endpoint::Sink { stats, .. }, SegKind::Background) => {
                 stats.messages += 1;
                 stats.message_cells += u64::from(frame.ncells);
                 stats.user_octets += u64::from(frame.len);
+                NEVER
             }
-            _ => {}
-        }
-        let after = ep.next_timer();
+            // Nothing was done: the timer stands.
+            _ => before,
+        };
+        debug_assert_eq!(after, ep.next_timer());
         if after != before {
             self.timers.set(i, after);
         }

@@ -46,6 +46,9 @@ pub struct CwndSample {
 pub struct TcpSender {
     pub conn: u32,
     cfg: TcpConfig,
+    /// Data octets in a full-sized segment (`TcpConfig::seg_data`), fixed for the connection
+    /// and read several times per ACK: kept rather than derived from the options each time.
+    mss: u32,
     state: State,
     iss: u32,
     snd_una: u32,
@@ -92,6 +95,7 @@ impl TcpSender {
     pub fn new(conn: u32, cfg: TcpConfig) -> Self {
         TcpSender {
             conn,
+            mss: cfg.seg_data(),
             state: State::Closed,
             iss: cfg.iss,
             snd_una: cfg.iss,
@@ -261,7 +265,7 @@ impl TcpSender {
             return;
         }
         self.ssthresh = self.half_window();
-        self.cwnd = self.cfg.seg_data();
+        self.cwnd = self.mss;
         self.dupacks = 0;
         self.recovery = None;
         // RFC 6582 step 4: duplicate ACKs for data sent before the timeout start no recovery.
@@ -278,7 +282,7 @@ impl TcpSender {
 
     /// max(2 segments, min(cwnd, window) / 2), rounded down to whole segments.
     fn half_window(&self) -> u32 {
-        let mss = self.cfg.seg_data();
+        let mss = self.mss;
         (self.cwnd.min(self.snd_wnd) / 2 / mss).max(2) * mss
     }
 
@@ -336,7 +340,7 @@ impl TcpSender {
     /// The `dupacks`-th duplicate ACK in a row.
     fn on_dupack(&mut self, now: Time, out: &mut impl SegmentSink) {
         let thresh = self.cfg.dupack_threshold;
-        let mss = self.cfg.seg_data();
+        let mss = self.mss;
         match self.cfg.variant {
             _ if !self.cfg.fast_retransmit => {}
             // 4.3BSD-Tahoe: resend the missing segment, then slow start from one segment.
@@ -391,7 +395,7 @@ impl TcpSender {
         self.ssthresh = self.half_window();
         self.timing = None;
         self.arm_rexmt(now);
-        let len = self.cfg.seg_data().min(self.snd_max.wrapping_sub(self.snd_una));
+        let len = self.mss.min(self.snd_max.wrapping_sub(self.snd_una));
         self.send_at(now, self.snd_una, len, out);
     }
 
@@ -406,7 +410,7 @@ impl TcpSender {
         self.arm_rexmt(now);
         // The first hole is retransmitted at once, whatever the pipe (RFC 6675 step 4.3).
         let hole_end = self.sb.next_hole(self.snd_una).map_or(self.snd_max, |(_, e)| e);
-        let len = self.cfg.seg_data().min(hole_end.wrapping_sub(self.snd_una));
+        let len = self.mss.min(hole_end.wrapping_sub(self.snd_una));
         self.send_at(now, self.snd_una, len, out);
         self.high_rxt = self.snd_una.wrapping_add(len);
         self.sack_output(now, out);
@@ -414,7 +418,7 @@ impl TcpSender {
 
     fn on_new_ack(&mut self, now: Time, f: &Frame, out: &mut impl SegmentSink) {
         let ack = f.ack;
-        let mss = self.cfg.seg_data();
+        let mss = self.mss;
         let acked = ack.wrapping_sub(self.snd_una);
         self.set_window(f.wnd);
         self.rtt_sample(now, f);
@@ -510,7 +514,7 @@ impl TcpSender {
 
     /// Slow start below ssthresh, congestion avoidance (one segment per window) above.
     fn open_window(&mut self) {
-        let mss = self.cfg.seg_data();
+        let mss = self.mss;
         let incr =
             if self.cwnd > self.ssthresh { (mss as u64 * mss as u64 / self.cwnd as u64) as u32 } else { mss };
         let cap = if self.cfg.window_scaling {
@@ -537,7 +541,7 @@ impl TcpSender {
         if self.state != State::Established {
             return;
         }
-        let mss = self.cfg.seg_data();
+        let mss = self.mss;
         loop {
             let flight = self.snd_nxt.wrapping_sub(self.snd_una);
             let win = self.window();
@@ -567,7 +571,7 @@ impl TcpSender {
 
     /// RFC 6675 NextSeg loop: send while the pipe leaves a segment of room in cwnd.
     fn sack_output(&mut self, now: Time, out: &mut impl SegmentSink) {
-        let mss = self.cfg.seg_data();
+        let mss = self.mss;
         loop {
             if self.cwnd < self.pipe().saturating_add(mss) {
                 return;
@@ -603,7 +607,7 @@ impl TcpSender {
 
     /// RFC 6675 IsLost: more than (DupThresh - 1) segments' worth SACKed above `s`.
     fn is_lost(&self, s: u32) -> bool {
-        self.sb.sacked_above(s) > ((self.cfg.dupack_threshold - 1) * self.cfg.seg_data()) as u64
+        self.sb.sacked_above(s) > ((self.cfg.dupack_threshold - 1) * self.mss) as u64
     }
 
     /// RFC 6675 SetPipe, per hole: octets not SACKed and not lost count once, octets
