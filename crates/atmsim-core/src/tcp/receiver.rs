@@ -144,18 +144,22 @@ impl TcpReceiver {
         let max_blocks = self.cfg.max_sack_blocks() as usize;
         if max_blocks > 0 && !self.ooo.is_empty() {
             // Most recent first, each still held and not yet covered by rcv_nxt.
+            // Built apart and stored whole: a frame whose blocks are written in place through
+            // a slice is copied once more on its way to `send` (96 octets per ACK).
+            let mut sack = [(0, 0); 4];
             let mut n = 0;
             for &(s, e) in &self.reported {
                 if n == max_blocks {
                     break;
                 }
                 if let Some(&r) = self.ooo.iter().find(|&&(a, b)| seq::le(a, s) && seq::le(e, b)) {
-                    if !f.sack[..n].contains(&r) {
-                        f.sack[n] = r;
+                    if !sack[..n].contains(&r) {
+                        sack[n] = r;
                         n += 1;
                     }
                 }
             }
+            f.sack = sack;
             f.nsack = n as u8;
             opt += sack_option(n as u32);
         }
