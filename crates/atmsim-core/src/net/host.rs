@@ -179,10 +179,8 @@ pub struct Host {
     /// VC label -> index in `endpoints`.
     ep_of: Vec<u32>,
     reasm: Vec<Reasm>,
-    /// The earliest timer of the endpoints as the host last looked (see `timer_stale`).
-    next_timer: Time,
-    /// Each endpoint's earliest timer, always current: which are due, and the earliest of all,
-    /// without visiting every endpoint.
+    /// Each endpoint's earliest timer, always current: which are due, and the earliest of all
+    /// (the host's next timer event), without visiting every endpoint.
     timers: EndpointTimers,
     /// Scratch for the endpoints due at a timer event.
     due: Vec<u32>,
@@ -197,9 +195,6 @@ pub struct Host {
     sink_of: Vec<u32>,
     /// Some sender here times from transmission completion: watch frames' last cells.
     timing_on_tx: bool,
-    /// A sender's timer moved when its segment left (`segment_transmitted`) and `next_timer`
-    /// was not updated: the next delivery rescans the endpoints (see `timer_moved`).
-    timer_stale: bool,
     /// The adapter's cells are sent when queued if their slot is before this time
     /// (`NO_COMMIT`: at their slots, one event each; see `net/commit.rs`).
     commit_end: Time,
@@ -216,7 +211,6 @@ impl Host {
             labels: Labels::identity(n_vcs),
             ep_of: vec![u32::MAX; n_vcs],
             reasm: vec![Reasm::default(); n_vcs],
-            next_timer: NEVER,
             timers: EndpointTimers::default(),
             due: Vec::new(),
             stats: HostStats::default(),
@@ -225,7 +219,6 @@ impl Host {
             capture: NO_CAPTURE,
             sink_of: Vec::new(),
             timing_on_tx: false,
-            timer_stale: false,
             commit_end: NO_COMMIT,
         }
     }
@@ -278,16 +271,8 @@ impl Host {
         if let Endpoint::Sender { tcp, .. } = &ep {
             self.timing_on_tx |= tcp.config().timing_excludes_transmission;
         }
-        // The new endpoint can only lower the earliest timer: no rescan (a host may get tens of
-        // thousands of background sources).
-        self.next_timer = self.next_timer.min(ep.next_timer());
         self.timers.push(ep.next_timer());
         self.endpoints.push(ep);
-    }
-
-    fn refresh_timer(&mut self) {
-        self.timer_stale = false;
-        self.next_timer = self.timers.min();
     }
 
     /// Cells the adapter still holds (not yet sent).
@@ -395,24 +380,6 @@ impl Host {
         if after != before {
             self.timers.set(i, after);
         }
-        self.timer_moved(before, after);
-    }
-
-    /// One endpoint's earliest timer went from `before` to `after`: the host's earliest timer
-    /// follows without visiting the others unless that endpoint held the minimum and it rose.
-    /// After `segment_transmitted` moved a timer (`timer_stale`), every endpoint is visited, as
-    /// the first rescan after it always did: until then the host keeps the earlier instant (its
-    /// timer event then finds nothing due), and that wake-up is part of the results.
-    #[inline]
-    fn timer_moved(&mut self, before: Time, after: Time) {
-        if self.timer_stale {
-            self.timer_stale = false;
-            self.refresh_timer();
-        } else if after <= self.next_timer {
-            self.next_timer = after;
-        } else if before == self.next_timer {
-            self.refresh_timer();
-        }
     }
 
     /// Fire the timers due at `now`, endpoint by endpoint in index order.
@@ -458,7 +425,6 @@ impl Host {
             self.timers.set(i, ep.next_timer());
         }
         self.due = due;
-        self.refresh_timer();
     }
 
     fn send_cell(&mut self, world: &mut World) {
@@ -496,7 +462,6 @@ impl Host {
                 let after = ep.next_timer();
                 if after != before {
                     self.timers.set(i, after);
-                    self.timer_stale = true;
                 }
             }
         }
@@ -558,7 +523,7 @@ impl Host {
         let committing = self.commit_end != NO_COMMIT;
         let mut events = if committing { self.commit(world) } else { 0 };
         loop {
-            let tt = self.next_timer;
+            let tt = self.timers.min();
             // A committing adapter's next slot is at or after the end of the run.
             let td = self.adapter.next_send();
             // On ties: arrivals, then timers, then the adapter's slot; so the arrivals before
@@ -653,7 +618,7 @@ impl Host {
         let mut events = 0;
         loop {
             let (ta, _) = self.merge.peek();
-            let tt = self.next_timer;
+            let tt = self.timers.min();
             let td = self.adapter.next_send();
             // On ties: arrivals, then timers, then the adapter's slot.
             let t = ta.min(tt).min(td);
@@ -680,7 +645,7 @@ impl Host {
         let mut events = self.commit(world);
         loop {
             let (ta, _) = self.merge.peek();
-            let tt = self.next_timer;
+            let tt = self.timers.min();
             // On ties: arrivals, then timers (the adapter's slots are all sent already).
             let t = ta.min(tt);
             if t >= horizon {
@@ -699,13 +664,13 @@ impl Host {
 
     pub fn next_key(&self, world: &World) -> Time {
         let td = self.adapter.next_send();
-        world.earliest(&self.inputs).0.min(self.next_timer).min(td)
+        world.earliest(&self.inputs).0.min(self.timers.min()).min(td)
     }
 
     /// `next_key` right after `advance`, which noted the earliest arrival left in the inputs.
     #[inline]
     pub fn key_after_batch(&self) -> Time {
-        self.next_arrival.min(self.next_timer).min(self.adapter.next_send())
+        self.next_arrival.min(self.timers.min()).min(self.adapter.next_send())
     }
 }
 
