@@ -12,11 +12,13 @@
 //! every level and updates positions at every swap. [`Sched::first_before`] finds the winner
 //! from the root down, taking the left child when its minimum is the root's.
 //!
-//! Equal keys therefore go to the lower component index. Tie order cannot change a result: a
-//! component popped at `t` processes only work before its horizon, a time no other component's
-//! work at `t` can reach before (`Sim::horizon`); the reports of every shipped and bench
-//! scenario are identical to those of the binary heap, which took equal keys in the order they
-//! were set.
+//! Equal keys therefore go to the lower index. The indices are the simulator's *slots*: it
+//! places alike components side by side (`sim/layout.rs`), so that the node over their block
+//! holds their earliest key, which the horizon scan reads as one entry. Tie order cannot change
+//! a result: a component popped at `t` processes only work before its horizon, a time no other
+//! component's work at `t` can reach before (`Sim::horizon`); the reports of every shipped and
+//! bench scenario are identical to those of the binary heap, which took equal keys in the order
+//! they were set, and to those of slots in component order.
 
 use crate::time::{Time, NEVER};
 

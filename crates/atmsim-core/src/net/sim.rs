@@ -5,10 +5,12 @@
 //! it.
 
 mod horizon;
+mod layout;
 
 use super::{Host, Port, Sched, World, NO_COMMIT};
 use crate::time::{Time, NEVER, PS_PER_MS};
 use horizon::Horizons;
+use layout::Layout;
 
 #[derive(Debug)]
 // Components sit in one vector, built once, and are visited on every scheduling step: inline
@@ -47,6 +49,10 @@ pub struct Sim {
     pub comps: Vec<Component>,
     /// How far each component may run when popped (`horizon.rs`).
     horizons: Horizons,
+    /// Per component: its slot in the scheduler (`layout.rs`).
+    slot: Vec<u32>,
+    /// Per slot: its component (`u32::MAX`: none).
+    comp_at: Vec<u32>,
     /// Look upstream to run further ahead (`horizon`) and let FCFS transmitters commit their
     /// departures; off under the reference schedule and with adaptive-shaping level logs.
     pub refine: bool,
@@ -74,17 +80,33 @@ impl Sim {
         mut lookahead: Vec<Time>,
         upstream: Vec<Vec<(u32, Time)>>,
         refine: bool,
-        world: World,
+        mut world: World,
     ) -> Self {
         // Nothing reaches a component without inputs: it runs ahead by `SOURCE_AHEAD`.
         for l in lookahead.iter_mut().filter(|l| **l == NEVER) {
             *l = SOURCE_AHEAD;
         }
-        // The horizons name the scheduler's tree nodes: the tree must be the one for these
-        // components.
+        // Alike components side by side in the scheduler's tree when the horizons look upstream
+        // (`sim/layout.rs`); the horizons name its nodes. Set up before any component has a key:
+        // the scheduler is indexed by slot, and so is a FIFO's owner (the consumer it wakes).
         assert_eq!(world.sched.leaves(), Sched::leaves_for(lookahead.len()), "one key per component");
-        let horizons = Horizons::new(lookahead, &upstream, refine);
-        Sim { comps, horizons, refine, world, now: 0, events: 0 }
+        assert!((0..lookahead.len() as u32).all(|c| world.sched.key(c) == NEVER), "no keys before the run");
+        let layout = if refine {
+            let kind: Vec<u8> = comps.iter().map(|c| u8::from(matches!(c, Component::Host(_)))).collect();
+            Layout::grouped(&kind, &lookahead, &upstream)
+        } else {
+            Layout::identity(comps.len())
+        };
+        world.sched = Sched::new(layout.leaves);
+        for f in world.fifos.iter_mut() {
+            f.owner = layout.slot[f.owner as usize];
+        }
+        let mut comp_at = vec![u32::MAX; layout.leaves];
+        for (c, &s) in layout.slot.iter().enumerate() {
+            comp_at[s as usize] = c as u32;
+        }
+        let horizons = Horizons::new(lookahead, &upstream, refine, &layout);
+        Sim { comps, horizons, slot: layout.slot, comp_at, refine, world, now: 0, events: 0 }
     }
 
     /// How far component `c`, popped at `t`, may run: the earliest time a cell not yet in its
@@ -112,16 +134,17 @@ impl Sim {
     /// Run until `end` (exclusive).
     pub fn run_until(&mut self, end: Time) {
         self.commit_until(end);
-        for (c, comp) in self.comps.iter().enumerate() {
+        for (comp, &s) in self.comps.iter().zip(&self.slot) {
             let k = comp.next_key(&self.world);
-            self.world.sched.wake(c as u32, k);
+            self.world.sched.wake(s, k);
         }
-        while let Some((t, c)) = self.world.sched.first_before(end) {
+        while let Some((t, s)) = self.world.sched.first_before(end) {
+            let c = self.comp_at[s as usize];
             let horizon = self.horizon(c, t).min(end);
             let comp = &mut self.comps[c as usize];
             self.events += comp.advance(horizon, &mut self.world);
             let k = comp.key_after_batch();
-            self.world.sched.set_first(c, k);
+            self.world.sched.set_first(s, k);
         }
         self.now = end;
         for comp in self.comps.iter_mut() {

@@ -27,14 +27,21 @@
 //! receiving data is what bounds the bottleneck port: it may answer any cell with an ACK),
 //! where the one-hop bound (the senders' keys, and `t` plus the senders' lookahead) saw two.
 
+use super::layout::Layout;
 use crate::net::Sched;
 use crate::time::{Time, NEVER};
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 
 /// Components kept per list: the bottleneck of the 15-source LAN case reaches four hops with
 /// 32 (15 sources, 15 access ports, the reverse trunk port, ...).
 pub const NEAR: usize = 32;
+
+/// A group of alike components is one entry of a list when its members' distances differ by at
+/// most the nearest's `>> SPREAD` (1/4096: under a nanosecond on the LAN's 3.7 us hops, against
+/// tens of picoseconds of clock drift between alike links): the bound is then lower than the
+/// members' own by at most that.
+pub const SPREAD: u32 = 12;
 
 /// Components with more inputs than this are not looked through, and run ahead by their plain
 /// lookahead themselves.
@@ -77,19 +84,20 @@ impl Horizons {
     /// `lookahead[c]`: how far `c` may run on its own; `upstream[c]`: the sender and latency of
     /// each input FIFO of `c`. `refine`: look upstream at all (otherwise every component runs
     /// by its lookahead, the reference schedule).
-    pub fn new(lookahead: Vec<Time>, upstream: &[Vec<(u32, Time)>], refine: bool) -> Self {
+    pub fn new(lookahead: Vec<Time>, upstream: &[Vec<(u32, Time)>], refine: bool, layout: &Layout) -> Self {
         let n = lookahead.len();
         let each =
             lookahead.iter().map(|&lookahead| Each { lookahead, rest: NEVER, start: 0, end: 0 }).collect();
-        let mut h = Horizons { each, near: Vec::new(), tree_len: 0 };
-        let leaves = Sched::leaves_for(n) as u32;
-        h.tree_len = 2 * leaves as usize;
+        let mut h = Horizons { each, near: Vec::new(), tree_len: 2 * layout.leaves };
         let mut queue = BinaryHeap::new();
         let mut seen = vec![u32::MAX; n];
+        let mut list = Vec::with_capacity(NEAR);
         for c in 0..n {
             let start = h.near.len() as u32;
             if refine && (1..=MAX_FAN_IN).contains(&upstream[c].len()) {
-                h.each[c].rest = h.search(c, upstream, leaves, &mut queue, &mut seen);
+                list.clear();
+                h.each[c].rest = h.search(c, upstream, &mut list, &mut queue, &mut seen);
+                h.push_grouped(&list, layout);
             }
             h.each[c].start = start;
             h.each[c].end = h.near.len() as u32;
@@ -97,31 +105,30 @@ impl Horizons {
         h
     }
 
-    /// Append the components nearest to `c` upstream, in order of distance; returns the bound
-    /// for the rest.
+    /// Append the components nearest to `c` upstream to `list`, in order of distance; returns
+    /// the bound for the rest.
     fn search(
-        &mut self,
+        &self,
         c: usize,
         upstream: &[Vec<(u32, Time)>],
-        leaves: u32,
+        list: &mut Vec<(u32, Time)>,
         queue: &mut BinaryHeap<Reverse<(Time, u32)>>,
         seen: &mut [u32],
     ) -> Time {
         queue.clear();
         queue.extend(upstream[c].iter().map(|&(u, latency)| Reverse((latency, u))));
-        let (mut kept, mut rest) = (0, NEVER);
+        let mut rest = NEVER;
         while let Some(Reverse((dist, u))) = queue.pop() {
             let ui = u as usize;
             if seen[ui] == c as u32 {
                 continue;
             }
-            if kept == NEAR {
+            if list.len() == NEAR {
                 // Popped in order of distance: no component left is nearer.
                 return rest.min(dist);
             }
             seen[ui] = c as u32;
-            self.near.push(Near { leaf: leaves + u, dist });
-            kept += 1;
+            list.push((u, dist));
             let inputs = &upstream[ui];
             if inputs.len() > MAX_FAN_IN {
                 // New work reaches `u` no earlier than `t + L_u`.
@@ -135,6 +142,34 @@ impl Horizons {
             }
         }
         rest
+    }
+
+    /// Append `list` (components and distances, in order of distance) to `near`, a group of
+    /// alike components (`layout.rs`) as one entry, its block's node at the nearest member's
+    /// distance, when all its members are on the list within [`SPREAD`] of each other: the
+    /// node's key is the smallest of theirs, so the entry bounds each member's term.
+    fn push_grouped(&mut self, list: &[(u32, Time)], layout: &Layout) {
+        // Per group on the list: members seen, nearest and farthest distance.
+        let mut on: BTreeMap<u32, (usize, Time, Time)> = BTreeMap::new();
+        for &(u, dist) in list {
+            let e = on.entry(layout.group[u as usize]).or_insert((0, dist, dist));
+            e.0 += 1;
+            e.2 = dist;
+        }
+        let mut done = BTreeSet::new();
+        for &(u, dist) in list {
+            let g = layout.group[u as usize];
+            let (count, first, last) = on[&g];
+            let group = &layout.groups[g as usize];
+            if count > 1 && count == group.members.len() && last - first <= first >> SPREAD {
+                if done.insert(g) {
+                    self.near.push(Near { leaf: group.node, dist });
+                }
+            } else {
+                self.near
+                    .push(Near { leaf: (layout.leaves + layout.slot[u as usize] as usize) as u32, dist });
+            }
+        }
     }
 
     /// How far component `c`, popped at `t` (the earliest key of all), may run: its earliest
@@ -219,7 +254,7 @@ mod tests {
             }
             let lookahead: Vec<Time> =
                 upstream.iter().map(|u| u.iter().map(|&(_, l)| l).min().unwrap_or(1000)).collect();
-            let h = Horizons::new(lookahead.clone(), &upstream, true);
+            let h = Horizons::new(lookahead.clone(), &upstream, true, &Layout::identity(n));
             let mut sched = Sched::new(n);
             let mut keys = vec![NEVER; n];
             for (c, k) in keys.iter_mut().enumerate() {
@@ -230,7 +265,7 @@ mod tests {
             }
             let Some((t, _)) = sched.first_before(NEVER) else { continue };
             let exact = brute(&keys, &upstream);
-            let plain = Horizons::new(lookahead.clone(), &upstream, false);
+            let plain = Horizons::new(lookahead.clone(), &upstream, false, &Layout::identity(n));
             for c in 0..n {
                 let got = h.of(c, t, &sched);
                 assert_eq!(plain.of(c, t, &sched), t + lookahead[c], "reference: the plain bound");
@@ -269,7 +304,7 @@ mod tests {
         // 0 -> 1 -> 2 -> 0, latency 10 each: only 0 has work (at 5), so 1 hears nothing before
         // 15, 2 before 25, and 0 itself before 35.
         let upstream = vec![vec![(2, 10)], vec![(0, 10)], vec![(1, 10)]];
-        let h = Horizons::new(vec![10; 3], &upstream, true);
+        let h = Horizons::new(vec![10; 3], &upstream, true, &Layout::identity(3));
         let mut sched = Sched::new(3);
         sched.set(0, 5);
         assert_eq!(h.of(0, 5, &sched), 35);
@@ -277,65 +312,146 @@ mod tests {
         assert_eq!(h.of(2, 5, &sched), 25);
     }
 
+    /// A toy network run by the scheduler: an event at `x` may send to each receiver (after
+    /// the channel latency and a random delay) or set a timer of its own. Every cell must
+    /// arrive at or after the horizon its receiver has already run to. Returns the cells sent.
+    fn run_toy(upstream: &[Vec<(u32, Time)>], lookahead: Vec<Time>, layout: &Layout, x: &mut u64) -> usize {
+        let n = upstream.len();
+        let mut downstream = vec![Vec::new(); n];
+        for (c, inputs) in upstream.iter().enumerate() {
+            for &(u, latency) in inputs {
+                downstream[u as usize].push((c, latency));
+            }
+        }
+        let span = 100 * lookahead.iter().copied().filter(|&l| l != NEVER).min().unwrap_or(20);
+        let h = Horizons::new(lookahead, upstream, true, layout);
+        let mut sched = Sched::new(layout.leaves);
+        let mut comp_at = vec![0; layout.leaves];
+        for (c, &s) in layout.slot.iter().enumerate() {
+            comp_at[s as usize] = c;
+        }
+        let mut pending: Vec<BinaryHeap<Reverse<Time>>> = vec![BinaryHeap::new(); n];
+        for (c, p) in pending.iter_mut().enumerate() {
+            for _ in 0..rng(x) % 30 {
+                let t = rng(x) % (span * 3 / 4);
+                p.push(Reverse(t));
+                sched.wake(layout.slot[c], t);
+            }
+        }
+        let mut ran_to = vec![0; n];
+        let mut sent = 0;
+        while let Some((t, s)) = sched.first_before(span) {
+            let c = comp_at[s as usize];
+            let horizon = h.of(c, t, &sched);
+            assert!(horizon > t);
+            while let Some(&Reverse(e)) = pending[c].peek() {
+                if e >= horizon {
+                    break;
+                }
+                pending[c].pop();
+                // One cell to one receiver, or a timer, or nothing: the work dies out.
+                let r = rng(x) % 10;
+                if r < 6 && !downstream[c].is_empty() {
+                    let (d, latency) = downstream[c][(rng(x) % downstream[c].len() as u64) as usize];
+                    let at = e + latency + rng(x) % 4;
+                    assert!(at >= ran_to[d], "{at} reaches {d}, which ran to {}", ran_to[d]);
+                    pending[d].push(Reverse(at));
+                    sched.wake(layout.slot[d], at);
+                    sent += 1;
+                } else if r < 9 {
+                    pending[c].push(Reverse(e + rng(x) % (span / 50)));
+                }
+            }
+            ran_to[c] = horizon;
+            let next = pending[c].peek().map_or(NEVER, |r| r.0);
+            sched.set_first(s, next);
+        }
+        sent
+    }
+
     #[test]
     fn no_component_receives_work_before_the_horizon_it_ran_to() {
-        // A toy network run by the scheduler: an event at `x` may send to each receiver (after
-        // the channel latency and a random delay) or set a timer of its own. Every cell must
-        // arrive at or after the horizon its receiver has already run to, promises included.
         let mut x = 11;
         let mut sent = 0;
         for _ in 0..40 {
             let n = 2 + (rng(&mut x) % 24) as usize;
             let mut upstream = vec![Vec::new(); n];
-            let mut downstream = vec![Vec::new(); n];
-            for (c, inputs) in upstream.iter_mut().enumerate() {
+            for inputs in upstream.iter_mut() {
                 let fan_in = if rng(&mut x).is_multiple_of(8) { 0 } else { 1 + (rng(&mut x) % 3) as usize };
                 for _ in 0..fan_in {
-                    let (u, latency) = ((rng(&mut x) % n as u64) as u32, 1 + rng(&mut x) % 20);
-                    inputs.push((u, latency));
-                    downstream[u as usize].push((c, latency));
+                    inputs.push(((rng(&mut x) % n as u64) as u32, 1 + rng(&mut x) % 20));
                 }
             }
             let lookahead: Vec<Time> =
                 upstream.iter().map(|u| u.iter().map(|&(_, l)| l).min().unwrap_or(30)).collect();
-            let h = Horizons::new(lookahead, &upstream, true);
-            let mut sched = Sched::new(n);
-            let mut pending: Vec<BinaryHeap<Reverse<Time>>> = vec![BinaryHeap::new(); n];
-            for (c, p) in pending.iter_mut().enumerate() {
-                for _ in 0..rng(&mut x) % 30 {
-                    let t = rng(&mut x) % 1500;
-                    p.push(Reverse(t));
-                    sched.wake(c as u32, t);
-                }
-            }
-            let mut ran_to = vec![0; n];
-            while let Some((t, c)) = sched.first_before(2000) {
-                let horizon = h.of(c as usize, t, &sched);
-                assert!(horizon > t);
-                let c = c as usize;
-                while let Some(&Reverse(e)) = pending[c].peek() {
-                    if e >= horizon {
-                        break;
-                    }
-                    pending[c].pop();
-                    // One cell to one receiver, or a timer, or nothing: the work dies out.
-                    let r = rng(&mut x) % 10;
-                    if r < 6 && !downstream[c].is_empty() {
-                        let (d, latency) = downstream[c][(rng(&mut x) % downstream[c].len() as u64) as usize];
-                        let at = e + latency + rng(&mut x) % 4;
-                        assert!(at >= ran_to[d], "{at} reaches {d}, which ran to {}", ran_to[d]);
-                        pending[d].push(Reverse(at));
-                        sched.wake(d as u32, at);
-                        sent += 1;
-                    } else if r < 9 {
-                        pending[c].push(Reverse(e + rng(&mut x) % 40));
-                    }
-                }
-                ran_to[c] = horizon;
-                let next = pending[c].peek().map_or(NEVER, |r| r.0);
-                sched.set_first(c as u32, next);
-            }
+            sent += run_toy(&upstream, lookahead, &Layout::identity(n), &mut x);
         }
         assert!(sent > 10_000, "{sent}");
+    }
+
+    /// The N-source loop of the bench networks: sources `S_i`, their access ports `A_i`, the
+    /// bottleneck `B` (N inputs), destination ports `P_i`, destinations `D_i`, the reverse
+    /// trunk `R` (N inputs), and the ports `K_i` back to the sources; each channel `lat`
+    /// plus a few units of drift. Returns (kinds, upstream).
+    fn loop_network(n: u32, lat: Time) -> (Vec<u8>, Vec<Vec<(u32, Time)>>) {
+        // Components: S 0..n, A n..2n, B 2n, P 2n+1.., D 3n+1.., R 4n+1, K 4n+2..
+        let (s, a, b, p, d, r, k) = (0, n, 2 * n, 2 * n + 1, 3 * n + 1, 4 * n + 1, 4 * n + 2);
+        let mut upstream = vec![Vec::new(); (5 * n + 2) as usize];
+        let drift = |i: u32, j: u32| lat + u64::from((i * 7 + j * 3) % 11);
+        for i in 0..n {
+            upstream[(a + i) as usize].push((s + i, drift(i, 0)));
+            upstream[b as usize].push((a + i, drift(i, 1)));
+            upstream[(p + i) as usize].push((b, drift(i, 2)));
+            upstream[(d + i) as usize].push((p + i, drift(i, 3)));
+            upstream[r as usize].push((d + i, drift(i, 4)));
+            upstream[(k + i) as usize].push((r, drift(i, 5)));
+            upstream[(s + i) as usize].push((k + i, drift(i, 6)));
+        }
+        let kinds = (0..5 * n + 2).map(|c| u8::from((s..a).contains(&c) || (d..r).contains(&c))).collect();
+        (kinds, upstream)
+    }
+
+    #[test]
+    fn a_group_bounds_each_member_and_shortens_the_lists() {
+        let mut x = 5;
+        for n in [3u32, 5, 15] {
+            let (kinds, upstream) = loop_network(n, 1_000_000);
+            let m = upstream.len();
+            let lookahead: Vec<Time> =
+                upstream.iter().map(|u| u.iter().map(|&(_, l)| l).min().unwrap_or(NEVER)).collect();
+            let layout = Layout::grouped(&kinds, &lookahead, &upstream);
+            let one = Horizons::new(lookahead.clone(), &upstream, true, &Layout::identity(m));
+            let grouped = Horizons::new(lookahead.clone(), &upstream, true, &layout);
+            assert!(
+                grouped.near.len() * 2 < one.near.len(),
+                "N = {n}: {} entries grouped, {} one by one",
+                grouped.near.len(),
+                one.near.len()
+            );
+            for _ in 0..200 {
+                let (mut s1, mut sg) = (Sched::new(m), Sched::new(layout.leaves));
+                let mut keys = vec![NEVER; m];
+                for (c, k) in keys.iter_mut().enumerate() {
+                    if !rng(&mut x).is_multiple_of(3) {
+                        *k = 10_000_000 + rng(&mut x) % 20_000_000;
+                        s1.set(c as u32, *k);
+                        sg.set(layout.slot[c], *k);
+                    }
+                }
+                let Some((t, _)) = s1.first_before(NEVER) else { continue };
+                assert_eq!(sg.first_before(NEVER).map(|f| f.0), Some(t));
+                let exact = brute(&keys, &upstream);
+                for c in 0..m {
+                    let (a, g) = (one.of(c, t, &s1), grouped.of(c, t, &sg));
+                    assert!(g <= exact[c].max(t + lookahead[c]), "N = {n}, {c}: past the earliest input");
+                    // Lower than one by one only by the spread of a group's distances.
+                    assert!(g <= a && a - g <= 60, "N = {n}, {c}: {g} against {a}");
+                }
+            }
+            // And run: nothing arrives before a horizon already run to.
+            let lookahead: Vec<Time> =
+                lookahead.iter().map(|&l| if l == NEVER { 1_000_000 } else { l }).collect();
+            assert!(run_toy(&upstream, lookahead, &layout, &mut x) > 1000);
+        }
     }
 }
