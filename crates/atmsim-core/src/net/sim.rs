@@ -10,7 +10,6 @@ mod layout;
 use super::{Host, Port, Sched, World, NO_COMMIT};
 use crate::time::{Time, NEVER, PS_PER_MS};
 use horizon::Horizons;
-use layout::Layout;
 
 #[derive(Debug)]
 // Components sit in one vector, built once, and are visited on every scheduling step: inline
@@ -86,17 +85,12 @@ impl Sim {
         for l in lookahead.iter_mut().filter(|l| **l == NEVER) {
             *l = SOURCE_AHEAD;
         }
-        // Alike components side by side in the scheduler's tree when the horizons look upstream
-        // (`sim/layout.rs`); the horizons name its nodes. Set up before any component has a key:
+        // Components the horizon lists meet together side by side in the scheduler's tree when
+        // the horizons look upstream (`sim/layout.rs`); the lists name its nodes. Set up before any component has a key:
         // the scheduler is indexed by slot, and so is a FIFO's owner (the consumer it wakes).
         assert_eq!(world.sched.leaves(), Sched::leaves_for(lookahead.len()), "one key per component");
         assert!((0..lookahead.len() as u32).all(|c| world.sched.key(c) == NEVER), "no keys before the run");
-        let layout = if refine {
-            let kind: Vec<u8> = comps.iter().map(|c| u8::from(matches!(c, Component::Host(_)))).collect();
-            Layout::grouped(&kind, &lookahead, &upstream)
-        } else {
-            Layout::identity(comps.len())
-        };
+        let (horizons, layout) = Horizons::new(lookahead, &upstream, refine);
         world.sched = Sched::new(layout.leaves);
         for f in world.fifos.iter_mut() {
             f.owner = layout.slot[f.owner as usize];
@@ -105,7 +99,6 @@ impl Sim {
         for (c, &s) in layout.slot.iter().enumerate() {
             comp_at[s as usize] = c as u32;
         }
-        let horizons = Horizons::new(lookahead, &upstream, refine, &layout);
         Sim { comps, horizons, slot: layout.slot, comp_at, refine, world, now: 0, events: 0 }
     }
 

@@ -1,32 +1,30 @@
-//! Where each component's key sits in the scheduler's tree: components that play the same part
-//! in the network side by side, so that one tree node holds the earliest key of the group.
+//! Where each component's key sits in the scheduler's tree: components that the horizon scan
+//! meets together side by side, so that one tree node holds the earliest key of the group.
 //!
 //! The horizon scan (`horizon.rs`) reads, for the component it bounds, the keys of its nearest
 //! upstream components one by one. In a network of N sources through one bottleneck most of
-//! those are groups of N alike components at (almost) the same distance: the N sources, their N
-//! access ports, the N destinations. If a group fills one aligned block of the tree's leaves, the
-//! block's node holds the group's smallest key, and `min key + min distance` over the group is a
-//! lower bound of every member's `key + distance`: one entry instead of N, a bound lower only by
-//! the spread of the members' distances (tens of picoseconds of clock drift; `horizon.rs` groups
-//! only members within a small fraction of their distance of each other), and always safe.
+//! those come in sets of N alike components at (almost) the same distance: the N sources, their
+//! N access ports, the N destinations. If such a set fills one aligned block of the tree's
+//! leaves, the block's node holds the set's smallest key, and `min key + min distance` over the
+//! set is a lower bound of every member's `key + distance`: one entry instead of N, a bound
+//! lower only by the spread of the members' distances (tens of picoseconds of clock drift), and
+//! always safe.
 //!
-//! Alike components are found by colour refinement on the graph of channels: a component starts
-//! with the colour of its kind, number of inputs and own lookahead, and is then told apart by the
-//! colours of its senders and receivers and the latencies of those channels (rounded to 12
-//! significant bits, so that drift does not split a group), until no colour splits further (or a
-//! few rounds have passed). The colours only place keys: a coarser or finer split changes how
-//! many entries a scan reads, never a bound's safety.
+//! The groups come from the lists themselves. Each list is cut into *clusters*: runs of entries
+//! within [`SPREAD`] (1/4096) of the run's first distance (the last cluster of a list cut at
+//! `NEAR` entries may be partial and is left out). A cluster met on `k` lists would save
+//! `k * (size - 1)` entries as a group; clusters become groups in that order, each only if none
+//! of its members is in a group yet. A list reads a group as one entry wherever the whole group
+//! is on it within the spread (`horizon.rs`), its members one by one elsewhere. Components in no
+//! group stand alone.
 //!
-//! Each colour with several members takes an aligned block of a power of two leaves (larger blocks
-//! first, so each is aligned to its size); members keep their index order inside it, and the
-//! block's unused leaves are padding that never has work.
+//! Each group takes an aligned block of a power of two leaves (larger blocks first, so each is
+//! aligned to its size); members keep their index order inside it, and the block's unused
+//! leaves are padding that never has work.
 
-use crate::time::{Time, NEVER};
+use super::horizon::SPREAD;
+use crate::time::Time;
 use std::collections::BTreeMap;
-
-/// Rounds of refinement at most: every group of the bench and study networks settles in fewer;
-/// a longer chain of distinct components is left partly unsplit, which is only less grouping.
-const ROUNDS: usize = 16;
 
 /// The placement of components' keys in the scheduler's tree.
 #[derive(Debug, Clone)]
@@ -42,7 +40,7 @@ pub struct Layout {
     pub groups: Vec<Group>,
 }
 
-/// Alike components in one aligned block of leaves.
+/// Components side by side in one aligned block of leaves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Group {
     pub members: Vec<u32>,
@@ -50,32 +48,58 @@ pub struct Group {
     pub node: u32,
 }
 
+/// One component's nearest upstream components and their distances, in order of distance, and
+/// whether the list was cut short (more components were as near as its last).
+pub struct List<'a> {
+    pub near: &'a [(u32, Time)],
+    pub cut: bool,
+}
+
 impl Layout {
     /// Each component at the leaf of its own index (the reference schedule, and tests).
     pub fn identity(n: usize) -> Self {
-        let leaves = n.max(1).next_power_of_two();
-        Layout {
-            leaves,
-            slot: (0..n as u32).collect(),
-            group: (0..n as u32).collect(),
-            groups: (0..n as u32).map(|c| Group { members: vec![c], node: leaves as u32 + c }).collect(),
-        }
+        Layout::place(n, (0..n as u32).map(|c| vec![c]).collect())
     }
 
-    /// Alike components side by side. `kind[c]`: what `c` is (port, host); `lookahead[c]`: its
-    /// smallest input latency; `upstream[c]`: the sender and latency of each of its inputs.
-    pub fn grouped(kind: &[u8], lookahead: &[Time], upstream: &[Vec<(u32, Time)>]) -> Self {
-        let colour = refine(kind, lookahead, upstream);
-        let mut members: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
-        for (c, &k) in colour.iter().enumerate() {
-            members.entry(k).or_default().push(c as u32);
+    /// The groups `lists` meet (see the module doc), side by side, for `n` components.
+    pub fn grouped(n: usize, lists: &[List]) -> Self {
+        // Every cluster of two or more, with the number of lists it saves an entry on each.
+        let mut seen: BTreeMap<Vec<u32>, usize> = BTreeMap::new();
+        for list in lists {
+            let mut clusters = clusters(list.near);
+            if list.cut {
+                clusters.pop();
+            }
+            for cluster in clusters.into_iter().filter(|c| c.len() > 1) {
+                let mut members: Vec<u32> = cluster.iter().map(|&(u, _)| u).collect();
+                members.sort_unstable();
+                *seen.entry(members).or_default() += 1;
+            }
         }
-        let mut blocks: Vec<Vec<u32>> = members.into_values().collect();
+        // The ones that save the most entries first; a component goes to one group only.
+        let mut candidates: Vec<(usize, Vec<u32>)> =
+            seen.into_iter().map(|(m, lists)| ((m.len() - 1) * lists, m)).collect();
+        candidates.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        let mut taken = vec![false; n];
+        let mut blocks = Vec::new();
+        for (_, members) in candidates {
+            if members.iter().all(|&u| !taken[u as usize]) {
+                for &u in &members {
+                    taken[u as usize] = true;
+                }
+                blocks.push(members);
+            }
+        }
+        blocks.extend((0..n as u32).filter(|&c| !taken[c as usize]).map(|c| vec![c]));
+        Layout::place(n, blocks)
+    }
+
+    /// Each block of components in an aligned block of leaves.
+    fn place(n: usize, mut blocks: Vec<Vec<u32>>) -> Self {
         // Larger blocks first (each then starts at a multiple of its size), then by first member.
         blocks.sort_by_key(|m| (std::cmp::Reverse(m.len().next_power_of_two()), m[0]));
         let total: usize = blocks.iter().map(|m| m.len().next_power_of_two()).sum();
         let leaves = total.max(1).next_power_of_two();
-        let n = kind.len();
         let (mut slot, mut group) = (vec![0; n], vec![0; n]);
         let mut groups = Vec::with_capacity(blocks.len());
         let mut at = 0;
@@ -94,134 +118,74 @@ impl Layout {
     }
 }
 
-/// A latency rounded to 12 significant bits (about 0.02 %): links alike but for clock drift
-/// (20 ppm) share a value, unless they straddle a rounding boundary (then they are not grouped).
-fn rounded(t: Time) -> Time {
-    if t == NEVER {
-        return NEVER;
-    }
-    let shift = (64 - t.leading_zeros()).saturating_sub(12);
-    (t >> shift) << shift
-}
-
-/// Colour refinement: components with the same colour have alike kinds, lookaheads and inputs
-/// and outputs of alike colours over alike latencies (up to `ROUNDS` hops away).
-fn refine(kind: &[u8], lookahead: &[Time], upstream: &[Vec<(u32, Time)>]) -> Vec<u32> {
-    let n = kind.len();
-    let mut downstream = vec![Vec::new(); n];
-    for (c, inputs) in upstream.iter().enumerate() {
-        for &(u, latency) in inputs {
-            downstream[u as usize].push((c as u32, latency));
+/// A list cut into runs of entries within [`SPREAD`] of the run's first distance.
+pub fn clusters(list: &[(u32, Time)]) -> Vec<&[(u32, Time)]> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in 1..=list.len() {
+        if i == list.len() || list[i].1 - list[start].1 > list[start].1 >> SPREAD {
+            out.push(&list[start..i]);
+            start = i;
         }
     }
-    let canon = |sigs: Vec<Vec<u64>>| -> (Vec<u32>, usize) {
-        let mut ids: BTreeMap<&[u64], u32> = BTreeMap::new();
-        for s in &sigs {
-            let next = ids.len() as u32;
-            ids.entry(s).or_insert(next);
-        }
-        (sigs.iter().map(|s| ids[s.as_slice()]).collect(), ids.len())
-    };
-    let start = (0..n)
-        .map(|c| {
-            vec![
-                u64::from(kind[c]),
-                upstream[c].len() as u64,
-                downstream[c].len() as u64,
-                rounded(lookahead[c]),
-            ]
-        })
-        .collect();
-    let (mut colour, mut count) = canon(start);
-    for _ in 0..ROUNDS {
-        let sigs = (0..n)
-            .map(|c| {
-                let side = |edges: &[(u32, Time)]| {
-                    let mut v: Vec<(u64, u64)> =
-                        edges.iter().map(|&(u, l)| (u64::from(colour[u as usize]), rounded(l))).collect();
-                    v.sort_unstable();
-                    v
-                };
-                let mut s = vec![u64::from(colour[c])];
-                for (a, b) in side(&upstream[c]) {
-                    s.extend([a, b]);
-                }
-                s.push(u64::MAX);
-                for (a, b) in side(&downstream[c]) {
-                    s.extend([a, b]);
-                }
-                s
-            })
-            .collect();
-        let (next, next_count) = canon(sigs);
-        colour = next;
-        if next_count == count {
-            break;
-        }
-        count = next_count;
-    }
-    colour
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Kinds, lookaheads and inputs of a network.
-    type Network = (Vec<u8>, Vec<Time>, Vec<Vec<(u32, Time)>>);
-
-    /// N sources -> N access links -> one port -> N destinations, as in the bench networks:
-    /// components 0..N sources, N the bottleneck, N+1..2N+1 destinations.
-    fn star(n: u32) -> Network {
-        let mut upstream = vec![Vec::new(); 2 * n as usize + 1];
-        let mut kind = vec![1; 2 * n as usize + 1];
-        kind[n as usize] = 0;
-        for s in 0..n {
-            // Drift: each link a few picoseconds off the others.
-            upstream[n as usize].push((s, 3_726_000 + 7 * u64::from(s)));
-            upstream[(n + 1 + s) as usize].push((n, 3_726_000 + 11 * u64::from(s)));
-        }
-        let lookahead = upstream.iter().map(|u| u.iter().map(|&(_, l)| l).min().unwrap_or(NEVER)).collect();
-        (kind, lookahead, upstream)
+    #[test]
+    fn the_clusters_met_most_become_groups() {
+        // Distances within 1/4096 are alike: 4096 and 4097 are, 4096 and 4098 are not.
+        let a = [(0, 4096), (1, 4097), (2, 8192), (3, 8192)];
+        let b = [(1, 4096), (0, 4096), (4, 4096), (2, 4098)];
+        let c = [(1, 4096), (0, 4096), (4, 4096)];
+        let l = Layout::grouped(6, &[List { near: &a, cut: false }, List { near: &b, cut: false }]);
+        // {0, 1, 4} saves two entries on b, {0, 1} one on a: the first wins, then {2, 3}.
+        assert_eq!(l.groups[l.group[0] as usize].members, vec![0, 1, 4]);
+        assert_eq!(l.groups[l.group[2] as usize].members, vec![2, 3]);
+        assert_eq!(l.groups[l.group[5] as usize].members, vec![5]);
+        // {0, 1} on three lists (three entries saved) beats {0, 1, 4} on one (two).
+        let l = Layout::grouped(
+            6,
+            &[
+                List { near: &a, cut: false },
+                List { near: &a, cut: false },
+                List { near: &a, cut: false },
+                List { near: &c, cut: false },
+            ],
+        );
+        assert_eq!(l.groups[l.group[0] as usize].members, vec![0, 1]);
+        assert_eq!(l.groups[l.group[4] as usize].members, vec![4]);
+        // The last cluster of a cut list is left out.
+        let l = Layout::grouped(6, &[List { near: &a, cut: true }]);
+        assert_eq!(l.groups[l.group[0] as usize].members, vec![0, 1]);
+        assert_eq!(l.groups[l.group[2] as usize].members, vec![2]);
     }
 
     #[test]
-    fn alike_components_share_an_aligned_block() {
-        let (kind, lookahead, upstream) = star(5);
-        let l = Layout::grouped(&kind, &lookahead, &upstream);
-        // Sources, destinations, the bottleneck: blocks of 8, 8 and 1 in 32 leaves.
-        assert_eq!(l.leaves, 32);
-        assert_eq!(l.groups.len(), 3);
-        let sources = &l.groups[l.group[0] as usize];
-        assert_eq!(sources.members, vec![0, 1, 2, 3, 4]);
-        let dests = &l.groups[l.group[6] as usize];
-        assert_eq!(dests.members, vec![6, 7, 8, 9, 10]);
-        assert_eq!(l.groups[l.group[5] as usize].members, vec![5]);
-        // Every group's node covers exactly its block: the members' leaves and padding.
+    fn every_group_fills_its_own_aligned_block() {
+        let a: Vec<(u32, Time)> = (0..5).map(|u| (u, 1_000_000 + u64::from(u))).collect();
+        let b: Vec<(u32, Time)> = (5..8).map(|u| (u, 2_000_000 + u64::from(u))).collect();
+        let l = Layout::grouped(9, &[List { near: &a, cut: false }, List { near: &b, cut: false }]);
+        // Blocks of 8 and 4, then 8 alone: 13 leaves in 16.
+        assert_eq!(l.leaves, 16);
         let mut seen = vec![false; l.leaves];
         for g in &l.groups {
             let size = g.members.len().next_power_of_two();
             let first = g.node as usize * size - l.leaves;
             for (i, &c) in g.members.iter().enumerate() {
                 assert_eq!(l.slot[c as usize] as usize, first + i);
+                assert_eq!(l.groups[l.group[c as usize] as usize], *g);
             }
             for s in seen.iter_mut().skip(first).take(size) {
                 assert!(!*s, "blocks overlap");
                 *s = true;
             }
         }
-    }
-
-    #[test]
-    fn different_latencies_or_neighbours_split_a_group() {
-        let (kind, lookahead, mut upstream) = star(4);
-        // Source 3's link is twice as long: its destination and itself stand apart.
-        upstream[4][3].1 *= 2;
-        let l = Layout::grouped(&kind, &lookahead, &upstream);
-        assert_eq!(l.groups[l.group[0] as usize].members, vec![0, 1, 2]);
-        assert_eq!(l.groups[l.group[3] as usize].members, vec![3]);
-        // Destinations all hang off the bottleneck alike.
-        assert_eq!(l.groups[l.group[5] as usize].members, vec![5, 6, 7, 8]);
+        assert_eq!(l.groups[l.group[0] as usize].members, vec![0, 1, 2, 3, 4]);
+        assert_eq!(l.groups[l.group[6] as usize].members, vec![5, 6, 7]);
     }
 
     #[test]
@@ -229,6 +193,6 @@ mod tests {
         let l = Layout::identity(5);
         assert_eq!(l.leaves, 8);
         assert_eq!(l.slot, vec![0, 1, 2, 3, 4]);
-        assert_eq!(l.groups[3], Group { members: vec![3], node: 11 });
+        assert_eq!(l.groups[l.group[3] as usize], Group { members: vec![3], node: 11 });
     }
 }
