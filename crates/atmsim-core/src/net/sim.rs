@@ -2,7 +2,8 @@
 //!
 //! Each step takes the component with the earliest key from the scheduler (`sched.rs`), runs it
 //! to its horizon (`sim/horizon.rs`: the earliest time anything new can reach it) and re-keys
-//! it.
+//! it. The scheduler holds the keys by slot (`sim/layout.rs`: groups of components side by
+//! side); a FIFO's `owner` is its consumer's slot.
 
 mod horizon;
 mod layout;
