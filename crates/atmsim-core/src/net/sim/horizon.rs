@@ -54,9 +54,9 @@ pub const SPREAD: u32 = 12;
 /// lookahead themselves.
 pub const MAX_FAN_IN: usize = 16;
 
-/// A component near another, upstream: its leaf in the scheduler's tree (`Sched::tree`: its key
-/// is one load, with no index arithmetic in the scan) and the latency of the shortest path from
-/// it.
+/// A component near another, upstream, or a group of them (`layout.rs`): its node in the
+/// scheduler's tree (`Sched::tree`: its key, or the group's smallest, is one load, with no index
+/// arithmetic in the scan) and the latency of the shortest path from it (the nearest member's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Near {
     leaf: u32,
@@ -222,8 +222,10 @@ impl Horizons {
             if n.dist >= room {
                 break;
             }
-            // SAFETY: `n.leaf` is `leaves + u` for a component `u < n` (`new`), below
-            // `2 * leaves == tree_len == tree.len()` (asserted above).
+            // SAFETY: `n.leaf` is a node of the laid-out tree (`build`): a component's leaf
+            // `leaves + slot` with `slot < leaves`, or a group's node, `(leaves + at) / size`
+            // with `at + size <= leaves` (`layout.rs`); both below `2 * leaves == tree_len ==
+            // tree.len()` (asserted above).
             let key = unsafe { *tree.get_unchecked(n.leaf as usize) };
             // Below `room - dist` only when finite: no overflow in the sum.
             let k = key - t;
