@@ -51,8 +51,6 @@ pub struct Sim {
     horizons: Horizons,
     /// Per component: its slot in the scheduler (`layout.rs`).
     slot: Vec<u32>,
-    /// Per slot: its component (`u32::MAX`: none).
-    comp_at: Vec<u32>,
     /// Look upstream to run further ahead (`horizon`) and let FCFS transmitters commit their
     /// departures; off under the reference schedule and with adaptive-shaping level logs.
     pub refine: bool,
@@ -87,8 +85,9 @@ impl Sim {
             *l = SOURCE_AHEAD;
         }
         // Components the horizon lists meet together side by side in the scheduler's tree when
-        // the horizons look upstream (`sim/layout.rs`); the lists name its nodes. Set up before any component has a key:
-        // the scheduler is indexed by slot, and so is a FIFO's owner (the consumer it wakes).
+        // the horizons look upstream (`sim/layout.rs`); the lists name its nodes. Set up before
+        // any component has a key: the scheduler is indexed by slot, and so is a FIFO's owner
+        // (the consumer it wakes).
         assert_eq!(world.sched.leaves(), Sched::leaves_for(lookahead.len()), "one key per component");
         assert!((0..lookahead.len() as u32).all(|c| world.sched.key(c) == NEVER), "no keys before the run");
         let (horizons, layout) = Horizons::new(lookahead, &upstream, refine);
@@ -96,20 +95,16 @@ impl Sim {
         for f in world.fifos.iter_mut() {
             f.owner = layout.slot[f.owner as usize];
         }
-        let mut comp_at = vec![u32::MAX; layout.leaves];
-        for (c, &s) in layout.slot.iter().enumerate() {
-            comp_at[s as usize] = c as u32;
-        }
-        Sim { comps, horizons, slot: layout.slot, comp_at, refine, world, now: 0, events: 0 }
+        Sim { comps, horizons, slot: layout.slot, refine, world, now: 0, events: 0 }
     }
 
-    /// How far component `c`, popped at `t`, may run: the earliest time a cell not yet in its
-    /// input FIFOs can arrive there, from the keys of the components near it upstream and their
-    /// distances (`sim/horizon.rs`), at least `t` plus its smallest input latency (the
-    /// reference schedule's bound).
+    /// How far the component at scheduler slot `s`, popped at `t`, may run (and which component
+    /// that is): the earliest time a cell not yet in its input FIFOs can arrive there, from the
+    /// keys of the components near it upstream and their distances (`sim/horizon.rs`), at least
+    /// `t` plus its smallest input latency (the reference schedule's bound).
     #[inline]
-    fn horizon(&self, c: u32, t: Time) -> Time {
-        self.horizons.of(c as usize, t, &self.world.sched)
+    fn horizon(&self, s: u32, t: Time) -> (Time, u32) {
+        self.horizons.at_slot(s as usize, t, &self.world.sched)
     }
 
     /// Let every component that can commit its departures up to `end` do so (`net/commit.rs`);
@@ -133,8 +128,8 @@ impl Sim {
             self.world.sched.wake(s, k);
         }
         while let Some((t, s)) = self.world.sched.first_before(end) {
-            let c = self.comp_at[s as usize];
-            let horizon = self.horizon(c, t).min(end);
+            let (horizon, c) = self.horizon(s, t);
+            let horizon = horizon.min(end);
             let comp = &mut self.comps[c as usize];
             self.events += comp.advance(horizon, &mut self.world);
             let k = comp.key_after_batch();

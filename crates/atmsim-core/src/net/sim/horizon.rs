@@ -74,12 +74,17 @@ struct Each {
     /// Its list in `near` (`start..end`; empty: the plain lookahead).
     start: u32,
     end: u32,
+    /// The component (in `at_slot`, which is indexed by the scheduler's slots).
+    comp: u32,
 }
 
 #[derive(Debug, Default)]
 pub struct Horizons {
     /// Per component.
     each: Vec<Each>,
+    /// The same records per scheduler slot (padding: no list, never read): the scheduler names
+    /// a slot, and one load gives the component and what its scan reads.
+    at_slot: Vec<Each>,
     /// Every component's nearest upstream components, in order of distance, one list after the
     /// other.
     near: Vec<Near>,
@@ -106,9 +111,11 @@ impl Horizons {
         group: bool,
     ) -> (Self, Layout) {
         let n = lookahead.len();
-        let each =
-            lookahead.iter().map(|&lookahead| Each { lookahead, rest: NEVER, start: 0, end: 0 }).collect();
-        let mut h = Horizons { each, near: Vec::new(), tree_len: 0 };
+        let each = lookahead
+            .iter()
+            .map(|&lookahead| Each { lookahead, rest: NEVER, start: 0, end: 0, comp: 0 })
+            .collect();
+        let mut h = Horizons { each, at_slot: Vec::new(), near: Vec::new(), tree_len: 0 };
         // Every component's list (flat, `span[c]` in `all`), then the groups they meet, then the
         // lists with each whole group as one entry.
         let (mut all, mut span) = (Vec::new(), vec![(0, 0, false); n]);
@@ -133,6 +140,11 @@ impl Horizons {
             h.each[c].start = h.near.len() as u32;
             h.push_grouped(&all[a..b], &layout);
             h.each[c].end = h.near.len() as u32;
+            h.each[c].comp = c as u32;
+        }
+        h.at_slot = vec![Each::default(); layout.leaves];
+        for (c, &s) in layout.slot.iter().enumerate() {
+            h.at_slot[s as usize] = h.each[c];
         }
         (h, layout)
     }
@@ -205,11 +217,22 @@ impl Horizons {
         }
     }
 
-    /// How far component `c`, popped at `t` (the earliest key of all), may run: its earliest
-    /// input time, at least `t` plus its lookahead.
+    /// How far the component at scheduler slot `s`, popped at `t` (the earliest key of all),
+    /// may run: its earliest input time, at least `t` plus its lookahead; and the component.
     #[inline]
-    pub fn of(&self, c: usize, t: Time, sched: &Sched) -> Time {
-        let Each { lookahead, rest, start, end } = self.each[c];
+    pub fn at_slot(&self, s: usize, t: Time, sched: &Sched) -> (Time, u32) {
+        let e = self.at_slot[s];
+        (self.bound(e, t, sched), e.comp)
+    }
+
+    /// [`Horizons::at_slot`] by component.
+    #[cfg(test)]
+    fn of(&self, c: usize, t: Time, sched: &Sched) -> Time {
+        self.bound(self.each[c], t, sched)
+    }
+
+    #[inline(always)]
+    fn bound(&self, Each { lookahead, rest, start, end, .. }: Each, t: Time, sched: &Sched) -> Time {
         let plain = t.saturating_add(lookahead);
         if start == end {
             return plain;
