@@ -86,7 +86,8 @@ pub mod rm {
 /// Cells on their way to one input of a component, in arrival order.
 ///
 /// One sender feeds each FIFO and the sender emits cells in time order, so arrivals are sorted
-/// without any search. `owner` is the component that consumes it (woken when a cell arrives).
+/// without any search. `owner` is the scheduler slot of the component that consumes it (woken
+/// when a cell arrives; `Sim::new` turns component indices into slots).
 #[derive(Debug)]
 pub struct CellFifo {
     pub owner: u32,

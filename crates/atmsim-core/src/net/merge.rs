@@ -97,7 +97,8 @@ impl InputMerge {
         }
     }
 
-    /// When the head of a lone input (`lone`) is taken into account; `NEVER` if it is empty.
+    /// When the head of `fifo` (a lone input, or the one a run reads) is taken into account;
+    /// `NEVER` if it is empty.
     #[inline(always)]
     pub fn lone_key(&self, fifo: &CellFifo) -> Time {
         match fifo.head_time() {
@@ -138,6 +139,37 @@ impl InputMerge {
     #[inline(always)]
     fn popped(&mut self, fifos: &[CellFifo], inputs: &[u32]) {
         let i = self.heap[0].2;
+        let key = match fifos[inputs[i as usize] as usize].head_time() {
+            Some(t) => self.key(t),
+            None => NEVER,
+        };
+        self.ran(key);
+    }
+
+    /// Before which key the earliest input's cells come before every other input's, so that
+    /// they may be taken in a row (`peek` then names it throughout) and the merge told once,
+    /// with [`InputMerge::ran`]: the runner-up's key (`NEVER` if no other input has cells). A
+    /// tie with the runner-up ends the run, since ranks decide it; under `Random` every service
+    /// draws a rank, so a run is one cell.
+    #[inline]
+    pub fn run_until(&self) -> Time {
+        if self.arbitration == Arbitration::Random {
+            return 0;
+        }
+        match self.heap.as_slice() {
+            [_] | [] => NEVER,
+            [_, a] => a.0,
+            [_, a, b, ..] => a.0.min(b.0),
+        }
+    }
+
+    /// After one or more cells of the earliest input were taken (the run of `run_until`):
+    /// `key` is its new head's (`NEVER`: drained). Its rank is that of one service: under
+    /// `Rotating` the ranks only order the inputs by their last service, which one service
+    /// or several in a row leave alike.
+    #[inline(always)]
+    pub fn ran(&mut self, key: Time) {
+        let i = self.heap[0].2;
         match self.arbitration {
             Arbitration::Rotating => {
                 self.served += 1;
@@ -147,20 +179,14 @@ impl InputMerge {
             Arbitration::Random => self.draw_rank(i),
             Arbitration::Fixed => {}
         }
-        match fifos[inputs[i as usize] as usize].head_time() {
-            Some(t) => {
-                self.heap[0].0 = match self.grid {
-                    None => t,
-                    Some(g) => g.slot_at_or_after(t),
-                }
+        if key != NEVER {
+            self.heap[0].0 = key;
+        } else {
+            let last = self.heap.pop().expect("popped from a non-empty merge");
+            if self.heap.is_empty() {
+                return;
             }
-            None => {
-                let last = self.heap.pop().expect("popped from a non-empty merge");
-                if self.heap.is_empty() {
-                    return;
-                }
-                self.heap[0] = last;
-            }
+            self.heap[0] = last;
         }
         self.sift_down(0);
     }
@@ -310,6 +336,57 @@ mod tests {
         lone.set_lone(lone.lone_key(&fifos[f]));
         assert_eq!(lone.peek().0, NEVER);
         assert_eq!(InputMerge::lone(&[0, 1]), None);
+    }
+
+    /// `drain` by runs: the earliest input's cells taken in a row up to `run_until`, the merge
+    /// told once per run (as `Port::process_plain` reads them).
+    fn drain_runs(m: &mut InputMerge, fifos: &mut [CellFifo], inputs: &[u32]) -> Vec<(Time, usize)> {
+        m.rebuild(fifos, inputs);
+        let mut out = Vec::new();
+        loop {
+            let (mut t, i) = m.peek();
+            if t == NEVER {
+                return out;
+            }
+            let (f, until) = (inputs[i] as usize, m.run_until());
+            loop {
+                fifos[f].pop().expect("a head");
+                out.push((t, i));
+                t = m.lone_key(&fifos[f]);
+                if t >= until {
+                    break;
+                }
+            }
+            m.ran(t);
+        }
+    }
+
+    #[test]
+    fn runs_of_the_earliest_input_give_the_order_of_single_pops() {
+        // Runs of one input, ties at run ends, an input drained mid-batch; then a second batch
+        // of ties only, which the ranks the first left decide.
+        let first = [vec![1, 2, 3, 10, 11, 30], vec![3, 4, 5, 6, 30], vec![], vec![2, 9, 9, 9, 12]];
+        let second = [vec![50, 60], vec![50, 60], vec![50, 60], vec![50, 60]];
+        let grid = SlotGrid { period: CellPeriod { num: 4, den: 1 }, phase: 1 };
+        let inputs = [0u32, 1, 2, 3];
+        for arbitration in [Arbitration::Rotating, Arbitration::Fixed, Arbitration::Random] {
+            for grid in [None, Some(grid)] {
+                let new = || InputMerge {
+                    arbitration,
+                    grid,
+                    rng: Some(Rng::stream(9, "arb")),
+                    ..Default::default()
+                };
+                let (mut one, mut runs) = (new(), new());
+                for batch in [&first, &second] {
+                    let mut fifos = fifos_of(batch);
+                    let want = drain(&mut one, &mut fifos, &inputs);
+                    let mut fifos = fifos_of(batch);
+                    let got = drain_runs(&mut runs, &mut fifos, &inputs);
+                    assert_eq!(got, want, "{arbitration:?} grid {grid:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -19,7 +19,8 @@
 //! to `c`, so `c` may run to the smallest such time over its nearest upstream components. The
 //! plain bound stays available as the reference schedule (`[engine] schedule = "reference"`);
 //! both give identical results. The keys live in a tournament tree (`sched.rs`): a component
-//! going idle is just a key of `NEVER`.
+//! going idle is just a key of `NEVER`. Components the horizon lists meet together sit side by
+//! side in it (`sim/layout.rs`), so that one node's key bounds a whole group.
 //!
 //! Under the lookahead schedule, a first-come-first-served transmitter (a FIFO port, a host
 //! adapter with plain VCs) *commits* its departures (`commit.rs`): a cell's slot is fixed when it

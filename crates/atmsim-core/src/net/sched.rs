@@ -12,11 +12,13 @@
 //! every level and updates positions at every swap. [`Sched::first_before`] finds the winner
 //! from the root down, taking the left child when its minimum is the root's.
 //!
-//! Equal keys therefore go to the lower component index. Tie order cannot change a result: a
-//! component popped at `t` processes only work before its horizon, a time no other component's
-//! work at `t` can reach before (`Sim::horizon`); the reports of every shipped and bench
-//! scenario are identical to those of the binary heap, which took equal keys in the order they
-//! were set.
+//! Equal keys therefore go to the lower index. The indices are the simulator's *slots*: it
+//! places alike components side by side (`sim/layout.rs`), so that the node over their block
+//! holds their earliest key, which the horizon scan reads as one entry. Tie order cannot change
+//! a result: a component popped at `t` processes only work before its horizon, a time no other
+//! component's work at `t` can reach before (`Sim::horizon`); the reports of every shipped and
+//! bench scenario are identical to those of the binary heap, which took equal keys in the order
+//! they were set, and to those of slots in component order.
 
 use crate::time::{Time, NEVER};
 
@@ -73,22 +75,45 @@ impl Sched {
         let tree = &mut self.tree[..];
         let mut i = self.leaves + c as usize;
         let mut m = t;
+        // Bounds-checked once: `i < tree.len()` from here on (see `sibling`).
         tree[i] = m;
         while i > 1 {
-            m = m.min(tree[i ^ 1]);
+            m = m.min(Sched::sibling(tree, i));
             i >>= 1;
-            if tree[i] == m {
+            // SAFETY: `i` halved from an index below `tree.len()`.
+            let node = unsafe { tree.get_unchecked_mut(i) };
+            if *node == m {
                 // The smallest key below this node is unchanged, and so is everything above.
                 return;
             }
-            tree[i] = m;
+            *node = m;
         }
     }
 
-    /// [`Sched::set`] for the component [`Sched::first_before`] just named.
+    /// [`Sched::set`] for the component [`Sched::first_before`] just named. Its key was the
+    /// smallest, so every node on its path held it: each is rewritten (no test for an
+    /// unchanged minimum, which would fail at every level but where another key ties).
     #[inline]
     pub fn set_first(&mut self, c: u32, t: Time) {
-        self.set(c, t);
+        let tree = &mut self.tree[..];
+        let mut i = self.leaves + c as usize;
+        let mut m = t;
+        tree[i] = m;
+        while i > 1 {
+            m = m.min(Sched::sibling(tree, i));
+            i >>= 1;
+            // SAFETY: `i` halved from an index below `tree.len()`.
+            unsafe { *tree.get_unchecked_mut(i) = m };
+        }
+    }
+
+    /// The key of node `i`'s sibling, for an `i` in `1..tree.len()`.
+    #[inline(always)]
+    fn sibling(tree: &[Time], i: usize) -> Time {
+        debug_assert!(i < tree.len() && tree.len().is_multiple_of(2));
+        // SAFETY: the tree has `2 * leaves` nodes, an even number, so `i < tree.len()` (the
+        // callers' bounds-checked write at the leaf, then only halving) gives `i ^ 1 < tree.len()`.
+        unsafe { *tree.get_unchecked(i ^ 1) }
     }
 
     /// The component with the earliest key, if that key is before `end`; its key becomes `NEVER`.
@@ -111,7 +136,9 @@ impl Sched {
         }
         let mut i = 1;
         while i < self.leaves {
-            i = 2 * i + usize::from(self.tree[2 * i] != t);
+            // SAFETY: `i < leaves`, so `2 * i + 1 < 2 * leaves == tree.len()`.
+            let left = unsafe { *self.tree.get_unchecked(2 * i) };
+            i = 2 * i + usize::from(left != t);
         }
         Some((t, (i - self.leaves) as u32))
     }

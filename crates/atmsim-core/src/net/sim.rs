@@ -2,9 +2,11 @@
 //!
 //! Each step takes the component with the earliest key from the scheduler (`sched.rs`), runs it
 //! to its horizon (`sim/horizon.rs`: the earliest time anything new can reach it) and re-keys
-//! it.
+//! it. The scheduler holds the keys by slot (`sim/layout.rs`: groups of components side by
+//! side); a FIFO's `owner` is its consumer's slot.
 
 mod horizon;
+mod layout;
 
 use super::{Host, Port, Sched, World, NO_COMMIT};
 use crate::time::{Time, NEVER, PS_PER_MS};
@@ -47,6 +49,8 @@ pub struct Sim {
     pub comps: Vec<Component>,
     /// How far each component may run when popped (`horizon.rs`).
     horizons: Horizons,
+    /// Per component: its slot in the scheduler (`layout.rs`).
+    slot: Vec<u32>,
     /// Look upstream to run further ahead (`horizon`) and let FCFS transmitters commit their
     /// departures; off under the reference schedule and with adaptive-shaping level logs.
     pub refine: bool,
@@ -74,26 +78,33 @@ impl Sim {
         mut lookahead: Vec<Time>,
         upstream: Vec<Vec<(u32, Time)>>,
         refine: bool,
-        world: World,
+        mut world: World,
     ) -> Self {
         // Nothing reaches a component without inputs: it runs ahead by `SOURCE_AHEAD`.
         for l in lookahead.iter_mut().filter(|l| **l == NEVER) {
             *l = SOURCE_AHEAD;
         }
-        // The horizons name the scheduler's tree nodes: the tree must be the one for these
-        // components.
+        // Components the horizon lists meet together side by side in the scheduler's tree when
+        // the horizons look upstream (`sim/layout.rs`); the lists name its nodes. Set up before
+        // any component has a key: the scheduler is indexed by slot, and so is a FIFO's owner
+        // (the consumer it wakes).
         assert_eq!(world.sched.leaves(), Sched::leaves_for(lookahead.len()), "one key per component");
-        let horizons = Horizons::new(lookahead, &upstream, refine);
-        Sim { comps, horizons, refine, world, now: 0, events: 0 }
+        assert!((0..lookahead.len() as u32).all(|c| world.sched.key(c) == NEVER), "no keys before the run");
+        let (horizons, layout) = Horizons::new(lookahead, &upstream, refine);
+        world.sched = Sched::new(layout.leaves);
+        for f in world.fifos.iter_mut() {
+            f.owner = layout.slot[f.owner as usize];
+        }
+        Sim { comps, horizons, slot: layout.slot, refine, world, now: 0, events: 0 }
     }
 
-    /// How far component `c`, popped at `t`, may run: the earliest time a cell not yet in its
-    /// input FIFOs can arrive there, from the keys of the components near it upstream and their
-    /// distances (`sim/horizon.rs`), at least `t` plus its smallest input latency (the
-    /// reference schedule's bound).
+    /// How far the component at scheduler slot `s`, popped at `t`, may run (and which component
+    /// that is): the earliest time a cell not yet in its input FIFOs can arrive there, from the
+    /// keys of the components near it upstream and their distances (`sim/horizon.rs`), at least
+    /// `t` plus its smallest input latency (the reference schedule's bound).
     #[inline]
-    fn horizon(&self, c: u32, t: Time) -> Time {
-        self.horizons.of(c as usize, t, &self.world.sched)
+    fn horizon(&self, s: u32, t: Time) -> (Time, u32) {
+        self.horizons.at_slot(s as usize, t, &self.world.sched)
     }
 
     /// Let every component that can commit its departures up to `end` do so (`net/commit.rs`);
@@ -112,16 +123,17 @@ impl Sim {
     /// Run until `end` (exclusive).
     pub fn run_until(&mut self, end: Time) {
         self.commit_until(end);
-        for (c, comp) in self.comps.iter().enumerate() {
+        for (comp, &s) in self.comps.iter().zip(&self.slot) {
             let k = comp.next_key(&self.world);
-            self.world.sched.wake(c as u32, k);
+            self.world.sched.wake(s, k);
         }
-        while let Some((t, c)) = self.world.sched.first_before(end) {
-            let horizon = self.horizon(c, t).min(end);
+        while let Some((t, s)) = self.world.sched.first_before(end) {
+            let (horizon, c) = self.horizon(s, t);
+            let horizon = horizon.min(end);
             let comp = &mut self.comps[c as usize];
             self.events += comp.advance(horizon, &mut self.world);
             let k = comp.key_after_batch();
-            self.world.sched.set_first(c, k);
+            self.world.sched.set_first(s, k);
         }
         self.now = end;
         for comp in self.comps.iter_mut() {

@@ -758,13 +758,23 @@ impl Port {
         } else {
             self.merge.rebuild(&world.fifos, &self.inputs);
             loop {
-                let (ta, _) = self.merge.peek();
+                let (mut ta, i) = self.merge.peek();
                 if ta >= stop {
                     break;
                 }
-                let (_, cell) = self.merge.pop(&mut world.fifos, &self.inputs);
-                self.arrive_plain(ta, cell, world);
-                events += 1;
+                // The earliest input's cells before the runner-up's come next, in a row, read
+                // as a lone input's; the merge is told once at the end of the run.
+                let (f, until) = (self.inputs[i] as usize, self.merge.run_until().min(stop));
+                loop {
+                    let Some((_, cell)) = world.fifos[f].pop() else { unreachable!("the head was read") };
+                    self.arrive_plain(ta, cell, world);
+                    events += 1;
+                    ta = self.merge.lone_key(&world.fifos[f]);
+                    if ta >= until {
+                        break;
+                    }
+                }
+                self.merge.ran(ta);
             }
         }
         // Each departure of the batch is a cell on the channel: those of control cells were

@@ -23,26 +23,40 @@
 //! taken as a bound for everything behind it), and such a component runs ahead by its plain
 //! lookahead: a scan per batch over many inputs would cost more than it saves.
 //!
+//! A list reads a group of components the scheduler keeps side by side (`layout.rs`: in the
+//! N-source networks, the N sources, their N access ports, ...) as one entry, the tree node
+//! over the group's block, whose key is the smallest of the members', at the nearest member's
+//! distance: a lower bound of each member's term, and so still a safe bound, lower than the
+//! members' own by at most the spread of their distances ([`SPREAD`]). On the LAN 15 case each
+//! list is four entries instead of 32.
+//!
 //! On the 1 us links of the LAN bench cases this looks four hops back (a destination host
 //! receiving data is what bounds the bottleneck port: it may answer any cell with an ACK),
 //! where the one-hop bound (the senders' keys, and `t` plus the senders' lookahead) saw two.
 
+use super::layout::{Layout, List};
 use crate::net::Sched;
 use crate::time::{Time, NEVER};
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 
 /// Components kept per list: the bottleneck of the 15-source LAN case reaches four hops with
 /// 32 (15 sources, 15 access ports, the reverse trunk port, ...).
 pub const NEAR: usize = 32;
 
+/// A group of alike components is one entry of a list when its members' distances differ by at
+/// most the nearest's `>> SPREAD` (1/4096: under a nanosecond on the LAN's 3.7 us hops, against
+/// tens of picoseconds of clock drift between alike links): the bound is then lower than the
+/// members' own by at most that.
+pub const SPREAD: u32 = 12;
+
 /// Components with more inputs than this are not looked through, and run ahead by their plain
 /// lookahead themselves.
 pub const MAX_FAN_IN: usize = 16;
 
-/// A component near another, upstream: its leaf in the scheduler's tree (`Sched::tree`: its key
-/// is one load, with no index arithmetic in the scan) and the latency of the shortest path from
-/// it.
+/// A component near another, upstream, or a group of them (`layout.rs`): its node in the
+/// scheduler's tree (`Sched::tree`: its key, or the group's smallest, is one load, with no index
+/// arithmetic in the scan) and the latency of the shortest path from it (the nearest member's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Near {
     leaf: u32,
@@ -60,12 +74,17 @@ struct Each {
     /// Its list in `near` (`start..end`; empty: the plain lookahead).
     start: u32,
     end: u32,
+    /// The component (in `at_slot`, which is indexed by the scheduler's slots).
+    comp: u32,
 }
 
 #[derive(Debug, Default)]
 pub struct Horizons {
     /// Per component.
     each: Vec<Each>,
+    /// The same records per scheduler slot (padding: no list, never read): the scheduler names
+    /// a slot, and one load gives the component and what its scan reads.
+    at_slot: Vec<Each>,
     /// Every component's nearest upstream components, in order of distance, one list after the
     /// other.
     near: Vec<Near>,
@@ -77,39 +96,72 @@ impl Horizons {
     /// `lookahead[c]`: how far `c` may run on its own; `upstream[c]`: the sender and latency of
     /// each input FIFO of `c`. `refine`: look upstream at all (otherwise every component runs
     /// by its lookahead, the reference schedule).
-    pub fn new(lookahead: Vec<Time>, upstream: &[Vec<(u32, Time)>], refine: bool) -> Self {
+    /// Returns the tables and where the scheduler is to keep each component's key (the lists
+    /// name its tree nodes).
+    pub fn new(lookahead: Vec<Time>, upstream: &[Vec<(u32, Time)>], refine: bool) -> (Self, Layout) {
+        Horizons::build(lookahead, upstream, refine, refine)
+    }
+
+    /// `new`; `group`: lay the scheduler out by groups (otherwise in component order, every
+    /// entry one component).
+    fn build(
+        lookahead: Vec<Time>,
+        upstream: &[Vec<(u32, Time)>],
+        refine: bool,
+        group: bool,
+    ) -> (Self, Layout) {
         let n = lookahead.len();
-        let each =
-            lookahead.iter().map(|&lookahead| Each { lookahead, rest: NEVER, start: 0, end: 0 }).collect();
-        let mut h = Horizons { each, near: Vec::new(), tree_len: 0 };
-        let leaves = Sched::leaves_for(n) as u32;
-        h.tree_len = 2 * leaves as usize;
+        let each = lookahead
+            .iter()
+            .map(|&lookahead| Each { lookahead, rest: NEVER, start: 0, end: 0, comp: 0 })
+            .collect();
+        let mut h = Horizons { each, at_slot: Vec::new(), near: Vec::new(), tree_len: 0 };
+        // Every component's list (flat, `span[c]` in `all`), then the groups they meet, then the
+        // lists with each whole group as one entry.
+        let (mut all, mut span) = (Vec::new(), vec![(0, 0, false); n]);
         let mut queue = BinaryHeap::new();
         let mut seen = vec![u32::MAX; n];
         for c in 0..n {
-            let start = h.near.len() as u32;
             if refine && (1..=MAX_FAN_IN).contains(&upstream[c].len()) {
-                h.each[c].rest = h.search(c, upstream, leaves, &mut queue, &mut seen);
+                let start = all.len();
+                let (rest, cut) = h.search(c, upstream, &mut all, &mut queue, &mut seen);
+                h.each[c].rest = rest;
+                span[c] = (start, all.len(), cut);
             }
-            h.each[c].start = start;
-            h.each[c].end = h.near.len() as u32;
         }
-        h
+        let layout = if group {
+            let lists: Vec<List> = span.iter().map(|&(a, b, cut)| List { near: &all[a..b], cut }).collect();
+            Layout::grouped(n, &lists)
+        } else {
+            Layout::identity(n)
+        };
+        h.tree_len = 2 * layout.leaves;
+        for (c, &(a, b, _)) in span.iter().enumerate() {
+            h.each[c].start = h.near.len() as u32;
+            h.push_grouped(&all[a..b], &layout);
+            h.each[c].end = h.near.len() as u32;
+            h.each[c].comp = c as u32;
+        }
+        h.at_slot = vec![Each::default(); layout.leaves];
+        for (c, &s) in layout.slot.iter().enumerate() {
+            h.at_slot[s as usize] = h.each[c];
+        }
+        (h, layout)
     }
 
-    /// Append the components nearest to `c` upstream, in order of distance; returns the bound
-    /// for the rest.
+    /// Append the components nearest to `c` upstream to `list`, in order of distance, at most
+    /// [`NEAR`]; returns the bound for the rest, and whether the list was cut at `NEAR`.
     fn search(
-        &mut self,
+        &self,
         c: usize,
         upstream: &[Vec<(u32, Time)>],
-        leaves: u32,
+        list: &mut Vec<(u32, Time)>,
         queue: &mut BinaryHeap<Reverse<(Time, u32)>>,
         seen: &mut [u32],
-    ) -> Time {
+    ) -> (Time, bool) {
         queue.clear();
         queue.extend(upstream[c].iter().map(|&(u, latency)| Reverse((latency, u))));
-        let (mut kept, mut rest) = (0, NEVER);
+        let (mut rest, mut kept) = (NEVER, 0);
         while let Some(Reverse((dist, u))) = queue.pop() {
             let ui = u as usize;
             if seen[ui] == c as u32 {
@@ -117,10 +169,10 @@ impl Horizons {
             }
             if kept == NEAR {
                 // Popped in order of distance: no component left is nearer.
-                return rest.min(dist);
+                return (rest.min(dist), true);
             }
             seen[ui] = c as u32;
-            self.near.push(Near { leaf: leaves + u, dist });
+            list.push((u, dist));
             kept += 1;
             let inputs = &upstream[ui];
             if inputs.len() > MAX_FAN_IN {
@@ -134,14 +186,53 @@ impl Horizons {
                 }
             }
         }
-        rest
+        (rest, false)
     }
 
-    /// How far component `c`, popped at `t` (the earliest key of all), may run: its earliest
-    /// input time, at least `t` plus its lookahead.
+    /// Append `list` (components and distances, in order of distance) to `near`, a group
+    /// (`layout.rs`) as one entry, its block's node at the nearest member's distance, when all
+    /// its members are on the list within [`SPREAD`] of each other: the node's key is the
+    /// smallest of theirs, so the entry bounds each member's term.
+    fn push_grouped(&mut self, list: &[(u32, Time)], layout: &Layout) {
+        // Per group on the list: members seen, nearest and farthest distance.
+        let mut on: BTreeMap<u32, (usize, Time, Time)> = BTreeMap::new();
+        for &(u, dist) in list {
+            let e = on.entry(layout.group[u as usize]).or_insert((0, dist, dist));
+            e.0 += 1;
+            e.2 = dist;
+        }
+        let mut done = BTreeSet::new();
+        for &(u, dist) in list {
+            let g = layout.group[u as usize];
+            let (count, first, last) = on[&g];
+            let group = &layout.groups[g as usize];
+            if count > 1 && count == group.members.len() && last - first <= first >> SPREAD {
+                if done.insert(g) {
+                    self.near.push(Near { leaf: group.node, dist });
+                }
+            } else {
+                self.near
+                    .push(Near { leaf: (layout.leaves + layout.slot[u as usize] as usize) as u32, dist });
+            }
+        }
+    }
+
+    /// How far the component at scheduler slot `s`, popped at `t` (the earliest key of all),
+    /// may run: its earliest input time, at least `t` plus its lookahead; and the component.
     #[inline]
-    pub fn of(&self, c: usize, t: Time, sched: &Sched) -> Time {
-        let Each { lookahead, rest, start, end } = self.each[c];
+    pub fn at_slot(&self, s: usize, t: Time, sched: &Sched) -> (Time, u32) {
+        let e = self.at_slot[s];
+        (self.bound(e, t, sched), e.comp)
+    }
+
+    /// [`Horizons::at_slot`] by component.
+    #[cfg(test)]
+    fn of(&self, c: usize, t: Time, sched: &Sched) -> Time {
+        self.bound(self.each[c], t, sched)
+    }
+
+    #[inline(always)]
+    fn bound(&self, Each { lookahead, rest, start, end, .. }: Each, t: Time, sched: &Sched) -> Time {
         let plain = t.saturating_add(lookahead);
         if start == end {
             return plain;
@@ -154,8 +245,10 @@ impl Horizons {
             if n.dist >= room {
                 break;
             }
-            // SAFETY: `n.leaf` is `leaves + u` for a component `u < n` (`new`), below
-            // `2 * leaves == tree_len == tree.len()` (asserted above).
+            // SAFETY: `n.leaf` is a node of the laid-out tree (`build`): a component's leaf
+            // `leaves + slot` with `slot < leaves`, or a group's node, `(leaves + at) / size`
+            // with `at + size <= leaves` (`layout.rs`); both below `2 * leaves == tree_len ==
+            // tree.len()` (asserted above).
             let key = unsafe { *tree.get_unchecked(n.leaf as usize) };
             // Below `room - dist` only when finite: no overflow in the sum.
             let k = key - t;
@@ -219,18 +312,18 @@ mod tests {
             }
             let lookahead: Vec<Time> =
                 upstream.iter().map(|u| u.iter().map(|&(_, l)| l).min().unwrap_or(1000)).collect();
-            let h = Horizons::new(lookahead.clone(), &upstream, true);
-            let mut sched = Sched::new(n);
+            let (h, layout) = Horizons::new(lookahead.clone(), &upstream, true);
+            let mut sched = Sched::new(layout.leaves);
             let mut keys = vec![NEVER; n];
             for (c, k) in keys.iter_mut().enumerate() {
                 if !rng(&mut x).is_multiple_of(4) {
                     *k = 100 + rng(&mut x) % 200;
-                    sched.set(c as u32, *k);
+                    sched.set(layout.slot[c], *k);
                 }
             }
             let Some((t, _)) = sched.first_before(NEVER) else { continue };
             let exact = brute(&keys, &upstream);
-            let plain = Horizons::new(lookahead.clone(), &upstream, false);
+            let (plain, _) = Horizons::new(lookahead.clone(), &upstream, false);
             for c in 0..n {
                 let got = h.of(c, t, &sched);
                 assert_eq!(plain.of(c, t, &sched), t + lookahead[c], "reference: the plain bound");
@@ -242,9 +335,10 @@ mod tests {
                 let want = exact[c].max(t + lookahead[c]);
                 assert!(got <= want, "round {round} component {c}: {got} > {want}");
                 assert!(got >= t + lookahead[c]);
-                // Exact when the search saw every component upstream and looked through each.
-                let Each { rest, start, end, .. } = h.each[c];
-                if rest != NEVER || (end - start) as usize == NEAR {
+                // Exact when the search saw every component upstream and looked through each
+                // (then `rest` is `NEVER`; groups then join only equal distances here: every
+                // latency is below 4096, the spread of distances a group may have is 0).
+                if h.each[c].rest != NEVER {
                     continue;
                 }
                 // Exact when the search saw every component upstream and looked through each,
@@ -269,73 +363,152 @@ mod tests {
         // 0 -> 1 -> 2 -> 0, latency 10 each: only 0 has work (at 5), so 1 hears nothing before
         // 15, 2 before 25, and 0 itself before 35.
         let upstream = vec![vec![(2, 10)], vec![(0, 10)], vec![(1, 10)]];
-        let h = Horizons::new(vec![10; 3], &upstream, true);
-        let mut sched = Sched::new(3);
-        sched.set(0, 5);
+        let (h, layout) = Horizons::new(vec![10; 3], &upstream, true);
+        let mut sched = Sched::new(layout.leaves);
+        sched.set(layout.slot[0], 5);
         assert_eq!(h.of(0, 5, &sched), 35);
         assert_eq!(h.of(1, 5, &sched), 15);
         assert_eq!(h.of(2, 5, &sched), 25);
     }
 
+    /// A toy network run by the scheduler: an event at `x` may send to each receiver (after
+    /// the channel latency and a random delay) or set a timer of its own. Every cell must
+    /// arrive at or after the horizon its receiver has already run to. Returns the cells sent.
+    fn run_toy(upstream: &[Vec<(u32, Time)>], lookahead: Vec<Time>, x: &mut u64) -> usize {
+        let n = upstream.len();
+        let mut downstream = vec![Vec::new(); n];
+        for (c, inputs) in upstream.iter().enumerate() {
+            for &(u, latency) in inputs {
+                downstream[u as usize].push((c, latency));
+            }
+        }
+        let span = 100 * lookahead.iter().copied().filter(|&l| l != NEVER).min().unwrap_or(20);
+        let (h, layout) = Horizons::new(lookahead, upstream, true);
+        let mut sched = Sched::new(layout.leaves);
+        let mut comp_at = vec![0; layout.leaves];
+        for (c, &s) in layout.slot.iter().enumerate() {
+            comp_at[s as usize] = c;
+        }
+        let mut pending: Vec<BinaryHeap<Reverse<Time>>> = vec![BinaryHeap::new(); n];
+        for (c, p) in pending.iter_mut().enumerate() {
+            for _ in 0..rng(x) % 30 {
+                let t = rng(x) % (span * 3 / 4);
+                p.push(Reverse(t));
+                sched.wake(layout.slot[c], t);
+            }
+        }
+        let mut ran_to = vec![0; n];
+        let mut sent = 0;
+        while let Some((t, s)) = sched.first_before(span) {
+            let c = comp_at[s as usize];
+            let horizon = h.of(c, t, &sched);
+            assert!(horizon > t);
+            while let Some(&Reverse(e)) = pending[c].peek() {
+                if e >= horizon {
+                    break;
+                }
+                pending[c].pop();
+                // One cell to one receiver, or a timer, or nothing: the work dies out.
+                let r = rng(x) % 10;
+                if r < 6 && !downstream[c].is_empty() {
+                    let (d, latency) = downstream[c][(rng(x) % downstream[c].len() as u64) as usize];
+                    let at = e + latency + rng(x) % 4;
+                    assert!(at >= ran_to[d], "{at} reaches {d}, which ran to {}", ran_to[d]);
+                    pending[d].push(Reverse(at));
+                    sched.wake(layout.slot[d], at);
+                    sent += 1;
+                } else if r < 9 {
+                    pending[c].push(Reverse(e + rng(x) % (span / 50)));
+                }
+            }
+            ran_to[c] = horizon;
+            let next = pending[c].peek().map_or(NEVER, |r| r.0);
+            sched.set_first(s, next);
+        }
+        sent
+    }
+
     #[test]
     fn no_component_receives_work_before_the_horizon_it_ran_to() {
-        // A toy network run by the scheduler: an event at `x` may send to each receiver (after
-        // the channel latency and a random delay) or set a timer of its own. Every cell must
-        // arrive at or after the horizon its receiver has already run to, promises included.
         let mut x = 11;
         let mut sent = 0;
         for _ in 0..40 {
             let n = 2 + (rng(&mut x) % 24) as usize;
             let mut upstream = vec![Vec::new(); n];
-            let mut downstream = vec![Vec::new(); n];
-            for (c, inputs) in upstream.iter_mut().enumerate() {
+            for inputs in upstream.iter_mut() {
                 let fan_in = if rng(&mut x).is_multiple_of(8) { 0 } else { 1 + (rng(&mut x) % 3) as usize };
                 for _ in 0..fan_in {
-                    let (u, latency) = ((rng(&mut x) % n as u64) as u32, 1 + rng(&mut x) % 20);
-                    inputs.push((u, latency));
-                    downstream[u as usize].push((c, latency));
+                    inputs.push(((rng(&mut x) % n as u64) as u32, 1 + rng(&mut x) % 20));
                 }
             }
             let lookahead: Vec<Time> =
                 upstream.iter().map(|u| u.iter().map(|&(_, l)| l).min().unwrap_or(30)).collect();
-            let h = Horizons::new(lookahead, &upstream, true);
-            let mut sched = Sched::new(n);
-            let mut pending: Vec<BinaryHeap<Reverse<Time>>> = vec![BinaryHeap::new(); n];
-            for (c, p) in pending.iter_mut().enumerate() {
-                for _ in 0..rng(&mut x) % 30 {
-                    let t = rng(&mut x) % 1500;
-                    p.push(Reverse(t));
-                    sched.wake(c as u32, t);
-                }
-            }
-            let mut ran_to = vec![0; n];
-            while let Some((t, c)) = sched.first_before(2000) {
-                let horizon = h.of(c as usize, t, &sched);
-                assert!(horizon > t);
-                let c = c as usize;
-                while let Some(&Reverse(e)) = pending[c].peek() {
-                    if e >= horizon {
-                        break;
-                    }
-                    pending[c].pop();
-                    // One cell to one receiver, or a timer, or nothing: the work dies out.
-                    let r = rng(&mut x) % 10;
-                    if r < 6 && !downstream[c].is_empty() {
-                        let (d, latency) = downstream[c][(rng(&mut x) % downstream[c].len() as u64) as usize];
-                        let at = e + latency + rng(&mut x) % 4;
-                        assert!(at >= ran_to[d], "{at} reaches {d}, which ran to {}", ran_to[d]);
-                        pending[d].push(Reverse(at));
-                        sched.wake(d as u32, at);
-                        sent += 1;
-                    } else if r < 9 {
-                        pending[c].push(Reverse(e + rng(&mut x) % 40));
-                    }
-                }
-                ran_to[c] = horizon;
-                let next = pending[c].peek().map_or(NEVER, |r| r.0);
-                sched.set_first(c as u32, next);
-            }
+            sent += run_toy(&upstream, lookahead, &mut x);
         }
         assert!(sent > 10_000, "{sent}");
+    }
+
+    /// The N-source loop of the bench networks: sources `S_i`, their access ports `A_i`, the
+    /// bottleneck `B` (N inputs), destination ports `P_i`, destinations `D_i`, the reverse
+    /// trunk `R` (N inputs), and the ports `K_i` back to the sources; each channel `lat`
+    /// plus a few units of drift. Returns each component's inputs.
+    fn loop_network(n: u32, lat: Time) -> Vec<Vec<(u32, Time)>> {
+        // Components: S 0..n, A n..2n, B 2n, P 2n+1.., D 3n+1.., R 4n+1, K 4n+2..
+        let (s, a, b, p, d, r, k) = (0, n, 2 * n, 2 * n + 1, 3 * n + 1, 4 * n + 1, 4 * n + 2);
+        let mut upstream = vec![Vec::new(); (5 * n + 2) as usize];
+        let drift = |i: u32, j: u32| lat + u64::from((i * 7 + j * 3) % 11);
+        for i in 0..n {
+            upstream[(a + i) as usize].push((s + i, drift(i, 0)));
+            upstream[b as usize].push((a + i, drift(i, 1)));
+            upstream[(p + i) as usize].push((b, drift(i, 2)));
+            upstream[(d + i) as usize].push((p + i, drift(i, 3)));
+            upstream[r as usize].push((d + i, drift(i, 4)));
+            upstream[(k + i) as usize].push((r, drift(i, 5)));
+            upstream[(s + i) as usize].push((k + i, drift(i, 6)));
+        }
+        upstream
+    }
+
+    #[test]
+    fn a_group_bounds_each_member_and_shortens_the_lists() {
+        let mut x = 5;
+        for n in [3u32, 5, 15] {
+            let upstream = loop_network(n, 1_000_000);
+            let m = upstream.len();
+            let lookahead: Vec<Time> =
+                upstream.iter().map(|u| u.iter().map(|&(_, l)| l).min().unwrap_or(NEVER)).collect();
+            let (one, _) = Horizons::build(lookahead.clone(), &upstream, true, false);
+            let (grouped, layout) = Horizons::new(lookahead.clone(), &upstream, true);
+            assert!(
+                grouped.near.len() * 2 < one.near.len(),
+                "N = {n}: {} entries grouped, {} one by one",
+                grouped.near.len(),
+                one.near.len()
+            );
+            for _ in 0..200 {
+                let (mut s1, mut sg) = (Sched::new(m), Sched::new(layout.leaves));
+                let mut keys = vec![NEVER; m];
+                for (c, k) in keys.iter_mut().enumerate() {
+                    if !rng(&mut x).is_multiple_of(3) {
+                        *k = 10_000_000 + rng(&mut x) % 20_000_000;
+                        s1.set(c as u32, *k);
+                        sg.set(layout.slot[c], *k);
+                    }
+                }
+                let Some((t, _)) = s1.first_before(NEVER) else { continue };
+                assert_eq!(sg.first_before(NEVER).map(|f| f.0), Some(t));
+                let exact = brute(&keys, &upstream);
+                for c in 0..m {
+                    let (a, g) = (one.of(c, t, &s1), grouped.of(c, t, &sg));
+                    assert!(g <= exact[c].max(t + lookahead[c]), "N = {n}, {c}: past the earliest input");
+                    // Lower than one by one only by the spread of a group's distances.
+                    assert!(g <= a && a - g <= 60, "N = {n}, {c}: {g} against {a}");
+                }
+            }
+            // And run: nothing arrives before a horizon already run to.
+            let lookahead: Vec<Time> =
+                lookahead.iter().map(|&l| if l == NEVER { 1_000_000 } else { l }).collect();
+            assert!(run_toy(&upstream, lookahead, &mut x) > 1000);
+        }
     }
 }
