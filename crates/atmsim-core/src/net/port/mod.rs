@@ -31,6 +31,7 @@ mod fcvc;
 mod frame_discard;
 mod staging;
 mod trace;
+mod train;
 mod upc;
 
 pub use accounting::{ClassState, PortStats};
@@ -148,6 +149,9 @@ pub struct Port {
     plain: bool,
     /// The output channel's latency (copied with the routes by `commit_until`).
     latency: Time,
+    /// Frame trains are taken in one pass (`train.rs`): a plain count-only port whose arrivals
+    /// are not moved to a slot grid. Set by `commit_until`.
+    trains: bool,
 }
 
 impl Port {
@@ -196,6 +200,7 @@ impl Port {
             run: CommittedRun::default(),
             plain: false,
             latency: 0,
+            trains: false,
         }
     }
 
@@ -334,7 +339,7 @@ impl Port {
     fn commit(&mut self, slot: Time, cell: Cell, world: &mut World) {
         let c = self.vcs[cell.vc as usize].class;
         if self.count_only {
-            self.run.push(&self.clock);
+            self.run.push(self.clock.mark());
             if self.classes[c as usize].depart(slot) {
                 self.active -= 1;
             }
@@ -391,6 +396,7 @@ impl Port {
         // so the way they are kept may change here.
         debug_assert_eq!(self.pending(), 0);
         self.count_only = self.commit_end != NO_COMMIT && !self.policy.reads_vc_occupancy();
+        self.trains = self.plain && self.count_only && self.merge.grid.is_none();
         if self.plain {
             self.latency = ch.latency;
             for (label, v) in self.vcs.iter_mut().enumerate() {
@@ -526,7 +532,7 @@ impl Port {
         if self.queued == pending + 1 && slot < self.commit_end {
             if self.count_only {
                 v.sojourn = v.sojourn.wrapping_add((slot - now) as u128);
-                self.run.push(&self.clock);
+                self.run.push(self.clock.mark());
             } else {
                 if self.classes[c].stay(now, slot) {
                     self.active += 1;
@@ -754,6 +760,11 @@ impl Port {
                 let Some((_, cell)) = world.fifos[f].pop() else { unreachable!("the head was read") };
                 self.arrive_plain(ta, cell, world);
                 events += 1;
+                // A frame goes on behind a cell that is not its last: its next cells may be a
+                // train (`train.rs`), if the batch holds a few.
+                if self.trains && world.fifos[f].time_at(3).is_some_and(|t| t < stop) {
+                    events += self.train(f, stop, world);
+                }
             }
         } else {
             self.merge.rebuild(&world.fifos, &self.inputs);
