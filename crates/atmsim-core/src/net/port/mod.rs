@@ -150,8 +150,10 @@ pub struct Port {
     /// The output channel's latency (copied with the routes by `commit_until`).
     latency: Time,
     /// Frame trains are taken in one pass (`train.rs`): a plain count-only port whose arrivals
-    /// are not moved to a slot grid. Set by `commit_until`.
+    /// are not moved to a slot grid, with a buffer of at least one cell. Set by `commit_until`.
     trains: bool,
+    /// The most cells a train may take (`Port::train_limit`).
+    train_limit: usize,
 }
 
 impl Port {
@@ -201,6 +203,7 @@ impl Port {
             plain: false,
             latency: 0,
             trains: false,
+            train_limit: 0,
         }
     }
 
@@ -396,7 +399,8 @@ impl Port {
         // so the way they are kept may change here.
         debug_assert_eq!(self.pending(), 0);
         self.count_only = self.commit_end != NO_COMMIT && !self.policy.reads_vc_occupancy();
-        self.trains = self.plain && self.count_only && self.merge.grid.is_none();
+        self.trains = self.plain && self.count_only && self.merge.grid.is_none() && self.capacity > 0;
+        self.train_limit = Port::train_limit(&self.clock);
         if self.plain {
             self.latency = ch.latency;
             for (label, v) in self.vcs.iter_mut().enumerate() {

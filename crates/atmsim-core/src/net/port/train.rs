@@ -44,6 +44,8 @@ struct Pass<'a> {
     last: Time,
     /// The moved cells' time in the buffer, in all.
     stay: u64,
+    /// The last cell moved was its frame's last.
+    eof: bool,
 }
 
 impl Relayer<(Time, Cell), (Time, Cell)> for Pass<'_> {
@@ -62,6 +64,7 @@ impl Relayer<(Time, Cell), (Time, Cell)> for Pass<'_> {
         self.clock.step(&mut self.next);
         let moved = (slot + self.latency, Cell { vc: self.next_label, ..cell });
         if cell.is_eof() {
+            self.eof = true;
             Relay::Last(moved)
         } else {
             Relay::Move(moved)
@@ -72,15 +75,12 @@ impl Relayer<(Time, Cell), (Time, Cell)> for Pass<'_> {
 impl Port {
     /// The frame train at the head of the lone input `f` of a port taking trains (see the
     /// module comment), taken before `stop`; returns how many cells it took. Called only when
-    /// the batch holds three cells or more: a pass of one or two costs more than it saves (the
+    /// the batch holds four cells or more: a pass of fewer costs about what it saves (the
     /// short batches of a LAN often hold no more).
-    // Cold: the batch loop's registers stay where its common path wants them, and the spills
-    // around this call go to its branch (a pass is per frame, not per cell).
-    #[cold]
     #[inline(never)]
     pub(super) fn train(&mut self, f: usize, stop: Time, world: &mut World) -> u64 {
         debug_assert!(self.trains);
-        if self.queued != self.run.len() || self.capacity == 0 {
+        if self.queued != self.run.len() {
             return 0;
         }
         let Some((ta, cell)) = world.fifos[f].front() else { return 0 };
@@ -88,13 +88,12 @@ impl Port {
             return 0;
         }
         let label = cell.vc;
-        let Some(v) = self.vcs.get(label as usize) else { return 0 };
+        let Some(v) = self.vcs.get_mut(label as usize) else { return 0 };
         if !v.frame.within() || !v.frame.passing() {
             return 0;
         }
         let hop = v.hop;
         let Ok([input, out]) = world.fifos.get_disjoint_mut([f, hop.fifo as usize]) else { return 0 };
-        let period = self.clock.period();
         let mut pass = Pass {
             clock: &self.clock,
             stop,
@@ -105,15 +104,19 @@ impl Port {
             next: self.clock.mark(),
             last: if self.run.is_empty() { 0 } else { self.run.last_slot() },
             stay: 0,
+            eof: false,
         };
-        // Each cell waits less than a slot (at most q = floor(num / den) ps, `SlotClock`): the
-        // sum over a pass this long stays in 64 bits.
-        let limit = usize::try_from(u64::MAX / (period.num / period.den + 1)).unwrap_or(usize::MAX);
-        let n = input.relay(out, limit, &mut pass);
+        let n = input.relay(out, self.train_limit, &mut pass);
         if n == 0 {
             return 0;
         }
-        let (next, stay) = (pass.next, u128::from(pass.stay));
+        let (next, stay, eof) = (pass.next, u128::from(pass.stay), pass.eof);
+        v.sojourn = v.sojourn.wrapping_add(stay);
+        // The frame's state changes only at its EOF (`FrameState::begin`).
+        if eof {
+            v.frame.begin(true);
+        }
+        world.sched.wake(out.owner, out.time_back(n));
         // Every departure committed before a moved cell retired at its arrival: the last
         // one's, in the slot before the next free one, is the one pending.
         self.clock.set_next(next);
@@ -123,16 +126,15 @@ impl Port {
         self.stats.cells_in += u64::from(n);
         self.stats.cells_out += u64::from(n);
         self.stats.stayed(stay);
-        let v = &mut self.vcs[label as usize];
-        v.sojourn = v.sojourn.wrapping_add(stay);
-        let out = &world.fifos[hop.fifo as usize];
-        // The frame's state changes only at its EOF (`FrameState::begin`), the last cell moved
-        // if any was.
-        if out.back().is_some_and(|(_, c)| c.is_eof()) {
-            v.frame.begin(true);
-        }
-        world.sched.wake(out.owner, out.time_back(n));
         u64::from(n)
+    }
+
+    /// The most cells one pass may take: each waits less than a slot (at most
+    /// q = floor(num / den) ps, `SlotClock`), so their summed time in the buffer stays in 64
+    /// bits.
+    pub(super) fn train_limit(clock: &SlotClock) -> usize {
+        let period = clock.period();
+        usize::try_from(u64::MAX / (period.num / period.den + 1)).unwrap_or(usize::MAX)
     }
 }
 
