@@ -755,6 +755,9 @@ impl Port {
         let (out, on_wire) = (self.stats.cells_out, world.channels[ch].cells);
         if let Some(f) = InputMerge::lone(&self.inputs) {
             // One input (most ports): its FIFO is the merge, read without the heap.
+            if self.trains && Port::holds_train(&world.fifos[f], stop) {
+                events += self.lone_trains(f, stop, world);
+            }
             loop {
                 let ta = self.merge.lone_key(&world.fifos[f]);
                 if ta >= stop {
@@ -764,11 +767,6 @@ impl Port {
                 let Some((_, cell)) = world.fifos[f].pop() else { unreachable!("the head was read") };
                 self.arrive_plain(ta, cell, world);
                 events += 1;
-                // A frame goes on behind a cell that is not its last: its next cells may be a
-                // train (`train.rs`), if the batch holds a few.
-                if self.trains && world.fifos[f].time_at(3).is_some_and(|t| t < stop) {
-                    events += self.train(f, stop, world);
-                }
             }
         } else {
             self.merge.rebuild(&world.fifos, &self.inputs);

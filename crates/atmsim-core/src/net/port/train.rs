@@ -21,7 +21,7 @@
 //! stops the pass and is left at the head for `arrive_plain`.
 
 use super::Port;
-use crate::cell::{Cell, VcId};
+use crate::cell::{Cell, CellFifo, VcId};
 use crate::net::commit::CommittedRun;
 use crate::net::World;
 use crate::ring::{Relay, Relayer};
@@ -73,10 +73,34 @@ impl Relayer<(Time, Cell), (Time, Cell)> for Pass<'_> {
 }
 
 impl Port {
+    /// `process_plain`'s loop over the lone input `f` at a port taking trains, while at least
+    /// four cells arrive before `stop`: each arrival as `arrive_plain` takes it, and the train
+    /// behind it, if any. Returns the events; the last cells of the batch (fewer than four) are
+    /// left to `process_plain`'s own loop, which ends the batch.
+    ///
+    /// A batch of fewer cells has no train worth a pass (a pass costs about what it saves on
+    /// two or three cells; the short batches of a LAN often hold no more), and keeping the call
+    /// out of `process_plain`'s loop leaves that loop as it was.
+    #[inline(never)]
+    pub(super) fn lone_trains(&mut self, f: usize, stop: Time, world: &mut World) -> u64 {
+        let mut events = 0;
+        // No slot grid here: an arrival counts at its own time, the merge's key of a lone input.
+        while Port::holds_train(&world.fifos[f], stop) {
+            let Some((ta, cell)) = world.fifos[f].pop() else { unreachable!("four cells are queued") };
+            self.arrive_plain(ta, cell, world);
+            events += 1 + self.train(f, stop, world);
+        }
+        events
+    }
+
+    /// Whether at least four cells arrive in `fifo` before `stop`.
+    #[inline(always)]
+    pub(super) fn holds_train(fifo: &CellFifo, stop: Time) -> bool {
+        fifo.time_at(3).is_some_and(|t| t < stop)
+    }
+
     /// The frame train at the head of the lone input `f` of a port taking trains (see the
-    /// module comment), taken before `stop`; returns how many cells it took. Called only when
-    /// the batch holds four cells or more: a pass of fewer costs about what it saves (the
-    /// short batches of a LAN often hold no more).
+    /// module comment), taken before `stop`; returns how many cells it took.
     #[inline(never)]
     pub(super) fn train(&mut self, f: usize, stop: Time, world: &mut World) -> u64 {
         debug_assert!(self.trains);
