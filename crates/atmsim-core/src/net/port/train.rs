@@ -16,9 +16,11 @@
 //! slot and the arrival time `arrive_plain` would give it; `scripts/compare_engines.py` and the
 //! unit test below hold the reports to that.
 //!
-//! A cell that is not such (a first cell, a control cell, another VC's, one arriving while an
-//! earlier departure is pending or at or after the end of the batch or of the committed run)
-//! stops the pass and is left at the head for `arrive_plain`.
+//! A cell that is not such (a first cell, a control cell, another VC's, one arriving before an
+//! earlier departure has started, or at or after the end of the batch or of the committed run)
+//! stops the pass and is left at the head for `arrive_plain`. [`Port::lone_trains`] is the
+//! lone-input batch loop with a pass after each arrival; `process_plain` enters it only while
+//! the batch holds four cells or more (a shorter pass costs about what it saves).
 
 use super::Port;
 use crate::cell::{Cell, CellFifo, VcId};
