@@ -3,8 +3,8 @@
 //! A cell does not carry its 48 payload octets: it names the AAL5 frame it belongs to (an index
 //! into the [`FrameSlab`](crate::frame::FrameSlab)) and the header bits the mechanisms read.
 
-use crate::ring::Ring;
-use crate::time::{SlotClock, Time};
+use crate::ring::{Relayer, Ring};
+use crate::time::{SlotClock, Time, NEVER};
 
 /// Index of a virtual connection: globally, scenario connections then background sources map to
 /// dense indices at build time; within a port or host, the VCs crossing it are numbered again
@@ -129,6 +129,50 @@ impl CellFifo {
     #[inline]
     pub fn pop_run(&mut self, stop: Time, cell: Cell) -> u32 {
         self.q.pop_while(|&(t, c)| t < stop && c == cell) as u32
+    }
+    /// The cell at the head, with its arrival time.
+    #[inline]
+    pub fn front(&self) -> Option<(Time, Cell)> {
+        self.q.front().copied()
+    }
+    /// Move at most `limit` cells from the head of this FIFO to `out`, each mapped by `f` (from
+    /// its arrival here to its arrival there), until `f` keeps one here or moves the last, this FIFO is
+    /// empty or `out` has no room left without growing; returns how many moved (see
+    /// [`Ring::relay`]; `Port::train`).
+    #[inline(always)]
+    pub fn relay(
+        &mut self,
+        out: &mut CellFifo,
+        limit: usize,
+        f: &mut impl Relayer<(Time, Cell), (Time, Cell)>,
+    ) -> u32 {
+        let before = out.q.back().map_or(0, |&(t, _)| t);
+        let n = self.q.relay(&mut out.q, limit, f);
+        debug_assert!(
+            out.q
+                .iter()
+                .skip(out.q.len() - n)
+                .try_fold(before, |t, &(at, _)| (at >= t).then_some(at))
+                .is_some(),
+            "cells must arrive in order"
+        );
+        n as u32
+    }
+    /// The arrival time of the `k`-th cell from the head (0: the head), if there are more.
+    #[inline]
+    pub fn time_at(&self, k: u32) -> Option<Time> {
+        self.q.get(k as usize).map(|&(t, _)| t)
+    }
+    /// The cell at the tail, with its arrival time.
+    #[inline]
+    pub fn back(&self) -> Option<(Time, Cell)> {
+        self.q.back().copied()
+    }
+    /// The arrival time of the `n`-th cell from the tail (1: the last; `NEVER` if there are
+    /// fewer).
+    #[inline]
+    pub fn time_back(&self, n: u32) -> Time {
+        self.q.nth_back(n as usize).map_or(NEVER, |&(t, _)| t)
     }
     #[inline]
     pub fn head_time(&self) -> Option<Time> {

@@ -7,6 +7,22 @@
 //! bottleneck cell. Here the capacity is a power of two and the head and tail are free-running
 //! counters: an index is one mask, the length one subtraction.
 
+/// What [`Ring::relay`] does with a value: keep it (and stop), or move it as this, and go on
+/// or stop after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Relay<U> {
+    Keep,
+    Move(U),
+    Last(U),
+}
+
+/// The step [`Ring::relay`] takes for each value (a trait rather than a closure, so that the
+/// step's `#[inline(always)]` puts it in the walk's loop and its state in registers).
+pub trait Relayer<T, U> {
+    /// What becomes of `v`.
+    fn relay(&mut self, v: &T) -> Relay<U>;
+}
+
 /// A growable FIFO ring with a power-of-two capacity.
 #[derive(Debug, Clone)]
 pub struct Ring<T> {
@@ -103,6 +119,49 @@ impl<T: Copy + Default> Ring<T> {
         k
     }
 
+    /// Move at most `limit` values from the front of this ring to the back of `out`, each
+    /// mapped by `f` ([`Relayer`]), until `f` keeps one here ([`Relay::Keep`]) or moves the last
+    /// ([`Relay::Last`]), this ring is empty or `out` is full (it does not grow here); returns
+    /// how many moved. What `front`, `pop_front` and `push_back` do in a loop, with one bound
+    /// for the whole walk instead of an emptiness and a capacity check per value, and the two
+    /// rings walked as plain slices between wrap-arounds (a frame's cells crossing a port,
+    /// `Port::train`).
+    #[inline(always)]
+    pub fn relay<U: Copy + Default>(
+        &mut self,
+        out: &mut Ring<U>,
+        limit: usize,
+        f: &mut impl Relayer<T, U>,
+    ) -> usize {
+        let n = self.len().min(out.buf.len() - out.len()).min(limit);
+        let (from, to) = (self.mask(), out.mask());
+        let mut moved = 0;
+        // In chunks that wrap in neither ring: plain slices, walked side by side.
+        'walk: while moved < n {
+            let i = self.head.wrapping_add(moved) & from;
+            let o = out.tail.wrapping_add(moved) & to;
+            let len = (n - moved).min(self.buf.len() - i).min(out.buf.len() - o);
+            for (j, (v, d)) in self.buf[i..i + len].iter().zip(&mut out.buf[o..o + len]).enumerate() {
+                match f.relay(v) {
+                    Relay::Keep => {
+                        moved += j;
+                        break 'walk;
+                    }
+                    Relay::Move(u) => *d = u,
+                    Relay::Last(u) => {
+                        *d = u;
+                        moved += j + 1;
+                        break 'walk;
+                    }
+                }
+            }
+            moved += len;
+        }
+        self.head = self.head.wrapping_add(moved);
+        out.tail = out.tail.wrapping_add(moved);
+        moved
+    }
+
     /// The last value, to amend in place (`None` if empty).
     #[inline]
     pub fn back_mut(&mut self) -> Option<&mut T> {
@@ -129,6 +188,24 @@ impl<T: Copy + Default> Ring<T> {
             return None;
         }
         Some(self.at(self.head))
+    }
+
+    /// The `k`-th value from the front (0: the first), if `k < len()`.
+    #[inline]
+    pub fn get(&self, k: usize) -> Option<&T> {
+        if k >= self.len() {
+            return None;
+        }
+        Some(self.at(self.head.wrapping_add(k)))
+    }
+
+    /// The `n`-th value from the back (1: the last), if `1 <= n <= len()`.
+    #[inline]
+    pub fn nth_back(&self, n: usize) -> Option<&T> {
+        if n == 0 || n > self.len() {
+            return None;
+        }
+        Some(self.at(self.tail.wrapping_sub(n)))
     }
 
     #[inline]
@@ -240,6 +317,67 @@ mod tests {
         }
         assert!(r.iter().eq(d.iter()));
         assert!(r.capacity().is_power_of_two() && r.capacity() >= r.len());
+    }
+
+    /// Moves values below `stop` (negated), stopping after a multiple of 7.
+    struct Below(u64);
+
+    impl Relayer<u64, u64> for Below {
+        fn relay(&mut self, &v: &u64) -> Relay<u64> {
+            match v {
+                v if v >= self.0 => Relay::Keep,
+                v if v % 7 == 0 => Relay::Last(!v),
+                v => Relay::Move(!v),
+            }
+        }
+    }
+
+    #[test]
+    fn relaying_is_popping_and_pushing_one_by_one() {
+        // Two rings filled and drained at different paces, so that both wrap and the walk
+        // crosses either end; against two deques moved value by value.
+        let (mut a, mut b) = (Ring::<u64>::new(), Ring::<u64>::new());
+        let (mut da, mut db) = (VecDeque::new(), VecDeque::new());
+        let mut x: u64 = 11;
+        let mut next = 0u64;
+        for step in 0..20_000u64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            for _ in 0..(x >> 33) % 9 {
+                a.push_back(next);
+                da.push_back(next);
+                next += 1;
+            }
+            if step % 3 == 0 {
+                for _ in 0..(x >> 40) % 20 {
+                    assert_eq!(b.pop_front(), db.pop_front());
+                }
+            }
+            let (stop, limit) = (next - (x >> 50) % 6, ((x >> 20) % 16) as usize);
+            let room = b.capacity() - b.len();
+            let mut want = 0;
+            while want < limit.min(room) {
+                let Some(&v) = da.front() else { break };
+                if v >= stop {
+                    break;
+                }
+                da.pop_front();
+                db.push_back(!v);
+                want += 1;
+                if v % 7 == 0 {
+                    break;
+                }
+            }
+            assert_eq!(a.relay(&mut b, limit, &mut Below(stop)), want);
+            assert!(a.iter().eq(da.iter()) && b.iter().eq(db.iter()));
+            // `b` grows only here (a relay fills at most its room).
+            b.push_back(u64::MAX);
+            db.push_back(u64::MAX);
+        }
+        assert_eq!(b.nth_back(1), db.back());
+        assert_eq!(b.nth_back(b.len()), db.front());
+        assert_eq!((b.nth_back(0), b.nth_back(b.len() + 1)), (None, None));
+        assert_eq!(a.get(0), da.front());
+        assert_eq!(a.get(a.len()), None);
     }
 
     #[test]

@@ -210,6 +210,17 @@ impl SlotClock {
         }
     }
 
+    /// The slot before `m`, a mark on this grid after its slot 0: what [`SlotClock::step`]
+    /// undoes.
+    #[inline]
+    pub fn before(&self, m: SlotMark) -> SlotMark {
+        if m.rem >= self.r {
+            SlotMark { t: m.t - self.q, rem: m.rem - self.r }
+        } else {
+            SlotMark { t: m.t - self.q - 1, rem: m.rem + self.period.den - self.r }
+        }
+    }
+
     /// Make the next free slot the first one starting at or after `t` (never an earlier one).
     #[inline]
     pub fn align(&mut self, t: Time) {
@@ -218,39 +229,80 @@ impl SlotClock {
         }
     }
 
+    #[inline(never)]
     fn jump(&mut self, t: Time) {
-        // A few slots ahead (a port idle for a cell time or two, common on every hop): step,
-        // without the divisions below.
-        if t - self.t > 4 * (self.q + 1) {
-            // Jump close without 128-bit arithmetic: each slot lasts q or q + 1 ps, so skipping
-            // gap / (q + 1) slots cannot pass `t`; then step the few slots that remain.
-            let n = (t - self.t) / (self.q + 1);
-            let Some(tot) = n.checked_mul(self.r).and_then(|x| x.checked_add(self.rem)) else {
-                return self.jump_exact(t);
-            };
-            self.t += n * self.q + tot / self.period.den;
-            self.rem = tot % self.period.den;
-            if t - self.t.min(t) > 4 * (self.q + 1) {
-                return self.jump_exact(t);
-            }
+        self.set_next(self.jumped(self.mark(), t));
+    }
+
+    /// Make `m`, a mark on this grid, the next free slot.
+    #[inline(always)]
+    pub fn set_next(&mut self, m: SlotMark) {
+        self.t = m.t;
+        self.rem = m.rem;
+    }
+
+    /// `m`, a mark on this grid, moved as [`SlotClock::align`] moves the next free slot: to
+    /// the first slot starting at or after `t`, never to an earlier one (a caller that keeps
+    /// the next free slot in a local, `Port::train`).
+    ///
+    /// The slot after `m` is tried in line first: at a transmitter idle between two cells of
+    /// a frame coming in at the same line rate, the first slot after the cell is most often
+    /// taken, or the one after it.
+    #[inline(always)]
+    pub fn align_mark(&self, m: SlotMark, t: Time) -> SlotMark {
+        if t <= m.t {
+            return m;
         }
-        while self.t < t {
-            self.advance();
+        let mut s = m;
+        self.step(&mut s);
+        if s.t >= t {
+            s
+        } else {
+            self.jumped_far(s, t)
         }
     }
 
-    /// `jump` in one step of 128-bit arithmetic: gaps of many slots over many slots' worth of
-    /// picoseconds (a fast link idle for long), where stepping would be slow.
+    /// `jumped` out of line (the caller's loop stays small).
+    #[inline(never)]
+    fn jumped_far(&self, m: SlotMark, t: Time) -> SlotMark {
+        self.jumped(m, t)
+    }
+
+    /// The first slot starting at or after `t`, from `m` (a mark on this grid before `t`).
+    #[inline(always)]
+    fn jumped(&self, mut m: SlotMark, t: Time) -> SlotMark {
+        // A few slots ahead (a port idle for a cell time or two, common on every hop): step,
+        // without the divisions below.
+        if t - m.t > 4 * (self.q + 1) {
+            // Jump close without 128-bit arithmetic: each slot lasts q or q + 1 ps, so skipping
+            // gap / (q + 1) slots cannot pass `t`; then step the few slots that remain.
+            let n = (t - m.t) / (self.q + 1);
+            let Some(tot) = n.checked_mul(self.r).and_then(|x| x.checked_add(m.rem)) else {
+                return self.jump_exact(t);
+            };
+            m.t += n * self.q + tot / self.period.den;
+            m.rem = tot % self.period.den;
+            if t - m.t.min(t) > 4 * (self.q + 1) {
+                return self.jump_exact(t);
+            }
+        }
+        while m.t < t {
+            self.step(&mut m);
+        }
+        m
+    }
+
+    /// `jumped` in one step of 128-bit arithmetic: gaps of many slots over many slots' worth
+    /// of picoseconds (a fast link idle for long), where stepping would be slow.
     #[cold]
     #[inline(never)]
-    fn jump_exact(&mut self, t: Time) {
+    fn jump_exact(&self, t: Time) -> SlotMark {
         let (num, den) = (self.period.num as u128, self.period.den as u128);
         // smallest k with floor(k*num/den) >= t'  <=>  k*num >= t'*den  (t' = t - phase, an
-        // integer; t > self.t >= phase here)
+        // integer; t > the mark >= phase here)
         let k = ((t - self.phase) as u128 * den).div_ceil(num);
         let prod = k * num;
-        self.t = self.phase + (prod / den) as Time;
-        self.rem = (prod % den) as u64;
+        SlotMark { t: self.phase + (prod / den) as Time, rem: (prod % den) as u64 }
     }
 }
 
@@ -376,6 +428,27 @@ mod tests {
                 let got = d.num as f64 / d.den as f64 / (p.num as f64 / p.den as f64) - 1.0;
                 assert!((got - e).abs() < 1e-12, "{p:?} {e}: {got}");
             }
+        }
+    }
+
+    #[test]
+    fn a_mark_aligns_and_steps_back_as_the_clock_does() {
+        // `align_mark` on a mark lands where `align` moves the clock (one slot ahead, a few,
+        // far), and `before` undoes a step, across remainder wraps.
+        let p = CellPeriod::from_bps(155_520_000).scaled(1.7e-5);
+        let mut c = SlotClock::with_phase(p, 999);
+        let mut t: Time = 999;
+        for i in 0..5000u64 {
+            let m = c.mark();
+            t += [1, 2_700_000, 2_800_000, 6_000_000, 40_000_000_000][(i % 5) as usize] + i;
+            let aligned = c.align_mark(m, t);
+            c.align(t);
+            assert_eq!(aligned, c.mark(), "at {t}");
+            let mut s = aligned;
+            c.step(&mut s);
+            assert_eq!(c.before(s), aligned);
+            c.advance();
+            assert_eq!(c.mark(), s);
         }
     }
 

@@ -30,7 +30,9 @@
 //! merging or trace) takes its arrivals through `Port::enqueue_plain`: the frame state machine,
 //! the policy at first cells and the buffer limit, then the transmit, with nothing tested for
 //! the parts that are off; its per-label table holds the channel's route, copied at
-//! `commit_until`, so the whole per-cell path reads one entry per VC.
+//! `commit_until`, so the whole per-cell path reads one entry per VC. At such a port with one
+//! input and a count-only policy, the middle and last cells of a frame that find the port idle
+//! are taken in one pass per frame (`net/port/train.rs`).
 //!
 //! Departures are committed only up to the end of the run (`commit_end`): a cell whose slot is
 //! at or after it stays queued, as would the per-cell path leave it, and so does every cell
@@ -117,14 +119,14 @@ pub struct CommittedRun {
 }
 
 impl CommittedRun {
-    /// A departure is committed in the next free slot of `clock` (right after the last pending
-    /// one, if any is pending).
+    /// A departure is committed in `next`, the transmitter's next free slot (right after the
+    /// last pending one, if any is pending).
     #[inline(always)]
-    pub fn push(&mut self, clock: &SlotClock) {
+    pub fn push(&mut self, next: SlotMark) {
         if self.pending == 0 {
-            self.first = clock.mark();
+            self.first = next;
         }
-        self.last = clock.next();
+        self.last = next.time();
         self.pending += 1;
     }
 
@@ -144,6 +146,25 @@ impl CommittedRun {
         }
         self.pending -= n;
         n
+    }
+
+    /// Whether every pending departure is in a slot starting before `t` (or none is pending):
+    /// the transmitter is idle at `t` apart from the slot it may be sending in.
+    #[inline]
+    pub fn all_before(&self, t: Time) -> bool {
+        self.pending == 0 || self.last < t
+    }
+
+    /// The slot of the latest pending departure (stale when none is pending).
+    #[inline]
+    pub fn last_slot(&self) -> Time {
+        self.last
+    }
+
+    /// One departure pending, in `slot`.
+    #[inline]
+    pub fn one(slot: SlotMark) -> Self {
+        CommittedRun { first: slot, last: slot.time(), pending: 1 }
     }
 
     /// Committed departures not yet retired.
@@ -170,7 +191,7 @@ mod tests {
         let mut clock = SlotClock::with_phase(CellPeriod::from_bps(155_520_000), 77);
         let (mut run, mut ring) = (CommittedRun::default(), Committed::default());
         let commit = |clock: &mut SlotClock, run: &mut CommittedRun, ring: &mut Committed| {
-            run.push(clock);
+            run.push(clock.mark());
             ring.push(clock.next(), 0);
             clock.advance();
         };

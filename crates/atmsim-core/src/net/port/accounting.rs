@@ -140,6 +140,13 @@ impl PortStats {
         self.sojourn = self.sojourn.wrapping_add((slot - now) as u128);
     }
 
+    /// Cells that entered and were committed at once spent `total` in the buffer in all (the
+    /// sum of their `stay`s).
+    #[inline]
+    pub(super) fn stayed(&mut self, total: u128) {
+        self.sojourn = self.sojourn.wrapping_add(total);
+    }
+
     /// The run has got to `end` with `len` cells in the buffer: the integral up to then.
     pub(super) fn close(&mut self, end: Time, len: u32) {
         self.queue_area = self.sojourn.wrapping_add(len as u128 * end as u128);

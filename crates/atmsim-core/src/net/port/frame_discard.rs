@@ -43,6 +43,12 @@ impl FrameState {
         first
     }
 
+    /// A frame is in progress: the next cell is not a first cell.
+    #[inline(always)]
+    pub fn within(&self) -> bool {
+        self.in_frame
+    }
+
     /// Whether the frame in progress is still whole here: not refused, not cut by PPD. Its
     /// next cells then only need the buffer to have room (a port's fast path, `enqueue_plain`).
     #[inline(always)]

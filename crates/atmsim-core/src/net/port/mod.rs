@@ -31,6 +31,7 @@ mod fcvc;
 mod frame_discard;
 mod staging;
 mod trace;
+mod train;
 mod upc;
 
 pub use accounting::{ClassState, PortStats};
@@ -148,6 +149,11 @@ pub struct Port {
     plain: bool,
     /// The output channel's latency (copied with the routes by `commit_until`).
     latency: Time,
+    /// Frame trains are taken in one pass (`train.rs`): a plain count-only port whose arrivals
+    /// are not moved to a slot grid, with a buffer of at least one cell. Set by `commit_until`.
+    trains: bool,
+    /// The most cells a train may take (`Port::train_limit`).
+    train_limit: usize,
 }
 
 impl Port {
@@ -196,6 +202,8 @@ impl Port {
             run: CommittedRun::default(),
             plain: false,
             latency: 0,
+            trains: false,
+            train_limit: 0,
         }
     }
 
@@ -334,7 +342,7 @@ impl Port {
     fn commit(&mut self, slot: Time, cell: Cell, world: &mut World) {
         let c = self.vcs[cell.vc as usize].class;
         if self.count_only {
-            self.run.push(&self.clock);
+            self.run.push(self.clock.mark());
             if self.classes[c as usize].depart(slot) {
                 self.active -= 1;
             }
@@ -391,6 +399,8 @@ impl Port {
         // so the way they are kept may change here.
         debug_assert_eq!(self.pending(), 0);
         self.count_only = self.commit_end != NO_COMMIT && !self.policy.reads_vc_occupancy();
+        self.trains = self.plain && self.count_only && self.merge.grid.is_none() && self.capacity > 0;
+        self.train_limit = Port::train_limit(&self.clock);
         if self.plain {
             self.latency = ch.latency;
             for (label, v) in self.vcs.iter_mut().enumerate() {
@@ -526,7 +536,7 @@ impl Port {
         if self.queued == pending + 1 && slot < self.commit_end {
             if self.count_only {
                 v.sojourn = v.sojourn.wrapping_add((slot - now) as u128);
-                self.run.push(&self.clock);
+                self.run.push(self.clock.mark());
             } else {
                 if self.classes[c].stay(now, slot) {
                     self.active += 1;
@@ -745,6 +755,9 @@ impl Port {
         let (out, on_wire) = (self.stats.cells_out, world.channels[ch].cells);
         if let Some(f) = InputMerge::lone(&self.inputs) {
             // One input (most ports): its FIFO is the merge, read without the heap.
+            if self.trains && Port::holds_train(&world.fifos[f], stop) {
+                events += self.lone_trains(f, stop, world);
+            }
             loop {
                 let ta = self.merge.lone_key(&world.fifos[f]);
                 if ta >= stop {

@@ -1,0 +1,333 @@
+//! Frame trains: the middle and last cells of a frame crossing an idle port, taken in one pass.
+//!
+//! Between two frames' first cells, a port whose buffer policy decides per frame (tail drop,
+//! PPD, EPD, FIFO GFR: a count-only port, `net/commit.rs`) has nothing to decide: the frame was
+//! accepted at its first cell, and a cell after it is dropped only if the buffer is full. When
+//! the port is idle at each of those cells' arrivals (every departure committed before has
+//! started: an egress port, where the cells come in no faster than they go out, or any port at
+//! a time of little load), the buffer is empty after their retire, so none is dropped, and each
+//! one's path through `Port::arrive_plain` reduces to: retire the pending departures, move the
+//! idle transmitter to the first slot from the arrival, commit the cell in it, put it on the
+//! link. [`Port::train`] does exactly that for the run of such cells at the head of a lone input,
+//! with the next free slot, the last committed one and the time in the buffer in registers, the
+//! two FIFOs walked with one bound ([`CellFifo::relay`](crate::cell::CellFifo::relay)), and
+//! what `arrive_plain` adds per cell (arrivals, departures, the occupancy integral, the
+//! frame state at its EOF, the receiver's wake-up) done once per pass. Each cell still gets the
+//! slot and the arrival time `arrive_plain` would give it; `scripts/compare_engines.py` and the
+//! unit test below hold the reports to that.
+//!
+//! A cell that is not such (a first cell, a control cell, another VC's, one arriving before an
+//! earlier departure has started, or at or after the end of the batch or of the committed run)
+//! stops the pass and is left at the head for `arrive_plain`. [`Port::lone_trains`] is the
+//! lone-input batch loop with a pass after each arrival; `process_plain` enters it only while
+//! the batch holds four cells or more (a shorter pass costs about what it saves).
+
+use super::Port;
+use crate::cell::{Cell, CellFifo, VcId};
+use crate::net::commit::CommittedRun;
+use crate::net::World;
+use crate::ring::{Relay, Relayer};
+use crate::time::{SlotClock, SlotMark, Time};
+
+/// One pass's state: what stops it, and what it has done so far.
+struct Pass<'a> {
+    clock: &'a SlotClock,
+    /// The end of the batch and of the committed run.
+    stop: Time,
+    end: Time,
+    /// The VC taken, as labelled here and at the next hop.
+    label: VcId,
+    next_label: VcId,
+    latency: Time,
+    /// The transmitter's next free slot.
+    next: SlotMark,
+    /// The slot of the last departure committed (0 when none is pending: before any arrival
+    /// the pass takes).
+    last: Time,
+    /// The moved cells' time in the buffer, in all.
+    stay: u64,
+    /// The last cell moved was its frame's last.
+    eof: bool,
+}
+
+impl Relayer<(Time, Cell), (Time, Cell)> for Pass<'_> {
+    #[inline(always)]
+    fn relay(&mut self, &(ta, cell): &(Time, Cell)) -> Relay<(Time, Cell)> {
+        if ta >= self.stop || cell.vc != self.label || cell.is_control() || self.last >= ta {
+            return Relay::Keep;
+        }
+        let m = self.clock.align_mark(self.next, ta);
+        let slot = m.time();
+        if slot >= self.end {
+            return Relay::Keep;
+        }
+        self.stay += slot - ta;
+        (self.last, self.next) = (slot, m);
+        self.clock.step(&mut self.next);
+        let moved = (slot + self.latency, Cell { vc: self.next_label, ..cell });
+        if cell.is_eof() {
+            self.eof = true;
+            Relay::Last(moved)
+        } else {
+            Relay::Move(moved)
+        }
+    }
+}
+
+impl Port {
+    /// `process_plain`'s loop over the lone input `f` at a port taking trains, while at least
+    /// four cells arrive before `stop`: each arrival as `arrive_plain` takes it, and the train
+    /// behind it, if any. Returns the events; the last cells of the batch (fewer than four) are
+    /// left to `process_plain`'s own loop, which ends the batch.
+    ///
+    /// A batch of fewer cells has no train worth a pass (a pass costs about what it saves on
+    /// two or three cells; the short batches of a LAN often hold no more), and keeping the call
+    /// out of `process_plain`'s loop leaves that loop as it was.
+    #[inline(never)]
+    pub(super) fn lone_trains(&mut self, f: usize, stop: Time, world: &mut World) -> u64 {
+        let mut events = 0;
+        // No slot grid here: an arrival counts at its own time, the merge's key of a lone input.
+        while Port::holds_train(&world.fifos[f], stop) {
+            let Some((ta, cell)) = world.fifos[f].pop() else { unreachable!("four cells are queued") };
+            self.arrive_plain(ta, cell, world);
+            events += 1 + self.train(f, stop, world);
+        }
+        events
+    }
+
+    /// Whether at least four cells arrive in `fifo` before `stop`.
+    #[inline(always)]
+    pub(super) fn holds_train(fifo: &CellFifo, stop: Time) -> bool {
+        fifo.time_at(3).is_some_and(|t| t < stop)
+    }
+
+    /// The frame train at the head of the lone input `f` of a port taking trains (see the
+    /// module comment), taken before `stop`; returns how many cells it took.
+    #[inline(never)]
+    pub(super) fn train(&mut self, f: usize, stop: Time, world: &mut World) -> u64 {
+        debug_assert!(self.trains);
+        if self.queued != self.run.len() {
+            return 0;
+        }
+        let Some((ta, cell)) = world.fifos[f].front() else { return 0 };
+        if ta >= stop || cell.is_control() || !self.run.all_before(ta) {
+            return 0;
+        }
+        let label = cell.vc;
+        let Some(v) = self.vcs.get_mut(label as usize) else { return 0 };
+        if !v.frame.within() || !v.frame.passing() {
+            return 0;
+        }
+        let hop = v.hop;
+        let Ok([input, out]) = world.fifos.get_disjoint_mut([f, hop.fifo as usize]) else { return 0 };
+        let mut pass = Pass {
+            clock: &self.clock,
+            stop,
+            end: self.commit_end,
+            label,
+            next_label: hop.label,
+            latency: self.latency,
+            next: self.clock.mark(),
+            last: if self.run.is_empty() { 0 } else { self.run.last_slot() },
+            stay: 0,
+            eof: false,
+        };
+        let n = input.relay(out, self.train_limit, &mut pass);
+        if n == 0 {
+            return 0;
+        }
+        let (next, stay, eof) = (pass.next, u128::from(pass.stay), pass.eof);
+        v.sojourn = v.sojourn.wrapping_add(stay);
+        // The frame's state changes only at its EOF (`FrameState::begin`).
+        if eof {
+            v.frame.begin(true);
+        }
+        world.sched.wake(out.owner, out.time_back(n));
+        // Every departure committed before a moved cell retired at its arrival: the last
+        // one's, in the slot before the next free one, is the one pending.
+        self.clock.set_next(next);
+        self.run = CommittedRun::one(self.clock.before(next));
+        self.queued = 1;
+        self.stats.max_queue = self.stats.max_queue.max(1);
+        self.stats.cells_in += u64::from(n);
+        self.stats.cells_out += u64::from(n);
+        self.stats.stayed(stay);
+        u64::from(n)
+    }
+
+    /// The most cells one pass may take: each waits less than a slot (at most
+    /// q = floor(num / den) ps, `SlotClock`), so their summed time in the buffer stays in 64
+    /// bits.
+    pub(super) fn train_limit(clock: &SlotClock) -> usize {
+        let period = clock.period();
+        usize::try_from(u64::MAX / (period.num / period.den + 1)).unwrap_or(usize::MAX)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::accept::{Policy, VcPolicy};
+    use crate::cell::{Cell, CellFifo, VcId, F_EOF};
+    use crate::frame::{Frame, FrameSlab};
+    use crate::net::port::Port;
+    use crate::net::{identity_route, Channel, Sched, World, NO_CAPTURE, NO_COMMIT};
+    use crate::rng::Rng;
+    use crate::sched::Queue;
+    use crate::time::{CellPeriod, SlotClock, Time, NEVER, PS_PER_US};
+
+    /// A port sending 1 M cells/s into FIFO 0 (VCs 0 and 1) and FIFO 2 (VCs 2 and 3), fed by
+    /// FIFO 1 with `streams` (1 or 2) interleaved streams of frames of 1 to 12 cells, in each stream every
+    /// cell at least `gap` after the one before: at `gap` of a slot or more the port is idle
+    /// at many arrivals (frame trains), below it busy at some.
+    fn port(until: Time, gap: Time, policy: Policy, streams: u16) -> (Port, World) {
+        let period = CellPeriod::from_cells_per_s(1_000_000);
+        let mut route = identity_route(4, 0);
+        route[2].fifo = 2;
+        route[3].fifo = 2;
+        let mut w = World {
+            fifos: vec![CellFifo::new(1), CellFifo::new(0), CellFifo::new(2)],
+            frames: FrameSlab::default(),
+            channels: vec![Channel {
+                name: "x".into(),
+                period,
+                latency: 7,
+                route,
+                cells: 0,
+                capture: NO_CAPTURE,
+            }],
+            sched: Sched::new(3),
+            captures: Default::default(),
+            levels: Vec::new(),
+            shares: Vec::new(),
+        };
+        let mut p = Port::new("p".into(), 0, SlotClock::with_phase(period.scaled(2e-5), 4321), 30, policy, 4);
+        let vc = VcPolicy { threshold: 8, weight: 0.25, ..Default::default() };
+        p.configure(Queue::fifo(), vec![0, 1, 2, 3], vec![vc; 4], Rng::stream(5, "t"), false);
+        p.inputs.push(1);
+        let mut rng = Rng::stream(9, "arrivals");
+        let mut cells = Vec::new();
+        for stream in 0..streams {
+            let mut t: Time = 0;
+            while t < until {
+                let label = (rng.next_u64() % 2) as VcId + 2 * stream;
+                let n = 1 + (rng.next_u64() % 12) as u32;
+                let frame = w.frames.insert(Frame { ncells: n, alive: n, ..Default::default() });
+                for i in 0..n {
+                    t += gap + rng.next_u64() % if i == 0 { 9 * PS_PER_US } else { 300_000 };
+                    let flags = if i + 1 == n { F_EOF } else { 0 };
+                    cells.push((t, Cell { frame, vc: label, flags }));
+                }
+            }
+        }
+        cells.sort_by_key(|&(t, c)| (t, c.vc));
+        for (t, c) in cells {
+            w.fifos[1].push(t, c);
+        }
+        (p, w)
+    }
+
+    /// Run `p` to `end` in batches of `step`: cell by cell (`commit` false), or committing, with
+    /// frame trains or not. After each batch the receiver of FIFO 0 takes its cells, having
+    /// been woken for the first (its key is checked). Returns the events and the cells sent.
+    fn run(
+        p: &mut Port,
+        w: &mut World,
+        commit: bool,
+        trains: bool,
+        end: Time,
+        step: Time,
+    ) -> (u64, Vec<(Time, Cell)>) {
+        p.commit_until(if commit { end } else { NO_COMMIT }, w);
+        if commit {
+            assert!(p.plain && p.count_only && p.trains);
+        }
+        p.trains &= trains;
+        let (mut now, mut events, mut wire) = (0, 0, Vec::new());
+        while now < end {
+            now = (now + step).min(end);
+            events += p.advance(now, w);
+            for (f, owner) in [(0, 1), (2, 2)] {
+                assert_eq!(
+                    w.sched.key(owner),
+                    w.fifos[f].front().map_or(NEVER, |(t, _)| t),
+                    "woken for the first"
+                );
+                while let Some(c) = w.fifos[f].pop() {
+                    wire.push(c);
+                }
+                w.sched.set(owner, NEVER);
+            }
+        }
+        p.finish(end);
+        // In slot order (one transmitter: no two at a time), whichever batch sent them.
+        wire.sort_by_key(|&(t, _)| t);
+        (events, wire)
+    }
+
+    #[test]
+    fn a_train_takes_the_rest_of_a_frame_at_an_idle_port() {
+        let (mut p, mut w) = port(40 * PS_PER_US, PS_PER_US + 50_000, Policy::Epd { threshold: 20 }, 1);
+        p.commit_until(100 * PS_PER_US, &w);
+        // Room for a frame in the output FIFO (a pass does not grow it).
+        for _ in 0..16 {
+            w.fifos[0].push(0, Cell::default());
+        }
+        while w.fifos[0].pop().is_some() {}
+        // The first frame's first cell by the per-cell step, then the rest in one pass.
+        let n = w.frames.get(w.fifos[1].front().unwrap().1.frame).ncells;
+        assert!(n > 3, "the fixture's first frame is long enough");
+        let (ta, cell) = w.fifos[1].pop().unwrap();
+        p.arrive_plain(ta, cell, &mut w);
+        // The receiver took the first cell: the pass wakes it for the second.
+        w.fifos[0].pop();
+        w.sched.set(1, NEVER);
+        assert_eq!(p.train(1, 100 * PS_PER_US, &mut w), u64::from(n) - 1);
+        assert_eq!(w.sched.key(1), w.fifos[0].front().unwrap().0, "the receiver is woken");
+        assert_eq!(w.fifos[0].len() as u32, n - 1, "every later cell of the frame sent");
+        assert!(w.fifos[0].back().unwrap().1.is_eof());
+        assert!(!p.vcs[cell.vc as usize].frame.within(), "the frame ended at its EOF");
+        // Nothing but a frame's later cells: the next head is a first cell.
+        assert_eq!(p.train(1, 100 * PS_PER_US, &mut w), 0);
+    }
+
+    #[test]
+    fn trains_change_no_cell_time_count_or_integral() {
+        // Idle and busy arrivals, long and short batches, tail drop and EPD: with trains, the
+        // wire, the counters, the occupancy integrals and the events are those of the port
+        // without them, and of the per-cell path.
+        let end = 400 * PS_PER_US;
+        for (gap, policy) in [
+            (PS_PER_US, Policy::Epd { threshold: 20 }),
+            (700_000, Policy::Epd { threshold: 6 }),
+            (1_100_000, Policy::TailDrop),
+            (300_000, Policy::Ppd),
+        ] {
+            let outcome = |commit: bool, trains: bool, step: Time| {
+                let (mut p, mut w) = port(end + 50 * PS_PER_US, gap, policy, 2);
+                let (events, wire) = run(&mut p, &mut w, commit, trains, end, step);
+                let s = &p.stats;
+                let areas: Vec<_> = p.classes.iter().map(|c| c.area(end)).collect();
+                (
+                    wire,
+                    w.channels[0].cells,
+                    events,
+                    s.drops,
+                    s.cells_in,
+                    s.cells_out,
+                    s.max_queue,
+                    s.queue_area,
+                    areas,
+                )
+            };
+            let reference = outcome(false, false, PS_PER_US);
+            assert!(reference.4 > 150, "{gap}: cells arrive");
+            for step in [PS_PER_US, 9 * PS_PER_US + 1, end] {
+                let with = outcome(true, true, step);
+                let without = outcome(true, false, step);
+                assert_eq!(with, without, "{gap} {policy:?} step {step}");
+                assert_eq!(with.0, reference.0, "{gap} {policy:?} step {step}: the wire");
+                assert_eq!(with.7, reference.7, "{gap} {policy:?} step {step}: the integral");
+            }
+        }
+    }
+}
