@@ -37,7 +37,6 @@ Usage (from the repository root; everything is optional, the defaults are this m
         --markdown /tmp/reproduce-cost/estimate.md
 
     python scripts/reproduce_cost.py --plan-only      # list the runs per study, no engine
-    python scripts/reproduce_cost.py --check 3        # same-work check: 3 runs, both engines
 
 Run it under `nice -n 10`: it runs one valgrind at a time.
 """
@@ -593,15 +592,31 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     say("")
     say("same-work check (reports of every sampled run at its longer short duration):")
     differing = 0
+    # Per study: runs checked, identical, events (old, new), instructions (old, new) at D2.
+    per: Dict[str, List[float]] = {}
     for runs in chosen.values():
         for r in runs:
             d2 = short_durations(r.duration_s, args.short)[1]
-            diff = differences(old.report(r, d2), new.report(r, d2))
+            a, b = old.report(r, d2), new.report(r, d2)
+            diff = differences(a, b)
+            acc = per.setdefault(r.study, [0, 0, 0, 0, 0, 0])
+            acc[0] += 1
+            acc[1] += not diff
+            acc[2] += a["events"]
+            acc[3] += b["events"]
+            acc[4] += old.instructions(r, d2)
+            acc[5] += new.instructions(r, d2)
             if diff:
                 differing += 1
                 say(f"  DIFFERS {r.study} {r.group} {r.key}: {len(diff)} fields, first {diff[0]}")
     n_checked = sum(len(v) for v in chosen.values())
     say(f"  {n_checked - differing} of {n_checked} sampled runs identical on every field both print")
+    say("  per study: identical / checked, events new/old, instructions old/new, instructions per event")
+    for study, (n, same, ea, eb, ia, ib) in per.items():
+        say(
+            f"    {study}: {same:.0f}/{n:.0f}, events {eb / ea:.3f}, instructions {ia / ib:.2f}, "
+            f"per event {ia / ea:.0f} -> {ib / eb:.0f}"
+        )
 
     priced = {"old": price(old_plan, costs["old"]), "new": price(old_plan, costs["new"])}
     rows = {k: summarize(v, args.cores) for k, v in priced.items()}
