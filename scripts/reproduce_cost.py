@@ -556,6 +556,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         metavar="N",
         help="run N sampled runs natively at full length on both engines, back to back",
     )
+    ap.add_argument(
+        "--validate-longest",
+        type=int,
+        default=0,
+        metavar="M",
+        help="also the M sampled runs with the longest predicted time on the old engine",
+    )
     ap.add_argument("--plan-only", action="store_true", help="list the runs per study and stop")
     ap.add_argument("--markdown", type=Path, help="write the tables here too")
     args = ap.parse_args(argv)
@@ -642,10 +649,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         title = "today's plan (main 4f50605) on today's engine, random phases"
         lines.extend(table(title, rows_t, args.cores))
 
-    if args.validate:
+    if args.validate or args.validate_longest:
         rng = random.Random(args.seed)
         pool = [r for rs in chosen.values() for r in rs]
         picked = rng.sample(pool, min(args.validate, len(pool)))
+        longest = sorted(pool, key=lambda r: -priced["old"].seconds[old_plan.index(r)])
+        picked += [r for r in longest if r not in picked][: args.validate_longest]
         lines.extend(
             [
                 "**validation: native full-length runs, back to back**",
