@@ -1,44 +1,50 @@
 #!/usr/bin/env python3
 """What `atmsim reproduce all` (full mode) costs on this machine, estimated from measured parts.
 
-A full reproduction takes hours, so it is not timed; it is estimated (issue 11). Steps:
+A full reproduction is long and the machine is shared, so it is not timed; it is estimated
+(issue 11). Steps:
 
 1. Plan. Every simulation run the harness of a given checkout makes is listed by importing its
    own planning code (`studies.registry`, `studies.reproduce._point`, `plan.tasks`, the trace
    runs, and `studies.replication` where it exists), with a stub in place of the compiled
    `atmsim._core` (planning never runs the engine). Runs with the same store key (scenario text,
    overrides, seed) are computed once by the harness and are counted once here.
-2. Sample. Runs are grouped into strata (study, table or trace, simulated duration); up to
+2. Sample. Runs are grouped into strata (study, table or trace run, simulated duration); up to
    `--per-stratum` runs of each are drawn with a fixed random seed.
 3. Measure. Each sampled run is executed by an `examples/run` binary under
-   `valgrind --tool=callgrind` three times: set-up only (3 us simulated), and `--short` and
-   2 x `--short` simulated seconds. The marginal rate between the two short runs, in
-   instructions per simulated second, extrapolates to the run's full duration:
-   I(D) = I(2s) + (I(2s) - I(s)) / s * (D - 2s). Results are cached in `--work`, so an
-   interrupted estimate resumes.
-4. Convert. Instructions become seconds with a rate measured natively on this machine: a few
-   sampled runs at 2 x `--short` are run without valgrind (best of `--repeat`) and their
-   instructions / wall time averaged, per binary.
-5. Sum. Per study and in total: CPU seconds, and the end-to-end time on `--cores` cores (the
-   sweep runs one engine process per core: CPU seconds / cores, or the longest run if that is
-   longer). Uncertainty: the between-run spread of each stratum (standard error of its mean
-   times its size; a stratum sampled once borrows the largest relative spread of its study).
+   `valgrind --tool=callgrind` three times: set-up only (3 us, or the least duration the engine
+   accepts), D1 and D2 = 2 x D1 simulated seconds (D2 = D for runs of 2 s or less, else
+   min(`--short`, max(2 s, D / 5))). The marginal rate between the two extrapolates to the
+   run's full duration D: I(D) = I(D2) + (I(D2) - I(D1)) / (D2 - D1) * (D - D2). Results are
+   cached in `--work`, so an interrupted estimate resumes.
+4. Convert. Each sampled run also runs natively at D2 (`--repeat` times, least CPU time, user +
+   system from wait4: on a shared machine wall time counts the waits for a core); its
+   instructions per CPU second convert its extrapolated count. Unsampled runs take their
+   stratum's mean.
+5. Sum. Per study and in total: CPU seconds, and the end-to-end time on `--cores` idle cores
+   (the harness's order replayed: each study's experiments, then its trace runs, largest cost
+   hint first, each run on the first free core). Uncertainty: the between-run spread of each
+   stratum (standard error of the unsampled part; a stratum sampled once borrows the largest
+   relative spread of its study). `--validate` / `--validate-longest` run sampled runs natively
+   at full length on both engines, back to back, against their predictions.
 
 The "old" engine runs the 1a9e2f9 plan as is; the "new" engine runs the same plan with
-`simulation.phases = "aligned"` (same work, cell for cell), and `--today` also plans today's
-harness (more replications, random phases) and prices it with the new engine.
+`simulation.phases = "aligned"`, and the reports of both are compared field by field (the same
+work only where they are equal); `--today` also plans today's harness (more replications,
+random phases) and prices it with the new engine.
 
 Usage (from the repository root; everything is optional, the defaults are this machine's):
 
     python scripts/reproduce_cost.py \\
         --old-python /work/wt-orig/python --old-bin /work/run-orig \\
         --new-python python --new-bin /work/run-final2 \\
-        --work /tmp/reproduce-cost --short 0.05 --per-stratum 1 --today \\
-        --markdown /tmp/reproduce-cost/estimate.md
+        --work /tmp/reproduce-cost --short 4 --per-stratum 2 --today \\
+        --validate 4 --validate-longest 3 --markdown /tmp/reproduce-cost/estimate.md
 
     python scripts/reproduce_cost.py --plan-only      # list the runs per study, no engine
 
-Run it under `nice -n 10`: it runs one valgrind at a time.
+Run it under `nice -n 10`: it runs one valgrind at a time. The first call takes about 75 min of
+one core here (valgrind is ~30x slower than native); later calls reuse the cache.
 """
 
 from __future__ import annotations
