@@ -376,9 +376,13 @@ class Priced:
     # Per stratum: (runs, sampled, total seconds, standard error of the total).
     strata: Dict[Tuple[str, str, float], Tuple[int, int, float, float]]
     alt_seconds: float  # total with the mean-rate extrapolation instead (a model check)
+    spreads: Dict[Tuple[str, str, float], float]  # relative spread of strata sampled twice or more
 
 
-def price(runs: Sequence[Run], costs: Sequence[RunCost]) -> Priced:
+def price(runs: Sequence[Run], costs: Sequence[RunCost], borrow: Optional[Dict[str, float]] = None) -> Priced:
+    """Estimated instructions and CPU seconds of every run. borrow: per study, the relative
+    spread to assume for strata sampled once when the study has no stratum sampled twice (from
+    another measurement of the same study)."""
     by_key = {c.key: c for c in costs}
     by_stratum: Dict[Tuple[str, str, float], List[RunCost]] = {}
     for c in costs:
@@ -408,11 +412,12 @@ def price(runs: Sequence[Run], costs: Sequence[RunCost]) -> Priced:
         total = sum(seconds[i] for i in members)
         n, m = len(members), len(group)
         same_study = [v for kk, v in cv.items() if kk[0] == k[0]]
-        spread = cv.get(k, max(same_study, default=overall))
+        fallback = (borrow or {}).get(k[0], overall)
+        spread = cv.get(k, max(same_study, default=fallback))
         mean = statistics.fmean(t(c, k[2]) for c in group)
         se = (n - m) * spread * mean / math.sqrt(m)
         strata[k] = (n, m, total, se)
-    return Priced(list(runs), instr, seconds, strata, alt)
+    return Priced(list(runs), instr, seconds, strata, alt, cv)
 
 
 def makespan(seconds: Sequence[float], order_cost: Sequence[float], cores: int) -> float:
@@ -476,7 +481,7 @@ def differences(a: Any, b: Any, path: str = "") -> List[str]:
     version aside)."""
     if isinstance(a, dict) and isinstance(b, dict):
         out = []
-        for k in a.keys() & b.keys():
+        for k in sorted(a.keys() & b.keys()):
             if k not in IGNORED:
                 out += differences(a[k], b[k], f"{path}.{k}")
         return out
@@ -651,7 +656,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         chosen_t = sample(today_plan, args.today_per_stratum, args.seed)
         print("measuring today's plan", file=sys.stderr)
         costs_t = measure(today, chosen_t, args.short, args.repeat)
-        rows_t = summarize(price(today_plan, costs_t), args.cores)
+        # Sampled once per stratum: the spread is borrowed from the old plan's strata of the
+        # same study (the largest), measured on the same scenario families.
+        borrow: Dict[str, float] = {}
+        for stratum, spread in priced["old"].spreads.items():
+            borrow[stratum[0]] = max(borrow.get(stratum[0], 0.0), spread)
+        rows_t = summarize(price(today_plan, costs_t, borrow), args.cores)
         title = "today's plan (main 4f50605) on today's engine, random phases"
         lines.extend(table(title, rows_t, args.cores))
 
