@@ -513,7 +513,7 @@ def table(title: str, rows: Sequence[StudyRow], cores: int) -> List[str]:
 
 def compare_table(old: Sequence[StudyRow], new: Sequence[StudyRow], cores: int) -> List[str]:
     out = [
-        f"| study | 1a9e2f9 engine, end-to-end ({cores} cores) | today's engine, same work | ratio (CPU) | "
+        f"| study | 1a9e2f9 engine, end-to-end ({cores} cores) | today's engine, same plan | ratio (CPU) | "
         "ratio (end-to-end) |",
         "|---|---:|---:|---:|---:|",
     ]
