@@ -22,9 +22,10 @@
 //! A cell that is not such (a first cell the policy refuses, a cell of a frame already cut here,
 //! a control cell, another VC's, one arriving before an earlier departure has started, or at or
 //! after the end of the batch or of the committed run) stops the pass and is left at the head
-//! for `arrive_plain`. [`Port::lone_trains`] is the lone-input batch loop with a pass after each
-//! arrival; `process_plain` enters it only while the batch holds four cells or more (a shorter
-//! pass costs about what it saves).
+//! for `arrive_plain`. [`Port::lone_trains`] is the lone-input batch loop: a pass wherever the
+//! transmitter is idle at the head's arrival, and the cell it stopped at by the per-cell step;
+//! `process_plain` enters it only while the batch holds four cells or more (a shorter pass
+//! costs about what it saves).
 
 use super::Port;
 use crate::accept::{BufferState, Policy, VcPolicy};
@@ -38,8 +39,13 @@ use crate::time::{SlotClock, SlotMark, Time};
 /// One pass's state: what stops it, and what it has done so far.
 struct Pass<'a> {
     clock: &'a SlotClock,
-    /// The end of the batch and of the committed run.
+    /// The end of the batch, brought forward by a slot from the end of the committed run if
+    /// that is sooner: a cell of the pass arrives at an idle transmitter, so its slot, the
+    /// first from its arrival, starts at most a shortest slot after it (`SlotClock`); a cell
+    /// arriving before `stop` is then sent before the run's end. (A cell after it that would
+    /// still be is left to `arrive_plain`, as any other.)
     stop: Time,
+    #[cfg(debug_assertions)]
     end: Time,
     /// The VC taken, as labelled here and at the next hop.
     label: VcId,
@@ -83,9 +89,8 @@ impl Relayer<(Time, Cell), (Time, Cell)> for Pass<'_> {
         }
         let m = self.clock.align_mark(self.next, ta);
         let slot = m.time();
-        if slot >= self.end {
-            return None;
-        }
+        #[cfg(debug_assertions)]
+        debug_assert!(slot < self.end && slot - ta <= self.clock.shortest_slot());
         if !self.within {
             if self.refused(cell) {
                 return None;
@@ -102,9 +107,10 @@ impl Relayer<(Time, Cell), (Time, Cell)> for Pass<'_> {
 
 impl Port {
     /// `process_plain`'s loop over the lone input `f` at a port taking trains, while at least
-    /// four cells arrive before `stop`: each arrival as `arrive_plain` takes it, and the train
-    /// behind it, if any. Returns the events; the last cells of the batch (fewer than four) are
-    /// left to `process_plain`'s own loop, which ends the batch.
+    /// four cells arrive before `stop`: the train at the head, if the transmitter is idle at its
+    /// arrival, then the cell that stopped it (or a busy port's next arrival) as `arrive_plain`
+    /// takes it. Returns the events; the last cells of the batch (fewer than four) are left to
+    /// `process_plain`'s own loop, which ends the batch.
     ///
     /// A batch of fewer cells has no train worth a pass (a pass costs about what it saves on
     /// two or three cells; the short batches of a LAN often hold no more), and keeping the call
@@ -114,9 +120,17 @@ impl Port {
         let mut events = 0;
         // No slot grid here: an arrival counts at its own time, the merge's key of a lone input.
         while Port::holds_train(&world.fifos[f], stop) {
-            let Some((ta, cell)) = world.fifos[f].pop() else { unreachable!("four cells are queued") };
+            // A pass needs the transmitter idle at the head's arrival: when it is not (most
+            // often, at a busy port), the call is spared.
+            if world.fifos[f].head_time().is_some_and(|t| self.run.all_before(t)) {
+                events += self.train(f, stop, world);
+            }
+            // The cell the pass stopped at (or could not start with) goes by the per-cell step.
+            let fifo = &mut world.fifos[f];
+            let Some((ta, cell)) = fifo.front().filter(|&(t, _)| t < stop) else { break };
+            fifo.pop();
             self.arrive_plain(ta, cell, world);
-            events += 1 + self.train(f, stop, world);
+            events += 1;
         }
         events
     }
@@ -150,7 +164,8 @@ impl Port {
         let class = &mut self.classes[v.class as usize];
         let mut pass = Pass {
             clock: &self.clock,
-            stop,
+            stop: stop.min(self.commit_end.saturating_sub(self.clock.shortest_slot())),
+            #[cfg(debug_assertions)]
             end: self.commit_end,
             label,
             next_label: hop.label,
