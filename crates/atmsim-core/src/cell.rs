@@ -136,8 +136,8 @@ impl CellFifo {
         self.q.front().copied()
     }
     /// Move at most `limit` cells from the head of this FIFO to `out`, each mapped by `f` (from
-    /// its arrival here to its arrival there), until `f` keeps one here or moves the last, this FIFO is
-    /// empty or `out` has no room left without growing; returns how many moved (see
+    /// its arrival here to its arrival there), until `f` keeps one here, this FIFO is empty or
+    /// `out` has no room left without growing; returns how many moved (see
     /// [`Ring::relay`]; `Port::train`).
     #[inline(always)]
     pub fn relay(

@@ -7,20 +7,11 @@
 //! bottleneck cell. Here the capacity is a power of two and the head and tail are free-running
 //! counters: an index is one mask, the length one subtraction.
 
-/// What [`Ring::relay`] does with a value: keep it (and stop), or move it as this, and go on
-/// or stop after it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Relay<U> {
-    Keep,
-    Move(U),
-    Last(U),
-}
-
 /// The step [`Ring::relay`] takes for each value (a trait rather than a closure, so that the
 /// step's `#[inline(always)]` puts it in the walk's loop and its state in registers).
 pub trait Relayer<T, U> {
-    /// What becomes of `v`.
-    fn relay(&mut self, v: &T) -> Relay<U>;
+    /// What becomes of `v`: moved as this, or kept here (`None`: the walk stops at it).
+    fn relay(&mut self, v: &T) -> Option<U>;
 }
 
 /// A growable FIFO ring with a power-of-two capacity.
@@ -120,12 +111,11 @@ impl<T: Copy + Default> Ring<T> {
     }
 
     /// Move at most `limit` values from the front of this ring to the back of `out`, each
-    /// mapped by `f` ([`Relayer`]), until `f` keeps one here ([`Relay::Keep`]) or moves the last
-    /// ([`Relay::Last`]), this ring is empty or `out` is full (it does not grow here); returns
-    /// how many moved. What `front`, `pop_front` and `push_back` do in a loop, with one bound
-    /// for the whole walk instead of an emptiness and a capacity check per value, and the two
-    /// rings walked as plain slices between wrap-arounds (a frame's cells crossing a port,
-    /// `Port::train`).
+    /// mapped by `f` ([`Relayer`]), until `f` keeps one here, this ring is empty or `out` is
+    /// full (it does not grow here); returns how many moved. What `front`, `pop_front` and
+    /// `push_back` do in a loop, with one bound for the whole walk instead of an emptiness and a
+    /// capacity check per value, and the two rings walked as plain slices between wrap-arounds
+    /// (the cells of frames crossing an idle port, `Port::train`).
     #[inline(always)]
     pub fn relay<U: Copy + Default>(
         &mut self,
@@ -142,18 +132,11 @@ impl<T: Copy + Default> Ring<T> {
             let o = out.tail.wrapping_add(moved) & to;
             let len = (n - moved).min(self.buf.len() - i).min(out.buf.len() - o);
             for (j, (v, d)) in self.buf[i..i + len].iter().zip(&mut out.buf[o..o + len]).enumerate() {
-                match f.relay(v) {
-                    Relay::Keep => {
-                        moved += j;
-                        break 'walk;
-                    }
-                    Relay::Move(u) => *d = u,
-                    Relay::Last(u) => {
-                        *d = u;
-                        moved += j + 1;
-                        break 'walk;
-                    }
-                }
+                let Some(u) = f.relay(v) else {
+                    moved += j;
+                    break 'walk;
+                };
+                *d = u;
             }
             moved += len;
         }
@@ -319,16 +302,12 @@ mod tests {
         assert!(r.capacity().is_power_of_two() && r.capacity() >= r.len());
     }
 
-    /// Moves values below `stop` (negated), stopping after a multiple of 7.
+    /// Moves values below `stop` (negated).
     struct Below(u64);
 
     impl Relayer<u64, u64> for Below {
-        fn relay(&mut self, &v: &u64) -> Relay<u64> {
-            match v {
-                v if v >= self.0 => Relay::Keep,
-                v if v % 7 == 0 => Relay::Last(!v),
-                v => Relay::Move(!v),
-            }
+        fn relay(&mut self, &v: &u64) -> Option<u64> {
+            (v < self.0).then_some(!v)
         }
     }
 
@@ -363,9 +342,6 @@ mod tests {
                 da.pop_front();
                 db.push_back(!v);
                 want += 1;
-                if v % 7 == 0 {
-                    break;
-                }
             }
             assert_eq!(a.relay(&mut b, limit, &mut Below(stop)), want);
             assert!(a.iter().eq(da.iter()) && b.iter().eq(db.iter()));

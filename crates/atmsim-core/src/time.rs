@@ -172,6 +172,13 @@ impl SlotClock {
         self.period
     }
 
+    /// The shortest slot, in whole picoseconds: every slot lasts this long or 1 ps more, so
+    /// the first slot at or after any instant starts at most this long after it.
+    #[inline]
+    pub fn shortest_slot(&self) -> Time {
+        self.q
+    }
+
     pub fn grid(&self) -> SlotGrid {
         SlotGrid { period: self.period, phase: self.phase }
     }

@@ -20,7 +20,7 @@ enum Discard {
 
 /// Per connection VC at one port: the frame state machine. It lives in the port's per-label
 /// table (`PortVc`), beside the VC's class and next hop, so one lookup serves a cell.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct FrameState {
     /// A frame is in progress: the next cell is not a first cell.
     in_frame: bool,
@@ -47,6 +47,19 @@ impl FrameState {
     #[inline(always)]
     pub fn within(&self) -> bool {
         self.in_frame
+    }
+
+    /// Accepted data cells of whole frames passed in a row (a frame train, `train.rs`): the
+    /// state their `begin` calls, one by one, would leave. `within`: the last of them was not
+    /// an EOF; `begun`: one of them was a first cell, so the frame now in progress (or the
+    /// last one ended) started clean.
+    #[inline(always)]
+    pub fn passed(&mut self, within: bool, begun: bool) {
+        self.in_frame = within;
+        if begun {
+            self.discard = Discard::None;
+            self.damaged = false;
+        }
     }
 
     /// Whether the frame in progress is still whole here: not refused, not cut by PPD. Its
@@ -100,5 +113,37 @@ impl FrameState {
     #[inline]
     pub fn damage(&mut self) -> bool {
         !std::mem::replace(&mut self.damaged, true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_train_leaves_the_state_its_cells_would_one_by_one() {
+        // From every state a train starts in (between frames, or within a whole frame, damaged
+        // or not), runs of accepted cells ending anywhere in a frame: `passed` against `begin`
+        // per cell.
+        let discards = [Discard::None, Discard::Frame, Discard::Partial];
+        let mut starts = Vec::new();
+        for (in_frame, discard, damaged) in (0..12).map(|i| (i % 2 == 1, discards[i / 4 % 3], i % 4 >= 2)) {
+            if !in_frame || discard == Discard::None {
+                starts.push(FrameState { in_frame, discard, damaged });
+            }
+        }
+        for start in starts {
+            for (len, bits) in (1..=8).flat_map(|len| (0u32..1 << len).map(move |bits| (len, bits))) {
+                // Bit k of `bits`: cell k is an EOF.
+                let eofs: Vec<bool> = (0..len).map(|k| bits >> k & 1 == 1).collect();
+                let (mut one_by_one, mut train) = (start, start);
+                let mut begun = false;
+                for &eof in &eofs {
+                    begun |= one_by_one.begin(eof);
+                }
+                train.passed(!eofs[eofs.len() - 1], begun);
+                assert_eq!(train, one_by_one, "{start:?} {eofs:?}");
+            }
+        }
     }
 }

@@ -1,39 +1,51 @@
-//! Frame trains: the middle and last cells of a frame crossing an idle port, taken in one pass.
+//! Frame trains: the cells of one VC's frames crossing an idle port, taken in one pass.
 //!
-//! Between two frames' first cells, a port whose buffer policy decides per frame (tail drop,
-//! PPD, EPD, FIFO GFR: a count-only port, `net/commit.rs`) has nothing to decide: the frame was
-//! accepted at its first cell, and a cell after it is dropped only if the buffer is full. When
-//! the port is idle at each of those cells' arrivals (every departure committed before has
-//! started: an egress port, where the cells come in no faster than they go out, or any port at
-//! a time of little load), the buffer is empty after their retire, so none is dropped, and each
-//! one's path through `Port::arrive_plain` reduces to: retire the pending departures, move the
-//! idle transmitter to the first slot from the arrival, commit the cell in it, put it on the
-//! link. [`Port::train`] does exactly that for the run of such cells at the head of a lone input,
-//! with the next free slot, the last committed one and the time in the buffer in registers, the
-//! two FIFOs walked with one bound ([`CellFifo::relay`](crate::cell::CellFifo::relay)), and
-//! what `arrive_plain` adds per cell (arrivals, departures, the occupancy integral, the
-//! frame state at its EOF, the receiver's wake-up) done once per pass. Each cell still gets the
-//! slot and the arrival time `arrive_plain` would give it; `scripts/compare_engines.py` and the
-//! unit test below hold the reports to that.
+//! A port whose buffer policy decides per frame and reads only the buffer's total (tail drop,
+//! PPD, EPD, FIFO GFR: a count-only port, `net/commit.rs`) decides at a frame's first cell, with
+//! the occupancy then, whether the frame is refused; a later cell of a frame still whole here is
+//! dropped only if the buffer is full. When the port is idle at each of a run of cells' arrivals
+//! (every departure committed before has started: an egress port, where the cells come in no
+//! faster than they go out, or any port at a time of little load), the buffer is empty after
+//! their retire: none is dropped for a full buffer, and a first cell meets the policy at an
+//! occupancy of zero. Each one's path through `Port::arrive_plain` then reduces to: retire the
+//! pending departures, ask the policy at a first cell, move the idle transmitter to the first
+//! slot from the arrival, commit the cell in it, put it on the link. [`Port::train`] does
+//! exactly that for the run of such cells at the head of a lone input, across as many frames as
+//! come in so, with the next free slot, the last committed one, the time in the buffer and
+//! whether a frame is in progress in registers, the two FIFOs walked with one bound
+//! ([`CellFifo::relay`](crate::cell::CellFifo::relay)), and what `arrive_plain` adds per cell
+//! (arrivals, departures, the occupancy integral, the frame state, the receiver's wake-up) done
+//! once per pass. Each cell still gets the slot and the arrival time `arrive_plain` would give
+//! it, and each first cell the policy's decision `enqueue_plain` would ask for, with the same
+//! state; `scripts/compare_engines.py` and the unit test below hold the reports to that.
 //!
-//! A cell that is not such (a first cell, a control cell, another VC's, one arriving before an
-//! earlier departure has started, or at or after the end of the batch or of the committed run)
-//! stops the pass and is left at the head for `arrive_plain`. [`Port::lone_trains`] is the
-//! lone-input batch loop with a pass after each arrival; `process_plain` enters it only while
-//! the batch holds four cells or more (a shorter pass costs about what it saves).
+//! A cell that is not such (a first cell the policy refuses, a cell of a frame already cut here,
+//! a control cell, another VC's, one arriving before an earlier departure has started, or at or
+//! after the end of the batch or of the committed run) stops the pass and is left at the head
+//! for `arrive_plain`. [`Port::lone_trains`] is the lone-input batch loop: a pass wherever the
+//! transmitter is idle at the head's arrival, and the cell it stopped at by the per-cell step;
+//! `process_plain` enters it only while the batch holds four cells or more (a shorter pass
+//! costs about what it saves).
 
 use super::Port;
+use crate::accept::{BufferState, Policy, VcPolicy};
 use crate::cell::{Cell, CellFifo, VcId};
 use crate::net::commit::CommittedRun;
 use crate::net::World;
-use crate::ring::{Relay, Relayer};
+use crate::ring::Relayer;
+use crate::rng::Rng;
 use crate::time::{SlotClock, SlotMark, Time};
 
 /// One pass's state: what stops it, and what it has done so far.
 struct Pass<'a> {
     clock: &'a SlotClock,
-    /// The end of the batch and of the committed run.
+    /// The end of the batch, brought forward by a slot from the end of the committed run if
+    /// that is sooner: a cell of the pass arrives at an idle transmitter, so its slot, the
+    /// first from its arrival, starts at most a shortest slot after it (`SlotClock`); a cell
+    /// arriving before `stop` is then sent before the run's end. (A cell after it that would
+    /// still be is left to `arrive_plain`, as any other.)
     stop: Time,
+    #[cfg(debug_assertions)]
     end: Time,
     /// The VC taken, as labelled here and at the next hop.
     label: VcId,
@@ -46,39 +58,59 @@ struct Pass<'a> {
     last: Time,
     /// The moved cells' time in the buffer, in all.
     stay: u64,
-    /// The last cell moved was its frame's last.
-    eof: bool,
+    /// A frame of the VC is in progress: the next cell is not a first cell.
+    within: bool,
+    /// A first cell was moved (the VC's frame state starts clean).
+    begun: bool,
+    /// What `enqueue_plain` hands the policy at a first cell arriving at the idle port (the
+    /// buffer empty; the class's and the port's counts, which no cell of a pass changes).
+    policy: &'a Policy,
+    state: BufferState,
+    vc_policy: &'a mut VcPolicy,
+    rng: &'a mut Rng,
+}
+
+impl Pass<'_> {
+    /// The policy's decision on the frame whose first cell is `cell`, as `enqueue_plain` asks
+    /// for it at the idle port (`FrameState::verdict` asks only the policy there: no fault or
+    /// own buffer at a plain port, the buffer not full).
+    #[inline(always)]
+    fn refused(&mut self, cell: Cell) -> bool {
+        let state = BufferState { clp1: cell.clp(), ..self.state };
+        self.policy.frame_decision(&state, self.vc_policy, self.rng).is_some()
+    }
 }
 
 impl Relayer<(Time, Cell), (Time, Cell)> for Pass<'_> {
     #[inline(always)]
-    fn relay(&mut self, &(ta, cell): &(Time, Cell)) -> Relay<(Time, Cell)> {
+    fn relay(&mut self, &(ta, cell): &(Time, Cell)) -> Option<(Time, Cell)> {
         if ta >= self.stop || cell.vc != self.label || cell.is_control() || self.last >= ta {
-            return Relay::Keep;
+            return None;
         }
         let m = self.clock.align_mark(self.next, ta);
         let slot = m.time();
-        if slot >= self.end {
-            return Relay::Keep;
+        #[cfg(debug_assertions)]
+        debug_assert!(slot < self.end && slot - ta <= self.clock.shortest_slot());
+        if !self.within {
+            if self.refused(cell) {
+                return None;
+            }
+            self.begun = true;
         }
+        self.within = !cell.is_eof();
         self.stay += slot - ta;
         (self.last, self.next) = (slot, m);
         self.clock.step(&mut self.next);
-        let moved = (slot + self.latency, Cell { vc: self.next_label, ..cell });
-        if cell.is_eof() {
-            self.eof = true;
-            Relay::Last(moved)
-        } else {
-            Relay::Move(moved)
-        }
+        Some((slot + self.latency, Cell { vc: self.next_label, ..cell }))
     }
 }
 
 impl Port {
     /// `process_plain`'s loop over the lone input `f` at a port taking trains, while at least
-    /// four cells arrive before `stop`: each arrival as `arrive_plain` takes it, and the train
-    /// behind it, if any. Returns the events; the last cells of the batch (fewer than four) are
-    /// left to `process_plain`'s own loop, which ends the batch.
+    /// four cells arrive before `stop`: the train at the head, if the transmitter is idle at its
+    /// arrival, then the cell that stopped it (or a busy port's next arrival) as `arrive_plain`
+    /// takes it. Returns the events; the last cells of the batch (fewer than four) are left to
+    /// `process_plain`'s own loop, which ends the batch.
     ///
     /// A batch of fewer cells has no train worth a pass (a pass costs about what it saves on
     /// two or three cells; the short batches of a LAN often hold no more), and keeping the call
@@ -88,9 +120,17 @@ impl Port {
         let mut events = 0;
         // No slot grid here: an arrival counts at its own time, the merge's key of a lone input.
         while Port::holds_train(&world.fifos[f], stop) {
-            let Some((ta, cell)) = world.fifos[f].pop() else { unreachable!("four cells are queued") };
+            // A pass needs the transmitter idle at the head's arrival: when it is not (most
+            // often, at a busy port), the call is spared.
+            if world.fifos[f].head_time().is_some_and(|t| self.run.all_before(t)) {
+                events += self.train(f, stop, world);
+            }
+            // The cell the pass stopped at (or could not start with) goes by the per-cell step.
+            let fifo = &mut world.fifos[f];
+            let Some((ta, cell)) = fifo.front().filter(|&(t, _)| t < stop) else { break };
+            fifo.pop();
             self.arrive_plain(ta, cell, world);
-            events += 1 + self.train(f, stop, world);
+            events += 1;
         }
         events
     }
@@ -115,14 +155,17 @@ impl Port {
         }
         let label = cell.vc;
         let Some(v) = self.vcs.get_mut(label as usize) else { return 0 };
-        if !v.frame.within() || !v.frame.passing() {
+        let within = v.frame.within();
+        if within && !v.frame.passing() {
             return 0;
         }
         let hop = v.hop;
         let Ok([input, out]) = world.fifos.get_disjoint_mut([f, hop.fifo as usize]) else { return 0 };
+        let class = &mut self.classes[v.class as usize];
         let mut pass = Pass {
             clock: &self.clock,
-            stop,
+            stop: stop.min(self.commit_end.saturating_sub(self.clock.shortest_slot())),
+            #[cfg(debug_assertions)]
             end: self.commit_end,
             label,
             next_label: hop.label,
@@ -130,18 +173,20 @@ impl Port {
             next: self.clock.mark(),
             last: if self.run.is_empty() { 0 } else { self.run.last_slot() },
             stay: 0,
-            eof: false,
+            within,
+            begun: false,
+            policy: &self.policy,
+            state: BufferState { x: 0, k: self.capacity, y: class.y, active: self.active, clp1: false },
+            vc_policy: &mut class.policy,
+            rng: &mut self.rng,
         };
         let n = input.relay(out, self.train_limit, &mut pass);
         if n == 0 {
             return 0;
         }
-        let (next, stay, eof) = (pass.next, u128::from(pass.stay), pass.eof);
+        let (next, stay) = (pass.next, u128::from(pass.stay));
+        v.frame.passed(pass.within, pass.begun);
         v.sojourn = v.sojourn.wrapping_add(stay);
-        // The frame's state changes only at its EOF (`FrameState::begin`).
-        if eof {
-            v.frame.begin(true);
-        }
         world.sched.wake(out.owner, out.time_back(n));
         // Every departure committed before a moved cell retired at its arrival: the last
         // one's, in the slot before the next free one, is the one pending.
@@ -166,8 +211,9 @@ impl Port {
 
 #[cfg(test)]
 mod tests {
+    use crate::accept::DropReason;
     use crate::accept::{Policy, VcPolicy};
-    use crate::cell::{Cell, CellFifo, VcId, F_EOF};
+    use crate::cell::{Cell, CellFifo, VcId, F_CLP, F_EOF};
     use crate::frame::{Frame, FrameSlab};
     use crate::net::port::Port;
     use crate::net::{identity_route, Channel, Sched, World, NO_CAPTURE, NO_COMMIT};
@@ -176,9 +222,10 @@ mod tests {
     use crate::time::{CellPeriod, SlotClock, Time, NEVER, PS_PER_US};
 
     /// A port sending 1 M cells/s into FIFO 0 (VCs 0 and 1) and FIFO 2 (VCs 2 and 3), fed by
-    /// FIFO 1 with `streams` (1 or 2) interleaved streams of frames of 1 to 12 cells, in each stream every
-    /// cell at least `gap` after the one before: at `gap` of a slot or more the port is idle
-    /// at many arrivals (frame trains), below it busy at some.
+    /// FIFO 1 with `streams` (1 or 2) interleaved streams of frames of 1 to 12 cells, a third
+    /// of them tagged (CLP=1), in each stream every cell at least `gap` after the one before:
+    /// at `gap` of a slot or more the port is idle at many arrivals (frame trains), below it
+    /// busy at some.
     fn port(until: Time, gap: Time, policy: Policy, streams: u16) -> (Port, World) {
         let period = CellPeriod::from_cells_per_s(1_000_000);
         let mut route = identity_route(4, 0);
@@ -211,10 +258,11 @@ mod tests {
             while t < until {
                 let label = (rng.next_u64() % 2) as VcId + 2 * stream;
                 let n = 1 + (rng.next_u64() % 12) as u32;
+                let clp = if rng.next_u64().is_multiple_of(3) { F_CLP } else { 0 };
                 let frame = w.frames.insert(Frame { ncells: n, alive: n, ..Default::default() });
                 for i in 0..n {
                     t += gap + rng.next_u64() % if i == 0 { 9 * PS_PER_US } else { 300_000 };
-                    let flags = if i + 1 == n { F_EOF } else { 0 };
+                    let flags = clp | if i + 1 == n { F_EOF } else { 0 };
                     cells.push((t, Cell { frame, vc: label, flags }));
                 }
             }
@@ -264,43 +312,79 @@ mod tests {
         (events, wire)
     }
 
+    /// Frames of `n` cells on `vc` (tagged if `clp`), one cell every 1.05 us from `t`: a port
+    /// sending a cell per microsecond is idle at each arrival. Returns the time after them.
+    fn frames(w: &mut World, mut t: Time, vc: VcId, clp: bool, ns: &[u32]) -> Time {
+        for &n in ns {
+            let frame = w.frames.insert(Frame { ncells: n, alive: n, ..Default::default() });
+            for i in 0..n {
+                let flags = if clp { F_CLP } else { 0 } | if i + 1 == n { F_EOF } else { 0 };
+                w.fifos[1].push(t, Cell { frame, vc, flags });
+                t += 1_050_000;
+            }
+        }
+        t
+    }
+
     #[test]
-    fn a_train_takes_the_rest_of_a_frame_at_an_idle_port() {
-        let (mut p, mut w) = port(40 * PS_PER_US, PS_PER_US + 50_000, Policy::Epd { threshold: 20 }, 1);
-        p.commit_until(100 * PS_PER_US, &w);
-        // Room for a frame in the output FIFO (a pass does not grow it).
-        for _ in 0..16 {
+    fn a_train_takes_frames_at_an_idle_port_until_the_policy_refuses_one() {
+        // FIFO GFR with LBO = 0 refuses every tagged frame, the empty buffer too (the GFR
+        // study's section 6): the only count-only policy refusing a first cell at an idle port.
+        let (mut p, mut w) = port(0, 0, Policy::FifoGfr { lbo: 0, hbo: 20 }, 1);
+        p.commit_until(1000 * PS_PER_US, &w);
+        // Room in the output FIFO (a pass does not grow it).
+        for _ in 0..64 {
             w.fifos[0].push(0, Cell::default());
         }
         while w.fifos[0].pop().is_some() {}
-        // The first frame's first cell by the per-cell step, then the rest in one pass.
-        let n = w.frames.get(w.fifos[1].front().unwrap().1.frame).ncells;
-        assert!(n > 3, "the fixture's first frame is long enough");
+        // Three untagged frames, a tagged one, an untagged one; then another VC's frame.
+        let t = frames(&mut w, 10 * PS_PER_US, 0, false, &[4, 1, 3]);
+        let t = frames(&mut w, t, 0, true, &[3]);
+        let t = frames(&mut w, t, 0, false, &[2]);
+        frames(&mut w, t, 1, false, &[2]);
+        let stop = 500 * PS_PER_US;
+        // From the first cell on, across frames, up to the tagged frame's first cell.
+        assert_eq!(p.train(1, stop, &mut w), 8);
+        assert_eq!(w.sched.key(1), w.fifos[0].front().unwrap().0, "the receiver is woken");
+        for (k, &(t, _)) in w.fifos[0].iter().enumerate() {
+            // In the first slot from its arrival (the link's latency is 7 ps).
+            let wait = t - 7 - (10 * PS_PER_US + k as Time * 1_050_000);
+            assert!(wait <= PS_PER_US, "cell {k} sent at once");
+        }
+        assert!(w.fifos[0].back().unwrap().1.is_eof());
+        assert!(!p.vcs[0].frame.within(), "the last frame taken ended at its EOF");
+        assert_eq!((p.stats.cells_in, p.stats.cells_out, p.stats.max_queue), (8, 8, 1));
+        // The refused frame goes cell by cell: its first cell refused, the rest discarded.
         let (ta, cell) = w.fifos[1].pop().unwrap();
         p.arrive_plain(ta, cell, &mut w);
-        // The receiver took the first cell: the pass wakes it for the second.
-        w.fifos[0].pop();
-        w.sched.set(1, NEVER);
-        assert_eq!(p.train(1, 100 * PS_PER_US, &mut w), u64::from(n) - 1);
-        assert_eq!(w.sched.key(1), w.fifos[0].front().unwrap().0, "the receiver is woken");
-        assert_eq!(w.fifos[0].len() as u32, n - 1, "every later cell of the frame sent");
-        assert!(w.fifos[0].back().unwrap().1.is_eof());
-        assert!(!p.vcs[cell.vc as usize].frame.within(), "the frame ended at its EOF");
-        // Nothing but a frame's later cells: the next head is a first cell.
-        assert_eq!(p.train(1, 100 * PS_PER_US, &mut w), 0);
+        assert_eq!(p.stats.drops[DropReason::Lbo as usize], 1);
+        assert_eq!(p.train(1, stop, &mut w), 0, "no train through a refused frame");
+        for _ in 0..2 {
+            let (ta, cell) = w.fifos[1].pop().unwrap();
+            p.arrive_plain(ta, cell, &mut w);
+        }
+        assert_eq!(p.stats.drops[DropReason::PartialPacket as usize], 2);
+        // The next frame starts clean, taken by a pass; it stops at the other VC.
+        assert_eq!(p.train(1, stop, &mut w), 2);
+        assert!(!p.vcs[0].frame.within() && p.vcs[0].frame.passing());
+        assert_eq!(w.fifos[1].front().unwrap().1.vc, 1);
+        assert_eq!(p.stats.cells_out, 10);
     }
 
     #[test]
     fn trains_change_no_cell_time_count_or_integral() {
-        // Idle and busy arrivals, long and short batches, tail drop and EPD: with trains, the
-        // wire, the counters, the occupancy integrals and the events are those of the port
-        // without them, and of the per-cell path.
+        // Idle and busy arrivals, long and short batches, tail drop, PPD, EPD and FIFO GFR (with
+        // LBO = 0 refusing tagged frames at an idle port, where a train meets their first
+        // cells): with trains, the wire, the counters, the drops, the occupancy integrals and
+        // the events are those of the port without them, and of the per-cell path.
         let end = 400 * PS_PER_US;
         for (gap, policy) in [
             (PS_PER_US, Policy::Epd { threshold: 20 }),
             (700_000, Policy::Epd { threshold: 6 }),
             (1_100_000, Policy::TailDrop),
             (300_000, Policy::Ppd),
+            (1_050_000, Policy::FifoGfr { lbo: 0, hbo: 20 }),
+            (800_000, Policy::FifoGfr { lbo: 2, hbo: 5 }),
         ] {
             let outcome = |commit: bool, trains: bool, step: Time| {
                 let (mut p, mut w) = port(end + 50 * PS_PER_US, gap, policy, 2);
@@ -321,11 +405,15 @@ mod tests {
             };
             let reference = outcome(false, false, PS_PER_US);
             assert!(reference.4 > 150, "{gap}: cells arrive");
+            if policy == (Policy::FifoGfr { lbo: 0, hbo: 20 }) {
+                assert!(reference.3[DropReason::Lbo as usize] > 10, "tagged frames refused");
+            }
             for step in [PS_PER_US, 9 * PS_PER_US + 1, end] {
                 let with = outcome(true, true, step);
                 let without = outcome(true, false, step);
                 assert_eq!(with, without, "{gap} {policy:?} step {step}");
                 assert_eq!(with.0, reference.0, "{gap} {policy:?} step {step}: the wire");
+                assert_eq!(with.3, reference.3, "{gap} {policy:?} step {step}: the drops");
                 assert_eq!(with.7, reference.7, "{gap} {policy:?} step {step}: the integral");
             }
         }
