@@ -10,6 +10,11 @@
 //! by [`Arbitration`]: `Rotating` serves the input served least recently first, so no input wins
 //! every tie; `Fixed` always prefers the lower input index (a fixed-order scan).
 //!
+//! A batch starts by looking at the inputs' heads; at a port fed by 15 links, one or two of
+//! them hold cells. [`InputMarks`] keeps, per component with several inputs, a bit per input
+//! that is set whenever the input may hold cells (the scheduler sets it after the input's
+//! sender ran, `Sim::run_until`), so the start of a batch reads the marked inputs only.
+//!
 //! With a slot `grid` (a slotted switch), an arrival counts from the first slot boundary of the
 //! port's output grid (with its phase) at or after it: every cell that arrived during a slot is then a tie at its
 //! end, decided by the arbitration, instead of by the fixed sub-slot phases of ideal link clocks
@@ -29,6 +34,48 @@ pub enum Arbitration {
     Fixed,
     /// A fresh random rank at each service: ties go to each contender with equal chance.
     Random,
+}
+
+/// Per component with several inputs, which of them may hold cells: input `k`'s bit is
+/// `k % 64` of the component's word, which sits at the index of its first input's FIFO. A bit
+/// is set (by [`InputMarks::mark`]) whenever a cell may have been put into one of its inputs
+/// since the component's last batch, and [`InputMerge::rebuild`] clears the bits of the inputs
+/// it finds empty; so an input whose bit is clear holds no cell. Without words (a network not
+/// built by `Sim::new`, unit tests) every input is read.
+///
+/// A host marks an input when it puts a frame or a cell into it while it is empty
+/// (`World::transmit`, the adapter's whole frames: a non-empty input is marked already, since
+/// only an empty one is unmarked); a port's cells go out by several paths, cell by cell, so
+/// the scheduler marks its inputs after each of its batches instead (`Sim::run_until`).
+/// A FIFO whose consumer reads it without marks (`CellFifo::mark`): past any word, since words
+/// are fewer than FIFOs (`Sim::new` asserts that `NO_MARK >> 6` is not one).
+pub const NO_MARK: u32 = u32::MAX;
+
+#[derive(Debug, Default)]
+pub struct InputMarks {
+    words: Vec<u64>,
+}
+
+impl InputMarks {
+    /// Words for a network of `fifos` FIFOs, every input marked (nothing is known yet).
+    pub fn all(fifos: usize) -> Self {
+        InputMarks { words: vec![u64::MAX; fifos] }
+    }
+
+    /// The input named by `mark` (a FIFO's: `word * 64 + bit`) may hold cells; nothing for
+    /// [`NO_MARK`] (or without words).
+    #[inline]
+    pub fn mark(&mut self, mark: u32) {
+        if let Some(w) = self.words.get_mut((mark >> 6) as usize) {
+            *w |= 1 << (mark & 63);
+        }
+    }
+
+    /// Words with some bit clear: components whose batches read only some of their inputs.
+    #[cfg(test)]
+    pub fn cleared(&self) -> usize {
+        self.words.iter().filter(|&&w| w != u64::MAX).count()
+    }
 }
 
 #[derive(Debug, Default)]
@@ -55,9 +102,10 @@ impl InputMerge {
         }
     }
 
-    /// Start a batch: take the current head of every non-empty input.
+    /// Start a batch: take the current head of every non-empty input (those `marks` names,
+    /// whose bits of empty inputs it then clears).
     #[inline]
-    pub fn rebuild(&mut self, fifos: &[CellFifo], inputs: &[u32]) {
+    pub fn rebuild(&mut self, fifos: &[CellFifo], marks: &mut InputMarks, inputs: &[u32]) {
         if self.rank.len() != inputs.len() {
             self.first_use(inputs.len());
         }
@@ -69,11 +117,41 @@ impl InputMerge {
             }
             return;
         }
-        for (i, &f) in inputs.iter().enumerate() {
-            if let Some(t) = fifos[f as usize].head_time() {
-                self.heap.push((self.key(t), self.rank[i], i as u32));
+        match inputs.first().and_then(|&f| marks.words.get_mut(f as usize)) {
+            Some(word) => {
+                debug_assert!(
+                    inputs
+                        .iter()
+                        .enumerate()
+                        .all(|(i, &f)| *word >> (i % 64) & 1 == 1 || fifos[f as usize].is_empty()),
+                    "an input holds cells but is not marked"
+                );
+                let (mut bits, mut kept) = (*word, 0);
+                while bits != 0 {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    // The inputs of bit `b`: one, unless the component has more than 64.
+                    let mut i = b;
+                    while let Some(&f) = inputs.get(i) {
+                        if let Some(t) = fifos[f as usize].head_time() {
+                            self.heap.push((self.key(t), self.rank[i], i as u32));
+                            kept |= 1 << b;
+                        }
+                        i += 64;
+                    }
+                }
+                *word = kept;
+            }
+            None => {
+                for (i, &f) in inputs.iter().enumerate() {
+                    if let Some(t) = fifos[f as usize].head_time() {
+                        self.heap.push((self.key(t), self.rank[i], i as u32));
+                    }
+                }
             }
         }
+        // (The heap's layout depends on the order of the pushes; what it gives does not: its
+        // entries differ in the input, so the first and the runner-up are each one entry.)
         for i in (0..self.heap.len() / 2).rev() {
             self.sift_down(i);
         }
@@ -238,7 +316,7 @@ mod tests {
     }
 
     fn drain(m: &mut InputMerge, fifos: &mut [CellFifo], inputs: &[u32]) -> Vec<(Time, usize)> {
-        m.rebuild(fifos, inputs);
+        m.rebuild(fifos, &mut InputMarks::default(), inputs);
         let mut out = Vec::new();
         loop {
             let (t, i) = m.peek();
@@ -311,7 +389,7 @@ mod tests {
         let inputs = [1u32];
         let mut fifos = fifos_of(&[vec![], times.clone()]);
         let mut heap = InputMerge { grid: Some(grid), ..Default::default() };
-        heap.rebuild(&fifos, &inputs);
+        heap.rebuild(&fifos, &mut InputMarks::default(), &inputs);
         let mut want = Vec::new();
         while heap.peek().0 < 25 {
             want.push((heap.peek().0, heap.pop(&mut fifos, &inputs).0));
@@ -341,7 +419,7 @@ mod tests {
     /// `drain` by runs: the earliest input's cells taken in a row up to `run_until`, the merge
     /// told once per run (as `Port::process_plain` reads them).
     fn drain_runs(m: &mut InputMerge, fifos: &mut [CellFifo], inputs: &[u32]) -> Vec<(Time, usize)> {
-        m.rebuild(fifos, inputs);
+        m.rebuild(fifos, &mut InputMarks::default(), inputs);
         let mut out = Vec::new();
         loop {
             let (mut t, i) = m.peek();
@@ -387,6 +465,58 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn only_marked_inputs_are_read_and_empty_ones_unmarked() {
+        // Inputs 2 and 3 are empty; 3 is marked (cells came and went): its bit is cleared,
+        // the unmarked 2 is not read at all.
+        let times = [vec![1, 5], vec![2], vec![], vec![]];
+        let inputs = [0u32, 1, 2, 3];
+        let mut marks = InputMarks { words: vec![0b1011, 0, 0, 0] };
+        let mut fifos = fifos_of(&times);
+        let order = drain_marked(&mut InputMerge::default(), &mut fifos, &mut marks, &inputs);
+        assert_eq!(order, vec![(1, 0), (2, 1), (5, 0)]);
+        assert_eq!(marks.words[0], 0b0011);
+        let mut unread = fifos_of(&times);
+        unread[2].push(0, Cell::default());
+        let mut m = InputMerge::default();
+        if !cfg!(debug_assertions) {
+            // (A debug build asserts that no input holding cells is unmarked.)
+            m.rebuild(&unread, &mut InputMarks { words: vec![0b1011, 0, 0, 0] }, &inputs);
+            assert_eq!(m.peek(), (1, 0), "input 2 is not read");
+        }
+        // Every input marked: the order of a merge that reads them all.
+        let mut marks = InputMarks::all(3);
+        let want = drain(&mut InputMerge::default(), &mut fifos_of(&times), &inputs);
+        let got = drain_marked(&mut InputMerge::default(), &mut fifos_of(&times), &mut marks, &inputs);
+        assert_eq!(got, want);
+        // More than 64 inputs: bit 3 stands for inputs 3, 67 and 131, all three read; every
+        // other bit cleared.
+        let mut times = vec![vec![]; 140];
+        times[67] = vec![4];
+        times[3] = vec![8];
+        times[131] = vec![6];
+        let inputs: Vec<u32> = (0..140).collect();
+        let mut marks = InputMarks::all(140);
+        let got = drain_marked(&mut InputMerge::default(), &mut fifos_of(&times), &mut marks, &inputs);
+        assert_eq!(got, vec![(4, 67), (6, 131), (8, 3)]);
+        assert_eq!(marks.words[0], 1 << 3);
+    }
+
+    fn drain_marked(
+        m: &mut InputMerge,
+        fifos: &mut [CellFifo],
+        marks: &mut InputMarks,
+        inputs: &[u32],
+    ) -> Vec<(Time, usize)> {
+        m.rebuild(fifos, marks, inputs);
+        let mut out = Vec::new();
+        while m.peek().0 != NEVER {
+            out.push(m.peek());
+            m.pop(fifos, inputs);
+        }
+        out
     }
 
     #[test]
