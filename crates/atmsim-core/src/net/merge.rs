@@ -90,6 +90,9 @@ pub struct InputMerge {
     pub grid: Option<SlotGrid>,
     /// `Random`'s draws.
     pub rng: Option<Rng>,
+    /// The inputs in `heap` (a component with at most 64 inputs and marks, whose heap is kept
+    /// from one batch to the next).
+    held: u64,
 }
 
 impl InputMerge {
@@ -102,56 +105,97 @@ impl InputMerge {
         }
     }
 
-    /// Start a batch: take the current head of every non-empty input (those `marks` names,
-    /// whose bits of empty inputs it then clears).
+    /// Start a batch: take the current head of every non-empty input.
+    ///
+    /// With marks and at most 64 inputs, the heap is kept from the end of the last batch,
+    /// when it held every input with cells: since then only a push into an empty input can
+    /// have changed a head, and such an input is marked; so only the marked inputs that are
+    /// not in the heap are read (most batches: none), and the marks cleared. With more inputs,
+    /// the heap is built again from the marked inputs (those found empty are unmarked); without
+    /// marks, from every input.
     #[inline]
     pub fn rebuild(&mut self, fifos: &[CellFifo], marks: &mut InputMarks, inputs: &[u32]) {
         if self.rank.len() != inputs.len() {
             self.first_use(inputs.len());
         }
-        self.heap.clear();
         // Most ports and hosts have one input: its head is the whole heap.
         if let &[f] = inputs {
+            self.heap.clear();
             if let Some(t) = fifos[f as usize].head_time() {
                 self.heap.push((self.key(t), self.rank[0], 0));
             }
             return;
         }
-        match inputs.first().and_then(|&f| marks.words.get_mut(f as usize)) {
-            Some(word) => {
-                debug_assert!(
-                    inputs
-                        .iter()
-                        .enumerate()
-                        .all(|(i, &f)| *word >> (i % 64) & 1 == 1 || fifos[f as usize].is_empty()),
-                    "an input holds cells but is not marked"
-                );
-                let (mut bits, mut kept) = (*word, 0);
-                while bits != 0 {
-                    let b = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    // The inputs of bit `b`: one, unless the component has more than 64.
-                    let mut i = b;
-                    while let Some(&f) = inputs.get(i) {
-                        if let Some(t) = fifos[f as usize].head_time() {
-                            self.heap.push((self.key(t), self.rank[i], i as u32));
-                            kept |= 1 << b;
-                        }
-                        i += 64;
-                    }
+        let Some(word) = inputs.first().and_then(|&f| marks.words.get_mut(f as usize)) else {
+            self.heap.clear();
+            for (i, &f) in inputs.iter().enumerate() {
+                if let Some(t) = fifos[f as usize].head_time() {
+                    self.heap.push((self.key(t), self.rank[i], i as u32));
                 }
-                *word = kept;
             }
-            None => {
-                for (i, &f) in inputs.iter().enumerate() {
-                    if let Some(t) = fifos[f as usize].head_time() {
-                        self.heap.push((self.key(t), self.rank[i], i as u32));
-                    }
-                }
+            self.heapify();
+            return;
+        };
+        if inputs.len() > 64 {
+            self.rebuild_marked(fifos, word, inputs);
+            return;
+        }
+        debug_assert!(
+            inputs
+                .iter()
+                .enumerate()
+                .all(|(i, &f)| (*word | self.held) >> i & 1 == 1 || fifos[f as usize].is_empty()),
+            "an input holds cells but is neither held nor marked"
+        );
+        debug_assert!(self.held.count_ones() as usize == self.heap.len());
+        let mut new = *word & !self.held;
+        *word = 0;
+        while new != 0 {
+            let i = new.trailing_zeros() as usize;
+            new &= new - 1;
+            // (Bits past the inputs: set when nothing was known yet.)
+            let Some(&f) = inputs.get(i) else { break };
+            if let Some(t) = fifos[f as usize].head_time() {
+                self.heap.push((self.key(t), self.rank[i], i as u32));
+                self.held |= 1 << i;
+                self.sift_up(self.heap.len() - 1);
             }
         }
-        // (The heap's layout depends on the order of the pushes; what it gives does not: its
-        // entries differ in the input, so the first and the runner-up are each one entry.)
+    }
+
+    /// `rebuild` from the marked inputs of a component with more than 64 (bit `b` stands for
+    /// inputs `b`, `b + 64`, ...); the bits whose inputs are all empty are cleared.
+    #[cold]
+    fn rebuild_marked(&mut self, fifos: &[CellFifo], word: &mut u64, inputs: &[u32]) {
+        debug_assert!(
+            inputs
+                .iter()
+                .enumerate()
+                .all(|(i, &f)| *word >> (i % 64) & 1 == 1 || fifos[f as usize].is_empty()),
+            "an input holds cells but is not marked"
+        );
+        self.heap.clear();
+        let (mut bits, mut kept) = (*word, 0);
+        while bits != 0 {
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let mut i = b;
+            while let Some(&f) = inputs.get(i) {
+                if let Some(t) = fifos[f as usize].head_time() {
+                    self.heap.push((self.key(t), self.rank[i], i as u32));
+                    kept |= 1 << b;
+                }
+                i += 64;
+            }
+        }
+        *word = kept;
+        self.heapify();
+    }
+
+    /// Order the heap from scratch. (Its layout depends on the order of the pushes; what it
+    /// gives does not: its entries differ in the input, so the first and the runner-up are
+    /// each one entry, whatever the layout.)
+    fn heapify(&mut self) {
         for i in (0..self.heap.len() / 2).rev() {
             self.sift_down(i);
         }
@@ -162,6 +206,8 @@ impl InputMerge {
     fn first_use(&mut self, inputs: usize) {
         self.rank = (0..inputs as u64).collect();
         self.served = inputs as u64;
+        self.heap.clear();
+        self.held = 0;
         self.heap.reserve(inputs);
     }
 
@@ -260,6 +306,8 @@ impl InputMerge {
         if key != NEVER {
             self.heap[0].0 = key;
         } else {
+            // Drained: out of the heap (`& 63`: `held` is unused past 64 inputs).
+            self.held &= !(1 << (i & 63));
             let last = self.heap.pop().expect("popped from a non-empty merge");
             if self.heap.is_empty() {
                 return;
@@ -274,6 +322,20 @@ impl InputMerge {
         let r = self.rng.as_mut().expect("random arbitration has a stream").next_u64();
         self.rank[i as usize] = r;
         self.heap[0].1 = r;
+    }
+
+    /// Move a new entry at `i` up to its place.
+    #[inline]
+    fn sift_up(&mut self, mut i: usize) {
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            if self.heap[i] < self.heap[parent] {
+                self.heap.swap(i, parent);
+                i = parent;
+            } else {
+                return;
+            }
+        }
     }
 
     #[inline]
@@ -469,15 +531,15 @@ mod tests {
 
     #[test]
     fn only_marked_inputs_are_read_and_empty_ones_unmarked() {
-        // Inputs 2 and 3 are empty; 3 is marked (cells came and went): its bit is cleared,
-        // the unmarked 2 is not read at all.
+        // Inputs 2 and 3 are empty; 3 is marked (cells came and went), the unmarked 2 is not
+        // read at all.
         let times = [vec![1, 5], vec![2], vec![], vec![]];
         let inputs = [0u32, 1, 2, 3];
         let mut marks = InputMarks { words: vec![0b1011, 0, 0, 0] };
         let mut fifos = fifos_of(&times);
         let order = drain_marked(&mut InputMerge::default(), &mut fifos, &mut marks, &inputs);
         assert_eq!(order, vec![(1, 0), (2, 1), (5, 0)]);
-        assert_eq!(marks.words[0], 0b0011);
+        assert_eq!(marks.words[0], 0, "the heap holds what was marked");
         let mut unread = fifos_of(&times);
         unread[2].push(0, Cell::default());
         let mut m = InputMerge::default();
@@ -502,6 +564,43 @@ mod tests {
         let got = drain_marked(&mut InputMerge::default(), &mut fifos_of(&times), &mut marks, &inputs);
         assert_eq!(got, vec![(4, 67), (6, 131), (8, 3)]);
         assert_eq!(marks.words[0], 1 << 3);
+    }
+
+    #[test]
+    fn a_heap_kept_across_batches_gives_the_order_of_one_built_at_each() {
+        // Batches up to a stop, then cells put into inputs between batches: into an empty one
+        // (marked, as a sender does), a drained one (marked) and a non-empty one (not marked).
+        // The same with every input read at each batch; fails if a drained input stays held.
+        let inputs = [0u32, 1, 2];
+        let (mut kept, mut built) = (InputMerge::default(), InputMerge::default());
+        let mut marks = InputMarks::all(3);
+        let (mut a, mut b) =
+            (fifos_of(&[vec![1, 4, 9], vec![2, 3], vec![]]), fifos_of(&[vec![1, 4, 9], vec![2, 3], vec![]]));
+        let mut batches = Vec::new();
+        for (stop, pushes) in [(5, vec![(2, 6), (1, 7), (0, 10)]), (8, vec![(2, 12)]), (NEVER, vec![])] {
+            let mut got = Vec::new();
+            let mut want = Vec::new();
+            kept.rebuild(&a, &mut marks, &inputs);
+            built.rebuild(&b, &mut InputMarks::default(), &inputs);
+            while kept.peek().0 < stop {
+                got.push(kept.peek());
+                kept.pop(&mut a, &inputs);
+            }
+            while built.peek().0 < stop {
+                want.push(built.peek());
+                built.pop(&mut b, &inputs);
+            }
+            assert_eq!(got, want, "stop {stop}");
+            for (i, t) in pushes {
+                if a[i].is_empty() {
+                    marks.mark(i as u32);
+                }
+                a[i].push(t, Cell::default());
+                b[i].push(t, Cell::default());
+            }
+            batches.push(got);
+        }
+        assert_eq!(batches.concat().len(), 9);
     }
 
     fn drain_marked(
