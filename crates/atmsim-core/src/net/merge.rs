@@ -113,8 +113,24 @@ impl InputMerge {
     /// not in the heap are read (most batches: none), and the marks cleared. With more inputs,
     /// the heap is built again from the marked inputs (those found empty are unmarked); without
     /// marks, from every input.
-    #[inline]
+    #[inline(always)]
     pub fn rebuild(&mut self, fifos: &[CellFifo], marks: &mut InputMarks, inputs: &[u32]) {
+        // Most batches of a component with several inputs: nothing new since the last, and
+        // nothing to do (marks of held inputs mean nothing and may stay), decided here at the
+        // caller, without a call.
+        if (2..=64).contains(&inputs.len()) && self.rank.len() == inputs.len() {
+            if let Some(&word) = marks.words.get(inputs[0] as usize) {
+                if word & !self.held == 0 {
+                    return;
+                }
+            }
+        }
+        self.rebuild_from(fifos, marks, inputs);
+    }
+
+    /// `rebuild` past its first test.
+    #[inline(never)]
+    fn rebuild_from(&mut self, fifos: &[CellFifo], marks: &mut InputMarks, inputs: &[u32]) {
         if self.rank.len() != inputs.len() {
             self.first_use(inputs.len());
         }
