@@ -121,6 +121,13 @@ impl InputMerge {
         if (2..=64).contains(&inputs.len()) && self.rank.len() == inputs.len() {
             if let Some(&word) = marks.words.get(inputs[0] as usize) {
                 if word & !self.held == 0 {
+                    debug_assert!(
+                        inputs
+                            .iter()
+                            .enumerate()
+                            .all(|(i, &f)| self.held >> i & 1 == 1 || fifos[f as usize].is_empty()),
+                        "an input holds cells but is neither held nor marked"
+                    );
                     return;
                 }
             }
