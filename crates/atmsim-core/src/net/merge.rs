@@ -1,19 +1,20 @@
 //! Merging a component's input FIFOs in arrival order during one batch.
 //!
 //! Each FIFO is sorted, so the next arrival is the smallest head. A switch port fed by 15 links
-//! would scan 15 heads per cell; instead a small binary heap of (head time, input) is built at the
-//! start of a batch and repaired after each pop (nothing else pushes to the inputs during a batch,
-//! since components advance one at a time).
+//! would scan 15 heads per cell; instead a small binary heap of (head time, input) holds the
+//! non-empty inputs and is repaired after each pop (nothing else pushes to the inputs during a
+//! batch, since components advance one at a time).
 //!
 //! Cells that arrive at the same picosecond (common when equal links share one slot phase, as
 //! with `phases = "aligned"`; rare with random phases) are taken
 //! by [`Arbitration`]: `Rotating` serves the input served least recently first, so no input wins
 //! every tie; `Fixed` always prefers the lower input index (a fixed-order scan).
 //!
-//! A batch starts by looking at the inputs' heads; at a port fed by 15 links, one or two of
-//! them hold cells. [`InputMarks`] keeps, per component with several inputs, a bit per input
-//! that is set whenever the input may hold cells (the scheduler sets it after the input's
-//! sender ran, `Sim::run_until`), so the start of a batch reads the marked inputs only.
+//! At a port fed by 15 links one or two inputs hold cells at a time. [`InputMarks`] keeps, per
+//! component with several inputs, a bit per input, set when an empty input may have received
+//! cells (by a host as it sends, by the scheduler after a port's batch), so the start of a
+//! batch reads the marked inputs only; with at most 64 inputs the heap is kept from the last
+//! batch, and only marked inputs not in it are added (most batches: none).
 //!
 //! With a slot `grid` (a slotted switch), an arrival counts from the first slot boundary of the
 //! port's output grid (with its phase) at or after it: every cell that arrived during a slot is then a tie at its
