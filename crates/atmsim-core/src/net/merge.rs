@@ -37,21 +37,23 @@ pub enum Arbitration {
     Random,
 }
 
-/// Per component with several inputs, which of them may hold cells: input `k`'s bit is
-/// `k % 64` of the component's word, which sits at the index of its first input's FIFO. A bit
-/// is set (by [`InputMarks::mark`]) whenever a cell may have been put into one of its inputs
-/// since the component's last batch, and [`InputMerge::rebuild`] clears the bits of the inputs
-/// it finds empty; so an input whose bit is clear holds no cell. Without words (a network not
-/// built by `Sim::new`, unit tests) every input is read.
-///
-/// A host marks an input when it puts a frame or a cell into it while it is empty
-/// (`World::transmit`, the adapter's whole frames: a non-empty input is marked already, since
-/// only an empty one is unmarked); a port's cells go out by several paths, cell by cell, so
-/// the scheduler marks its inputs after each of its batches instead (`Sim::run_until`).
 /// A FIFO whose consumer reads it without marks (`CellFifo::mark`): past any word, since words
 /// are fewer than FIFOs (`Sim::new` asserts that `NO_MARK >> 6` is not one).
 pub const NO_MARK: u32 = u32::MAX;
 
+/// Per component with several inputs, which of them may have received cells while empty:
+/// input `k`'s bit is `k % 64` of the component's word, which sits at the index of its first
+/// input's FIFO. Invariant, outside a component's batch: every input holding cells is marked
+/// or in the component's merge heap (kept from the last batch, with at most 64 inputs; with
+/// more, the heap is built again and every input holding cells is marked).
+/// [`InputMerge::rebuild`] takes the marked inputs into the heap and clears their bits (with
+/// more than 64 inputs: the bits whose inputs are all empty). Without words (a network not
+/// built by `Sim::new`, unit tests) every input is read at each batch.
+///
+/// A host marks an input when it puts a frame or a cell into it while it is empty
+/// (`World::transmit`, `World::send_credit`, the adapter's frames: a non-empty input is marked
+/// or held already); a port's cells go out by several paths, cell by cell, so the scheduler
+/// marks the inputs it feeds that hold cells after each of its batches (`Sim::run_until`).
 #[derive(Debug, Default)]
 pub struct InputMarks {
     words: Vec<u64>,
