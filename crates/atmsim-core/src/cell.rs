@@ -91,12 +91,15 @@ pub mod rm {
 #[derive(Debug)]
 pub struct CellFifo {
     pub owner: u32,
+    /// This input's bit in its consumer's [`InputMarks`](crate::net::InputMarks) word
+    /// (`NO_MARK`: the consumer has one input, or reads them all).
+    pub mark: u32,
     q: Ring<(Time, Cell)>,
 }
 
 impl CellFifo {
     pub fn new(owner: u32) -> Self {
-        CellFifo { owner, q: Ring::new() }
+        CellFifo { owner, mark: crate::net::NO_MARK, q: Ring::new() }
     }
     #[inline]
     pub fn push(&mut self, at: Time, cell: Cell) {

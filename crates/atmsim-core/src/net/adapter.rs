@@ -452,6 +452,9 @@ impl Adapter {
             let cell = Cell { vc: hop.label, frame: head.frame, flags: head.flags };
             let n = head.remaining;
             world.sched.wake(fifo.owner, first + latency);
+            if fifo.is_empty() {
+                world.sched.marks.mark(fifo.mark);
+            }
             if first.saturating_add(u64::from(n - 1) * longest) < end {
                 // The whole frame leaves before `end`: no per-cell test of the end.
                 fifo.push_frame(n, &mut clock, latency, cell);
@@ -504,6 +507,9 @@ impl Adapter {
         let fifo = &mut world.fifos[hop.fifo as usize];
         let cell = Cell { vc: hop.label, frame: f.frame, flags: f.flags };
         world.sched.wake(fifo.owner, first + latency);
+        if fifo.is_empty() {
+            world.sched.marks.mark(fifo.mark);
+        }
         let mut clock = self.clock.clone();
         fifo.push_frame(n, &mut clock, latency, cell);
         self.clock = clock;

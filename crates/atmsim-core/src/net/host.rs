@@ -505,7 +505,7 @@ impl Host {
         if let [input] = self.inputs[..] {
             return self.advance_one_input(input as usize, horizon, world);
         }
-        self.merge.rebuild(&world.fifos, &self.inputs);
+        self.merge.rebuild(&world.fifos, &mut world.sched.marks, &self.inputs);
         let events = if self.commit_end != NO_COMMIT {
             self.advance_committing(horizon, world)
         } else {

@@ -1,14 +1,20 @@
 //! Merging a component's input FIFOs in arrival order during one batch.
 //!
 //! Each FIFO is sorted, so the next arrival is the smallest head. A switch port fed by 15 links
-//! would scan 15 heads per cell; instead a small binary heap of (head time, input) is built at the
-//! start of a batch and repaired after each pop (nothing else pushes to the inputs during a batch,
-//! since components advance one at a time).
+//! would scan 15 heads per cell; instead a small binary heap of (head time, input) holds the
+//! non-empty inputs and is repaired after each pop (nothing else pushes to the inputs during a
+//! batch, since components advance one at a time).
 //!
 //! Cells that arrive at the same picosecond (common when equal links share one slot phase, as
 //! with `phases = "aligned"`; rare with random phases) are taken
 //! by [`Arbitration`]: `Rotating` serves the input served least recently first, so no input wins
 //! every tie; `Fixed` always prefers the lower input index (a fixed-order scan).
+//!
+//! At a port fed by 15 links one or two inputs hold cells at a time. [`InputMarks`] keeps, per
+//! component with several inputs, a bit per input, set when an empty input may have received
+//! cells (by a host as it sends, by the scheduler after a port's batch), so the start of a
+//! batch reads the marked inputs only; with at most 64 inputs the heap is kept from the last
+//! batch, and only marked inputs not in it are added (most batches: none).
 //!
 //! With a slot `grid` (a slotted switch), an arrival counts from the first slot boundary of the
 //! port's output grid (with its phase) at or after it: every cell that arrived during a slot is then a tie at its
@@ -31,6 +37,50 @@ pub enum Arbitration {
     Random,
 }
 
+/// A FIFO whose consumer reads it without marks (`CellFifo::mark`): past any word, since words
+/// are fewer than FIFOs (`Sim::new` asserts that `NO_MARK >> 6` is not one).
+pub const NO_MARK: u32 = u32::MAX;
+
+/// Per component with several inputs, which of them may have received cells while empty:
+/// input `k`'s bit is `k % 64` of the component's word, which sits at the index of its first
+/// input's FIFO. Invariant, outside a component's batch: every input holding cells is marked
+/// or in the component's merge heap (kept from the last batch, with at most 64 inputs; with
+/// more, the heap is built again and every input holding cells is marked).
+/// [`InputMerge::rebuild`] takes the marked inputs into the heap and clears their bits (with
+/// more than 64 inputs: the bits whose inputs are all empty). Without words (a network not
+/// built by `Sim::new`, unit tests) every input is read at each batch.
+///
+/// A host marks an input when it puts a frame or a cell into it while it is empty
+/// (`World::transmit`, `World::send_credit`, the adapter's frames: a non-empty input is marked
+/// or held already); a port's cells go out by several paths, cell by cell, so the scheduler
+/// marks the inputs it feeds that hold cells after each of its batches (`Sim::run_until`).
+#[derive(Debug, Default)]
+pub struct InputMarks {
+    words: Vec<u64>,
+}
+
+impl InputMarks {
+    /// Words for a network of `fifos` FIFOs, every input marked (nothing is known yet).
+    pub fn all(fifos: usize) -> Self {
+        InputMarks { words: vec![u64::MAX; fifos] }
+    }
+
+    /// The input named by `mark` (a FIFO's: `word * 64 + bit`) may hold cells; nothing for
+    /// [`NO_MARK`] (or without words).
+    #[inline]
+    pub fn mark(&mut self, mark: u32) {
+        if let Some(w) = self.words.get_mut((mark >> 6) as usize) {
+            *w |= 1 << (mark & 63);
+        }
+    }
+
+    /// Words with some bit clear: components whose batches read only some of their inputs.
+    #[cfg(test)]
+    pub fn cleared(&self) -> usize {
+        self.words.iter().filter(|&&w| w != u64::MAX).count()
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct InputMerge {
     /// (head arrival time, tie rank, input position).
@@ -43,6 +93,9 @@ pub struct InputMerge {
     pub grid: Option<SlotGrid>,
     /// `Random`'s draws.
     pub rng: Option<Rng>,
+    /// The inputs in `heap` (a component with at most 64 inputs and marks, whose heap is kept
+    /// from one batch to the next).
+    held: u64,
 }
 
 impl InputMerge {
@@ -56,24 +109,119 @@ impl InputMerge {
     }
 
     /// Start a batch: take the current head of every non-empty input.
-    #[inline]
-    pub fn rebuild(&mut self, fifos: &[CellFifo], inputs: &[u32]) {
+    ///
+    /// With marks and at most 64 inputs, the heap is kept from the end of the last batch,
+    /// when it held every input with cells: since then only a push into an empty input can
+    /// have changed a head, and such an input is marked; so only the marked inputs that are
+    /// not in the heap are read (most batches: none), and the marks cleared. With more inputs,
+    /// the heap is built again from the marked inputs (those found empty are unmarked); without
+    /// marks, from every input.
+    #[inline(always)]
+    pub fn rebuild(&mut self, fifos: &[CellFifo], marks: &mut InputMarks, inputs: &[u32]) {
+        // Most batches of a component with several inputs: nothing new since the last, and
+        // nothing to do (marks of held inputs mean nothing and may stay), decided here at the
+        // caller, without a call.
+        if (2..=64).contains(&inputs.len()) && self.rank.len() == inputs.len() {
+            if let Some(&word) = marks.words.get(inputs[0] as usize) {
+                if word & !self.held == 0 {
+                    debug_assert!(
+                        inputs
+                            .iter()
+                            .enumerate()
+                            .all(|(i, &f)| self.held >> i & 1 == 1 || fifos[f as usize].is_empty()),
+                        "an input holds cells but is neither held nor marked"
+                    );
+                    return;
+                }
+            }
+        }
+        self.rebuild_from(fifos, marks, inputs);
+    }
+
+    /// `rebuild` past its first test.
+    #[inline(never)]
+    fn rebuild_from(&mut self, fifos: &[CellFifo], marks: &mut InputMarks, inputs: &[u32]) {
         if self.rank.len() != inputs.len() {
             self.first_use(inputs.len());
         }
-        self.heap.clear();
         // Most ports and hosts have one input: its head is the whole heap.
         if let &[f] = inputs {
+            self.heap.clear();
             if let Some(t) = fifos[f as usize].head_time() {
                 self.heap.push((self.key(t), self.rank[0], 0));
             }
             return;
         }
-        for (i, &f) in inputs.iter().enumerate() {
+        let Some(word) = inputs.first().and_then(|&f| marks.words.get_mut(f as usize)) else {
+            self.heap.clear();
+            for (i, &f) in inputs.iter().enumerate() {
+                if let Some(t) = fifos[f as usize].head_time() {
+                    self.heap.push((self.key(t), self.rank[i], i as u32));
+                }
+            }
+            self.heapify();
+            return;
+        };
+        if inputs.len() > 64 {
+            self.rebuild_marked(fifos, word, inputs);
+            return;
+        }
+        debug_assert!(
+            inputs
+                .iter()
+                .enumerate()
+                .all(|(i, &f)| (*word | self.held) >> i & 1 == 1 || fifos[f as usize].is_empty()),
+            "an input holds cells but is neither held nor marked"
+        );
+        debug_assert!(self.held.count_ones() as usize == self.heap.len());
+        let mut new = *word & !self.held;
+        *word = 0;
+        while new != 0 {
+            let i = new.trailing_zeros() as usize;
+            new &= new - 1;
+            // (Bits past the inputs: set when nothing was known yet.)
+            let Some(&f) = inputs.get(i) else { break };
             if let Some(t) = fifos[f as usize].head_time() {
                 self.heap.push((self.key(t), self.rank[i], i as u32));
+                self.held |= 1 << i;
+                self.sift_up(self.heap.len() - 1);
             }
         }
+    }
+
+    /// `rebuild` from the marked inputs of a component with more than 64 (bit `b` stands for
+    /// inputs `b`, `b + 64`, ...); the bits whose inputs are all empty are cleared.
+    #[cold]
+    fn rebuild_marked(&mut self, fifos: &[CellFifo], word: &mut u64, inputs: &[u32]) {
+        debug_assert!(
+            inputs
+                .iter()
+                .enumerate()
+                .all(|(i, &f)| *word >> (i % 64) & 1 == 1 || fifos[f as usize].is_empty()),
+            "an input holds cells but is not marked"
+        );
+        self.heap.clear();
+        let (mut bits, mut kept) = (*word, 0);
+        while bits != 0 {
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let mut i = b;
+            while let Some(&f) = inputs.get(i) {
+                if let Some(t) = fifos[f as usize].head_time() {
+                    self.heap.push((self.key(t), self.rank[i], i as u32));
+                    kept |= 1 << b;
+                }
+                i += 64;
+            }
+        }
+        *word = kept;
+        self.heapify();
+    }
+
+    /// Order the heap from scratch. (Its layout depends on the order of the pushes; what it
+    /// gives does not: its entries differ in the input, so the first and the runner-up are
+    /// each one entry, whatever the layout.)
+    fn heapify(&mut self) {
         for i in (0..self.heap.len() / 2).rev() {
             self.sift_down(i);
         }
@@ -84,6 +232,8 @@ impl InputMerge {
     fn first_use(&mut self, inputs: usize) {
         self.rank = (0..inputs as u64).collect();
         self.served = inputs as u64;
+        self.heap.clear();
+        self.held = 0;
         self.heap.reserve(inputs);
     }
 
@@ -182,6 +332,8 @@ impl InputMerge {
         if key != NEVER {
             self.heap[0].0 = key;
         } else {
+            // Drained: out of the heap (`& 63`: `held` is unused past 64 inputs).
+            self.held &= !(1 << (i & 63));
             let last = self.heap.pop().expect("popped from a non-empty merge");
             if self.heap.is_empty() {
                 return;
@@ -196,6 +348,20 @@ impl InputMerge {
         let r = self.rng.as_mut().expect("random arbitration has a stream").next_u64();
         self.rank[i as usize] = r;
         self.heap[0].1 = r;
+    }
+
+    /// Move a new entry at `i` up to its place.
+    #[inline]
+    fn sift_up(&mut self, mut i: usize) {
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            if self.heap[i] < self.heap[parent] {
+                self.heap.swap(i, parent);
+                i = parent;
+            } else {
+                return;
+            }
+        }
     }
 
     #[inline]
@@ -238,7 +404,7 @@ mod tests {
     }
 
     fn drain(m: &mut InputMerge, fifos: &mut [CellFifo], inputs: &[u32]) -> Vec<(Time, usize)> {
-        m.rebuild(fifos, inputs);
+        m.rebuild(fifos, &mut InputMarks::default(), inputs);
         let mut out = Vec::new();
         loop {
             let (t, i) = m.peek();
@@ -311,7 +477,7 @@ mod tests {
         let inputs = [1u32];
         let mut fifos = fifos_of(&[vec![], times.clone()]);
         let mut heap = InputMerge { grid: Some(grid), ..Default::default() };
-        heap.rebuild(&fifos, &inputs);
+        heap.rebuild(&fifos, &mut InputMarks::default(), &inputs);
         let mut want = Vec::new();
         while heap.peek().0 < 25 {
             want.push((heap.peek().0, heap.pop(&mut fifos, &inputs).0));
@@ -341,7 +507,7 @@ mod tests {
     /// `drain` by runs: the earliest input's cells taken in a row up to `run_until`, the merge
     /// told once per run (as `Port::process_plain` reads them).
     fn drain_runs(m: &mut InputMerge, fifos: &mut [CellFifo], inputs: &[u32]) -> Vec<(Time, usize)> {
-        m.rebuild(fifos, inputs);
+        m.rebuild(fifos, &mut InputMarks::default(), inputs);
         let mut out = Vec::new();
         loop {
             let (mut t, i) = m.peek();
@@ -387,6 +553,95 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn only_marked_inputs_are_read_and_empty_ones_unmarked() {
+        // Inputs 2 and 3 are empty; 3 is marked (cells came and went), the unmarked 2 is not
+        // read at all.
+        let times = [vec![1, 5], vec![2], vec![], vec![]];
+        let inputs = [0u32, 1, 2, 3];
+        let mut marks = InputMarks { words: vec![0b1011, 0, 0, 0] };
+        let mut fifos = fifos_of(&times);
+        let order = drain_marked(&mut InputMerge::default(), &mut fifos, &mut marks, &inputs);
+        assert_eq!(order, vec![(1, 0), (2, 1), (5, 0)]);
+        assert_eq!(marks.words[0], 0, "the heap holds what was marked");
+        let mut unread = fifos_of(&times);
+        unread[2].push(0, Cell::default());
+        let mut m = InputMerge::default();
+        if !cfg!(debug_assertions) {
+            // (A debug build asserts that no input holding cells is unmarked.)
+            m.rebuild(&unread, &mut InputMarks { words: vec![0b1011, 0, 0, 0] }, &inputs);
+            assert_eq!(m.peek(), (1, 0), "input 2 is not read");
+        }
+        // Every input marked: the order of a merge that reads them all.
+        let mut marks = InputMarks::all(3);
+        let want = drain(&mut InputMerge::default(), &mut fifos_of(&times), &inputs);
+        let got = drain_marked(&mut InputMerge::default(), &mut fifos_of(&times), &mut marks, &inputs);
+        assert_eq!(got, want);
+        // More than 64 inputs: bit 3 stands for inputs 3, 67 and 131, all three read; every
+        // other bit cleared.
+        let mut times = vec![vec![]; 140];
+        times[67] = vec![4];
+        times[3] = vec![8];
+        times[131] = vec![6];
+        let inputs: Vec<u32> = (0..140).collect();
+        let mut marks = InputMarks::all(140);
+        let got = drain_marked(&mut InputMerge::default(), &mut fifos_of(&times), &mut marks, &inputs);
+        assert_eq!(got, vec![(4, 67), (6, 131), (8, 3)]);
+        assert_eq!(marks.words[0], 1 << 3);
+    }
+
+    #[test]
+    fn a_heap_kept_across_batches_gives_the_order_of_one_built_at_each() {
+        // Batches up to a stop, then cells put into inputs between batches: into an empty one
+        // (marked, as a sender does), a drained one (marked) and a non-empty one (not marked).
+        // The same with every input read at each batch; fails if a drained input stays held.
+        let inputs = [0u32, 1, 2];
+        let (mut kept, mut built) = (InputMerge::default(), InputMerge::default());
+        let mut marks = InputMarks::all(3);
+        let (mut a, mut b) =
+            (fifos_of(&[vec![1, 4, 9], vec![2, 3], vec![]]), fifos_of(&[vec![1, 4, 9], vec![2, 3], vec![]]));
+        let mut batches = Vec::new();
+        for (stop, pushes) in [(5, vec![(2, 6), (1, 7), (0, 10)]), (8, vec![(2, 12)]), (NEVER, vec![])] {
+            let mut got = Vec::new();
+            let mut want = Vec::new();
+            kept.rebuild(&a, &mut marks, &inputs);
+            built.rebuild(&b, &mut InputMarks::default(), &inputs);
+            while kept.peek().0 < stop {
+                got.push(kept.peek());
+                kept.pop(&mut a, &inputs);
+            }
+            while built.peek().0 < stop {
+                want.push(built.peek());
+                built.pop(&mut b, &inputs);
+            }
+            assert_eq!(got, want, "stop {stop}");
+            for (i, t) in pushes {
+                if a[i].is_empty() {
+                    marks.mark(i as u32);
+                }
+                a[i].push(t, Cell::default());
+                b[i].push(t, Cell::default());
+            }
+            batches.push(got);
+        }
+        assert_eq!(batches.concat().len(), 9);
+    }
+
+    fn drain_marked(
+        m: &mut InputMerge,
+        fifos: &mut [CellFifo],
+        marks: &mut InputMarks,
+        inputs: &[u32],
+    ) -> Vec<(Time, usize)> {
+        m.rebuild(fifos, marks, inputs);
+        let mut out = Vec::new();
+        while m.peek().0 != NEVER {
+            out.push(m.peek());
+            m.pop(fifos, inputs);
+        }
+        out
     }
 
     #[test]

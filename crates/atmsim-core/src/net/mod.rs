@@ -49,7 +49,7 @@ pub use fault::{Fault, FaultRule};
 pub use host::{Endpoint, Host, HostStats, SinkStats};
 pub use label::{identity_route, Hop, Labels, NO_HOP};
 pub use level_log::LevelLog;
-pub use merge::{Arbitration, InputMerge};
+pub use merge::{Arbitration, InputMarks, InputMerge, NO_MARK};
 pub use port::{CellUpc, ClassState, FcvcHop, Port, PortStats, Upc, INFINITE};
 pub use sampler::PortTrace;
 pub use sched::Sched;
@@ -106,6 +106,9 @@ impl World {
         }
         cell.vc = hop.label;
         let fifo = &mut self.fifos[hop.fifo as usize];
+        if fifo.is_empty() {
+            self.sched.marks.mark(fifo.mark);
+        }
         fifo.push(at, cell);
         self.sched.wake(fifo.owner, at);
     }
@@ -121,6 +124,9 @@ impl World {
     pub fn send_credit(&mut self, ch: u32, fifo: u32, slot: Time, cell: Cell) {
         let at = slot + self.channels[ch as usize].latency;
         let f = &mut self.fifos[fifo as usize];
+        if f.is_empty() {
+            self.sched.marks.mark(f.mark);
+        }
         f.push(at, cell);
         self.sched.wake(f.owner, at);
     }

@@ -20,6 +20,7 @@
 //! bench scenario are identical to those of the binary heap, which took equal keys in the order
 //! they were set, and to those of slots in component order.
 
+use super::merge::InputMarks;
 use crate::time::{Time, NEVER};
 
 #[derive(Debug)]
@@ -30,13 +31,17 @@ pub struct Sched {
     /// `leaves + c`. Each node holds the smallest key below it; the winner is found from the
     /// root down (the left child on ties). `tree[0]` is unused.
     tree: Vec<Time>,
+    /// Which inputs of the components with several may hold cells (`merge.rs`): the key says
+    /// when a component has work, the marks where its cells are. Set as a host sends and after
+    /// each batch of a port, read and cleared at the start of a consumer's batch.
+    pub marks: InputMarks,
 }
 
 impl Sched {
     pub fn new(components: usize) -> Self {
         let leaves = Sched::leaves_for(components);
         // Padding leaves never have work: past the components, they lose every tie.
-        Sched { leaves, tree: vec![NEVER; 2 * leaves] }
+        Sched { leaves, tree: vec![NEVER; 2 * leaves], marks: InputMarks::default() }
     }
 
     /// The first leaf index of a tree for `components` components.

@@ -8,9 +8,10 @@
 mod horizon;
 mod layout;
 
-use super::{Host, Port, Sched, World, NO_COMMIT};
+use super::merge::InputMarks;
+use super::{Host, Port, Sched, World, NO_COMMIT, NO_MARK};
 use crate::time::{Time, NEVER, PS_PER_MS};
-use horizon::Horizons;
+use horizon::{Horizons, NO_FEED};
 
 #[derive(Debug)]
 // Components sit in one vector, built once, and are visited on every scheduling step: inline
@@ -34,6 +35,12 @@ impl Component {
             Component::Host(h) => h.next_key(world),
         }
     }
+    fn inputs(&self) -> &[u32] {
+        match self {
+            Component::Port(p) => &p.inputs,
+            Component::Host(h) => &h.inputs,
+        }
+    }
     /// `next_key` right after `advance`, from the batch's merge of the inputs.
     fn key_after_batch(&self) -> Time {
         match self {
@@ -41,6 +48,15 @@ impl Component {
             Component::Host(h) => h.key_after_batch(),
         }
     }
+}
+
+/// An input FIFO of a component with several, as the port that sends into it sees it: after
+/// each batch of the port, the input is marked if it holds cells (`merge.rs`, `InputMarks`).
+#[derive(Debug, Clone, Copy)]
+struct Feed {
+    fifo: u32,
+    /// The port's last (its list ends here).
+    last: bool,
 }
 
 /// A built network, ready to run. A plain value: many can run side by side.
@@ -51,6 +67,9 @@ pub struct Sim {
     horizons: Horizons,
     /// Per component: its slot in the scheduler (`layout.rs`).
     slot: Vec<u32>,
+    /// The inputs of components with several that each port feeds, one list after the other
+    /// (where each starts: `Horizons::at_slot`).
+    feeds: Vec<Feed>,
     /// Look upstream to run further ahead (`horizon`) and let FCFS transmitters commit their
     /// departures; off under the reference schedule and with adaptive-shaping level logs.
     pub refine: bool,
@@ -90,12 +109,40 @@ impl Sim {
         // (the consumer it wakes).
         assert_eq!(world.sched.leaves(), Sched::leaves_for(lookahead.len()), "one key per component");
         assert!((0..lookahead.len() as u32).all(|c| world.sched.key(c) == NEVER), "no keys before the run");
-        let (horizons, layout) = Horizons::new(lookahead, &upstream, refine);
+        let (mut horizons, layout) = Horizons::new(lookahead, &upstream, refine);
         world.sched = Sched::new(layout.leaves);
         for f in world.fifos.iter_mut() {
             f.owner = layout.slot[f.owner as usize];
         }
-        Sim { comps, horizons, slot: layout.slot, refine, world, now: 0, events: 0 }
+        // Every FIFO has one sender, and only components' batches put cells into FIFOs. A
+        // consumer with several inputs reads only those marked at the start of its batch: a
+        // host marks an input as it puts cells into it, the scheduler marks a port's after each
+        // of its batches (`merge.rs`, `InputMarks`).
+        assert!((NO_MARK >> 6) as usize >= world.fifos.len(), "a mark word per FIFO at most");
+        let mut fed: Vec<Vec<Feed>> = vec![Vec::new(); comps.len()];
+        for (c, comp) in comps.iter().enumerate() {
+            let inputs = comp.inputs();
+            if inputs.len() < 2 {
+                continue;
+            }
+            assert_eq!(inputs.len(), upstream[c].len(), "one sender per input");
+            for (k, (&fifo, &(sender, _))) in inputs.iter().zip(&upstream[c]).enumerate() {
+                world.fifos[fifo as usize].mark = inputs[0] * 64 + (k % 64) as u32;
+                if let Component::Port(_) = comps[sender as usize] {
+                    fed[sender as usize].push(Feed { fifo, last: false });
+                }
+            }
+        }
+        let mut feeds = Vec::new();
+        for (c, list) in fed.iter().enumerate() {
+            if !list.is_empty() {
+                horizons.set_feed(layout.slot[c] as usize, feeds.len() as u32);
+                feeds.extend_from_slice(list);
+                feeds.last_mut().expect("a list").last = true;
+            }
+        }
+        world.sched.marks = InputMarks::all(world.fifos.len());
+        Sim { comps, horizons, slot: layout.slot, feeds, refine, world, now: 0, events: 0 }
     }
 
     /// How far the component at scheduler slot `s`, popped at `t`, may run (and which component
@@ -103,7 +150,7 @@ impl Sim {
     /// keys of the components near it upstream and their distances (`sim/horizon.rs`), at least
     /// `t` plus its smallest input latency (the reference schedule's bound).
     #[inline]
-    fn horizon(&self, s: u32, t: Time) -> (Time, u32) {
+    fn horizon(&self, s: u32, t: Time) -> (Time, u32, u32) {
         self.horizons.at_slot(s as usize, t, &self.world.sched)
     }
 
@@ -120,6 +167,23 @@ impl Sim {
         }
     }
 
+    /// After a batch of the port whose feed list starts at `i`: mark each input it feeds that
+    /// holds cells.
+    #[inline]
+    fn mark_fed(&mut self, mut i: usize) {
+        loop {
+            let f = self.feeds[i];
+            let fifo = &self.world.fifos[f.fifo as usize];
+            if !fifo.is_empty() {
+                self.world.sched.marks.mark(fifo.mark);
+            }
+            if f.last {
+                return;
+            }
+            i += 1;
+        }
+    }
+
     /// Run until `end` (exclusive).
     pub fn run_until(&mut self, end: Time) {
         self.commit_until(end);
@@ -128,18 +192,67 @@ impl Sim {
             self.world.sched.wake(s, k);
         }
         while let Some((t, s)) = self.world.sched.first_before(end) {
-            let (horizon, c) = self.horizon(s, t);
+            let (horizon, c, feed) = self.horizon(s, t);
             let horizon = horizon.min(end);
             let comp = &mut self.comps[c as usize];
             self.events += comp.advance(horizon, &mut self.world);
             let k = comp.key_after_batch();
             self.world.sched.set_first(s, k);
+            if feed != NO_FEED {
+                self.mark_fed(feed as usize);
+            }
         }
         self.now = end;
         for comp in self.comps.iter_mut() {
             if let Component::Port(p) = comp {
                 p.finish(end);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::report;
+    use crate::scenario::{build::build, load};
+
+    /// A scenario's report (without the wall time), run with the input marks or, `marked`
+    /// false, with every input read at each batch; and how many components' words the run left
+    /// with some bit cleared.
+    fn run(file: &str, sets: &[(&str, &str)], marked: bool) -> (serde_json::Value, usize) {
+        let path = format!("{}/../../python/atmsim/scenarios/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(path).expect("a shipped scenario");
+        let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let model = load(&text, &sets, None).expect("a valid scenario");
+        let end = model.duration;
+        let mut built = build(model);
+        if !marked {
+            built.sim.world.sched.marks = InputMarks::default();
+        }
+        built.sim.run_until(end);
+        let mut v = serde_json::to_value(report(&built, 0.0)).expect("a report");
+        v.as_object_mut().expect("an object").remove("wall_s");
+        (v, built.sim.world.sched.marks.cleared())
+    }
+
+    #[test]
+    fn marked_inputs_give_the_results_of_reading_every_input() {
+        // 70 sources: more than 64 inputs at the bottleneck and the reverse trunk port (bits
+        // shared by inputs); FCVC: hosts with two inputs (data and credits); both schedules.
+        let cases: [(&str, &[(&str, &str)]); 4] = [
+            ("bench/lan5.toml", &[("n_source.sources", "70"), ("simulation.duration_s", "0.03")]),
+            ("bench/lan15.toml", &[("simulation.duration_s", "0.03"), ("engine.schedule", "reference")]),
+            ("bench/wan5.toml", &[("simulation.duration_s", "0.1")]),
+            ("gerla-fcvc.toml", &[("simulation.duration_s", "0.05")]),
+        ];
+        for (file, sets) in cases {
+            let (marked, cleared) = run(file, sets, true);
+            let (every, _) = run(file, sets, false);
+            assert!(marked == every, "{file}: the reports differ");
+            assert!(cleared > 0, "{file}: the marks were read");
+            let delivered = &marked["summary"]["conservation"]["cells_delivered"];
+            assert!(delivered.as_u64().is_some_and(|d| d > 100), "{file}: {delivered}");
         }
     }
 }

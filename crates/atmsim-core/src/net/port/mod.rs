@@ -676,10 +676,10 @@ impl Port {
             if self.plain {
                 return self.process_plain(horizon, world);
             }
-            self.merge.rebuild(&world.fifos, &self.inputs);
+            self.merge.rebuild(&world.fifos, &mut world.sched.marks, &self.inputs);
             return self.process_committing(horizon, world);
         }
-        self.merge.rebuild(&world.fifos, &self.inputs);
+        self.merge.rebuild(&world.fifos, &mut world.sched.marks, &self.inputs);
         loop {
             // Stop at the next trace boundary too (`NEVER` without a trace, so an untraced port
             // pays nothing per event): there everything before the boundary has happened and
@@ -769,7 +769,7 @@ impl Port {
                 events += 1;
             }
         } else {
-            self.merge.rebuild(&world.fifos, &self.inputs);
+            self.merge.rebuild(&world.fifos, &mut world.sched.marks, &self.inputs);
             loop {
                 let (mut ta, i) = self.merge.peek();
                 if ta >= stop {

@@ -76,7 +76,13 @@ struct Each {
     end: u32,
     /// The component (in `at_slot`, which is indexed by the scheduler's slots).
     comp: u32,
+    /// Where the list of the inputs it feeds that are to be marked after its batches (a port's)
+    /// starts (`Sim`'s, kept here to be read with the rest; [`NO_FEED`]: none).
+    feed: u32,
 }
+
+/// "Feeds no input that is marked" (`Each::feed`).
+pub const NO_FEED: u32 = u32::MAX;
 
 #[derive(Debug, Default)]
 pub struct Horizons {
@@ -113,7 +119,7 @@ impl Horizons {
         let n = lookahead.len();
         let each = lookahead
             .iter()
-            .map(|&lookahead| Each { lookahead, rest: NEVER, start: 0, end: 0, comp: 0 })
+            .map(|&lookahead| Each { lookahead, rest: NEVER, start: 0, end: 0, comp: 0, feed: NO_FEED })
             .collect();
         let mut h = Horizons { each, at_slot: Vec::new(), near: Vec::new(), tree_len: 0 };
         // Every component's list (flat, `span[c]` in `all`), then the groups they meet, then the
@@ -218,11 +224,17 @@ impl Horizons {
     }
 
     /// How far the component at scheduler slot `s`, popped at `t` (the earliest key of all),
-    /// may run: its earliest input time, at least `t` plus its lookahead; and the component.
+    /// may run: its earliest input time, at least `t` plus its lookahead; the component, and
+    /// its feed list (`set_feed`).
     #[inline]
-    pub fn at_slot(&self, s: usize, t: Time, sched: &Sched) -> (Time, u32) {
+    pub fn at_slot(&self, s: usize, t: Time, sched: &Sched) -> (Time, u32, u32) {
         let e = self.at_slot[s];
-        (self.bound(e, t, sched), e.comp)
+        (self.bound(e, t, sched), e.comp, e.feed)
+    }
+
+    /// The component at slot `s` has its feed list at `feed` (returned by `at_slot`).
+    pub fn set_feed(&mut self, s: usize, feed: u32) {
+        self.at_slot[s].feed = feed;
     }
 
     /// [`Horizons::at_slot`] by component.
