@@ -77,6 +77,21 @@ impl Sched {
     /// Component `c`'s earliest work is at `t` (NEVER: none).
     #[inline]
     pub fn set(&mut self, c: u32, t: Time) {
+        self.update::<true>(c, t);
+    }
+
+    /// [`Sched::set`] for the component [`Sched::first_before`] just named. Its key was the
+    /// smallest, so every node on its path held it: each is rewritten (no test for an
+    /// unchanged minimum, which would fail at every level but where another key ties).
+    #[inline]
+    pub fn set_first(&mut self, c: u32, t: Time) {
+        self.update::<false>(c, t);
+    }
+
+    /// Write `t` at `c`'s leaf and the minima on its path to the root; with `STOP_UNCHANGED`,
+    /// stop at the first node whose minimum does not change (everything above it holds).
+    #[inline(always)]
+    fn update<const STOP_UNCHANGED: bool>(&mut self, c: u32, t: Time) {
         let tree = &mut self.tree[..];
         let mut i = self.leaves + c as usize;
         let mut m = t;
@@ -87,28 +102,10 @@ impl Sched {
             i >>= 1;
             // SAFETY: `i` halved from an index below `tree.len()`.
             let node = unsafe { tree.get_unchecked_mut(i) };
-            if *node == m {
-                // The smallest key below this node is unchanged, and so is everything above.
+            if STOP_UNCHANGED && *node == m {
                 return;
             }
             *node = m;
-        }
-    }
-
-    /// [`Sched::set`] for the component [`Sched::first_before`] just named. Its key was the
-    /// smallest, so every node on its path held it: each is rewritten (no test for an
-    /// unchanged minimum, which would fail at every level but where another key ties).
-    #[inline]
-    pub fn set_first(&mut self, c: u32, t: Time) {
-        let tree = &mut self.tree[..];
-        let mut i = self.leaves + c as usize;
-        let mut m = t;
-        tree[i] = m;
-        while i > 1 {
-            m = m.min(Sched::sibling(tree, i));
-            i >>= 1;
-            // SAFETY: `i` halved from an index below `tree.len()`.
-            unsafe { *tree.get_unchecked_mut(i) = m };
         }
     }
 
