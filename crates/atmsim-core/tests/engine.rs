@@ -137,9 +137,10 @@ fn arbitration_of_simultaneous_arrivals_decides_lockout() {
 
 /// The scheduling modes (`[engine] schedule`): the lookahead schedule runs components further
 /// ahead than the reference one, which must change no result. Every shipped scenario (and the
-/// benchmark cases) and scenarios of the tests exercising UPC, frame merging, faults, traces and
-/// FCVC are run both ways at a short duration and their reports compared field by field (all but
-/// the wall time; the event count is compared too, as each event is processed once either way).
+/// benchmark cases) and scenarios of the tests exercising UPC, frame merging, faults, traces,
+/// FCVC and the WFQ-based GFR switch are run both ways at a short duration and their reports
+/// compared field by field (all but the wall time; the event count is compared too, as each
+/// event is processed once either way).
 #[test]
 fn lookahead_and_reference_schedules_give_identical_reports() {
     let root = format!("{}/../../python/atmsim/scenarios", env!("CARGO_MANIFEST_DIR"));
@@ -177,6 +178,30 @@ fn lookahead_and_reference_schedules_give_identical_reports() {
         );
     }
     texts.push(("upc, merged vcs".into(), upc));
+    // The GFR study's WFQ-based switch: Virtual Spacing at the bottleneck (three VCs of unequal
+    // MCR from three hosts, GFR.2 tagging) and at the egress ports (one VC each: a FIFO).
+    let mut wfq = String::from(
+        "[[node]]\nname = \"s\"\nkind = \"switch\"\n[[node]]\nname = \"t\"\nkind = \"switch\"\n\
+         [[link]]\nends = [\"s\", \"t\"]\nrate_bps = 155520000\ndelay_us = 10.0\n",
+    );
+    let wfq_port = |node: &str, toward: &str| {
+        format!(
+            "[[port]]\nnode = \"{node}\"\ntoward = \"{toward}\"\nbuffer_cells = 600\n\
+             policy = {{ kind = \"wfq_gfr\", lbo_cells = 300, hbo_cells = 500 }}\nscheduler = \"virtual_spacing\"\n"
+        )
+    };
+    wfq += &wfq_port("s", "t");
+    for (i, mcr) in [50000, 20000, 0].iter().enumerate() {
+        wfq += &format!(
+            "[[node]]\nname = \"a{i}\"\nkind = \"host\"\n[[node]]\nname = \"b{i}\"\nkind = \"host\"\n\
+             [[link]]\nends = [\"a{i}\", \"s\"]\nrate_bps = 155520000\ndelay_us = 1.0\n\
+             [[link]]\nends = [\"t\", \"b{i}\"]\nrate_bps = 155520000\ndelay_us = 1.0\n{}\
+             [[connection]]\nname = \"c{i}\"\nroute = [\"a{i}\", \"s\", \"t\", \"b{i}\"]\n\
+             gfr = {{ mcr_cells_per_s = {mcr}, mfs_cells = 200, tagging = \"upc\", conformance = \"gfr2\" }}\n",
+            wfq_port("t", &format!("b{i}"))
+        );
+    }
+    texts.push(("wfq, virtual spacing".into(), wfq));
     for (name, text) in &texts {
         // Defaults: random phases and drifting clocks (+-20 ppm).
         let text = if text.contains("[simulation]") {

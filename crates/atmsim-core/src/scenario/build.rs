@@ -86,6 +86,9 @@ fn configure_ports(
         let local_policies: Vec<VcPolicy> = class_vcs.iter().map(|&c| policies[c as usize]).collect();
         let queue = match mp.scheduler.unwrap_or(SchedulerSpec::Fifo) {
             SchedulerSpec::Fifo => Queue::fifo(),
+            // Over one VC, Virtual Spacing serves in arrival order (one VC's stamps only grow):
+            // it is a FIFO, and as one the port may commit its departures (`net/commit.rs`).
+            SchedulerSpec::VirtualSpacing if n <= 1 => Queue::fifo(),
             SchedulerSpec::VirtualSpacing => {
                 let local_rates: Vec<f64> = vcs.iter().map(|&v| rates[v as usize]).collect();
                 Queue::VirtualSpacing(VirtualSpacing::new(&local_rates))

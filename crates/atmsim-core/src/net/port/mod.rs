@@ -139,9 +139,11 @@ pub struct Port {
     commit_end: Time,
     /// Departures sent ahead whose slots have not come: still in `queued` until retired.
     committed: Committed,
-    /// Under a policy that reads no per-VC occupancy, the committed departures are counted in
-    /// `run` instead of `committed`, and a class counts a cell as gone when it is committed
-    /// (see `CommittedRun`). Set by `commit_until`.
+    /// Under a policy that reads no per-VC occupancy, or at a port with one class (whose
+    /// occupancy is the port's), the committed departures are counted in `run` instead of
+    /// `committed`, and a class counts a cell as gone when it is committed (see `CommittedRun`);
+    /// the policy is then handed the port's occupancy as the class's (`Port::vc_state`). Set by
+    /// `commit_until`.
     count_only: bool,
     run: CommittedRun,
     /// Committing, and none of the per-cell features is on (no UPC, faults, own buffers, hooks,
@@ -382,6 +384,19 @@ impl Port {
         }
     }
 
+    /// What the policy reads of class `c` at shared occupancy `x`: its occupancy Y_i and the
+    /// count of active classes N_a. A count-only port keeps neither (`count_only`): its policy
+    /// reads neither, or it has one class, whose occupancy is then `x` and which is active when
+    /// the buffer holds a cell (a committing port has no own buffers, so `x` is every cell).
+    #[inline(always)]
+    fn vc_state(&self, c: usize, x: u32) -> (u32, u32) {
+        if self.count_only {
+            (x, u32::from(x > 0))
+        } else {
+            (self.classes[c].y, self.active)
+        }
+    }
+
     /// Commit departures up to `end` (the end of the run) from now on, if nothing here needs
     /// the per-cell path (see `net/commit.rs` for the conditions); `NO_COMMIT` turns it off.
     pub fn commit_until(&mut self, end: Time, world: &World) {
@@ -398,7 +413,8 @@ impl Port {
         // Every departure committed in an earlier run has been retired at its end (`finish`),
         // so the way they are kept may change here.
         debug_assert_eq!(self.pending(), 0);
-        self.count_only = self.commit_end != NO_COMMIT && !self.policy.reads_vc_occupancy();
+        self.count_only =
+            self.commit_end != NO_COMMIT && (!self.policy.reads_vc_occupancy() || self.classes.len() == 1);
         self.trains = self.plain && self.count_only && self.merge.grid.is_none() && self.capacity > 0;
         self.train_limit = Port::train_limit(&self.clock);
         if self.plain {
@@ -447,9 +463,10 @@ impl Port {
         let guaranteed = self.has_own && self.own[vc];
         let x = self.shared_level();
         let full = !guaranteed && x >= self.capacity;
+        let (y, active) = self.vc_state(c, x);
         let (policy, faults, classes, rng) =
             (&self.policy, &mut self.faults, &mut self.classes, &mut self.rng);
-        let (k, active) = (self.capacity, self.active);
+        let k = self.capacity;
         let verdict = self.vcs[vc].frame.verdict(
             first,
             eof,
@@ -463,7 +480,7 @@ impl Port {
                         return Some(DropReason::Fault);
                     }
                 }
-                let state = BufferState { x, k, y: classes[c].y, active, clp1: cell.clp() };
+                let state = BufferState { x, k, y, active, clp1: cell.clp() };
                 policy.frame_decision(&state, &mut classes[c].policy, rng)
             },
         );
@@ -511,7 +528,10 @@ impl Port {
         let c = v.class as usize;
         if first || full || !v.frame.passing() {
             let (policy, classes, rng) = (&self.policy, &mut self.classes, &mut self.rng);
-            let (k, active) = (self.capacity, self.active);
+            // `Port::vc_state`, spelled out: `v` holds the label table.
+            let (y, active) =
+                if self.count_only { (x, u32::from(x > 0)) } else { (classes[c].y, self.active) };
+            let k = self.capacity;
             let verdict = v.frame.verdict(
                 first,
                 eof,
@@ -519,7 +539,7 @@ impl Port {
                 false,
                 || policy.discards_partial_packets(),
                 || {
-                    let state = BufferState { x, k, y: classes[c].y, active, clp1: cell.clp() };
+                    let state = BufferState { x, k, y, active, clp1: cell.clp() };
                     policy.frame_decision(&state, &mut classes[c].policy, rng)
                 },
             );
@@ -1244,6 +1264,14 @@ mod tests {
     fn the_plain_fast_path_matches_the_per_cell_path_under_every_policy() {
         // Every policy on the busy port, committing through `enqueue_plain` against the per-cell
         // reference: drops by reason, frames, wire, integrals and per-class state all equal.
+        // With four classes, and with the four VCs in one class (count-only under every policy:
+        // the class's occupancy is the port's).
+        for one_class in [false, true] {
+            plain_fast_path_matches(one_class);
+        }
+    }
+
+    fn plain_fast_path_matches(one_class: bool) {
         let end = 300 * PS_PER_US;
         let policies = [
             Policy::TailDrop,
@@ -1259,13 +1287,12 @@ mod tests {
         for policy in policies {
             let setup = |p: &mut Port| {
                 let vc = |t| VcPolicy { threshold: t, weight: 0.25, ..Default::default() };
-                p.configure(
-                    Queue::fifo(),
-                    vec![0, 1, 2, 3],
-                    vec![vc(4), vc(8), vc(6), vc(10)],
-                    Rng::stream(3, "d"),
-                    false,
-                );
+                let (class, policies) = if one_class {
+                    (vec![0; 4], vec![vc(12)])
+                } else {
+                    (vec![0, 1, 2, 3], vec![vc(4), vc(8), vc(6), vc(10)])
+                };
+                p.configure(Queue::fifo(), class, policies, Rng::stream(3, "d"), false);
             };
             let (mut reference, mut rw) = busy_port_with(end + 50 * PS_PER_US, policy);
             setup(&mut reference);
@@ -1274,7 +1301,7 @@ mod tests {
             setup(&mut p);
             p.commit_until(end, &w);
             assert!(p.plain, "{policy:?}: the fast path is taken");
-            assert_eq!(p.count_only, !policy.reads_vc_occupancy());
+            assert_eq!(p.count_only, one_class || !policy.reads_vc_occupancy());
             run_port(&mut p, &mut w, true, 0, end, 5 * PS_PER_US + 1);
             let name = policy.name();
             assert!(reference.stats.cells_dropped() > 0, "{name}: the buffer overflows");
