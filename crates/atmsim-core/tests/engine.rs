@@ -201,7 +201,13 @@ fn lookahead_and_reference_schedules_give_identical_reports() {
             wfq_port("t", &format!("b{i}"))
         );
     }
-    texts.push(("wfq, virtual spacing".into(), wfq));
+    texts.push(("wfq, virtual spacing".into(), wfq.clone()));
+    // The FIFO-based GFR switch with the frames tagged at the host adapters.
+    let fifo = wfq
+        .replace("kind = \"wfq_gfr\"", "kind = \"fifo_gfr\"")
+        .replace("scheduler = \"virtual_spacing\"", "scheduler = \"fifo\"")
+        .replace("tagging = \"upc\", conformance = \"gfr2\"", "tagging = \"adapter\"");
+    texts.push(("fifo gfr, adapter tagging".into(), fifo));
     for (name, text) in &texts {
         // Defaults: random phases and drifting clocks (+-20 ppm).
         let text = if text.contains("[simulation]") {

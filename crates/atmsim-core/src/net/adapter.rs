@@ -429,12 +429,12 @@ impl Adapter {
 
     /// Send every cell of the plain FIFO whose slot starts before `end`, frame by frame, and
     /// return how many: what repeated [`Adapter::send`] calls would send in those slots, for an
-    /// adapter with plain VCs only, no tagging, nothing to return (no RM cells) and an
-    /// uncaptured channel (the conditions of committing, `net/commit.rs`). A frame's cells
-    /// share their hop, so the channel's route is read once per frame, and the receiver is
-    /// woken once, for the first cell.
+    /// adapter with plain VCs only, nothing to return (no RM cells) and an uncaptured channel
+    /// (the conditions of committing, `net/commit.rs`). A frame's cells share their hop, so the
+    /// channel's route is read once per frame, and the receiver is woken once, for the first
+    /// cell. Tagging decides at the first cell's slot, as in `send`: that slot is known here.
     pub fn commit_plain(&mut self, end: Time, world: &mut World) -> u64 {
-        debug_assert!(self.controlled.is_empty() && self.control.is_empty() && self.taggers.is_empty());
+        debug_assert!(self.controlled.is_empty() && self.control.is_empty());
         let mut sent = 0u64;
         let ch = &mut world.channels[self.channel as usize];
         let latency = ch.latency;
@@ -446,7 +446,9 @@ impl Adapter {
             if first >= end {
                 break;
             }
-            head.fresh = false;
+            if head.fresh {
+                Self::start_frame(head, &mut self.taggers, first);
+            }
             let hop = ch.route[head.vc as usize];
             let fifo = &mut world.fifos[hop.fifo as usize];
             let cell = Cell { vc: hop.label, frame: head.frame, flags: head.flags };
@@ -490,8 +492,8 @@ impl Adapter {
     /// `end`, in the slots `push` and `commit_plain` would give it; false (nothing done) if
     /// not, and the frame is to be pushed. Saves queueing a frame only to take it out again
     /// when the event ends. The cells are counted in `committed` (see `take_committed`).
-    pub fn commit_frame(&mut self, now: Time, f: TxFrame, end: Time, world: &mut World) -> bool {
-        debug_assert!(self.controlled.is_empty() && self.control.is_empty() && self.taggers.is_empty());
+    pub fn commit_frame(&mut self, now: Time, mut f: TxFrame, end: Time, world: &mut World) -> bool {
+        debug_assert!(self.controlled.is_empty() && self.control.is_empty());
         if !self.plain.is_empty() {
             return false;
         }
@@ -500,6 +502,9 @@ impl Adapter {
         let n = f.remaining;
         if first.saturating_add(u64::from(n - 1) * self.longest) >= end {
             return false;
+        }
+        if f.fresh {
+            Self::start_frame(&mut f, &mut self.taggers, first);
         }
         let ch = &mut world.channels[self.channel as usize];
         let latency = ch.latency;

@@ -26,6 +26,9 @@
 //! Nothing reads a class's occupancy there during a run, so a class counts its committed cells
 //! as gone at once.
 //!
+//! A host's adapter tagging (the GFR study's) commits too: it decides a frame's CLP at the slot
+//! of its first cell, which is known when the frame is committed.
+//!
 //! A committing port with none of its optional parts on (no UPC, faults, own buffers, hooks,
 //! merging or trace) takes its arrivals through `Port::enqueue_plain`: the frame state machine,
 //! the policy at first cells and the buffer limit, then the transmit, with nothing tested for
@@ -46,7 +49,7 @@
 //! (`[engine] schedule = "reference"`, which keeps the per-cell path as the yardstick); ports
 //! with a scheduler other than FIFO, a priority or FCVC buffer of their own, flow-control hooks
 //! (EFCI, published levels, fair shares, credits), frame merging or a trace; hosts with
-//! controlled (shaped, rate- or credit-controlled) VCs, adapter tagging, background sources
+//! controlled (shaped, rate- or credit-controlled) VCs, background sources
 //! (whose bounded queues free room at each departure) or senders timing from transmission
 //! completion; any component whose output channel is captured (records are written per cell
 //! in time order); and every host of a scenario whose adapters send RM cells (a returned RM

@@ -475,7 +475,6 @@ impl Host {
         let background = self.endpoints.iter().any(|e| matches!(e, Endpoint::Background { .. }));
         let eligible = !rm_cells
             && self.adapter.controlled.is_empty()
-            && self.adapter.taggers.is_empty()
             && !background
             && !self.timing_on_tx
             && world.channels[self.adapter.channel as usize].capture == NO_CAPTURE;
