@@ -5,7 +5,8 @@
 
 scripts/compare_extra/ holds scenarios the shipped ones do not cover: a traced one, a fault, merged VCs
 with UPC, SACK, NewReno, Reno timed from transmission, aligned phases with selective drop,
-transfers and messages apps with background sources, and 1000 background sources on one host.
+transfers and messages apps with background sources, 1000 background sources on one host, and the GFR
+study's two switches (WFQ with Virtual Spacing and UPC tagging; FIFO with adapter tagging).
 
 An engine change that is meant to be cell-exact (issue 11) must leave every report identical
 apart from the wall time and the engine version: this checks that on every shipped scenario, the
