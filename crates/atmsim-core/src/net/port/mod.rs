@@ -145,8 +145,9 @@ pub struct Port {
     /// (see `CommittedRun`). Set by `commit_until`.
     count_only: bool,
     run: CommittedRun,
-    /// Committing, and none of the per-cell features is on (no UPC, faults, own buffers, hooks,
-    /// merging or trace): arrivals take `enqueue_plain`. Set by `commit_until`.
+    /// Committing, and none of the per-cell features is on (no UPC, faults, own buffers, hooks
+    /// other than a keyed port's, merging or trace): arrivals take `enqueue_plain`. Set by
+    /// `commit_until`.
     plain: bool,
     /// The output channel's latency (copied with the routes by `commit_until`).
     latency: Time,
@@ -418,7 +419,7 @@ impl Port {
         self.commit_end = if eligible { end } else { NO_COMMIT };
         self.keyed = keyed && self.commit_end != NO_COMMIT;
         self.plain = self.commit_end != NO_COMMIT
-            && !self.hooks
+            && self.upc.iter().all(Option::is_none)
             && self.cell_upc.iter().all(Option::is_none)
             && self.faults.is_empty()
             && self.vc_arrivals.is_empty();
@@ -524,7 +525,7 @@ impl Port {
     /// has room (the policies decide per frame, at first cells; `FrameState::verdict` does the
     /// rest of the state machine exactly as `enqueue` does).
     #[inline(always)]
-    fn enqueue_plain(&mut self, now: Time, cell: Cell, world: &mut World) {
+    fn enqueue_plain<const HOOKED: bool>(&mut self, now: Time, mut cell: Cell, world: &mut World) {
         if cell.is_control() {
             return self.enqueue_control(now, cell, world);
         }
@@ -554,6 +555,12 @@ impl Port {
             if let Some(reason) = verdict {
                 return self.drop_cell(vc, reason, world, cell);
             }
+        }
+        // A keyed port's arrival hooks (`arrival_hooks` without own buffers); a plain port's path
+        // is compiled without them.
+        if HOOKED && self.congestion.data_arrival(now, vc, x, &mut world.levels, &mut world.shares) {
+            cell.flags |= F_EFCI;
+            self.stats.efci_marked += 1;
         }
         let hop = v.hop;
         self.queued += 1;
@@ -702,7 +709,11 @@ impl Port {
         if self.commit_end != NO_COMMIT {
             // No trace here (it would sample per slot): the batch ends at the horizon.
             let events = if self.plain {
-                self.process_plain(horizon, world)
+                if self.hooks {
+                    self.process_plain::<true>(horizon, world)
+                } else {
+                    self.process_plain::<false>(horizon, world)
+                }
             } else {
                 self.merge.rebuild(&world.fifos, &mut world.sched.marks, &self.inputs);
                 self.process_committing(horizon, world)
@@ -784,14 +795,14 @@ impl Port {
     }
 
     /// `process_committing` at a plain port (`enqueue_plain`).
-    fn process_plain(&mut self, stop: Time, world: &mut World) -> u64 {
+    fn process_plain<const HOOKED: bool>(&mut self, stop: Time, world: &mut World) -> u64 {
         let mut events = if self.queued > self.pending() { self.release_held(world) } else { 0 };
         // Events: each arrival, and each departure committed (counted once, at the end).
         let ch = self.channel as usize;
         let (out, on_wire) = (self.stats.cells_out, world.channels[ch].cells);
         if let Some(f) = InputMerge::lone(&self.inputs) {
             // One input (most ports): its FIFO is the merge, read without the heap.
-            if self.trains && Port::holds_train(&world.fifos[f], stop) {
+            if !HOOKED && self.trains && Port::holds_train(&world.fifos[f], stop) {
                 events += self.lone_trains(f, stop, world);
             }
             loop {
@@ -801,7 +812,7 @@ impl Port {
                     break;
                 }
                 let Some((_, cell)) = world.fifos[f].pop() else { unreachable!("the head was read") };
-                self.arrive_plain(ta, cell, world);
+                self.arrive_plain_as::<HOOKED>(ta, cell, world);
                 events += 1;
             }
         } else {
@@ -816,7 +827,7 @@ impl Port {
                 let (f, until) = (self.inputs[i] as usize, self.merge.run_until().min(stop));
                 loop {
                     let Some((_, cell)) = world.fifos[f].pop() else { unreachable!("the head was read") };
-                    self.arrive_plain(ta, cell, world);
+                    self.arrive_plain_as::<HOOKED>(ta, cell, world);
                     events += 1;
                     ta = self.merge.lone_key(&world.fifos[f]);
                     if ta >= until {
@@ -837,9 +848,15 @@ impl Port {
     /// transmitter moves to the first slot from `ta`, and the cell is taken.
     #[inline(always)]
     fn arrive_plain(&mut self, ta: Time, cell: Cell, world: &mut World) {
+        self.arrive_plain_as::<false>(ta, cell, world);
+    }
+
+    /// `arrive_plain`, at a keyed port with hooks if `HOOKED`.
+    #[inline(always)]
+    fn arrive_plain_as<const HOOKED: bool>(&mut self, ta: Time, cell: Cell, world: &mut World) {
         self.retire(ta, &mut world.levels);
         self.clock.align(ta);
-        self.enqueue_plain(ta, cell, world);
+        self.enqueue_plain::<HOOKED>(ta, cell, world);
     }
 
     /// Cells held back at the end of an earlier run (their slots were at or after its end):
@@ -1345,14 +1362,19 @@ mod tests {
         // committing with its departures kept in its key, in the same batches: the same cells on
         // the wire, the same band changes at the same times, the same key after every batch.
         let end = 400 * PS_PER_US;
-        let run = |keyed: bool, step: Time| {
+        let run = |keyed: bool, plain: bool, step: Time| {
             let (mut p, mut w) = busy_port(end + 50 * PS_PER_US);
+            if !plain {
+                // Counting arrivals per VC (as a trace would) keeps the port off `enqueue_plain`.
+                p.vc_arrivals = vec![0; 4];
+            }
             w.levels.push(LevelLog::new(Feedback::Increase, 1000 * PS_PER_US));
             p.publish_level(0, 20, 26);
             p.set_efci_threshold(10);
             if keyed {
                 p.commit_keyed_until(end, &w);
                 assert!(p.keyed && p.commit_end == end, "a FIFO port with level and EFCI hooks commits");
+                assert_eq!(p.plain, plain);
             } else {
                 p.commit_until(crate::net::NO_COMMIT, &w);
             }
@@ -1366,8 +1388,10 @@ mod tests {
             let wire: Vec<(Time, Cell)> = w.fifos[0].iter().map(|&(t, c)| (t, c)).collect();
             (wire, w.levels[0].changes(), keys, p.stats.efci_marked, p.stats.queue_area, p.stats.drops)
         };
-        for step in [PS_PER_US, 7 * PS_PER_US + 3, 40 * PS_PER_US] {
-            let (reference, keyed) = (run(false, step), run(true, step));
+        for (step, plain) in
+            [PS_PER_US, 7 * PS_PER_US + 3, 40 * PS_PER_US].into_iter().zip([true, false, true])
+        {
+            let (reference, keyed) = (run(false, plain, step), run(true, plain, step));
             assert!(
                 reference.1.len() > 20 && reference.3 > 0,
                 "the band moves often, EFCI marks: {} {}",
