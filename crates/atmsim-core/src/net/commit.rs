@@ -44,11 +44,27 @@
 //! it. Each committed departure is counted as the event it replaces, so the reports' event
 //! counts do not change either.
 //!
+//! *Keyed* commitment (`Port::commit_keyed_until`), where the schedule itself must not change:
+//! with adaptive-shaping level logs a reader sees the writer's band as of how far the schedule
+//! has run the writer (`net/level_log.rs`), so such a scenario keeps the plain schedule and no
+//! component commits in the way above. A FIFO port there still sends each cell when it is
+//! queued, but its key keeps the earliest committed departure's slot (the per-cell path's key)
+//! and each of its batches retires every departure before its end: the port is run in the same
+//! batches, and a published level's move at each departure is logged as it retires, in time
+//! order with the arrivals' moves, so the log holds the same entries after every batch. A cell
+//! sent ahead sits in the next component's FIFO earlier than on the per-cell path, which moves
+//! no batch: its arrival is at least that input's latency after the port's key, so no earlier
+//! batch of the receiver, which ends one smallest input latency after a key no later than the
+//! port's, reaches it. Hooks that act at arrivals (EFCI, fair-share metering) are unchanged.
+//! Such a port keeps its committed departures with their slots (`Committed`), since each one
+//! may move the level.
+//!
 //! Not committed (the per-cell path runs), because something reads the transmitter at each of
 //! its slots or lets a later arrival overtake a queued cell: the reference schedule
 //! (`[engine] schedule = "reference"`, which keeps the per-cell path as the yardstick); ports
-//! with a scheduler other than FIFO, a priority or FCVC buffer of their own, flow-control hooks
-//! (EFCI, published levels, fair shares, credits), frame merging or a trace; hosts with
+//! with a scheduler other than FIFO, a priority or FCVC buffer of their own, credit hooks,
+//! other flow-control hooks (EFCI, published levels, fair shares) except keyed, frame merging
+//! or a trace; hosts in a keyed scenario, hosts with
 //! controlled (shaped, rate- or credit-controlled) VCs, background sources
 //! (whose bounded queues free room at each departure) or senders timing from transmission
 //! completion; any component whose output channel is captured (records are written per cell
@@ -57,7 +73,7 @@
 //! both ways and compares the reports field by field.
 
 use crate::ring::Ring;
-use crate::time::{SlotClock, SlotMark, Time};
+use crate::time::{SlotClock, SlotMark, Time, NEVER};
 
 /// "Not committing": the `commit_end` of a component that sends cell by cell.
 pub const NO_COMMIT: Time = 0;
@@ -91,6 +107,12 @@ impl Committed {
     #[inline]
     pub fn len(&self) -> u32 {
         self.ring.len() as u32
+    }
+
+    /// The slot of the earliest pending departure (`NEVER`: none is pending).
+    #[inline]
+    pub fn first_slot(&self) -> Time {
+        self.ring.front().map_or(NEVER, |&(slot, _)| slot)
     }
 
     /// Nothing pending.
@@ -162,6 +184,16 @@ impl CommittedRun {
     #[inline]
     pub fn last_slot(&self) -> Time {
         self.last
+    }
+
+    /// The slot of the earliest pending departure (`NEVER`: none is pending).
+    #[inline]
+    pub fn first_slot(&self) -> Time {
+        if self.pending == 0 {
+            NEVER
+        } else {
+            self.first.time()
+        }
     }
 
     /// One departure pending, in `slot`.

@@ -66,6 +66,12 @@ impl<T: Copy> LevelLog<T> {
     pub fn is_empty(&self) -> bool {
         false
     }
+
+    /// The entries kept: (time, value from then on).
+    #[cfg(test)]
+    pub fn changes(&self) -> Vec<(Time, T)> {
+        self.entries.iter().copied().collect()
+    }
 }
 
 #[cfg(test)]

@@ -73,6 +73,10 @@ pub struct Sim {
     /// Look upstream to run further ahead (`horizon`) and let FCFS transmitters commit their
     /// departures; off under the reference schedule and with adaptive-shaping level logs.
     pub refine: bool,
+    /// Ports commit their departures but keep them in their keys (`Port::commit_keyed_until`):
+    /// the schedule stays the plain one. Set where `refine` is off only because the results
+    /// depend on the schedule (adaptive-shaping level logs), never under the reference schedule.
+    pub keyed: bool,
     pub world: World,
     pub now: Time,
     pub events: u64,
@@ -142,7 +146,7 @@ impl Sim {
             }
         }
         world.sched.marks = InputMarks::all(world.fifos.len());
-        Sim { comps, horizons, slot: layout.slot, feeds, refine, world, now: 0, events: 0 }
+        Sim { comps, horizons, slot: layout.slot, feeds, refine, keyed: false, world, now: 0, events: 0 }
     }
 
     /// How far the component at scheduler slot `s`, popped at `t`, may run (and which component
@@ -159,10 +163,11 @@ impl Sim {
     fn commit_until(&mut self, end: Time) {
         let rm_cells = self.comps.iter().any(|c| matches!(c, Component::Host(h) if h.sends_rm_cells()));
         for comp in self.comps.iter_mut() {
-            let end = if self.refine { end } else { NO_COMMIT };
+            let refined = if self.refine { end } else { NO_COMMIT };
             match comp {
-                Component::Port(p) => p.commit_until(end, &self.world),
-                Component::Host(h) => h.commit_until(end, rm_cells, &self.world),
+                Component::Port(p) if self.keyed => p.commit_keyed_until(end, &self.world),
+                Component::Port(p) => p.commit_until(refined, &self.world),
+                Component::Host(h) => h.commit_until(refined, rm_cells, &self.world),
             }
         }
     }

@@ -96,6 +96,22 @@ impl Congestion {
         }
     }
 
+    /// A data cell of `vc` enters the shared buffer at occupancy `x` at `now`: meter it, publish
+    /// the level it raises, and say whether it gets EFCI.
+    #[inline(always)]
+    pub fn data_arrival(
+        &mut self,
+        now: Time,
+        vc: usize,
+        x: u32,
+        levels: &mut [LevelLog],
+        shares: &mut [LevelLog<u32>],
+    ) -> bool {
+        self.metered(now, vc, shares);
+        self.level_moved(now, x + 1, levels);
+        self.efci(x)
+    }
+
     /// Does a data cell arriving at shared occupancy `x` get EFCI?
     #[inline]
     pub fn efci(&self, x: u32) -> bool {

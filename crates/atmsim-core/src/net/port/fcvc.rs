@@ -65,6 +65,11 @@ impl Fcvc {
         self.credit.get(vc).and_then(Option::as_ref).map(CreditSender::balance)
     }
 
+    /// Neither end of FCVC is at this port (no credit balance, no VC forwarded under FCVC).
+    pub fn is_off(&self) -> bool {
+        self.credit.is_empty() && self.hops.is_empty()
+    }
+
     /// Is some VC gated on credit here?
     #[inline]
     pub fn gating(&self) -> bool {

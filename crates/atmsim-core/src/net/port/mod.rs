@@ -40,7 +40,8 @@ pub use upc::{CellUpc, Upc};
 
 use super::commit::{Committed, CommittedRun, NO_COMMIT};
 use super::{
-    Arbitration, FairShareMeter, Fault, Hop, InputMerge, Labels, PortTrace, World, NO_CAPTURE, NO_HOP,
+    Arbitration, FairShareMeter, Fault, Hop, InputMerge, Labels, LevelLog, PortTrace, World, NO_CAPTURE,
+    NO_HOP,
 };
 use crate::accept::{BufferState, DropReason, Policy, VcPolicy};
 use crate::cell::{Cell, VcId, F_BACKWARD, F_CREDIT, F_EFCI};
@@ -146,8 +147,9 @@ pub struct Port {
     /// `commit_until`.
     count_only: bool,
     run: CommittedRun,
-    /// Committing, and none of the per-cell features is on (no UPC, faults, own buffers, hooks,
-    /// merging or trace): arrivals take `enqueue_plain`. Set by `commit_until`.
+    /// Committing, and none of the per-cell features is on (no UPC, faults, own buffers, hooks
+    /// other than a keyed port's, merging or trace): arrivals take `enqueue_plain`. Set by
+    /// `commit_until`.
     plain: bool,
     /// The output channel's latency (copied with the routes by `commit_until`).
     latency: Time,
@@ -156,6 +158,11 @@ pub struct Port {
     trains: bool,
     /// The most cells a train may take (`Port::train_limit`).
     train_limit: usize,
+    /// Committing under a schedule that must stay the per-cell path's (a level log's readers
+    /// see the writer's band as of how far the schedule has run it, `net/level_log.rs`): the
+    /// key keeps the earliest committed departure, and each batch retires up to its end, so the
+    /// port runs in the same batches and writes the same log. Set by `commit_keyed_until`.
+    keyed: bool,
 }
 
 impl Port {
@@ -206,6 +213,7 @@ impl Port {
             latency: 0,
             trains: false,
             train_limit: 0,
+            keyed: false,
         }
     }
 
@@ -361,15 +369,21 @@ impl Port {
     /// The committed departures in slots before `t` happen: occupancy and active classes (their
     /// time integrals took the departure when it was committed).
     #[inline(always)]
-    fn retire(&mut self, t: Time) {
+    fn retire(&mut self, t: Time, levels: &mut [LevelLog]) {
         if self.count_only {
             self.queued -= self.run.retire_before(t, &self.clock);
             return;
         }
-        while let Some((_, c)) = self.committed.pop_before(t) {
+        while let Some((slot, c)) = self.committed.pop_before(t) {
             self.queued -= 1;
             if self.classes[c as usize].retire() {
                 self.active -= 1;
+            }
+            if self.hooks {
+                // The departure's level move, in time order with the arrivals' (logged as they
+                // are taken, each after the departures before it).
+                let x = self.shared_level();
+                self.congestion.level_moved(slot, x, levels);
             }
         }
     }
@@ -400,11 +414,25 @@ impl Port {
     /// Commit departures up to `end` (the end of the run) from now on, if nothing here needs
     /// the per-cell path (see `net/commit.rs` for the conditions); `NO_COMMIT` turns it off.
     pub fn commit_until(&mut self, end: Time, world: &World) {
+        self.commit_as(end, false, world);
+    }
+
+    /// `commit_until` under a schedule that must not change (`keyed`): the port's key and
+    /// batches stay the per-cell path's, so a FIFO port whose hooks act at arrivals (EFCI, fair
+    /// share metering) or can be logged at retirement (its published level) may commit too.
+    pub fn commit_keyed_until(&mut self, end: Time, world: &World) {
+        self.commit_as(end, true, world);
+    }
+
+    fn commit_as(&mut self, end: Time, keyed: bool, world: &World) {
         let fifo = matches!(self.queue, Queue::Fifo(_));
-        let plain = fifo && !self.has_own && !self.hooks && !self.staging.on() && self.trace.is_none();
+        // Credit hooks act at each departure (a credit cell, a gated pop): never committed.
+        let hooks = self.hooks && !(keyed && self.fcvc.is_off());
+        let plain = fifo && !self.has_own && !hooks && !self.staging.on() && self.trace.is_none();
         let ch = &world.channels[self.channel as usize];
         let eligible = plain && ch.capture == NO_CAPTURE;
         self.commit_end = if eligible { end } else { NO_COMMIT };
+        self.keyed = keyed && self.commit_end != NO_COMMIT;
         self.plain = self.commit_end != NO_COMMIT
             && self.upc.iter().all(Option::is_none)
             && self.cell_upc.iter().all(Option::is_none)
@@ -413,8 +441,10 @@ impl Port {
         // Every departure committed in an earlier run has been retired at its end (`finish`),
         // so the way they are kept may change here.
         debug_assert_eq!(self.pending(), 0);
-        self.count_only =
-            self.commit_end != NO_COMMIT && (!self.policy.reads_vc_occupancy() || self.classes.len() == 1);
+        // A published level moves at each departure: the ring keeps every slot for `retire`.
+        self.count_only = self.commit_end != NO_COMMIT
+            && (!self.policy.reads_vc_occupancy() || self.classes.len() == 1)
+            && !self.hooks;
         self.trains = self.plain && self.count_only && self.merge.grid.is_none() && self.capacity > 0;
         self.train_limit = Port::train_limit(&self.clock);
         if self.plain {
@@ -513,7 +543,7 @@ impl Port {
     /// has room (the policies decide per frame, at first cells; `FrameState::verdict` does the
     /// rest of the state machine exactly as `enqueue` does).
     #[inline(always)]
-    fn enqueue_plain(&mut self, now: Time, cell: Cell, world: &mut World) {
+    fn enqueue_plain<const HOOKED: bool>(&mut self, now: Time, mut cell: Cell, world: &mut World) {
         if cell.is_control() {
             return self.enqueue_control(now, cell, world);
         }
@@ -546,6 +576,12 @@ impl Port {
             if let Some(reason) = verdict {
                 return self.drop_cell(vc, reason, world, cell);
             }
+        }
+        // A keyed port's arrival hooks (`arrival_hooks` without own buffers); a plain port's path
+        // is compiled without them.
+        if HOOKED && self.congestion.data_arrival(now, vc, x, &mut world.levels, &mut world.shares) {
+            cell.flags |= F_EFCI;
+            self.stats.efci_marked += 1;
         }
         let hop = v.hop;
         self.queued += 1;
@@ -693,11 +729,23 @@ impl Port {
         let mut events = 0;
         if self.commit_end != NO_COMMIT {
             // No trace here (it would sample per slot): the batch ends at the horizon.
-            if self.plain {
-                return self.process_plain(horizon, world);
+            let events = if self.plain {
+                if self.hooks {
+                    self.process_plain::<true>(horizon, world)
+                } else {
+                    self.process_plain::<false>(horizon, world)
+                }
+            } else {
+                self.merge.rebuild(&world.fifos, &mut world.sched.marks, &self.inputs);
+                self.process_committing(horizon, world)
+            };
+            if self.keyed {
+                // The departures before the horizon happen in this batch, as on the per-cell
+                // path: the key is then the next one's slot, and the level log is complete up
+                // to the horizon.
+                self.retire(horizon, &mut world.levels);
             }
-            self.merge.rebuild(&world.fifos, &mut world.sched.marks, &self.inputs);
-            return self.process_committing(horizon, world);
+            return events;
         }
         self.merge.rebuild(&world.fifos, &mut world.sched.marks, &self.inputs);
         loop {
@@ -756,7 +804,7 @@ impl Port {
                 break;
             }
             let (_, cell) = self.merge.pop(&mut world.fifos, &self.inputs);
-            self.retire(ta);
+            self.retire(ta, &mut world.levels);
             // A no-op unless the port is idle at `ta` (as in `process`): the first free slot
             // of a busy port is after a departure not yet retired, so after `ta`.
             self.clock.align(ta);
@@ -768,14 +816,14 @@ impl Port {
     }
 
     /// `process_committing` at a plain port (`enqueue_plain`).
-    fn process_plain(&mut self, stop: Time, world: &mut World) -> u64 {
+    fn process_plain<const HOOKED: bool>(&mut self, stop: Time, world: &mut World) -> u64 {
         let mut events = if self.queued > self.pending() { self.release_held(world) } else { 0 };
         // Events: each arrival, and each departure committed (counted once, at the end).
         let ch = self.channel as usize;
         let (out, on_wire) = (self.stats.cells_out, world.channels[ch].cells);
         if let Some(f) = InputMerge::lone(&self.inputs) {
             // One input (most ports): its FIFO is the merge, read without the heap.
-            if self.trains && Port::holds_train(&world.fifos[f], stop) {
+            if !HOOKED && self.trains && Port::holds_train(&world.fifos[f], stop) {
                 events += self.lone_trains(f, stop, world);
             }
             loop {
@@ -785,7 +833,7 @@ impl Port {
                     break;
                 }
                 let Some((_, cell)) = world.fifos[f].pop() else { unreachable!("the head was read") };
-                self.arrive_plain(ta, cell, world);
+                self.arrive_plain_as::<HOOKED>(ta, cell, world);
                 events += 1;
             }
         } else {
@@ -800,7 +848,7 @@ impl Port {
                 let (f, until) = (self.inputs[i] as usize, self.merge.run_until().min(stop));
                 loop {
                     let Some((_, cell)) = world.fifos[f].pop() else { unreachable!("the head was read") };
-                    self.arrive_plain(ta, cell, world);
+                    self.arrive_plain_as::<HOOKED>(ta, cell, world);
                     events += 1;
                     ta = self.merge.lone_key(&world.fifos[f]);
                     if ta >= until {
@@ -821,9 +869,15 @@ impl Port {
     /// transmitter moves to the first slot from `ta`, and the cell is taken.
     #[inline(always)]
     fn arrive_plain(&mut self, ta: Time, cell: Cell, world: &mut World) {
-        self.retire(ta);
+        self.arrive_plain_as::<false>(ta, cell, world);
+    }
+
+    /// `arrive_plain`, at a keyed port with hooks if `HOOKED`.
+    #[inline(always)]
+    fn arrive_plain_as<const HOOKED: bool>(&mut self, ta: Time, cell: Cell, world: &mut World) {
+        self.retire(ta, &mut world.levels);
         self.clock.align(ta);
-        self.enqueue_plain(ta, cell, world);
+        self.enqueue_plain::<HOOKED>(ta, cell, world);
     }
 
     /// Cells held back at the end of an earlier run (their slots were at or after its end):
@@ -855,6 +909,12 @@ impl Port {
     /// The key with the next arrival (as the merge orders it) at `ta`.
     #[inline]
     fn key_from(&self, ta: Time) -> Time {
+        if self.keyed {
+            // The per-cell path's key: the next arrival or the next departure, committed or not.
+            let next = if self.count_only { self.run.first_slot() } else { self.committed.first_slot() };
+            let held = if self.queued > self.pending() { self.clock.next() } else { NEVER };
+            return ta.min(next).min(held);
+        }
         // Committed departures are not work to do: only cells still queued are.
         if self.queued <= self.stall_floor + self.pending() {
             ta
@@ -865,7 +925,10 @@ impl Port {
 
     /// Close the time integrals and take the last trace samples at the end of the run.
     pub fn finish(&mut self, end: Time) {
-        self.retire(end);
+        // A keyed port's batches retired every departure before the end (its key kept the
+        // earliest), so no level move is left to log here.
+        debug_assert!(!self.keyed || self.committed.first_slot() >= end);
+        self.retire(end, &mut []);
         for v in &mut self.vcs {
             self.classes[v.class as usize].pass(std::mem::take(&mut v.sojourn));
         }
@@ -1318,6 +1381,55 @@ mod tests {
             assert_eq!(s(&p), s(&reference), "{name}");
             let areas = |p: &Port| p.classes.iter().map(|c| (c.y, c.area(end))).collect::<Vec<_>>();
             assert_eq!(areas(&p), areas(&reference), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_keyed_port_writes_the_per_cell_level_log_and_keeps_its_keys() {
+        // The busy port publishing its band (T_l 20, T_h 26 of its 40 cells), cell by cell and
+        // committing with its departures kept in its key, in the same batches: the same cells on
+        // the wire, the same band changes at the same times, the same key after every batch.
+        let end = 400 * PS_PER_US;
+        let run = |keyed: bool, plain: bool, step: Time| {
+            let (mut p, mut w) = busy_port(end + 50 * PS_PER_US);
+            if !plain {
+                // Counting arrivals per VC (as a trace would) keeps the port off `enqueue_plain`.
+                p.vc_arrivals = vec![0; 4];
+            }
+            w.levels.push(LevelLog::new(Feedback::Increase, 1000 * PS_PER_US));
+            p.publish_level(0, 20, 26);
+            p.set_efci_threshold(10);
+            if keyed {
+                p.commit_keyed_until(end, &w);
+                assert!(p.keyed && p.commit_end == end, "a FIFO port with level and EFCI hooks commits");
+                assert_eq!(p.plain, plain);
+            } else {
+                p.commit_until(crate::net::NO_COMMIT, &w);
+            }
+            let (mut now, mut keys) = (0, Vec::new());
+            while now < end {
+                now = (now + step).min(end);
+                p.advance(now, &mut w);
+                keys.push(p.key_after_batch());
+            }
+            p.finish(end);
+            let wire: Vec<(Time, Cell)> = w.fifos[0].iter().map(|&(t, c)| (t, c)).collect();
+            (wire, w.levels[0].changes(), keys, p.stats.efci_marked, p.stats.queue_area, p.stats.drops)
+        };
+        for (step, plain) in
+            [PS_PER_US, 7 * PS_PER_US + 3, 40 * PS_PER_US].into_iter().zip([true, false, true])
+        {
+            let (reference, keyed) = (run(false, plain, step), run(true, plain, step));
+            assert!(
+                reference.1.len() > 20 && reference.3 > 0,
+                "the band moves often, EFCI marks: {} {}",
+                reference.1.len(),
+                reference.3
+            );
+            assert_eq!(keyed.0, reference.0, "step {step}: cells and times on the wire");
+            assert_eq!(keyed.1, reference.1, "step {step}: band changes");
+            assert_eq!(keyed.2, reference.2, "step {step}: keys");
+            assert_eq!((keyed.3, keyed.4, keyed.5), (reference.3, reference.4, reference.5), "step {step}");
         }
     }
 
