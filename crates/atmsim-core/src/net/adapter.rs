@@ -25,7 +25,7 @@ use super::World;
 use crate::abr::{AdaptiveShaper, CreditSender, Feedback, Prca};
 use crate::cell::{rm, Cell, VcId, F_BACKWARD, F_CLP, F_CREDIT, F_EOF, F_RM};
 use crate::conformance::AdapterTagger;
-use crate::time::{CellPeriod, SlotClock, Time, NEVER};
+use crate::time::{CellPeriod, SlotClock, SlotMark, Time, NEVER};
 
 /// Bits per cell (`time::CELL_BITS`), to turn bit rates of cells into cell periods.
 const CELL_BITS: f64 = crate::time::CELL_BITS as f64;
@@ -100,7 +100,14 @@ impl Shaper {
     /// A cell left in the slot starting at `at` on a link whose slots last `slot` ps.
     #[inline]
     pub fn sent(&mut self, at: Time, slot: CellPeriod) {
-        self.base = self.tat.max(at as f64 - slot.num as f64 / slot.den as f64);
+        self.sent_after(at, slot_ps(slot));
+    }
+
+    /// [`Shaper::sent`] with the slot's length already as `slot_ps(slot)` (the same value, so
+    /// the same TAT, without a division per cell).
+    #[inline]
+    fn sent_after(&mut self, at: Time, slot_ps: f64) {
+        self.base = self.tat.max(at as f64 - slot_ps);
         self.tat = self.base + self.t;
     }
 
@@ -235,6 +242,12 @@ impl ControlledVc {
     }
 }
 
+/// A slot's length in picoseconds as the shaper counts it.
+#[inline]
+fn slot_ps(slot: CellPeriod) -> f64 {
+    slot.num as f64 / slot.den as f64
+}
+
 /// N_S cell times of the access link.
 fn adaptive_t(s: &AdaptiveShaper, link: CellPeriod) -> f64 {
     s.n_s as f64 * link.num as f64 / link.den as f64
@@ -264,6 +277,12 @@ pub struct Adapter {
     /// Frames of plain VCs, in FIFO order.
     plain: VecDeque<TxFrame>,
     pub controlled: Vec<ControlledVc>,
+    /// Per controlled VC (same index): its `ready_at`, kept current wherever the VC changes
+    /// (a frame, a credit, an RM cell, a departure), so that finding the next slot and the
+    /// round robin read one integer per VC instead of re-deriving it from the shaper's floats.
+    ready: Vec<Time>,
+    /// `slot_ps` of the clock's period.
+    slot_ps: f64,
     /// VC -> index in `controlled`, `PLAIN` otherwise (empty while no VC is controlled).
     slot_of: Vec<u16>,
     /// RM cells turned around at this destination, sent before anything else.
@@ -281,15 +300,17 @@ pub struct Adapter {
     /// The longest slot of the clock: floor(num / den) picoseconds or one more.
     longest: Time,
     /// When `next` is a later slot than the clock's next one (a paced VC not yet eligible):
-    /// the clock moved to that slot, kept from `recompute` so that `send` does not jump again.
-    ahead: SlotClock,
+    /// that slot on the clock's grid, kept from `recompute` so that `send` does not jump again.
+    ahead: SlotMark,
 }
 
 impl Adapter {
     pub fn new(clock: SlotClock, channel: u32) -> Self {
-        let ahead = clock.clone();
+        let ahead = clock.mark();
         let period = clock.period();
         Adapter {
+            ready: Vec::new(),
+            slot_ps: slot_ps(period),
             committed: 0,
             longest: period.num.div_ceil(period.den),
             plain: VecDeque::new(),
@@ -309,15 +330,19 @@ impl Adapter {
     pub fn control_vc(&mut self, n_vcs: usize, c: ControlledVc) {
         self.slot_of.resize(n_vcs, PLAIN);
         self.slot_of[c.vc as usize] = self.controlled.len() as u16;
+        self.ready.push(c.ready_at());
         self.controlled.push(c);
+    }
+
+    /// FCVC for `vc`, a controlled VC: it sends only with credit for `buffer` cells downstream.
+    pub fn set_credit(&mut self, vc: usize, buffer: u32) {
+        let i = self.slot(vc).expect("a controlled VC");
+        self.controlled[i].credit = Some(CreditSender::new(buffer));
+        self.ready[i] = self.controlled[i].ready_at();
     }
 
     pub fn controlled_vc(&self, vc: usize) -> Option<&ControlledVc> {
         self.slot(vc).map(|i| &self.controlled[i])
-    }
-
-    pub fn controlled_mut(&mut self, vc: usize) -> Option<&mut ControlledVc> {
-        self.slot(vc).map(|i| &mut self.controlled[i])
     }
 
     /// The index in `controlled` of `vc`'s queue (`None`: a plain VC).
@@ -360,24 +385,30 @@ impl Adapter {
             self.next = if idle { NEVER } else { self.clock.next() };
             return;
         }
-        let mut ready = if self.control.is_empty() && self.plain.is_empty() { NEVER } else { 0 };
-        for c in &self.controlled {
-            ready = ready.min(c.ready_at());
+        if !(self.control.is_empty() && self.plain.is_empty()) {
+            self.next = self.clock.next();
+            return;
+        }
+        let mut ready = NEVER;
+        for &r in &self.ready {
+            ready = ready.min(r);
         }
         self.next = if ready == NEVER {
             NEVER
         } else if ready <= self.clock.next() {
             self.clock.next()
         } else {
-            self.ahead = self.clock.clone();
-            self.ahead.align(ready);
-            self.ahead.next()
+            self.ahead = self.clock.align_mark(self.clock.mark(), ready);
+            self.ahead.time()
         };
     }
 
     pub fn push(&mut self, now: Time, f: TxFrame) {
         match self.slot(f.vc as usize) {
-            Some(i) => self.controlled[i].queue.push_back(f),
+            Some(i) => {
+                self.controlled[i].queue.push_back(f);
+                self.ready[i] = self.controlled[i].ready_at();
+            }
             None => self.plain.push_back(f),
         }
         self.refresh(now);
@@ -388,13 +419,17 @@ impl Adapter {
     /// on the VC's last data cell).
     pub fn on_control(&mut self, now: Time, cell: Cell, ci: bool) {
         let link = self.clock.period();
-        if cell.flags & F_CREDIT != 0 {
-            if let Some(c) = self.controlled_mut(cell.vc as usize).and_then(|c| c.credit.as_mut()) {
-                c.credit_low32(cell.frame);
-            }
-        } else if cell.flags & F_BACKWARD != 0 {
-            if let Some(c) = self.controlled_mut(cell.vc as usize) {
-                c.on_rm(cell.frame, link);
+        if cell.flags & (F_CREDIT | F_BACKWARD) != 0 {
+            if let Some(i) = self.slot(cell.vc as usize) {
+                let c = &mut self.controlled[i];
+                if cell.flags & F_CREDIT != 0 {
+                    if let Some(cr) = &mut c.credit {
+                        cr.credit_low32(cell.frame);
+                    }
+                } else {
+                    c.on_rm(cell.frame, link);
+                }
+                self.ready[i] = c.ready_at();
             }
         } else {
             // Turnaround (TM 4.0 clause 5.10.5): same VC, DIR = backward, CI from EFCI.
@@ -408,9 +443,9 @@ impl Adapter {
     pub fn send(&mut self, world: &mut World) -> Cell {
         let slot = self.next;
         if slot > self.clock.next() {
-            // `recompute` found this slot and left the clock moved to it (the same state as
-            // aligning again: a slot's index fixes the clock).
-            self.clock = self.ahead.clone();
+            // `recompute` found this slot on the clock's grid (the same state as aligning
+            // again: a slot's index fixes the clock).
+            self.clock.set_next(self.ahead);
         }
         debug_assert_eq!(self.clock.next(), slot);
         let cell = if let Some(c) = self.control.pop_front() {
@@ -542,25 +577,28 @@ impl Adapter {
                 self.rr = q;
                 return Self::next_cell(&mut self.plain, &mut self.taggers, slot);
             }
-            let c = &mut self.controlled[this - 1];
-            if c.ready_at() > slot {
+            if self.ready[this - 1] > slot {
                 continue;
             }
             self.rr = q;
+            let c = &mut self.controlled[this - 1];
             c.stats.cells += 1;
             if let Some(s) = &mut c.shaper {
-                s.sent(slot, self.clock.period());
+                s.sent_after(slot, self.slot_ps);
             }
             if let Some(cr) = &mut c.credit {
                 cr.sent();
             }
-            if c.rm_due {
+            let cell = if c.rm_due {
                 c.rm_due = false;
                 c.stats.rm_sent += 1;
-                return Cell { frame: rm::with_ccr(c.ccr(self.clock.period())), vc: c.vc, flags: F_RM };
-            }
-            let cell = Self::next_cell(&mut c.queue, &mut self.taggers, slot);
-            c.after_data_cell(self.clock.period());
+                Cell { frame: rm::with_ccr(c.ccr(self.clock.period())), vc: c.vc, flags: F_RM }
+            } else {
+                let cell = Self::next_cell(&mut c.queue, &mut self.taggers, slot);
+                c.after_data_cell(self.clock.period());
+                cell
+            };
+            self.ready[this - 1] = c.ready_at();
             return cell;
         }
         unreachable!("send called with no ready queue")
@@ -831,6 +869,59 @@ mod tests {
         assert_eq!(gaps, vec![2, 2, 4]);
         let c = a.controlled_vc(0).unwrap();
         assert_eq!(c.stats.rm_sent, 2);
+    }
+
+    /// Every cached `ready` entry equals what its VC derives from its state now.
+    fn assert_ready_current(a: &Adapter) {
+        let derived: Vec<Time> = a.controlled.iter().map(ControlledVc::ready_at).collect();
+        assert_eq!(a.ready, derived);
+    }
+
+    #[test]
+    fn the_cached_ready_times_follow_every_change_of_a_vc() {
+        // Plain VC 0 and one controlled VC of each kind (fixed pacing, PRCA, adaptive, credit
+        // only, pacing with credit), driven by frames, credits, returned RM cells and sends in
+        // a random order: after each step the cache is what the VCs' states give.
+        let link = CellPeriod::from_bps(155_520_000);
+        let mut w = world(6);
+        let mut a = Adapter::new(SlotClock::with_phase(link, 1234), 0);
+        let p = link.num as f64 / link.den as f64;
+        a.control_vc(6, ControlledVc::new(1, Some(Shaper::new(2.5 * p, p)), RateControl::Fixed, None));
+        let prca = Prca::new(100e6, 1e6, 10e6, 4, 8, 100e6);
+        a.control_vc(
+            6,
+            ControlledVc::new(2, Some(Shaper::at_rate(100e6, 0.0)), RateControl::Prca(prca), None),
+        );
+        let adaptive = RateControl::Adaptive { shaper: AdaptiveShaper::new(3, 50), nrm: 8, since_rm: 0 };
+        a.control_vc(6, ControlledVc::new(3, Some(Shaper::new(3.0 * p, 0.0)), adaptive, None));
+        a.control_vc(6, ControlledVc::new(4, None, RateControl::Fixed, None));
+        a.set_credit(4, 3);
+        a.control_vc(6, ControlledVc::new(5, Some(Shaper::new(1.5 * p, 0.0)), RateControl::Fixed, None));
+        a.set_credit(5, 2);
+        assert_ready_current(&a);
+        let mut rng = crate::rng::Rng::stream(7, "ready cache");
+        let (mut now, mut credits, mut sent) = (0, [0u32; 6], 0);
+        for _ in 0..5_000 {
+            now += rng.next_u64() % (4 * US);
+            let vc = (rng.next_u64() % 6) as VcId;
+            match rng.next_u64() % 4 {
+                0 => a.push(now, frame(vc, 1 + (rng.next_u64() % 20) as u32)),
+                1 => {
+                    credits[vc as usize] += 1 + (rng.next_u64() % 4) as u32;
+                    a.on_control(now, Cell { frame: credits[vc as usize], vc, flags: F_CREDIT }, false);
+                }
+                2 => {
+                    let f = [Feedback::Increase, Feedback::Keep, Feedback::Decrease]
+                        [(rng.next_u64() % 3) as usize];
+                    let ci = if rng.next_u64() & 1 == 0 { rm::CI } else { 0 };
+                    let payload = with_feedback(ci, f);
+                    a.on_control(now, Cell { frame: payload, vc, flags: F_RM | F_BACKWARD }, false);
+                }
+                _ => sent += drain(&mut a, &mut w, now).len(),
+            }
+            assert_ready_current(&a);
+        }
+        assert!(sent > 500, "the VCs sent: {sent}");
     }
 
     #[test]

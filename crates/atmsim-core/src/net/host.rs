@@ -4,7 +4,6 @@
 use super::adapter::{Adapter, ControlledVc, TxFrame, VcTagger};
 use super::{InputMerge, Labels, SourceQueue, World, NO_CAPTURE, NO_COMMIT};
 use crate::aal5;
-use crate::abr::CreditSender;
 use crate::app::App;
 use crate::cell::{Cell, VcId, F_CLP, F_CONTROL, F_EFCI, F_EOF};
 use crate::conformance::AdapterTagger;
@@ -254,7 +253,7 @@ impl Host {
             let c = ControlledVc::new(vc as VcId, None, super::adapter::RateControl::Fixed, None);
             self.adapter.control_vc(n_vcs, c);
         }
-        self.adapter.controlled_mut(vc).expect("just added").credit = Some(CreditSender::new(buffer));
+        self.adapter.set_credit(vc, buffer);
     }
 
     pub fn controlled_vc(&self, vc: usize) -> Option<&ControlledVc> {
