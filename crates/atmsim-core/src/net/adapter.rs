@@ -172,6 +172,11 @@ impl ControlledVc {
         }
     }
 
+    /// Does this VC send RM cells (its rate control moves on their return)?
+    pub fn sends_rm_cells(&self) -> bool {
+        !matches!(self.rate, RateControl::Fixed)
+    }
+
     fn backlogged(&self) -> bool {
         self.rm_due || !self.queue.is_empty()
     }
@@ -927,6 +932,33 @@ mod tests {
         assert_eq!(gaps, vec![2, 2, 4]);
         let c = a.controlled_vc(0).unwrap();
         assert_eq!(c.stats.rm_sent, 2);
+    }
+
+    #[test]
+    fn only_rate_controlled_vcs_send_rm_cells() {
+        // What lets the hosts of a scenario with only paced or credit VCs commit their cells
+        // (`Host::sends_rm_cells`): such VCs put no RM cell on the wire, so no destination
+        // ever has one to return ahead of its queued cells.
+        let link = CellPeriod::from_cells_per_s(1_000_000);
+        let mut w = world(4);
+        let mut a = Adapter::new(SlotClock::new(link), 0);
+        a.control_vc(
+            4,
+            ControlledVc::new(0, Some(Shaper::new(2.0 * US as f64, 0.0)), RateControl::Fixed, None),
+        );
+        a.control_vc(4, ControlledVc::new(1, None, RateControl::Fixed, None));
+        a.set_credit(1, 1_000);
+        let prca =
+            ControlledVc::new(2, Some(Shaper::at_rate(424e6, 0.0)), RateControl::Prca(Prca::gerla()), None);
+        let adaptive = RateControl::Adaptive { shaper: AdaptiveShaper::new(3, 100), nrm: 32, since_rm: 0 };
+        let adaptive = ControlledVc::new(3, Some(Shaper::new(3.0 * US as f64, 0.0)), adaptive, None);
+        assert!(prca.sends_rm_cells() && adaptive.sends_rm_cells());
+        assert!(a.controlled.iter().all(|c| !c.sends_rm_cells()));
+        a.push(0, frame(0, 300));
+        a.push(0, frame(1, 300));
+        let out = drain(&mut a, &mut w, NEVER);
+        assert_eq!(out.len(), 600);
+        assert!(out.iter().all(|(_, c)| c.flags & F_RM == 0));
     }
 
     #[test]

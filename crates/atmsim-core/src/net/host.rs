@@ -481,9 +481,10 @@ impl Host {
         self.commit_end = if eligible { end } else { NO_COMMIT };
     }
 
-    /// Does this host's adapter send RM cells (a controlled VC)?
+    /// Does this host's adapter send RM cells (a VC under PRCA or adaptive shaping; fixed
+    /// pacing and FCVC credit send none)?
     pub fn sends_rm_cells(&self) -> bool {
-        !self.adapter.controlled.is_empty()
+        self.adapter.controlled.iter().any(ControlledVc::sends_rm_cells)
     }
 
     /// Send every cell the adapter has for slots before `commit_end` (committing only): their
