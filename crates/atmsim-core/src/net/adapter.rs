@@ -611,6 +611,12 @@ impl Adapter {
         true
     }
 
+    /// Plain VCs only and no RM cell to return: what [`Adapter::commit_plain`] can send.
+    #[inline]
+    pub fn runs_plain(&self) -> bool {
+        self.controlled.is_empty() && self.control.is_empty()
+    }
+
     /// Cells `commit_frame` sent since the last call.
     #[inline]
     pub fn take_committed(&mut self) -> u64 {

@@ -197,7 +197,16 @@ pub struct Host {
     /// The adapter's cells are sent when queued if their slot is before this time
     /// (`NO_COMMIT`: at their slots, one event each; see `net/commit.rs`).
     commit_end: Time,
+    /// Sending cell by cell, the cells before the next arrival or timer may go in one pass
+    /// ([`Host::send_run`]); `NO_RUNS` if not, else `RUNS_PLAIN` or the index of the one
+    /// background source whose cells these are (its bounded queue counts them).
+    runs: u32,
 }
+
+/// `Host::runs`: no runs.
+const NO_RUNS: u32 = u32::MAX;
+/// `Host::runs`: runs, of cells no endpoint counts.
+const RUNS_PLAIN: u32 = u32::MAX - 1;
 
 impl Host {
     /// A host carrying VCs `0..n_vcs` as labels `0..n_vcs` (see `set_labels`).
@@ -219,6 +228,7 @@ impl Host {
             sink_of: Vec::new(),
             timing_on_tx: false,
             commit_end: NO_COMMIT,
+            runs: NO_RUNS,
         }
     }
 
@@ -443,6 +453,23 @@ impl Host {
         }
     }
 
+    /// Send, as [`Host::send_cell`] one at a time, every cell whose slot starts before `limit`
+    /// (at least one), for an adapter with plain VCs only and nothing to return, at a host
+    /// whose departures do nothing but their transmit and the count of a background source
+    /// (`runs`): the adapter's committing pass, with `limit` for the end. Ties: an arrival or a
+    /// timer at a cell's slot goes first, so `limit` is the earliest of them (and the horizon).
+    /// Returns the number of cells.
+    #[inline(never)]
+    fn send_run(&mut self, limit: Time, world: &mut World) -> u64 {
+        let sent = self.adapter.commit_plain(limit, world);
+        debug_assert!(sent > 0, "a run starts with a cell due before the next event");
+        self.stats.cells_out += sent;
+        if let Some(Endpoint::Background { queue, .. }) = self.endpoints.get_mut(self.runs as usize) {
+            queue.queued -= sent as u32;
+        }
+        sent
+    }
+
     /// The last cell of a frame left: tell its TCP sender (`timing_excludes_transmission`).
     #[cold]
     fn segment_transmitted(&mut self, cell: Cell, world: &World) {
@@ -472,13 +499,27 @@ impl Host {
     /// `NO_COMMIT` turns it off.
     pub fn commit_until(&mut self, end: Time, rm_cells: bool, world: &World) {
         let background = self.endpoints.iter().any(|e| matches!(e, Endpoint::Background { .. }));
-        let eligible = !rm_cells
-            && self.adapter.controlled.is_empty()
+        // What a departure does besides its transmit: nothing for these (see `send_cell`).
+        let plain_departures = self.adapter.controlled.is_empty()
             && self.adapter.taggers.is_empty()
-            && !background
             && !self.timing_on_tx
             && world.channels[self.adapter.channel as usize].capture == NO_CAPTURE;
+        let eligible = !rm_cells && plain_departures && !background;
         self.commit_end = if eligible { end } else { NO_COMMIT };
+        // A background source's queue frees a cell at each departure: in a run it frees the
+        // run's cells, if they are all its own (no other endpoint here sends).
+        let mut senders =
+            self.endpoints.iter().enumerate().filter(|(_, e)| !matches!(e, Endpoint::Sink { .. }));
+        let source = match (senders.next(), senders.next()) {
+            (Some((i, Endpoint::Background { .. })), None) => Some(i as u32),
+            _ => None,
+        };
+        self.runs = match (plain_departures, background, source) {
+            (false, _, _) => NO_RUNS,
+            (true, false, _) => RUNS_PLAIN,
+            (true, true, Some(i)) => i,
+            (true, true, None) => NO_RUNS,
+        };
     }
 
     /// Does this host's adapter send RM cells (a VC under PRCA or adaptive shaping; fixed
@@ -545,6 +586,10 @@ impl Host {
                 }
                 if tt == t {
                     self.fire_timers(t, world);
+                } else if self.runs != NO_RUNS && self.adapter.runs_plain() {
+                    // Nothing happens here before the next arrival or timer but departures.
+                    let arrival = world.fifos[input].head_time().unwrap_or(NEVER);
+                    events += self.send_run(horizon.min(tt).min(arrival), world) - 1;
                 } else {
                     self.send_cell(world);
                 }
@@ -630,6 +675,9 @@ impl Host {
                 self.receive(at, cell, world);
             } else if tt == t {
                 self.fire_timers(t, world);
+            } else if self.runs != NO_RUNS && self.adapter.runs_plain() {
+                // Nothing happens here before the next arrival or timer but departures.
+                events += self.send_run(horizon.min(tt).min(ta), world) - 1;
             } else {
                 self.send_cell(world);
             }
@@ -716,6 +764,53 @@ mod tests {
                 h.receive(0, cell, w);
             }
         }
+    }
+
+    /// A host with one background source of messages (up to 200 cells, 300 Mb/s on an OC-3
+    /// link: its bounded queue fills and refuses messages) and nothing else.
+    fn background_host() -> Host {
+        let link = CellPeriod::from_bps(155_520_000);
+        let mut h = Host::new("h".into(), 0, SlotClock::with_phase(link, 4_321), 1);
+        let source = crate::traffic::Source::messages(300e6, 20.0, 200, 0);
+        let gen = Generator::new(source, crate::rng::Rng::stream(5, "runs"), 1_000);
+        h.add_endpoint(Endpoint::Background { vc: 0, gen, queue: Default::default() });
+        h
+    }
+
+    #[test]
+    fn runs_of_departures_send_what_cell_by_cell_sending_does() {
+        // The same source at two hosts sending cell by cell, one in runs (up to the next timer
+        // or the end of the batch): after batches of random lengths the same cells are on the
+        // wire at the same times, as many events were counted, and the source's queue agrees
+        // (a run past a timer would free room before the source offers its next message).
+        let (mut runs, mut wr) = (background_host(), world());
+        let (mut cells, mut wc) = (background_host(), world());
+        runs.commit_until(NO_COMMIT, true, &wr);
+        cells.commit_until(NO_COMMIT, true, &wc);
+        assert_eq!(runs.runs, 0, "runs counted for the source (endpoint 0)");
+        cells.runs = NO_RUNS;
+        let mut rng = crate::rng::Rng::stream(6, "batches");
+        let (mut horizon, mut er, mut ec) = (0, 0, 0);
+        for _ in 0..2_000 {
+            horizon += rng.next_u64() % 400_000_000;
+            er += runs.advance(horizon, &mut wr);
+            ec += cells.advance(horizon, &mut wc);
+            assert_eq!(er, ec);
+            assert_eq!(wr.fifos[0].len(), wc.fifos[0].len());
+            assert_eq!(wr.fifos[0].back(), wc.fifos[0].back());
+            assert_eq!(runs.key_after_batch(), cells.key_after_batch());
+            let queue = |h: &Host| match &h.endpoints[0] {
+                Endpoint::Background { queue, .. } => (queue.queued, queue.messages_refused),
+                _ => unreachable!(),
+            };
+            assert_eq!(queue(&runs), queue(&cells));
+            assert_eq!(queue(&runs).0 as u64, runs.backlog_cells());
+        }
+        assert_eq!(runs.stats.cells_out, cells.stats.cells_out);
+        assert_eq!(wr.fifos[0].iter().collect::<Vec<_>>(), wc.fifos[0].iter().collect::<Vec<_>>());
+        assert_eq!((wr.channels[0].cells, wr.sched.key(0)), (wc.channels[0].cells, wc.sched.key(0)));
+        let Endpoint::Background { queue, .. } = &runs.endpoints[0] else { unreachable!() };
+        assert!(queue.messages_refused > 100, "the queue was full: {}", queue.messages_refused);
     }
 
     #[test]
