@@ -197,15 +197,19 @@ pub struct Host {
     /// The adapter's cells are sent when queued if their slot is before this time
     /// (`NO_COMMIT`: at their slots, one event each; see `net/commit.rs`).
     commit_end: Time,
-    /// Sending cell by cell, the cells before the next arrival or timer may go in one pass
-    /// ([`Host::send_run`]); `NO_RUNS` if not, else `RUNS_PLAIN` or the index of the one
-    /// background source whose cells these are (its bounded queue counts them).
+    /// Sending cell by cell, the cells before the next arrival or timer go in one run
+    /// ([`Host::send_run`]); with plain VCs only, in the adapter's committing pass, unless
+    /// `runs` is `NO_RUNS`; else `RUNS_PLAIN`, or the index of the one background source whose
+    /// cells these are (its bounded queue counts them).
     runs: u32,
+    /// Tests: no runs at all, each departure an iteration of the batch loop (the yardstick).
+    #[cfg(test)]
+    cell_by_cell: bool,
 }
 
-/// `Host::runs`: no runs.
+/// `Host::runs`: runs cell by cell only.
 const NO_RUNS: u32 = u32::MAX;
-/// `Host::runs`: runs, of cells no endpoint counts.
+/// `Host::runs`: runs in one pass, of cells no endpoint counts.
 const RUNS_PLAIN: u32 = u32::MAX - 1;
 
 impl Host {
@@ -229,6 +233,8 @@ impl Host {
             timing_on_tx: false,
             commit_end: NO_COMMIT,
             runs: NO_RUNS,
+            #[cfg(test)]
+            cell_by_cell: false,
         }
     }
 
@@ -453,21 +459,46 @@ impl Host {
         }
     }
 
-    /// Send, as [`Host::send_cell`] one at a time, every cell whose slot starts before `limit`
-    /// (at least one), for an adapter with plain VCs only and nothing to return, at a host
-    /// whose departures do nothing but their transmit and the count of a background source
-    /// (`runs`): the adapter's committing pass, with `limit` for the end. Ties: an arrival or a
-    /// timer at a cell's slot goes first, so `limit` is the earliest of them (and the horizon).
-    /// Returns the number of cells.
+    #[cfg(test)]
+    fn cell_by_cell(&self) -> bool {
+        self.cell_by_cell
+    }
+
+    #[cfg(not(test))]
+    #[inline(always)]
+    fn cell_by_cell(&self) -> bool {
+        false
+    }
+
+    /// Send every cell whose slot starts before `limit` (at least one) and return how many:
+    /// what the batch loop does, cell after cell, until the next arrival, timer or the batch's
+    /// end (on ties an arrival or a timer goes first, so `limit` is the earliest of them), with
+    /// the loop's own look at inputs and timers left out. A departure can change no input and
+    /// no timer but a transmission-timed sender's, which the run reads after each cell. With
+    /// plain VCs only, nothing to return and departures that do nothing but their transmit and
+    /// the count of a lone background source (`runs`): the adapter's committing pass, with
+    /// `limit` for the end.
     #[inline(never)]
     fn send_run(&mut self, limit: Time, world: &mut World) -> u64 {
-        let sent = self.adapter.commit_plain(limit, world);
-        debug_assert!(sent > 0, "a run starts with a cell due before the next event");
-        self.stats.cells_out += sent;
-        if let Some(Endpoint::Background { queue, .. }) = self.endpoints.get_mut(self.runs as usize) {
-            queue.queued -= sent as u32;
+        if self.runs != NO_RUNS && self.adapter.runs_plain() {
+            let sent = self.adapter.commit_plain(limit, world);
+            debug_assert!(sent > 0, "a run starts with a cell due before the next event");
+            self.stats.cells_out += sent;
+            if let Some(Endpoint::Background { queue, .. }) = self.endpoints.get_mut(self.runs as usize) {
+                queue.queued -= sent as u32;
+            }
+            return sent;
         }
-        sent
+        let mut sent = 0;
+        loop {
+            self.send_cell(world);
+            sent += 1;
+            // A transmission-timed sender's timer may have moved before the next cell.
+            let limit = if self.timing_on_tx { limit.min(self.timers.min()) } else { limit };
+            if self.adapter.next_send() >= limit {
+                return sent;
+            }
+        }
     }
 
     /// The last cell of a frame left: tell its TCP sender (`timing_excludes_transmission`).
@@ -586,12 +617,12 @@ impl Host {
                 }
                 if tt == t {
                     self.fire_timers(t, world);
-                } else if self.runs != NO_RUNS && self.adapter.runs_plain() {
+                } else if self.cell_by_cell() {
+                    self.send_cell(world);
+                } else {
                     // Nothing happens here before the next arrival or timer but departures.
                     let arrival = world.fifos[input].head_time().unwrap_or(NEVER);
                     events += self.send_run(horizon.min(tt).min(arrival), world) - 1;
-                } else {
-                    self.send_cell(world);
                 }
             }
             events += 1;
@@ -675,11 +706,11 @@ impl Host {
                 self.receive(at, cell, world);
             } else if tt == t {
                 self.fire_timers(t, world);
-            } else if self.runs != NO_RUNS && self.adapter.runs_plain() {
+            } else if self.cell_by_cell() {
+                self.send_cell(world);
+            } else {
                 // Nothing happens here before the next arrival or timer but departures.
                 events += self.send_run(horizon.min(tt).min(ta), world) - 1;
-            } else {
-                self.send_cell(world);
             }
             events += 1;
         }
@@ -767,32 +798,53 @@ mod tests {
     }
 
     /// A host with one background source of messages (up to 200 cells, 300 Mb/s on an OC-3
-    /// link: its bounded queue fills and refuses messages) and nothing else.
-    fn background_host() -> Host {
+    /// link: its bounded queue fills and refuses messages) and nothing else; `shaped`: its
+    /// cells paced to 100 Mb/s (a controlled VC).
+    fn background_host(shaped: bool) -> Host {
         let link = CellPeriod::from_bps(155_520_000);
         let mut h = Host::new("h".into(), 0, SlotClock::with_phase(link, 4_321), 1);
         let source = crate::traffic::Source::messages(300e6, 20.0, 200, 0);
         let gen = Generator::new(source, crate::rng::Rng::stream(5, "runs"), 1_000);
         h.add_endpoint(Endpoint::Background { vc: 0, gen, queue: Default::default() });
+        if shaped {
+            let s = crate::net::Shaper::at_rate(100e6, 0.0);
+            h.control_vc(1, ControlledVc::new(0, Some(s), crate::net::RateControl::Fixed, None));
+        }
         h
     }
 
     #[test]
     fn runs_of_departures_send_what_cell_by_cell_sending_does() {
-        // The same source at two hosts sending cell by cell, one in runs (up to the next timer
-        // or the end of the batch): after batches of random lengths the same cells are on the
+        for shaped in [false, true] {
+            runs_against_cells(shaped);
+        }
+    }
+
+    fn runs_against_cells(shaped: bool) {
+        // The same source at two hosts, one sending in runs (up to the next timer or the end
+        // of the batch; in the adapter's committing pass if not shaped), the other a cell per
+        // turn of the batch loop: after batches of random lengths the same cells are on the
         // wire at the same times, as many events were counted, and the source's queue agrees
         // (a run past a timer would free room before the source offers its next message).
-        let (mut runs, mut wr) = (background_host(), world());
-        let (mut cells, mut wc) = (background_host(), world());
+        let (mut runs, mut wr) = (background_host(shaped), world());
+        let (mut cells, mut wc) = (background_host(shaped), world());
         runs.commit_until(NO_COMMIT, true, &wr);
         cells.commit_until(NO_COMMIT, true, &wc);
-        assert_eq!(runs.runs, 0, "runs counted for the source (endpoint 0)");
-        cells.runs = NO_RUNS;
+        assert_eq!(runs.runs, if shaped { NO_RUNS } else { 0 }, "a pass counted for the source (endpoint 0)");
+        cells.cell_by_cell = true;
         let mut rng = crate::rng::Rng::stream(6, "batches");
         let (mut horizon, mut er, mut ec) = (0, 0, 0);
         for _ in 0..2_000 {
             horizon += rng.next_u64() % 400_000_000;
+            // Now and then a batch ends exactly at the slot after the next cell's (a cell there
+            // waits for the next batch).
+            let next = runs.adapter.next_send();
+            if rng.next_u64().is_multiple_of(4) && next > horizon && next != NEVER {
+                let mut clock = runs.adapter.clock.clone();
+                clock.align(next);
+                clock.advance();
+                horizon = clock.next();
+            }
             er += runs.advance(horizon, &mut wr);
             ec += cells.advance(horizon, &mut wc);
             assert_eq!(er, ec);
