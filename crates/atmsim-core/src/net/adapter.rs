@@ -30,6 +30,8 @@ use crate::time::{CellPeriod, SlotClock, SlotMark, Time, NEVER};
 /// Bits per cell (`time::CELL_BITS`), to turn bit rates of cells into cell periods.
 const CELL_BITS: f64 = crate::time::CELL_BITS as f64;
 const PS_PER_S: f64 = 1e12;
+/// 2^63: below it an f64 converts to i64 and u64 alike.
+const I64_BOUND: f64 = 9_223_372_036_854_775_808.0;
 
 /// `VcControl::slot_of` for a plain VC.
 const PLAIN: u16 = u16::MAX;
@@ -94,7 +96,16 @@ impl Shaper {
     /// are truncated too, so a cell due exactly at a slot's real start is not pushed past it.
     #[inline]
     pub fn earliest(&self) -> Time {
-        (self.tat - self.tau).max(0.0) as Time
+        let e = self.tat - self.tau;
+        // `(e).max(0.0) as Time`, through the signed conversion where it is exact (below
+        // 2^63): the unsigned one costs twice the instructions on x86-64, once per cell.
+        if e <= 0.0 {
+            0
+        } else if e < I64_BOUND {
+            e as i64 as Time
+        } else {
+            e as Time
+        }
     }
 
     /// A cell left in the slot starting at `at` on a link whose slots last `slot` ps.
@@ -938,6 +949,28 @@ mod tests {
         assert_eq!(gaps, vec![2, 2, 4]);
         let c = a.controlled_vc(0).unwrap();
         assert_eq!(c.stats.rm_sent, 2);
+    }
+
+    #[test]
+    fn the_earliest_instant_converts_as_the_unsigned_cast_does() {
+        let mut s = Shaper::new(1.0, 2.5);
+        for tat in [
+            -1e300,
+            -3.0,
+            0.0,
+            2.5,
+            2.75,
+            3.0,
+            1e6 + 0.9,
+            9.2e18,
+            9.223372036854775e18,
+            1.8e19,
+            1e300,
+            f64::NAN,
+        ] {
+            s.tat = tat;
+            assert_eq!(s.earliest(), (tat - s.tau).max(0.0) as Time, "tat {tat}");
+        }
     }
 
     #[test]
