@@ -290,12 +290,22 @@ impl ReadyTree {
 
     #[inline]
     fn set(&mut self, i: usize, at: Time) {
+        assert!(i < self.n, "VC {i} of {}", self.n);
+        debug_assert_eq!(self.node.len(), 2 * self.width);
+        let node = self.node.as_mut_ptr();
         let mut k = self.width + i;
-        self.node[k] = at;
-        while k > 1 {
-            let m = self.node[k].min(self.node[k ^ 1]);
-            k >>= 1;
-            self.node[k] = m;
+        // SAFETY: `node` has 2 * width entries (`push` makes it so, and nothing else resizes
+        // it), width a power of two, and i < n <= width; so k = width + i < 2 * width. In the
+        // walk, k ^ 1 differs from k in bit 0 only and 2 * width is even, so k ^ 1 < 2 * width
+        // too; and k >> 1 < k. Every index is in bounds. (Checked indexing cost three bounds
+        // checks per level of the walk, once per paced cell: 4 % of a credit/rate study run.)
+        unsafe {
+            *node.add(k) = at;
+            while k > 1 {
+                let m = (*node.add(k)).min(*node.add(k ^ 1));
+                k >>= 1;
+                *node.add(k) = m;
+            }
         }
     }
 
