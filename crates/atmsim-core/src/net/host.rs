@@ -1,5 +1,10 @@
 //! A host: TCP endpoints above, AAL5 reassembly of arriving cells, and the adapter that segments
 //! frames into cells and sends them at the line's slot rate (the host's PCR).
+//!
+//! A host that cannot commit its departures (`net/commit.rs`) still sends the cells due before
+//! its next arrival, timer or the end of its batch as one run (`Host::send_run`): nothing but
+//! departures can happen here meanwhile, so the batch loop need not look at its inputs and
+//! timers between them; with plain VCs only, the run is the adapter's committing pass.
 
 use super::adapter::{Adapter, ControlledVc, TxFrame, VcTagger};
 use super::{InputMerge, Labels, SourceQueue, World, NO_CAPTURE, NO_COMMIT};
