@@ -1,10 +1,14 @@
 //! A host: TCP endpoints above, AAL5 reassembly of arriving cells, and the adapter that segments
 //! frames into cells and sends them at the line's slot rate (the host's PCR).
+//!
+//! A host that cannot commit its departures (`net/commit.rs`) still sends the cells due before
+//! its next arrival, timer or the end of its batch as one run (`Host::send_run`): nothing but
+//! departures can happen here meanwhile, so the batch loop need not look at its inputs and
+//! timers between them; with plain VCs only, the run is the adapter's committing pass.
 
 use super::adapter::{Adapter, ControlledVc, TxFrame, VcTagger};
 use super::{InputMerge, Labels, SourceQueue, World, NO_CAPTURE, NO_COMMIT};
 use crate::aal5;
-use crate::abr::CreditSender;
 use crate::app::App;
 use crate::cell::{Cell, VcId, F_CLP, F_CONTROL, F_EFCI, F_EOF};
 use crate::conformance::AdapterTagger;
@@ -198,7 +202,20 @@ pub struct Host {
     /// The adapter's cells are sent when queued if their slot is before this time
     /// (`NO_COMMIT`: at their slots, one event each; see `net/commit.rs`).
     commit_end: Time,
+    /// Sending cell by cell, the cells before the next arrival or timer go in one run
+    /// ([`Host::send_run`]); with plain VCs only, in the adapter's committing pass, unless
+    /// `runs` is `NO_RUNS`; else `RUNS_PLAIN`, or the index of the one background source whose
+    /// cells these are (its bounded queue counts them).
+    runs: u32,
+    /// Tests: no runs at all, each departure an iteration of the batch loop (the yardstick).
+    #[cfg(test)]
+    cell_by_cell: bool,
 }
+
+/// `Host::runs`: runs cell by cell only.
+const NO_RUNS: u32 = u32::MAX;
+/// `Host::runs`: runs in one pass, of cells no endpoint counts.
+const RUNS_PLAIN: u32 = u32::MAX - 1;
 
 impl Host {
     /// A host carrying VCs `0..n_vcs` as labels `0..n_vcs` (see `set_labels`).
@@ -220,6 +237,9 @@ impl Host {
             sink_of: Vec::new(),
             timing_on_tx: false,
             commit_end: NO_COMMIT,
+            runs: NO_RUNS,
+            #[cfg(test)]
+            cell_by_cell: false,
         }
     }
 
@@ -254,7 +274,7 @@ impl Host {
             let c = ControlledVc::new(vc as VcId, None, super::adapter::RateControl::Fixed, None);
             self.adapter.control_vc(n_vcs, c);
         }
-        self.adapter.controlled_mut(vc).expect("just added").credit = Some(CreditSender::new(buffer));
+        self.adapter.set_credit(vc, buffer);
     }
 
     pub fn controlled_vc(&self, vc: usize) -> Option<&ControlledVc> {
@@ -444,6 +464,48 @@ impl Host {
         }
     }
 
+    #[cfg(test)]
+    fn cell_by_cell(&self) -> bool {
+        self.cell_by_cell
+    }
+
+    #[cfg(not(test))]
+    #[inline(always)]
+    fn cell_by_cell(&self) -> bool {
+        false
+    }
+
+    /// Send every cell whose slot starts before `limit` (at least one) and return how many:
+    /// what the batch loop does, cell after cell, until the next arrival, timer or the batch's
+    /// end (on ties an arrival or a timer goes first, so `limit` is the earliest of them), with
+    /// the loop's own look at inputs and timers left out. A departure can change no input and
+    /// no timer but a transmission-timed sender's, which the run reads after each cell. With
+    /// plain VCs only, nothing to return and departures that do nothing but their transmit and
+    /// the count of a lone background source (`runs`): the adapter's committing pass, with
+    /// `limit` for the end.
+    #[inline(never)]
+    fn send_run(&mut self, limit: Time, world: &mut World) -> u64 {
+        if self.runs != NO_RUNS && self.adapter.runs_plain() {
+            let sent = self.adapter.commit_plain(limit, world);
+            debug_assert!(sent > 0, "a run starts with a cell due before the next event");
+            self.stats.cells_out += sent;
+            if let Some(Endpoint::Background { queue, .. }) = self.endpoints.get_mut(self.runs as usize) {
+                queue.queued -= sent as u32;
+            }
+            return sent;
+        }
+        let mut sent = 0;
+        loop {
+            self.send_cell(world);
+            sent += 1;
+            // A transmission-timed sender's timer may have moved before the next cell.
+            let limit = if self.timing_on_tx { limit.min(self.timers.min()) } else { limit };
+            if self.adapter.next_send() >= limit {
+                return sent;
+            }
+        }
+    }
+
     /// The last cell of a frame left: tell its TCP sender (`timing_excludes_transmission`).
     #[cold]
     fn segment_transmitted(&mut self, cell: Cell, world: &World) {
@@ -473,17 +535,34 @@ impl Host {
     /// `NO_COMMIT` turns it off.
     pub fn commit_until(&mut self, end: Time, rm_cells: bool, world: &World) {
         let background = self.endpoints.iter().any(|e| matches!(e, Endpoint::Background { .. }));
-        let eligible = !rm_cells
-            && self.adapter.controlled.is_empty()
-            && !background
-            && !self.timing_on_tx
-            && world.channels[self.adapter.channel as usize].capture == NO_CAPTURE;
+        let uncaptured = world.channels[self.adapter.channel as usize].capture == NO_CAPTURE;
+        // Tagging decides at a frame's first slot, which a committed frame knows
+        // (`Adapter::commit_frame`): a tagging adapter may commit.
+        let committable = self.adapter.controlled.is_empty() && !self.timing_on_tx && uncaptured;
+        // What a departure does besides its transmit: nothing for these (see `send_cell`).
+        let plain_departures = committable && self.adapter.taggers.is_empty();
+        let eligible = !rm_cells && committable && !background;
         self.commit_end = if eligible { end } else { NO_COMMIT };
+        // A background source's queue frees a cell at each departure: in a run it frees the
+        // run's cells, if they are all its own (no other endpoint here sends).
+        let mut senders =
+            self.endpoints.iter().enumerate().filter(|(_, e)| !matches!(e, Endpoint::Sink { .. }));
+        let source = match (senders.next(), senders.next()) {
+            (Some((i, Endpoint::Background { .. })), None) => Some(i as u32),
+            _ => None,
+        };
+        self.runs = match (plain_departures, background, source) {
+            (false, _, _) => NO_RUNS,
+            (true, false, _) => RUNS_PLAIN,
+            (true, true, Some(i)) => i,
+            (true, true, None) => NO_RUNS,
+        };
     }
 
-    /// Does this host's adapter send RM cells (a controlled VC)?
+    /// Does this host's adapter send RM cells (a VC under PRCA or adaptive shaping; fixed
+    /// pacing and FCVC credit send none)?
     pub fn sends_rm_cells(&self) -> bool {
-        !self.adapter.controlled.is_empty()
+        self.adapter.controlled.iter().any(ControlledVc::sends_rm_cells)
     }
 
     /// Send every cell the adapter has for slots before `commit_end` (committing only): their
@@ -544,8 +623,12 @@ impl Host {
                 }
                 if tt == t {
                     self.fire_timers(t, world);
-                } else {
+                } else if self.cell_by_cell() {
                     self.send_cell(world);
+                } else {
+                    // Nothing happens here before the next arrival or timer but departures.
+                    let arrival = world.fifos[input].head_time().unwrap_or(NEVER);
+                    events += self.send_run(horizon.min(tt).min(arrival), world) - 1;
                 }
             }
             events += 1;
@@ -629,8 +712,11 @@ impl Host {
                 self.receive(at, cell, world);
             } else if tt == t {
                 self.fire_timers(t, world);
-            } else {
+            } else if self.cell_by_cell() {
                 self.send_cell(world);
+            } else {
+                // Nothing happens here before the next arrival or timer but departures.
+                events += self.send_run(horizon.min(tt).min(ta), world) - 1;
             }
             events += 1;
         }
@@ -715,6 +801,74 @@ mod tests {
                 h.receive(0, cell, w);
             }
         }
+    }
+
+    /// A host with one background source of messages (up to 200 cells, 300 Mb/s on an OC-3
+    /// link: its bounded queue fills and refuses messages) and nothing else; `shaped`: its
+    /// cells paced to 100 Mb/s (a controlled VC).
+    fn background_host(shaped: bool) -> Host {
+        let link = CellPeriod::from_bps(155_520_000);
+        let mut h = Host::new("h".into(), 0, SlotClock::with_phase(link, 4_321), 1);
+        let source = crate::traffic::Source::messages(300e6, 20.0, 200, 0);
+        let gen = Generator::new(source, crate::rng::Rng::stream(5, "runs"), 1_000);
+        h.add_endpoint(Endpoint::Background { vc: 0, gen, queue: Default::default() });
+        if shaped {
+            let s = crate::net::Shaper::at_rate(100e6, 0.0);
+            h.control_vc(1, ControlledVc::new(0, Some(s), crate::net::RateControl::Fixed, None));
+        }
+        h
+    }
+
+    #[test]
+    fn runs_of_departures_send_what_cell_by_cell_sending_does() {
+        for shaped in [false, true] {
+            runs_against_cells(shaped);
+        }
+    }
+
+    fn runs_against_cells(shaped: bool) {
+        // The same source at two hosts, one sending in runs (up to the next timer or the end
+        // of the batch; in the adapter's committing pass if not shaped), the other a cell per
+        // turn of the batch loop: after batches of random lengths the same cells are on the
+        // wire at the same times, as many events were counted, and the source's queue agrees
+        // (a run past a timer would free room before the source offers its next message).
+        let (mut runs, mut wr) = (background_host(shaped), world());
+        let (mut cells, mut wc) = (background_host(shaped), world());
+        runs.commit_until(NO_COMMIT, true, &wr);
+        cells.commit_until(NO_COMMIT, true, &wc);
+        assert_eq!(runs.runs, if shaped { NO_RUNS } else { 0 }, "a pass counted for the source (endpoint 0)");
+        cells.cell_by_cell = true;
+        let mut rng = crate::rng::Rng::stream(6, "batches");
+        let (mut horizon, mut er, mut ec) = (0, 0, 0);
+        for _ in 0..2_000 {
+            horizon += rng.next_u64() % 400_000_000;
+            // Now and then a batch ends exactly at the slot after the next cell's (a cell there
+            // waits for the next batch).
+            let next = runs.adapter.next_send();
+            if rng.next_u64().is_multiple_of(4) && next > horizon && next != NEVER {
+                let mut clock = runs.adapter.clock.clone();
+                clock.align(next);
+                clock.advance();
+                horizon = clock.next();
+            }
+            er += runs.advance(horizon, &mut wr);
+            ec += cells.advance(horizon, &mut wc);
+            assert_eq!(er, ec);
+            assert_eq!(wr.fifos[0].len(), wc.fifos[0].len());
+            assert_eq!(wr.fifos[0].back(), wc.fifos[0].back());
+            assert_eq!(runs.key_after_batch(), cells.key_after_batch());
+            let queue = |h: &Host| match &h.endpoints[0] {
+                Endpoint::Background { queue, .. } => (queue.queued, queue.messages_refused),
+                _ => unreachable!(),
+            };
+            assert_eq!(queue(&runs), queue(&cells));
+            assert_eq!(queue(&runs).0 as u64, runs.backlog_cells());
+        }
+        assert_eq!(runs.stats.cells_out, cells.stats.cells_out);
+        assert_eq!(wr.fifos[0].iter().collect::<Vec<_>>(), wc.fifos[0].iter().collect::<Vec<_>>());
+        assert_eq!((wr.channels[0].cells, wr.sched.key(0)), (wc.channels[0].cells, wc.sched.key(0)));
+        let Endpoint::Background { queue, .. } = &runs.endpoints[0] else { unreachable!() };
+        assert!(queue.messages_refused > 100, "the queue was full: {}", queue.messages_refused);
     }
 
     #[test]
