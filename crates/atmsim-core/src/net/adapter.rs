@@ -680,28 +680,25 @@ impl Adapter {
         };
         // The queue after controlled VC i (queue i + 1 of controlled.len() + 1).
         self.rr = if i + 1 == self.controlled.len() { 0 } else { i + 2 };
-        {
-            let this = i + 1;
-            let c = &mut self.controlled[this - 1];
-            c.stats.cells += 1;
-            if let Some(s) = &mut c.shaper {
-                s.sent_after(slot, self.slot_ps);
-            }
-            if let Some(cr) = &mut c.credit {
-                cr.sent();
-            }
-            let cell = if c.rm_due {
-                c.rm_due = false;
-                c.stats.rm_sent += 1;
-                Cell { frame: rm::with_ccr(c.ccr(self.clock.period())), vc: c.vc, flags: F_RM }
-            } else {
-                let cell = Self::next_cell(&mut c.queue, &mut self.taggers, slot);
-                c.after_data_cell(self.clock.period());
-                cell
-            };
-            self.ready.set(this - 1, c.ready_at());
-            cell
+        let c = &mut self.controlled[i];
+        c.stats.cells += 1;
+        if let Some(s) = &mut c.shaper {
+            s.sent_after(slot, self.slot_ps);
         }
+        if let Some(cr) = &mut c.credit {
+            cr.sent();
+        }
+        let cell = if c.rm_due {
+            c.rm_due = false;
+            c.stats.rm_sent += 1;
+            Cell { frame: rm::with_ccr(c.ccr(self.clock.period())), vc: c.vc, flags: F_RM }
+        } else {
+            let cell = Self::next_cell(&mut c.queue, &mut self.taggers, slot);
+            c.after_data_cell(self.clock.period());
+            cell
+        };
+        self.ready.set(i, c.ready_at());
+        cell
     }
 
     /// The next cell of the head frame of `queue` (tagging the frame at its first cell).

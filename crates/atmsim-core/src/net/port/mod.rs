@@ -402,12 +402,14 @@ impl Port {
     /// count of active classes N_a. A count-only port keeps neither (`count_only`): its policy
     /// reads neither, or it has one class, whose occupancy is then `x` and which is active when
     /// the buffer holds a cell (a committing port has no own buffers, so `x` is every cell).
+    /// (An associated function of the fields it reads, so that `enqueue_plain` may call it
+    /// while it holds the label table.)
     #[inline(always)]
-    fn vc_state(&self, c: usize, x: u32) -> (u32, u32) {
-        if self.count_only {
+    fn vc_state(count_only: bool, classes: &[ClassState], c: usize, active: u32, x: u32) -> (u32, u32) {
+        if count_only {
             (x, u32::from(x > 0))
         } else {
-            (self.classes[c].y, self.active)
+            (classes[c].y, active)
         }
     }
 
@@ -493,7 +495,7 @@ impl Port {
         let guaranteed = self.has_own && self.own[vc];
         let x = self.shared_level();
         let full = !guaranteed && x >= self.capacity;
-        let (y, active) = self.vc_state(c, x);
+        let (y, active) = Port::vc_state(self.count_only, &self.classes, c, self.active, x);
         let (policy, faults, classes, rng) =
             (&self.policy, &mut self.faults, &mut self.classes, &mut self.rng);
         let k = self.capacity;
@@ -558,9 +560,7 @@ impl Port {
         let c = v.class as usize;
         if first || full || !v.frame.passing() {
             let (policy, classes, rng) = (&self.policy, &mut self.classes, &mut self.rng);
-            // `Port::vc_state`, spelled out: `v` holds the label table.
-            let (y, active) =
-                if self.count_only { (x, u32::from(x > 0)) } else { (classes[c].y, self.active) };
+            let (y, active) = Port::vc_state(self.count_only, classes, c, self.active, x);
             let k = self.capacity;
             let verdict = v.frame.verdict(
                 first,
@@ -619,16 +619,15 @@ impl Port {
     /// occupancy it is about to add to (own buffer or shared level).
     #[inline(never)]
     fn arrival_hooks(&mut self, now: Time, cell: &mut Cell, x: u32, own: bool, world: &mut World) {
-        self.congestion.metered(now, cell.vc as usize, &mut world.shares);
         if own {
+            self.congestion.metered(now, cell.vc as usize, &mut world.shares);
             self.fcvc.arrived(cell.vc as usize);
             return;
         }
-        if self.congestion.efci(x) {
+        if self.congestion.data_arrival(now, cell.vc as usize, x, &mut world.levels, &mut world.shares) {
             cell.flags |= F_EFCI;
             self.stats.efci_marked += 1;
         }
-        self.congestion.level_moved(now, x + 1, &mut world.levels);
     }
 
     /// An RM or credit cell (see the module comment). Neither belongs to a frame: no frame
