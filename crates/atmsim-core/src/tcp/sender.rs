@@ -485,6 +485,7 @@ impl TcpSender {
 
     /// An RTT sample: from the echoed timestamp when timestamps are on (RFC 1323 RTTM, every
     /// ACK of new data), else from the timed segment if this ACK covers it (Karn's rule).
+    #[inline(always)]
     fn rtt_sample(&mut self, now: Time, f: &Frame) {
         let ticks = if self.cfg.timestamps && f.ts_ecr != 0 {
             (self.cfg.tick_index(now) as u32).wrapping_sub(f.ts_ecr) + 1
