@@ -79,8 +79,18 @@ impl App {
         }
     }
 
-    /// After TCP did something: notice a finished or aborted transfer.
+    /// After TCP did something: notice a finished or aborted transfer. (Only a transfer in
+    /// progress has anything to notice: tested here, in the host's per-ACK path, before the
+    /// call.)
+    #[inline(always)]
     pub fn after(&mut self, now: Time, tcp: &mut TcpSender) {
+        if self.running.is_some() {
+            self.transfer_after(now, tcp);
+        }
+    }
+
+    #[inline(never)]
+    fn transfer_after(&mut self, now: Time, tcp: &mut TcpSender) {
         let AppKind::Transfers { mean_idle_s, .. } = self.kind else { return };
         let Some(started) = self.running else { return };
         if tcp.is_done() {

@@ -73,7 +73,7 @@ impl TcpReceiver {
     /// The delayed-ACK timer fired.
     pub fn on_timer(&mut self, now: Time, out: &mut impl SegmentSink) {
         if self.delack.is_some_and(|t| t <= now) {
-            self.send_ack(now, 0, out);
+            self.send_ack_apart(now, 0, out);
         }
     }
 
@@ -87,9 +87,19 @@ impl TcpReceiver {
             self.delack = None;
             self.ts_recent = f.ts_val;
             self.stats.connections += 1;
-            self.send_ack(now, SYN, out);
+            self.send_ack_apart(now, SYN, out);
             return;
         }
+        // One place sends the ACK of a data segment, with `send_ack` compiled into it: a
+        // segment's delivery and its ACK are one call from the host, not two.
+        if self.take_segment(now, f) {
+            self.send_ack(now, 0, out);
+        }
+    }
+
+    /// A data segment: the receive state moves on; true if an ACK is to go at once.
+    #[inline(always)]
+    fn take_segment(&mut self, now: Time, f: &Frame) -> bool {
         self.stats.segments_received += 1;
         // RFC 1323 section 4.2: remember the timestamp of the segment the next ACK covers.
         if self.cfg.timestamps && seq::le(f.seq, self.last_ack_sent) {
@@ -99,17 +109,17 @@ impl TcpReceiver {
         if seq::le(end, self.rcv_nxt) {
             // Nothing new: ACK at once so the sender learns where we are.
             self.stats.duplicate_segments += 1;
-            return self.send_ack(now, 0, out);
+            return true;
         }
         if seq::gt(start, self.rcv_nxt) {
             if !self.cfg.cache_out_of_order {
                 // A go-back-N receiver: the segment is lost here; a duplicate ACK still goes back.
-                return self.send_ack(now, 0, out);
+                return true;
             }
             // A hole: cache, and ACK at once (a duplicate ACK, with SACK blocks).
             self.cache(start, end);
             self.note_block(start, end);
-            return self.send_ack(now, 0, out);
+            return true;
         }
         let filled_hole = !self.ooo.is_empty();
         let before = self.rcv_nxt;
@@ -119,19 +129,28 @@ impl TcpReceiver {
         self.stats.delay_sum += now - f.created;
         self.stats.delay_samples += 1;
         if filled_hole || !self.cfg.delayed_ack {
-            return self.send_ack(now, 0, out);
+            return true;
         }
         // Delayed ACK: every second full segment at once, otherwise on the next fast tick.
         self.unacked += 1;
         if self.unacked >= 2 {
-            self.send_ack(now, 0, out);
-        } else if self.delack.is_none() {
+            return true;
+        }
+        if self.delack.is_none() {
             let tick = self.cfg.delack_tick;
             let phase = self.cfg.tick_phase % tick;
             self.delack = Some(((now + tick - phase) / tick) * tick + phase);
         }
+        false
     }
 
+    /// [`TcpReceiver::send_ack`] for the rare callers (a SYN-ACK, the delayed-ACK timer).
+    #[inline(never)]
+    fn send_ack_apart(&mut self, now: Time, flags: u8, out: &mut impl SegmentSink) {
+        self.send_ack(now, flags, out);
+    }
+
+    #[inline(always)]
     fn send_ack(&mut self, now: Time, flags: u8, out: &mut impl SegmentSink) {
         let mut f = Frame::ack(self.conn, self.rcv_nxt, self.wnd, now);
         f.flags = flags;

@@ -477,12 +477,15 @@ impl TcpSender {
         if self.recovery.is_some() && self.cfg.variant == Variant::Sack {
             self.sack_output(now, out);
         } else {
-            self.output(now, out);
+            // The ACK clock's own transmissions: `output` compiled in here, one call less per
+            // ACK (the other callers share the out-of-line copy).
+            self.output_inline(now, out);
         }
     }
 
     /// An RTT sample: from the echoed timestamp when timestamps are on (RFC 1323 RTTM, every
     /// ACK of new data), else from the timed segment if this ACK covers it (Karn's rule).
+    #[inline(always)]
     fn rtt_sample(&mut self, now: Time, f: &Frame) {
         let ticks = if self.cfg.timestamps && f.ts_ecr != 0 {
             (self.cfg.tick_index(now) as u32).wrapping_sub(f.ts_ecr) + 1
@@ -537,7 +540,14 @@ impl TcpSender {
 
     /// Send what the window allows, from `snd_nxt` (BSD tcp_output, without the persist timer:
     /// a zero window does not occur in these studies' receivers).
+    #[inline(never)]
     fn output(&mut self, now: Time, out: &mut impl SegmentSink) {
+        self.output_inline(now, out);
+    }
+
+    /// [`TcpSender::output`], compiled into its caller.
+    #[inline(always)]
+    fn output_inline(&mut self, now: Time, out: &mut impl SegmentSink) {
         if self.state != State::Established {
             return;
         }
