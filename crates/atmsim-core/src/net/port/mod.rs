@@ -576,20 +576,19 @@ impl Port {
         let full = x >= self.capacity;
         let c = v.class as usize;
         if first || full || !v.frame.passing() {
-            let (policy, classes, rng) = (&self.policy, &mut self.classes, &mut self.rng);
-            let (y, active) = Port::vc_state(COUNT, classes, c, self.active, x);
-            let k = self.capacity;
-            let verdict = v.frame.verdict(
-                first,
-                eof,
-                full,
-                false,
-                || policy.discards_partial_packets(),
-                || {
-                    let state = BufferState { x, k, y, active, clp1: cell.clp() };
-                    policy.frame_decision(&state, &mut classes[c].policy, rng)
-                },
-            );
+            // The state machine asks the policy exactly at a first cell here (its frame has just
+            // begun clean, and no buffer is a VC's own): asked before it, so that neither call
+            // needs a closure over the policy's many inputs.
+            let refused = if first {
+                let (y, active) = Port::vc_state(COUNT, &self.classes, c, self.active, x);
+                let state = BufferState { x, k: self.capacity, y, active, clp1: cell.clp() };
+                self.policy.frame_decision(&state, &mut self.classes[c].policy, &mut self.rng)
+            } else {
+                None
+            };
+            let policy = &self.policy;
+            let verdict =
+                v.frame.verdict(first, eof, full, false, || policy.discards_partial_packets(), || refused);
             if let Some(reason) = verdict {
                 return self.drop_cell(vc, reason, world, cell);
             }
