@@ -132,7 +132,7 @@ impl Committed {
 /// departure retires in one step of a slot clock, with no ring to fill and empty. Its class
 /// counts the cell as gone at once (`Port::commit`): nothing reads a class's occupancy before
 /// the run ends, when every committed departure has been retired.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct CommittedRun {
     /// The slot of the earliest pending departure on the transmitter's grid (stale when none
     /// is pending).

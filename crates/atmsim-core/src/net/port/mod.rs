@@ -26,6 +26,7 @@
 //! or the UPC; FCVC credit cells are consumed here.
 
 mod accounting;
+mod busy;
 mod congestion;
 mod fcvc;
 mod frame_discard;
@@ -872,6 +873,16 @@ impl Port {
                     ta = self.merge.lone_key(&world.fifos[f]);
                     if ta >= until {
                         break;
+                    }
+                    // Three or more cells left in the run: the rest of its frame's cells, at a
+                    // busy count-only port, in a pass (on a shorter run the pass's set-up costs
+                    // more than it saves).
+                    if COUNT && self.trains && world.fifos[f].time_at(3).is_some_and(|t| t < until) {
+                        events += self.busy_pass(f, until, world);
+                        ta = self.merge.lone_key(&world.fifos[f]);
+                        if ta >= until {
+                            break;
+                        }
                     }
                 }
                 self.merge.ran(ta);
