@@ -874,9 +874,9 @@ impl Port {
                     if ta >= until {
                         break;
                     }
-                    // Three or more cells left in the run: the rest of its frame's cells, at a
-                    // busy count-only port, in a pass (on a shorter run the pass's set-up costs
-                    // more than it saves).
+                    // Four or more cells left in the run: the VC's cells that follow, at a busy
+                    // count-only port, in a pass (`busy.rs`; on a shorter run the pass's set-up
+                    // costs more than it saves).
                     if COUNT && self.trains && world.fifos[f].time_at(3).is_some_and(|t| t < until) {
                         events += self.busy_pass(f, until, world);
                         ta = self.merge.lone_key(&world.fifos[f]);
