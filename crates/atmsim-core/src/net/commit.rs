@@ -35,7 +35,9 @@
 //! the parts that are off; its per-label table holds the channel's route, copied at
 //! `commit_until`, so the whole per-cell path reads one entry per VC. At such a port with one
 //! input and a count-only policy, the middle and last cells of a frame that find the port idle
-//! are taken in one pass per frame (`net/port/train.rs`).
+//! are taken in one pass per frame (`net/port/train.rs`); at one with several inputs, the cells
+//! of one VC in a run of the input merge that find it busy are taken in one pass too
+//! (`net/port/busy.rs`).
 //!
 //! Departures are committed only up to the end of the run (`commit_end`): a cell whose slot is
 //! at or after it stays queued, as would the per-cell path leave it, and so does every cell
@@ -132,7 +134,7 @@ impl Committed {
 /// departure retires in one step of a slot clock, with no ring to fill and empty. Its class
 /// counts the cell as gone at once (`Port::commit`): nothing reads a class's occupancy before
 /// the run ends, when every committed departure has been retired.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct CommittedRun {
     /// The slot of the earliest pending departure on the transmitter's grid (stale when none
     /// is pending).

@@ -26,6 +26,7 @@
 //! or the UPC; FCVC credit cells are consumed here.
 
 mod accounting;
+mod busy;
 mod congestion;
 mod fcvc;
 mod frame_discard;
@@ -67,8 +68,8 @@ struct PortVc {
     /// (`NO_HOP` until then; the other paths read the channel's own table).
     hop: Hop,
     /// Time in the buffer of this label's cells committed on arrival by the fast path of a
-    /// count-only port, not yet added to its class's integral (done by `finish`): the entry is
-    /// read for the cell anyway, the class need not be.
+    /// count-only port, not yet added to its class's integral nor to the port's (done by
+    /// `finish`): the entry is read for the cell anyway, the class and the port's sum need not be.
     sojourn: u128,
 }
 
@@ -371,6 +372,18 @@ impl Port {
     #[inline(always)]
     fn retire(&mut self, t: Time, levels: &mut [LevelLog]) {
         if self.count_only {
+            self.retire_as::<true>(t, levels)
+        } else {
+            self.retire_as::<false>(t, levels)
+        }
+    }
+
+    /// `retire` at a port whose `count_only` is `COUNT` (known to the caller: the plain path
+    /// is compiled for each, so the per-arrival path tests the flag once per batch).
+    #[inline(always)]
+    fn retire_as<const COUNT: bool>(&mut self, t: Time, levels: &mut [LevelLog]) {
+        debug_assert_eq!(COUNT, self.count_only);
+        if COUNT {
             self.queued -= self.run.retire_before(t, &self.clock);
             return;
         }
@@ -545,7 +558,12 @@ impl Port {
     /// has room (the policies decide per frame, at first cells; `FrameState::verdict` does the
     /// rest of the state machine exactly as `enqueue` does).
     #[inline(always)]
-    fn enqueue_plain<const HOOKED: bool>(&mut self, now: Time, mut cell: Cell, world: &mut World) {
+    fn enqueue_plain<const HOOKED: bool, const COUNT: bool>(
+        &mut self,
+        now: Time,
+        mut cell: Cell,
+        world: &mut World,
+    ) {
         if cell.is_control() {
             return self.enqueue_control(now, cell, world);
         }
@@ -559,20 +577,19 @@ impl Port {
         let full = x >= self.capacity;
         let c = v.class as usize;
         if first || full || !v.frame.passing() {
-            let (policy, classes, rng) = (&self.policy, &mut self.classes, &mut self.rng);
-            let (y, active) = Port::vc_state(self.count_only, classes, c, self.active, x);
-            let k = self.capacity;
-            let verdict = v.frame.verdict(
-                first,
-                eof,
-                full,
-                false,
-                || policy.discards_partial_packets(),
-                || {
-                    let state = BufferState { x, k, y, active, clp1: cell.clp() };
-                    policy.frame_decision(&state, &mut classes[c].policy, rng)
-                },
-            );
+            // The state machine asks the policy exactly at a first cell here (its frame has just
+            // begun clean, and no buffer is a VC's own): asked before it, so that neither call
+            // needs a closure over the policy's many inputs.
+            let refused = if first {
+                let (y, active) = Port::vc_state(COUNT, &self.classes, c, self.active, x);
+                let state = BufferState { x, k: self.capacity, y, active, clp1: cell.clp() };
+                self.policy.frame_decision(&state, &mut self.classes[c].policy, &mut self.rng)
+            } else {
+                None
+            };
+            let policy = &self.policy;
+            let verdict =
+                v.frame.verdict(first, eof, full, false, || policy.discards_partial_packets(), || refused);
             if let Some(reason) = verdict {
                 return self.drop_cell(vc, reason, world, cell);
             }
@@ -587,10 +604,11 @@ impl Port {
         self.queued += 1;
         self.stats.max_queue = self.stats.max_queue.max(self.queued);
         let slot = self.clock.next();
-        let pending = if self.count_only { self.run.len() } else { self.committed.len() };
+        let pending = if COUNT { self.run.len() } else { self.committed.len() };
         // Nothing held back and the slot is in this run: the cell leaves in it, sent now.
         if self.queued == pending + 1 && slot < self.commit_end {
-            if self.count_only {
+            if COUNT {
+                // The port's integral takes the label's sum at `finish`.
                 v.sojourn = v.sojourn.wrapping_add((slot - now) as u128);
                 self.run.push(self.clock.mark());
             } else {
@@ -598,8 +616,8 @@ impl Port {
                     self.active += 1;
                 }
                 self.committed.push(slot, c as u16);
+                self.stats.stay(now, slot);
             }
-            self.stats.stay(now, slot);
             self.stats.cells_out += 1;
             self.clock.advance();
             let at = slot + self.latency;
@@ -728,11 +746,14 @@ impl Port {
         let mut events = 0;
         if self.commit_end != NO_COMMIT {
             // No trace here (it would sample per slot): the batch ends at the horizon.
+            // A hooked port never counts only (`commit_as`).
             let events = if self.plain {
                 if self.hooks {
-                    self.process_plain::<true>(horizon, world)
+                    self.process_plain::<true, false>(horizon, world)
+                } else if self.count_only {
+                    self.process_plain::<false, true>(horizon, world)
                 } else {
-                    self.process_plain::<false>(horizon, world)
+                    self.process_plain::<false, false>(horizon, world)
                 }
             } else {
                 self.merge.rebuild(&world.fifos, &mut world.sched.marks, &self.inputs);
@@ -815,14 +836,14 @@ impl Port {
     }
 
     /// `process_committing` at a plain port (`enqueue_plain`).
-    fn process_plain<const HOOKED: bool>(&mut self, stop: Time, world: &mut World) -> u64 {
+    fn process_plain<const HOOKED: bool, const COUNT: bool>(&mut self, stop: Time, world: &mut World) -> u64 {
         let mut events = if self.queued > self.pending() { self.release_held(world) } else { 0 };
         // Events: each arrival, and each departure committed (counted once, at the end).
         let ch = self.channel as usize;
         let (out, on_wire) = (self.stats.cells_out, world.channels[ch].cells);
         if let Some(f) = InputMerge::lone(&self.inputs) {
             // One input (most ports): its FIFO is the merge, read without the heap.
-            if !HOOKED && self.trains && Port::holds_train(&world.fifos[f], stop) {
+            if COUNT && self.trains && Port::holds_train(&world.fifos[f], stop) {
                 events += self.lone_trains(f, stop, world);
             }
             loop {
@@ -832,7 +853,7 @@ impl Port {
                     break;
                 }
                 let Some((_, cell)) = world.fifos[f].pop() else { unreachable!("the head was read") };
-                self.arrive_plain_as::<HOOKED>(ta, cell, world);
+                self.arrive_plain_as::<HOOKED, COUNT>(ta, cell, world);
                 events += 1;
             }
         } else {
@@ -847,11 +868,21 @@ impl Port {
                 let (f, until) = (self.inputs[i] as usize, self.merge.run_until().min(stop));
                 loop {
                     let Some((_, cell)) = world.fifos[f].pop() else { unreachable!("the head was read") };
-                    self.arrive_plain_as::<HOOKED>(ta, cell, world);
+                    self.arrive_plain_as::<HOOKED, COUNT>(ta, cell, world);
                     events += 1;
                     ta = self.merge.lone_key(&world.fifos[f]);
                     if ta >= until {
                         break;
+                    }
+                    // Four or more cells left in the run: the VC's cells that follow, at a busy
+                    // count-only port, in a pass (`busy.rs`; on a shorter run the pass's set-up
+                    // costs more than it saves).
+                    if COUNT && self.trains && world.fifos[f].time_at(3).is_some_and(|t| t < until) {
+                        events += self.busy_pass(f, until, world);
+                        ta = self.merge.lone_key(&world.fifos[f]);
+                        if ta >= until {
+                            break;
+                        }
                     }
                 }
                 self.merge.ran(ta);
@@ -868,15 +899,21 @@ impl Port {
     /// transmitter moves to the first slot from `ta`, and the cell is taken.
     #[inline(always)]
     fn arrive_plain(&mut self, ta: Time, cell: Cell, world: &mut World) {
-        self.arrive_plain_as::<false>(ta, cell, world);
+        // Only a port taking trains calls it, which counts only.
+        self.arrive_plain_as::<false, true>(ta, cell, world);
     }
 
     /// `arrive_plain`, at a keyed port with hooks if `HOOKED`.
     #[inline(always)]
-    fn arrive_plain_as<const HOOKED: bool>(&mut self, ta: Time, cell: Cell, world: &mut World) {
-        self.retire(ta, &mut world.levels);
+    fn arrive_plain_as<const HOOKED: bool, const COUNT: bool>(
+        &mut self,
+        ta: Time,
+        cell: Cell,
+        world: &mut World,
+    ) {
+        self.retire_as::<COUNT>(ta, &mut world.levels);
         self.clock.align(ta);
-        self.enqueue_plain::<HOOKED>(ta, cell, world);
+        self.enqueue_plain::<HOOKED, COUNT>(ta, cell, world);
     }
 
     /// Cells held back at the end of an earlier run (their slots were at or after its end):
@@ -929,7 +966,11 @@ impl Port {
         debug_assert!(!self.keyed || self.committed.first_slot() >= end);
         self.retire(end, &mut []);
         for v in &mut self.vcs {
-            self.classes[v.class as usize].pass(std::mem::take(&mut v.sojourn));
+            // The time in the buffer of the cells committed on arrival at a count-only port:
+            // the class's, and the port's (not added per cell, `enqueue_plain`).
+            let sojourn = std::mem::take(&mut v.sojourn);
+            self.classes[v.class as usize].pass(sojourn);
+            self.stats.stayed(sojourn);
         }
         self.stats.close(end, self.queue_len());
         if end >= self.next_sample {

@@ -196,7 +196,6 @@ impl Port {
         self.stats.max_queue = self.stats.max_queue.max(1);
         self.stats.cells_in += u64::from(n);
         self.stats.cells_out += u64::from(n);
-        self.stats.stayed(stay);
         u64::from(n)
     }
 
