@@ -331,7 +331,7 @@ mod tests {
                     assert_eq!(b.pop_front(), db.pop_front());
                 }
             }
-            let (stop, limit) = (next - (x >> 50) % 6, ((x >> 20) % 16) as usize);
+            let (stop, limit) = (next.saturating_sub((x >> 50) % 6), ((x >> 20) % 16) as usize);
             let room = b.capacity() - b.len();
             let mut want = 0;
             while want < limit.min(room) {
