@@ -9,6 +9,7 @@ mod horizon;
 mod layout;
 
 use super::merge::InputMarks;
+use super::sched::ANY_DEPTH;
 use super::{Host, Port, Sched, World, NO_COMMIT, NO_MARK};
 use crate::time::{Time, NEVER, PS_PER_MS};
 use horizon::{Horizons, NO_FEED};
@@ -189,6 +190,22 @@ impl Sim {
         }
     }
 
+    /// Advance the component with the earliest key to its horizon, and so on, while that key
+    /// is before `end`; `D`: the depth of the scheduler's tree (`ANY_DEPTH`: any).
+    fn run_batches<const D: u32>(&mut self, end: Time) {
+        while let Some((t, s)) = self.world.sched.first_before_at::<D>(end) {
+            let (horizon, c, feed) = self.horizon(s, t);
+            let horizon = horizon.min(end);
+            let comp = &mut self.comps[c as usize];
+            self.events += comp.advance(horizon, &mut self.world);
+            let k = comp.key_after_batch();
+            self.world.sched.set_first_at::<D>(s, k);
+            if feed != NO_FEED {
+                self.mark_fed(feed as usize);
+            }
+        }
+    }
+
     /// Run until `end` (exclusive).
     pub fn run_until(&mut self, end: Time) {
         self.commit_until(end);
@@ -196,17 +213,17 @@ impl Sim {
             let k = comp.next_key(&self.world);
             self.world.sched.wake(s, k);
         }
-        while let Some((t, s)) = self.world.sched.first_before(end) {
-            let (horizon, c, feed) = self.horizon(s, t);
-            let horizon = horizon.min(end);
-            let comp = &mut self.comps[c as usize];
-            self.events += comp.advance(horizon, &mut self.world);
-            let k = comp.key_after_batch();
-            self.world.sched.set_first(s, k);
-            if feed != NO_FEED {
-                self.mark_fed(feed as usize);
-            }
+        // The loop for the depth of the scheduler's tree: its walks unrolled (a tree of 1 to
+        // 65536 leaves; a loop beyond).
+        macro_rules! by_depth {
+            ($($d:literal)*) => {
+                match self.world.sched.depth() {
+                    $($d => self.run_batches::<$d>(end),)*
+                    _ => self.run_batches::<ANY_DEPTH>(end),
+                }
+            };
         }
+        by_depth!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16);
         self.now = end;
         for comp in self.comps.iter_mut() {
             if let Component::Port(p) = comp {
