@@ -181,7 +181,7 @@ impl Sim {
     /// that is): the earliest time a cell not yet in its input FIFOs can arrive there, from the
     /// keys of the components near it upstream and their distances (`sim/horizon.rs`), at least
     /// `t` plus its smallest input latency (the reference schedule's bound).
-    #[inline]
+    #[inline(always)]
     fn horizon(&self, s: u32, t: Time) -> (Time, u32, u32) {
         let comps = &self.comps;
         self.horizons.at_slot(s as usize, t, &self.world.sched, |g| match &comps[g as usize] {

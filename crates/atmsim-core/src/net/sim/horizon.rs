@@ -258,7 +258,7 @@ impl Horizons {
     /// its feed list (`set_feed`).
     /// `unsent_not_before(g)`: no cell not yet sent by port `g` leaves it before this (the
     /// gates', `set_gate`).
-    #[inline]
+    #[inline(always)]
     pub fn at_slot(
         &self,
         s: usize,
