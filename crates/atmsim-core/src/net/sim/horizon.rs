@@ -111,17 +111,16 @@ impl Horizons {
     /// Returns the tables and where the scheduler is to keep each component's key (the lists
     /// name its tree nodes).
     pub fn new(lookahead: Vec<Time>, upstream: &[Vec<(u32, Time)>], refine: bool) -> (Self, Layout) {
-        Horizons::build(lookahead, upstream, refine, refine, refine)
+        Horizons::build(lookahead, upstream, refine, refine)
     }
 
     /// `new`; `group`: lay the scheduler out by groups (otherwise in component order, every
-    /// entry one component); `guests`: with lone components in the groups' padding.
+    /// entry one component).
     fn build(
         lookahead: Vec<Time>,
         upstream: &[Vec<(u32, Time)>],
         refine: bool,
         group: bool,
-        guests: bool,
     ) -> (Self, Layout) {
         let n = lookahead.len();
         let each = lookahead
@@ -152,7 +151,7 @@ impl Horizons {
         }
         let layout = if group {
             let lists: Vec<List> = span.iter().map(|&(a, b, cut)| List { near: &all[a..b], cut }).collect();
-            Layout::grouped(n, &lists, guests)
+            Layout::grouped(n, &lists)
         } else {
             Layout::identity(n)
         };
@@ -213,12 +212,7 @@ impl Horizons {
     /// Append `list` (components and distances, in order of distance) to `near`, a group
     /// (`layout.rs`) as one entry, its block's node at the nearest member's distance, when all
     /// its members are on the list within [`SPREAD`] of each other: the node's key is the
-    /// smallest of theirs, so the entry bounds each member's term. If the block also holds
-    /// guests, the node's key is the smallest of theirs too: still a lower bound, and no lower
-    /// than the bound the list gives anyway when each guest is on it no farther than the group
-    /// (its own entry is read first and bounds `key + distance` of the guest by at most
-    /// `key + the group's distance`); otherwise the members' aligned sub-blocks
-    /// (`Layout::cover`), each at the group's distance: the same bound, a few entries more.
+    /// smallest of theirs, so the entry bounds each member's term.
     fn push_grouped(&mut self, list: &[(u32, Time)], layout: &Layout) {
         // Per group on the list: members seen, nearest and farthest distance.
         let mut on: BTreeMap<u32, (usize, Time, Time)> = BTreeMap::new();
@@ -233,18 +227,8 @@ impl Horizons {
             let (count, first, last) = on[&g];
             let group = &layout.groups[g as usize];
             if count > 1 && count == group.members.len() && last - first <= first >> SPREAD {
-                if !done.insert(g) {
-                    continue;
-                }
-                if Layout::whole(&group.guests, first, list) {
+                if done.insert(g) {
                     self.near.push(Near { leaf: group.node, dist });
-                } else {
-                    // A guest would lower the node below what the list's own entries give:
-                    // the members' sub-blocks instead, each at the nearest member's distance
-                    // (the bound of the whole group, and still in order of distance).
-                    let mut covers: Vec<u32> = group.members.iter().map(|&m| layout.cover(m)).collect();
-                    covers.dedup();
-                    self.near.extend(covers.into_iter().map(|leaf| Near { leaf, dist }));
                 }
             } else {
                 self.near
@@ -581,21 +565,14 @@ mod tests {
     /// bottleneck `B` (N inputs), destination ports `P_i`, destinations `D_i`, the reverse
     /// trunk `R` (N inputs), and the ports `K_i` back to the sources; each channel `lat`
     /// plus a few units of drift. Returns each component's inputs.
-    /// `access` false: the sources send to `B` directly (the bench cases), and `A` is not built.
-    fn loop_network(n: u32, lat: Time, access: bool) -> Vec<Vec<(u32, Time)>> {
-        // Components: S 0..n, A n..2n, B 2n, P 2n+1.., D 3n+1.., R 4n+1, K 4n+2..; without
-        // access ports, each index from A's on `n` less.
-        let m = if access { n } else { 0 };
-        let (s, a, b, p, d, r, k) = (0, n, n + m, n + m + 1, 2 * n + m + 1, 3 * n + m + 1, 3 * n + m + 2);
-        let mut upstream = vec![Vec::new(); (4 * n + m + 2) as usize];
+    fn loop_network(n: u32, lat: Time) -> Vec<Vec<(u32, Time)>> {
+        // Components: S 0..n, A n..2n, B 2n, P 2n+1.., D 3n+1.., R 4n+1, K 4n+2..
+        let (s, a, b, p, d, r, k) = (0, n, 2 * n, 2 * n + 1, 3 * n + 1, 4 * n + 1, 4 * n + 2);
+        let mut upstream = vec![Vec::new(); (5 * n + 2) as usize];
         let drift = |i: u32, j: u32| lat + u64::from((i * 7 + j * 3) % 11);
         for i in 0..n {
-            if access {
-                upstream[(a + i) as usize].push((s + i, drift(i, 0)));
-                upstream[b as usize].push((a + i, drift(i, 1)));
-            } else {
-                upstream[b as usize].push((s + i, drift(i, 1)));
-            }
+            upstream[(a + i) as usize].push((s + i, drift(i, 0)));
+            upstream[b as usize].push((a + i, drift(i, 1)));
             upstream[(p + i) as usize].push((b, drift(i, 2)));
             upstream[(d + i) as usize].push((p + i, drift(i, 3)));
             upstream[r as usize].push((d + i, drift(i, 4)));
@@ -608,22 +585,13 @@ mod tests {
     #[test]
     fn a_group_bounds_each_member_and_shortens_the_lists() {
         let mut x = 5;
-        for (n, access) in [(3u32, true), (5, true), (15, true), (5, false), (15, false)] {
-            let upstream = loop_network(n, 1_000_000, access);
+        for n in [3u32, 5, 15] {
+            let upstream = loop_network(n, 1_000_000);
             let m = upstream.len();
             let lookahead: Vec<Time> =
                 upstream.iter().map(|u| u.iter().map(|&(_, l)| l).min().unwrap_or(NEVER)).collect();
-            let (one, _) = Horizons::build(lookahead.clone(), &upstream, true, false, false);
+            let (one, _) = Horizons::build(lookahead.clone(), &upstream, true, false);
             let (grouped, layout) = Horizons::new(lookahead.clone(), &upstream, true);
-            let (alone, plain) = Horizons::build(lookahead.clone(), &upstream, true, true, false);
-            // Without access ports, the two trunk ports are guests (a tree of 32 or 64 leaves
-            // instead of 64 or 128); with them, five groups leave no room to shrink it.
-            let hosted = layout.groups.iter().map(|g| g.guests.len()).sum::<usize>();
-            assert_eq!(
-                (hosted, layout.leaves * 2 == plain.leaves),
-                (if access { 0 } else { 2 }, !access),
-                "N = {n}"
-            );
             assert!(
                 grouped.near.len() * 2 < one.near.len(),
                 "N = {n}: {} entries grouped, {} one by one",
@@ -632,14 +600,12 @@ mod tests {
             );
             for _ in 0..200 {
                 let (mut s1, mut sg) = (Sched::new(m), Sched::new(layout.leaves));
-                let mut sa = Sched::new(plain.leaves);
                 let mut keys = vec![NEVER; m];
                 for (c, k) in keys.iter_mut().enumerate() {
                     if !rng(&mut x).is_multiple_of(3) {
                         *k = 10_000_000 + rng(&mut x) % 20_000_000;
                         s1.set(c as u32, *k);
                         sg.set(layout.slot[c], *k);
-                        sa.set(plain.slot[c], *k);
                     }
                 }
                 let Some((t, _)) = s1.first_before(NEVER) else { continue };
@@ -647,8 +613,6 @@ mod tests {
                 let exact = brute(&keys, &upstream);
                 for c in 0..m {
                     let (a, g) = (one.of(c, t, &s1), grouped.of(c, t, &sg));
-                    // Guests change no bound.
-                    assert_eq!(g, alone.of(c, t, &sa), "N = {n}, {c}: guests");
                     assert!(g <= exact[c].max(t + lookahead[c]), "N = {n}, {c}: past the earliest input");
                     // Lower than one by one only by the spread of a group's distances.
                     assert!(g <= a && a - g <= 60, "N = {n}, {c}: {g} against {a}");
