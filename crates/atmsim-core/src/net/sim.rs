@@ -3,7 +3,9 @@
 //! Each step takes the component with the earliest key from the scheduler (`sched.rs`), runs it
 //! to its horizon (`sim/horizon.rs`: the earliest time anything new can reach it) and re-keys
 //! it. The scheduler holds the keys by slot (`sim/layout.rs`: groups of components side by
-//! side); a FIFO's `owner` is its consumer's slot.
+//! side); a FIFO's `owner` is its consumer's slot. A component with one input from a port is
+//! gated by that port's next free slot (`sim/horizon.rs`). The loop is built for the depth of
+//! the scheduler's tree, so that its walks are unrolled (`sched.rs`).
 
 mod horizon;
 mod layout;

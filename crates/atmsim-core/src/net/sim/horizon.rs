@@ -33,6 +33,16 @@
 //! On the 1 us links of the LAN bench cases this looks four hops back (a destination host
 //! receiving data is what bounds the bottleneck port: it may answer any cell with an ACK),
 //! where the one-hop bound (the senders' keys, and `t` plus the senders' lookahead) saw two.
+//!
+//! A key says when a component next has work, not when it next sends. For a component with one
+//! input whose sender is a port (its *gate*) the sender's output says more: a committing port
+//! has put its whole backlog on the wire already, and any cell it has not sent yet leaves in a
+//! slot at or after its clock's next free one (`Port::unsent_not_before`), so nothing new
+//! reaches the component before that plus the input's latency, however early the keys behind
+//! the port are. The bound is the later of the two. On the LAN the destination ports then run
+//! through the bottleneck's committed queue (175 cells on average in LAN 5) in one batch where
+//! the scan stopped them one hop past the bottleneck's next arrival, and the hosts behind them
+//! follow: 36 % (LAN 5) and 45 % (LAN 15) fewer batches.
 
 use super::layout::{Layout, List};
 use crate::net::Sched;
