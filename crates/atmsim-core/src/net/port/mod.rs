@@ -426,6 +426,19 @@ impl Port {
         }
     }
 
+    /// No cell that this port has not sent yet can leave before this (`Sim`'s horizons): a
+    /// committing port sends in queue order in consecutive free slots of its grid, so a cell
+    /// queued later takes a slot at or after its next free one. 0 (no bound) if it does not
+    /// commit.
+    #[inline]
+    pub fn unsent_not_before(&self) -> Time {
+        if self.commit_end != NO_COMMIT {
+            self.clock.next()
+        } else {
+            0
+        }
+    }
+
     /// Commit departures up to `end` (the end of the run) from now on, if nothing here needs
     /// the per-cell path (see `net/commit.rs` for the conditions); `NO_COMMIT` turns it off.
     pub fn commit_until(&mut self, end: Time, world: &World) {

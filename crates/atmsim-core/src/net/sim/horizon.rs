@@ -33,6 +33,16 @@
 //! On the 1 us links of the LAN bench cases this looks four hops back (a destination host
 //! receiving data is what bounds the bottleneck port: it may answer any cell with an ACK),
 //! where the one-hop bound (the senders' keys, and `t` plus the senders' lookahead) saw two.
+//!
+//! A key says when a component next has work, not when it next sends. For a component with one
+//! input whose sender is a port (its *gate*) the sender's output says more: a committing port
+//! has put its whole backlog on the wire already, and any cell it has not sent yet leaves in a
+//! slot at or after its clock's next free one (`Port::unsent_not_before`), so nothing new
+//! reaches the component before that plus the input's latency, however early the keys behind
+//! the port are. The bound is the later of the two. On the LAN the destination ports then run
+//! through the bottleneck's committed queue (175 cells on average in LAN 5) in one batch where
+//! the scan stopped them one hop past the bottleneck's next arrival, and the hosts behind them
+//! follow: 36 % (LAN 5) and 45 % (LAN 15) fewer batches.
 
 use super::layout::{Layout, List};
 use crate::net::Sched;
@@ -79,7 +89,13 @@ struct Each {
     /// Where the list of the inputs it feeds that are to be marked after its batches (a port's)
     /// starts (`Sim`'s, kept here to be read with the rest; [`NO_FEED`]: none).
     feed: u32,
+    /// Its one input's sender, if that is a port ([`NO_GATE`]: not so): nothing new reaches it
+    /// before that port's next unsent cell can leave, plus the input's latency (`Sim`).
+    gate: u32,
 }
+
+/// "Not one input from a port" (`Each::gate`).
+pub const NO_GATE: u32 = u32::MAX;
 
 /// "Feeds no input that is marked" (`Each::feed`).
 pub const NO_FEED: u32 = u32::MAX;
@@ -119,7 +135,15 @@ impl Horizons {
         let n = lookahead.len();
         let each = lookahead
             .iter()
-            .map(|&lookahead| Each { lookahead, rest: NEVER, start: 0, end: 0, comp: 0, feed: NO_FEED })
+            .map(|&lookahead| Each {
+                lookahead,
+                rest: NEVER,
+                start: 0,
+                end: 0,
+                comp: 0,
+                feed: NO_FEED,
+                gate: NO_GATE,
+            })
             .collect();
         let mut h = Horizons { each, at_slot: Vec::new(), near: Vec::new(), tree_len: 0 };
         // Every component's list (flat, `span[c]` in `all`), then the groups they meet, then the
@@ -226,15 +250,43 @@ impl Horizons {
     /// How far the component at scheduler slot `s`, popped at `t` (the earliest key of all),
     /// may run: its earliest input time, at least `t` plus its lookahead; the component, and
     /// its feed list (`set_feed`).
-    #[inline]
-    pub fn at_slot(&self, s: usize, t: Time, sched: &Sched) -> (Time, u32, u32) {
+    /// `unsent_not_before(g)`: no cell not yet sent by port `g` leaves it before this (the
+    /// gates', `set_gate`).
+    #[inline(always)]
+    pub fn at_slot(
+        &self,
+        s: usize,
+        t: Time,
+        sched: &Sched,
+        unsent_not_before: impl Fn(u32) -> Time,
+    ) -> (Time, u32, u32) {
         let e = self.at_slot[s];
-        (self.bound(e, t, sched), e.comp, e.feed)
+        let mut bound = self.bound(e, t, sched);
+        if e.gate != NO_GATE {
+            // Every new arrival at the component is a cell its one input's sender has not sent
+            // yet: it leaves that port no earlier than its next unsent slot, and arrives the
+            // input's latency (the component's lookahead) later.
+            bound = bound.max(unsent_not_before(e.gate).saturating_add(e.lookahead));
+        }
+        (bound, e.comp, e.feed)
     }
 
     /// The component at slot `s` has its feed list at `feed` (returned by `at_slot`).
     pub fn set_feed(&mut self, s: usize, feed: u32) {
         self.at_slot[s].feed = feed;
+    }
+
+    /// The component at slot `s` has one input, and its sender is port `gate`.
+    pub fn set_gate(&mut self, s: usize, gate: u32) {
+        self.at_slot[s].gate = gate;
+    }
+
+    /// No component gated (tests: the horizons without gates).
+    #[cfg(test)]
+    pub fn clear_gates(&mut self) {
+        for e in self.at_slot.iter_mut() {
+            e.gate = NO_GATE;
+        }
     }
 
     /// [`Horizons::at_slot`] by component.
@@ -387,6 +439,19 @@ mod tests {
     /// the channel latency and a random delay) or set a timer of its own. Every cell must
     /// arrive at or after the horizon its receiver has already run to. Returns the cells sent.
     fn run_toy(upstream: &[Vec<(u32, Time)>], lookahead: Vec<Time>, x: &mut u64) -> usize {
+        run_toy_slotted(upstream, lookahead, None, x).0
+    }
+
+    /// `run_toy`; with `slot`, each component sends on one link of that slot time, first come
+    /// first served (a cell leaves at its event or the link's next free slot, whichever is
+    /// later), and a component with one input is gated by its sender's next free slot
+    /// (`Each::gate`). Returns the cells sent and the batches the gate lengthened.
+    fn run_toy_slotted(
+        upstream: &[Vec<(u32, Time)>],
+        lookahead: Vec<Time>,
+        slot: Option<Time>,
+        x: &mut u64,
+    ) -> (usize, usize) {
         let n = upstream.len();
         let mut downstream = vec![Vec::new(); n];
         for (c, inputs) in upstream.iter().enumerate() {
@@ -395,7 +460,14 @@ mod tests {
             }
         }
         let span = 100 * lookahead.iter().copied().filter(|&l| l != NEVER).min().unwrap_or(20);
-        let (h, layout) = Horizons::new(lookahead, upstream, true);
+        let (mut h, layout) = Horizons::new(lookahead, upstream, true);
+        if slot.is_some() {
+            for (c, inputs) in upstream.iter().enumerate() {
+                if let [(sender, _)] = inputs[..] {
+                    h.set_gate(layout.slot[c] as usize, sender);
+                }
+            }
+        }
         let mut sched = Sched::new(layout.leaves);
         let mut comp_at = vec![0; layout.leaves];
         for (c, &s) in layout.slot.iter().enumerate() {
@@ -410,11 +482,14 @@ mod tests {
             }
         }
         let mut ran_to = vec![0; n];
-        let mut sent = 0;
+        let mut free = vec![0; n];
+        let (mut sent, mut lengthened) = (0, 0);
         while let Some((t, s)) = sched.first_before(span) {
             let c = comp_at[s as usize];
-            let horizon = h.of(c, t, &sched);
+            let (horizon, comp, _) = h.at_slot(s as usize, t, &sched, |g| free[g as usize]);
+            assert_eq!(comp as usize, c);
             assert!(horizon > t);
+            lengthened += usize::from(horizon > h.of(c, t, &sched));
             while let Some(&Reverse(e)) = pending[c].peek() {
                 if e >= horizon {
                     break;
@@ -424,7 +499,15 @@ mod tests {
                 let r = rng(x) % 10;
                 if r < 6 && !downstream[c].is_empty() {
                     let (d, latency) = downstream[c][(rng(x) % downstream[c].len() as u64) as usize];
-                    let at = e + latency + rng(x) % 4;
+                    let leaves = match slot {
+                        Some(slot) => {
+                            let at = e.max(free[c]);
+                            free[c] = at + slot;
+                            at
+                        }
+                        None => e,
+                    };
+                    let at = leaves + latency + rng(x) % 4;
                     assert!(at >= ran_to[d], "{at} reaches {d}, which ran to {}", ran_to[d]);
                     pending[d].push(Reverse(at));
                     sched.wake(layout.slot[d], at);
@@ -437,7 +520,35 @@ mod tests {
             let next = pending[c].peek().map_or(NEVER, |r| r.0);
             sched.set_first(s, next);
         }
-        sent
+        (sent, lengthened)
+    }
+
+    #[test]
+    fn a_port_gate_lengthens_batches_and_nothing_arrives_before_a_horizon_run_to() {
+        // Random graphs, most components with one input; each sends first come first served
+        // on a link slower than the events come, so backlogs build and the gate matters.
+        let mut x = 23;
+        let (mut sent, mut lengthened) = (0, 0);
+        for _ in 0..60 {
+            let n = 2 + (rng(&mut x) % 24) as usize;
+            let mut upstream = vec![Vec::new(); n];
+            for inputs in upstream.iter_mut() {
+                let fan_in = match rng(&mut x) % 8 {
+                    0 => 0,
+                    1 => 2,
+                    _ => 1,
+                };
+                for _ in 0..fan_in {
+                    inputs.push(((rng(&mut x) % n as u64) as u32, 1 + rng(&mut x) % 20));
+                }
+            }
+            let lookahead: Vec<Time> =
+                upstream.iter().map(|u| u.iter().map(|&(_, l)| l).min().unwrap_or(30)).collect();
+            let (s, l) = run_toy_slotted(&upstream, lookahead, Some(3 + rng(&mut x) % 8), &mut x);
+            sent += s;
+            lengthened += l;
+        }
+        assert!(sent > 10_000 && lengthened > 1000, "{sent} {lengthened}");
     }
 
     #[test]
