@@ -52,7 +52,10 @@ impl BestEffort {
     }
 }
 
+/// An explicit tag (`repr(u8)`): otherwise the variant is packed into the FIFO's capacity word
+/// and every `len`, `push` and `pop` decodes it with five instructions before its jump.
 #[derive(Debug, Clone)]
+#[repr(u8)]
 pub enum Queue {
     Fifo(VecDeque<Cell>),
     VirtualSpacing(VirtualSpacing),
