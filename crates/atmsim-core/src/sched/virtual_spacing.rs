@@ -99,13 +99,15 @@ struct Heap {
     heads: BinaryHeap<Reverse<u128>>,
     /// Per VC: 1/r_i.
     inc: Vec<u64>,
-    spacing_time: u64,
+    /// Full width and never rebased: 2^96 virtual ps is 2^56 services even at the zero-rate
+    /// weight, where 64 bits wrapped after about 1.8e7 (about 50 s of a saturated link).
+    spacing_time: u128,
 }
 
 /// A backlogged VC's heap entry: ordered by stamp, then VC (ties between VCs go to the lower one).
 #[inline(always)]
-fn head(stamp: u64, vc: usize) -> Reverse<u128> {
-    Reverse((u128::from(stamp) << 32) | vc as u128)
+fn head(stamp: u128, vc: usize) -> Reverse<u128> {
+    Reverse((stamp << 32) | vc as u128)
 }
 
 /// 1/r_i in virtual picoseconds.
@@ -259,7 +261,7 @@ impl VirtualSpacing {
                 Heads::Scan4(s) => s.start(i),
                 Heads::Scan8(s) => s.start(i),
                 Heads::Tree16(s) => s.start(i),
-                Heads::Heap(h) => h.heads.push(head(h.spacing_time + h.inc[i], i)),
+                Heads::Heap(h) => h.heads.push(head(h.spacing_time + u128::from(h.inc[i]), i)),
             }
         }
         q.push_back(cell);
@@ -293,10 +295,10 @@ impl VirtualSpacing {
             Heads::Heap(h) => {
                 let mut top = h.heads.peek_mut().expect("cells queued, so a VC is backlogged");
                 let i = top.0 as u32 as usize;
-                let stamp = (top.0 >> 32) as u64;
+                let stamp = top.0 >> 32;
                 h.spacing_time = stamp;
                 if take(i) {
-                    *top = head(stamp + h.inc[i], i);
+                    *top = head(stamp + u128::from(h.inc[i]), i);
                 } else {
                     PeekMut::pop(top);
                 }
@@ -370,10 +372,10 @@ mod tests {
     /// The definition, served by brute force: every queued cell with its stamp, the least
     /// (stamp, VC) first.
     struct Naive {
-        inc: Vec<u64>,
-        vs: Vec<u64>,
-        cells: Vec<(u64, u16, u32)>,
-        spacing_time: u64,
+        inc: Vec<u128>,
+        vs: Vec<u128>,
+        cells: Vec<(u128, u16, u32)>,
+        spacing_time: u128,
     }
 
     impl Naive {
@@ -400,9 +402,10 @@ mod tests {
             Heads::Scan4(s) => s.spacing_time = start << VC_BITS,
             Heads::Scan8(s) => s.spacing_time = start << VC_BITS,
             Heads::Tree16(s) => s.spacing_time = start << VC_BITS,
-            Heads::Heap(h) => h.spacing_time = start,
+            Heads::Heap(h) => h.spacing_time = u128::from(start),
         }
-        let inc = rates.iter().map(|&r| increment(r)).collect();
+        let inc = rates.iter().map(|&r| u128::from(increment(r))).collect();
+        let start = u128::from(start);
         let mut naive = Naive { inc, vs: vec![start; n], cells: Vec::new(), spacing_time: start };
         let mut rng = crate::rng::Rng::stream(seed, "vs-test");
         for frame in 0..steps {
@@ -449,9 +452,20 @@ mod tests {
             let mut crossed = 0;
             for seed in 0..300 {
                 let naive = against_naive(&rates, 60, 0.5, REBASE - 3_000_000_000, seed);
-                crossed += u32::from(naive.spacing_time >= REBASE);
+                crossed += u32::from(naive.spacing_time >= u128::from(REBASE));
             }
             assert!(crossed > 200, "{n} VCs: {crossed} runs of 300 reached the rebase");
         }
+    }
+
+    #[test]
+    fn heap_stamps_do_not_wrap_past_64_bits() {
+        // Zero-rate VCs alone advance SpacingTime by 1e12 virtual ps a cell: started 1e13 short
+        // of 2^64, the heap's stamps cross it within a few services (64-bit stamps wrapped there
+        // and served the wrapped VCs first).
+        let rates: Vec<f64> = (0..SCAN_MAX + 1).map(|i| if i % 2 == 0 { 0.0 } else { 0.5 }).collect();
+        assert!(matches!(VirtualSpacing::new(&rates).heads, Heads::Heap(_)));
+        let naive = against_naive(&rates, 2_000, 0.5, u64::MAX - 10_000_000_000_000, 3);
+        assert!(naive.spacing_time > u128::from(u64::MAX));
     }
 }
