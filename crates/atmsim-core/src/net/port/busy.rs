@@ -75,7 +75,7 @@ struct Busy<'a> {
 impl Relayer<(Time, Cell), (Time, Cell)> for Busy<'_> {
     #[inline(always)]
     fn relay(&mut self, &(ta, cell): &(Time, Cell)) -> Option<(Time, Cell)> {
-        if ta >= self.stop || !(self.within || self.firsts) || cell.vc != self.label || cell.is_control() {
+        if ta >= self.stop || cell.vc != self.label || cell.is_control() {
             return None;
         }
         // What `arrive_plain_as` does first (and redoes, to no effect, for a cell left here).
@@ -86,8 +86,13 @@ impl Relayer<(Time, Cell), (Time, Cell)> for Busy<'_> {
             return None;
         }
         if !self.within {
-            // A first cell: the policy's decision as `enqueue_plain` asks for it at a
-            // count-only port (the class's occupancy is the port's, `Port::vc_state`).
+            // A first cell (a pass starts within a frame or where it may take one: only after
+            // an EOF can this stop it, out of the per-cell checks): the policy's decision as
+            // `enqueue_plain` asks for it at a count-only port (the class's occupancy is the
+            // port's, `Port::vc_state`).
+            if !self.firsts {
+                return None;
+            }
             let state = BufferState { x, k: self.capacity, y: x, active: u32::from(x > 0), clp1: cell.clp() };
             if self.policy.frame_decision(&state, self.vc_policy, self.rng).is_some() {
                 return None;
@@ -313,6 +318,23 @@ mod tests {
             assert_eq!(p.busy_pass(1, stop, &mut w), taken);
             assert_eq!(p.vcs[0].frame.damaged(), damaged, "{taken} cells taken");
         }
+    }
+
+    #[test]
+    fn a_pass_asks_no_policy_that_reads_the_vc_s_occupancy() {
+        // One class: the port counts only under threshold drop too, but a pass may not ask
+        // that policy (it keeps a crossing flag): it takes the rest of the first frame and
+        // stops at the second's first cell, left to the per-cell path.
+        let (mut p, mut w) = port(Policy::ThresholdDrop, 50 * PS_PER_US);
+        let vc = VcPolicy { threshold: 100, ..Default::default() };
+        p.configure(Queue::fifo(), vec![0, 0], vec![vc; 1], Rng::stream(5, "t"), false);
+        p.commit_until(100 * PS_PER_US, &w);
+        assert!(p.count_only && p.trains);
+        let (ta, cell) = w.fifos[1].pop().unwrap();
+        p.arrive_plain_as::<false, true>(ta, cell, &mut w);
+        assert_eq!(p.busy_pass(1, 50 * PS_PER_US, &mut w), 7);
+        assert!(!p.vcs[0].frame.within());
+        assert_eq!(p.busy_pass(1, 50 * PS_PER_US, &mut w), 0, "no pass from a first cell");
     }
 
     #[test]
