@@ -143,7 +143,8 @@ impl SlotMark {
 /// The phase is where the transmitter's free-running oscillator put slot 0 (`scenario::phases`
 /// draws it; 0 for every transmitter reproduces the phase-locked model). Advancing one slot costs
 /// an add and a compare (no division); jumping to the first free slot after an idle period costs
-/// one 128-bit division.
+/// two multiplications by reciprocals the clock keeps, and a few steps (one 128-bit division
+/// only across gaps of very many slots).
 #[derive(Debug, Clone)]
 pub struct SlotClock {
     period: CellPeriod,
