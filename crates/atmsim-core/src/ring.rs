@@ -131,12 +131,14 @@ impl<T: Copy + Default> Ring<T> {
             let i = self.head.wrapping_add(moved) & from;
             let o = out.tail.wrapping_add(moved) & to;
             let len = (n - moved).min(self.buf.len() - i).min(out.buf.len() - o);
-            for (j, (v, d)) in self.buf[i..i + len].iter().zip(&mut out.buf[o..o + len]).enumerate() {
-                let Some(u) = f.relay(v) else {
+            // One index for both slices (a zip with `enumerate` keeps three counters).
+            let (src, dst) = (&self.buf[i..i + len], &mut out.buf[o..o + len]);
+            for j in 0..len {
+                let Some(u) = f.relay(&src[j]) else {
                     moved += j;
                     break 'walk;
                 };
-                *d = u;
+                dst[j] = u;
             }
             moved += len;
         }

@@ -143,7 +143,8 @@ impl SlotMark {
 /// The phase is where the transmitter's free-running oscillator put slot 0 (`scenario::phases`
 /// draws it; 0 for every transmitter reproduces the phase-locked model). Advancing one slot costs
 /// an add and a compare (no division); jumping to the first free slot after an idle period costs
-/// one 128-bit division.
+/// two multiplications by reciprocals the clock keeps, and a few steps (one 128-bit division
+/// only across gaps of very many slots).
 #[derive(Debug, Clone)]
 pub struct SlotClock {
     period: CellPeriod,
@@ -155,6 +156,16 @@ pub struct SlotClock {
     t: Time,
     /// `k * num mod den`.
     rem: u64,
+    /// `floor((2^64 - 1) / (q + 1))` and `floor((2^64 - 1) / den)`: [`SlotClock::jumped`]
+    /// divides by a multiplication with these (a quotient one or two short, made good after).
+    inv_q1: u64,
+    inv_den: u64,
+}
+
+/// The high word of `a * b`: `floor(a * b / 2^64)`.
+#[inline(always)]
+fn mul_high(a: u64, b: u64) -> u64 {
+    ((u128::from(a) * u128::from(b)) >> 64) as u64
 }
 
 impl SlotClock {
@@ -165,7 +176,17 @@ impl SlotClock {
 
     /// A grid with slot 0 at `phase`.
     pub fn with_phase(period: CellPeriod, phase: Time) -> Self {
-        SlotClock { q: period.num / period.den, r: period.num % period.den, period, phase, t: phase, rem: 0 }
+        let q = period.num / period.den;
+        SlotClock {
+            q,
+            r: period.num % period.den,
+            period,
+            phase,
+            t: phase,
+            rem: 0,
+            inv_q1: u64::MAX / q.saturating_add(1),
+            inv_den: u64::MAX / period.den,
+        }
     }
 
     pub fn period(&self) -> CellPeriod {
@@ -282,13 +303,23 @@ impl SlotClock {
         // without the divisions below.
         if t - m.t > 4 * (self.q + 1) {
             // Jump close without 128-bit arithmetic: each slot lasts q or q + 1 ps, so skipping
-            // gap / (q + 1) slots cannot pass `t`; then step the few slots that remain.
-            let n = (t - m.t) / (self.q + 1);
+            // gap / (q + 1) slots cannot pass `t`; then step the few slots that remain. Both
+            // divisions are multiplications by a reciprocal rounded down: the first quotient
+            // may fall a slot or two short (stepped after, as the rest), the second is
+            // corrected, so the mark is exact.
+            let n = mul_high(t - m.t, self.inv_q1);
             let Some(tot) = n.checked_mul(self.r).and_then(|x| x.checked_add(m.rem)) else {
                 return self.jump_exact(t);
             };
-            m.t += n * self.q + tot / self.period.den;
-            m.rem = tot % self.period.den;
+            let den = self.period.den;
+            let mut whole = mul_high(tot, self.inv_den);
+            let mut rem = tot - whole * den;
+            while rem >= den {
+                rem -= den;
+                whole += 1;
+            }
+            m.t += n * self.q + whole;
+            m.rem = rem;
             if t - m.t.min(t) > 4 * (self.q + 1) {
                 return self.jump_exact(t);
             }
@@ -434,6 +465,33 @@ mod tests {
                 let d = p.scaled(e);
                 let got = d.num as f64 / d.den as f64 / (p.num as f64 / p.den as f64) - 1.0;
                 assert!((got - e).abs() < 1e-12, "{p:?} {e}: {got}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_jump_is_exact_where_a_quotient_by_a_reciprocal_falls_short() {
+        // Small grids and every gap up to sixty slots: `jumped`'s quotients, taken as a
+        // multiplication by a reciprocal rounded down, fall a unit short whenever the exact one
+        // is whole (7/2 ps slots, 44 ps ahead: 10 slots, not 11, whose remainders sum to
+        // 10 = 5 * 2, taken as 4 * 2 + 2); the mark must still be the one stepping finds, and a
+        // reciprocal rounded up (a jump past `t`) fails here.
+        for (num, den) in [(7, 2), (10, 3), (31, 5), (64, 7), (9, 1), (1001, 8)] {
+            let period = CellPeriod { num, den };
+            for phase in [0, 3] {
+                for from in [0, 5, 17] {
+                    for t in from..from + 60 * (num / den + 1) {
+                        let mut jumped = SlotClock::with_phase(period, phase);
+                        let mut stepped = SlotClock::with_phase(period, phase);
+                        jumped.align(from);
+                        stepped.align(from);
+                        jumped.align(t);
+                        while stepped.next() < t {
+                            stepped.advance();
+                        }
+                        assert_eq!(jumped.mark(), stepped.mark(), "{num}/{den} phase {phase} {from} -> {t}");
+                    }
+                }
             }
         }
     }

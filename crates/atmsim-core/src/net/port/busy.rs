@@ -59,12 +59,10 @@ struct Busy<'a> {
     run: CommittedRun,
     /// The highest occupancy after an arrival taken.
     max_queue: u32,
-    /// The moved cells' time in the buffer, in all.
-    stay: u128,
+    /// The moved cells' time in the buffer, in all (in 64 bits: the pass's limit on cells).
+    stay: u64,
     /// A frame of the VC is in progress: the next cell is not a first cell.
     within: bool,
-    /// A first cell was moved (the VC's frame state starts clean).
-    begun: bool,
     /// The policy decides from the buffer's total alone, with no state or draw of its own
     /// (`Policy::reads_vc_occupancy` false): the pass may ask it at a first cell, and a frame
     /// it refuses is asked again, to the same answer, by the per-cell path.
@@ -77,7 +75,7 @@ struct Busy<'a> {
 impl Relayer<(Time, Cell), (Time, Cell)> for Busy<'_> {
     #[inline(always)]
     fn relay(&mut self, &(ta, cell): &(Time, Cell)) -> Option<(Time, Cell)> {
-        if ta >= self.stop || !(self.within || self.firsts) || cell.vc != self.label || cell.is_control() {
+        if ta >= self.stop || cell.vc != self.label || cell.is_control() {
             return None;
         }
         // What `arrive_plain_as` does first (and redoes, to no effect, for a cell left here).
@@ -88,17 +86,21 @@ impl Relayer<(Time, Cell), (Time, Cell)> for Busy<'_> {
             return None;
         }
         if !self.within {
-            // A first cell: the policy's decision as `enqueue_plain` asks for it at a
-            // count-only port (the class's occupancy is the port's, `Port::vc_state`).
+            // A first cell (a pass starts within a frame or where it may take one: only after
+            // an EOF can this stop it, out of the per-cell checks): the policy's decision as
+            // `enqueue_plain` asks for it at a count-only port (the class's occupancy is the
+            // port's, `Port::vc_state`).
+            if !self.firsts {
+                return None;
+            }
             let state = BufferState { x, k: self.capacity, y: x, active: u32::from(x > 0), clp1: cell.clp() };
             if self.policy.frame_decision(&state, self.vc_policy, self.rng).is_some() {
                 return None;
             }
-            self.begun = true;
         }
         self.run.push(self.next);
         self.max_queue = self.max_queue.max(x + 1);
-        self.stay += u128::from(slot - ta);
+        self.stay += slot - ta;
         self.within = !cell.is_eof();
         self.clock.step(&mut self.next);
         Some((slot + self.latency, Cell { vc: self.next_label, ..cell }))
@@ -137,14 +139,13 @@ impl Port {
             max_queue: 0,
             stay: 0,
             within,
-            begun: false,
             firsts,
             policy: &self.policy,
             vc_policy: &mut self.classes[v.class as usize].policy,
             rng: &mut self.rng,
         };
-        let n = input.relay(out, usize::MAX, &mut pass);
-        let Busy { next, run, max_queue, stay, within, begun, .. } = pass;
+        let n = input.relay(out, Port::busy_limit(&self.clock, self.capacity), &mut pass);
+        let Busy { next, run, max_queue, stay, within: now_within, .. } = pass;
         // The retire and align of a cell left at the head happened here: kept, as its own
         // path would do them.
         self.clock.set_next(next);
@@ -153,13 +154,26 @@ impl Port {
         if n == 0 {
             return 0;
         }
-        v.frame.passed(within, begun);
-        v.sojourn = v.sojourn.wrapping_add(stay);
+        // Whether a first cell was moved, found here rather than kept per cell (as a frame
+        // train does, `Port::train`).
+        let begun = !within
+            || v.frame.damaged()
+                && out.iter().skip(out.len() - n as usize).take(n as usize - 1).any(|c| c.1.is_eof());
+        v.frame.passed(now_within, begun);
+        v.sojourn = v.sojourn.wrapping_add(u128::from(stay));
         world.sched.wake(out.owner, out.time_back(n));
         self.stats.max_queue = self.stats.max_queue.max(max_queue);
         self.stats.cells_in += u64::from(n);
         self.stats.cells_out += u64::from(n);
         u64::from(n)
+    }
+
+    /// The most cells one busy pass may take: each waits less than `capacity + 1` slots of at
+    /// most q + 1 ps (`SlotClock`), so their summed time in the buffer stays in 64 bits.
+    #[inline]
+    fn busy_limit(clock: &SlotClock, capacity: u32) -> usize {
+        let longest = (u64::from(capacity) + 1).saturating_mul(clock.shortest_slot().saturating_add(1));
+        usize::try_from(u64::MAX / longest).unwrap_or(usize::MAX)
     }
 }
 
@@ -288,6 +302,39 @@ mod tests {
         p.arrive_plain_as::<false, true>(ta, cell, &mut w);
         assert_eq!(p.stats.drops[DropReason::EarlyPacket as usize], 1);
         assert_eq!(p.busy_pass(1, 50 * PS_PER_US, &mut w), 0, "no pass through a refused frame");
+    }
+
+    #[test]
+    fn a_busy_pass_across_the_end_of_a_damaged_frame_starts_the_next_one_clean() {
+        // The first frame lost a cell here (tail drop lets its other cells through): a pass
+        // through its EOF into the next frame leaves that one undamaged; one that stops within
+        // it leaves it damaged.
+        for (stop, taken, damaged) in [(50 * PS_PER_US, 12, false), (12 * PS_PER_US + 100_000, 5, true)] {
+            let (mut p, mut w) = port(Policy::TailDrop, 50 * PS_PER_US);
+            p.commit_until(100 * PS_PER_US, &w);
+            let (ta, cell) = w.fifos[1].pop().unwrap();
+            p.arrive_plain_as::<false, true>(ta, cell, &mut w);
+            p.vcs[0].frame.damage();
+            assert_eq!(p.busy_pass(1, stop, &mut w), taken);
+            assert_eq!(p.vcs[0].frame.damaged(), damaged, "{taken} cells taken");
+        }
+    }
+
+    #[test]
+    fn a_pass_asks_no_policy_that_reads_the_vc_s_occupancy() {
+        // One class: the port counts only under threshold drop too, but a pass may not ask
+        // that policy (it keeps a crossing flag): it takes the rest of the first frame and
+        // stops at the second's first cell, left to the per-cell path.
+        let (mut p, mut w) = port(Policy::ThresholdDrop, 50 * PS_PER_US);
+        let vc = VcPolicy { threshold: 100, ..Default::default() };
+        p.configure(Queue::fifo(), vec![0, 0], vec![vc; 1], Rng::stream(5, "t"), false);
+        p.commit_until(100 * PS_PER_US, &w);
+        assert!(p.count_only && p.trains);
+        let (ta, cell) = w.fifos[1].pop().unwrap();
+        p.arrive_plain_as::<false, true>(ta, cell, &mut w);
+        assert_eq!(p.busy_pass(1, 50 * PS_PER_US, &mut w), 7);
+        assert!(!p.vcs[0].frame.within());
+        assert_eq!(p.busy_pass(1, 50 * PS_PER_US, &mut w), 0, "no pass from a first cell");
     }
 
     #[test]

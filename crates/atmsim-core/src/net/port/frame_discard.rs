@@ -62,6 +62,12 @@ impl FrameState {
         }
     }
 
+    /// This frame already lost a cell here.
+    #[inline(always)]
+    pub fn damaged(&self) -> bool {
+        self.damaged
+    }
+
     /// Whether the frame in progress is still whole here: not refused, not cut by PPD. Its
     /// next cells then only need the buffer to have room (a port's fast path, `enqueue_plain`).
     #[inline(always)]

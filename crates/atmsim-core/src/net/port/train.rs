@@ -60,8 +60,6 @@ struct Pass<'a> {
     stay: u64,
     /// A frame of the VC is in progress: the next cell is not a first cell.
     within: bool,
-    /// A first cell was moved (the VC's frame state starts clean).
-    begun: bool,
     /// What `enqueue_plain` hands the policy at a first cell arriving at the idle port (the
     /// buffer empty; the class's and the port's counts, which no cell of a pass changes).
     policy: &'a Policy,
@@ -91,11 +89,8 @@ impl Relayer<(Time, Cell), (Time, Cell)> for Pass<'_> {
         let slot = m.time();
         #[cfg(debug_assertions)]
         debug_assert!(slot < self.end && slot - ta <= self.clock.shortest_slot());
-        if !self.within {
-            if self.refused(cell) {
-                return None;
-            }
-            self.begun = true;
+        if !self.within && self.refused(cell) {
+            return None;
         }
         self.within = !cell.is_eof();
         self.stay += slot - ta;
@@ -174,7 +169,6 @@ impl Port {
             last: if self.run.is_empty() { 0 } else { self.run.last_slot() },
             stay: 0,
             within,
-            begun: false,
             policy: &self.policy,
             state: BufferState { x: 0, k: self.capacity, y: class.y, active: self.active, clp1: false },
             vc_policy: &mut class.policy,
@@ -185,7 +179,14 @@ impl Port {
             return 0;
         }
         let (next, stay) = (pass.next, u128::from(pass.stay));
-        v.frame.passed(pass.within, pass.begun);
+        // Whether a first cell was moved, found here rather than kept per cell: always when the
+        // pass began between frames; within a frame (whole here: its discard state is clean),
+        // only after an EOF among the moved cells but the last, which then matters only to a
+        // damaged frame's flag (rare: the scan runs only then).
+        let begun = !within
+            || v.frame.damaged()
+                && out.iter().skip(out.len() - n as usize).take(n as usize - 1).any(|c| c.1.is_eof());
+        v.frame.passed(pass.within, begun);
         v.sojourn = v.sojourn.wrapping_add(stay);
         world.sched.wake(out.owner, out.time_back(n));
         // Every departure committed before a moved cell retired at its arrival: the last
@@ -368,6 +369,28 @@ mod tests {
         assert!(!p.vcs[0].frame.within() && p.vcs[0].frame.passing());
         assert_eq!(w.fifos[1].front().unwrap().1.vc, 1);
         assert_eq!(p.stats.cells_out, 10);
+    }
+
+    #[test]
+    fn a_train_across_the_end_of_a_damaged_frame_starts_the_next_one_clean() {
+        let (mut p, mut w) = port(0, 0, Policy::TailDrop, 1);
+        p.commit_until(1000 * PS_PER_US, &w);
+        for _ in 0..64 {
+            w.fifos[0].push(0, Cell::default());
+        }
+        while w.fifos[0].pop().is_some() {}
+        // VC 0 within a frame that lost a cell here (tail drop lets the rest through): its last
+        // three cells, then a frame of two; then the last two cells of another damaged frame.
+        p.vcs[0].frame.begin(false);
+        p.vcs[0].frame.damage();
+        let t = frames(&mut w, 10 * PS_PER_US, 0, false, &[3, 2]);
+        assert_eq!(p.train(1, 500 * PS_PER_US, &mut w), 5);
+        assert!(!p.vcs[0].frame.within() && !p.vcs[0].frame.damaged(), "the second frame began clean");
+        p.vcs[0].frame.begin(false);
+        p.vcs[0].frame.damage();
+        frames(&mut w, t, 0, false, &[2]);
+        assert_eq!(p.train(1, 500 * PS_PER_US, &mut w), 2);
+        assert!(!p.vcs[0].frame.within() && p.vcs[0].frame.damaged(), "no frame began");
     }
 
     #[test]
