@@ -271,17 +271,23 @@ impl Sim {
 mod tests {
     use super::*;
     use crate::report::report;
-    use crate::scenario::{build::build, load};
+    use crate::scenario::build::{build, Built};
+    use crate::scenario::load;
 
-    /// A scenario's report (without the wall time) and the batches run, with or without the
-    /// one-input gates.
-    fn run_gated(file: &str, sets: &[(&str, &str)], gated: bool) -> (serde_json::Value, u64) {
+    /// A shipped scenario with overrides, built, and its end.
+    fn shipped(file: &str, sets: &[(&str, &str)]) -> (Built, Time) {
         let path = format!("{}/../../python/atmsim/scenarios/{file}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(path).expect("a shipped scenario");
         let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         let model = load(&text, &sets, None).expect("a valid scenario");
         let end = model.duration;
-        let mut built = build(model);
+        (build(model), end)
+    }
+
+    /// A scenario's report (without the wall time) and the batches run, with or without the
+    /// one-input gates.
+    fn run_gated(file: &str, sets: &[(&str, &str)], gated: bool) -> (serde_json::Value, u64) {
+        let (mut built, end) = shipped(file, sets);
         if !gated {
             built.sim.horizons.clear_gates();
         }
@@ -313,12 +319,7 @@ mod tests {
     /// false, with every input read at each batch; and how many components' words the run left
     /// with some bit cleared.
     fn run(file: &str, sets: &[(&str, &str)], marked: bool) -> (serde_json::Value, usize) {
-        let path = format!("{}/../../python/atmsim/scenarios/{file}", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(path).expect("a shipped scenario");
-        let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        let model = load(&text, &sets, None).expect("a valid scenario");
-        let end = model.duration;
-        let mut built = build(model);
+        let (mut built, end) = shipped(file, sets);
         if !marked {
             built.sim.world.sched.marks = InputMarks::default();
         }

@@ -115,6 +115,18 @@ fn increment(rate: f64) -> u64 {
     (1e12 / if rate > 0.0 { rate } else { ZERO_RATE }).round().max(1.0) as u64
 }
 
+/// Move the base up to SpacingTime: every head word (all at or above it) and SpacingTime itself
+/// lose the same amount, so their order is kept.
+fn rebase(words: &mut [u64], spacing_time: &mut u64) {
+    let by = *spacing_time;
+    for k in words {
+        if *k != EMPTY {
+            *k -= by;
+        }
+    }
+    *spacing_time = 0;
+}
+
 impl<const N: usize> Scan<N> {
     fn new(inc: &[u64]) -> Box<Self> {
         let mut step = [0; N];
@@ -157,13 +169,7 @@ impl<const N: usize> Scan<N> {
 
     #[cold]
     fn rebase(&mut self) {
-        let by = self.spacing_time;
-        for k in &mut self.keys {
-            if *k != EMPTY {
-                *k -= by;
-            }
-        }
-        self.spacing_time = 0;
+        rebase(&mut self.keys, &mut self.spacing_time);
     }
 }
 
@@ -215,13 +221,7 @@ impl Tree {
 
     #[cold]
     fn rebase(&mut self) {
-        let by = self.spacing_time;
-        for k in &mut self.t {
-            if *k != EMPTY {
-                *k -= by;
-            }
-        }
-        self.spacing_time = 0;
+        rebase(&mut self.t, &mut self.spacing_time);
     }
 }
 
