@@ -198,6 +198,28 @@ impl CommittedRun {
         }
     }
 
+    /// The first pending slot and the count, for a caller that keeps them in its own loop (a
+    /// busy pass, `Port::busy_pass`); `next`, the transmitter's next free slot, stands for the
+    /// first when none is pending. In consecutive slots, the departures end right before `next`:
+    /// the first stepped `count` times is `next`.
+    #[inline]
+    pub fn parts(&self, next: SlotMark) -> (SlotMark, u32) {
+        if self.pending == 0 {
+            (next, 0)
+        } else {
+            (self.first, self.pending)
+        }
+    }
+
+    /// The run of `pending` departures in consecutive slots from `first`, the last one right
+    /// before the transmitter's next free slot `next` (what [`CommittedRun::parts`] gave,
+    /// moved on).
+    #[inline]
+    pub fn from_parts(first: SlotMark, pending: u32, next: SlotMark, clock: &SlotClock) -> Self {
+        let last = if pending == 0 { 0 } else { clock.before(next).time() };
+        CommittedRun { first, last, pending }
+    }
+
     /// One departure pending, in `slot`.
     #[inline]
     pub fn one(slot: SlotMark) -> Self {
@@ -260,6 +282,43 @@ mod tests {
         assert_eq!(run.len(), 1, "the departure at `last` comes after an arrival then");
         probe(Time::MAX, &clock, &mut run, &mut ring);
         assert_eq!(run.len(), 0);
+    }
+
+    #[test]
+    fn a_run_taken_apart_and_rebuilt_is_the_same_run() {
+        // What a busy pass keeps of a run (its first slot and count) and gives back after
+        // retiring and committing as `retire_before` and `push` would.
+        let mut clock = SlotClock::with_phase(CellPeriod::from_bps(155_520_000), 77);
+        assert_eq!(CommittedRun::default().parts(clock.mark()), (clock.mark(), 0), "none pending");
+        let mut run = CommittedRun::default();
+        for _ in 0..4 {
+            run.push(clock.mark());
+            clock.advance();
+        }
+        let (mut first, mut x) = run.parts(clock.mark());
+        assert_eq!(x, 4);
+        let second = clock.before(clock.before(clock.before(clock.mark())));
+        run.retire_before(second.time() + 1, &clock);
+        while x != 0 && first.time() < second.time() + 1 {
+            clock.step(&mut first);
+            x -= 1;
+        }
+        run.push(clock.mark());
+        clock.advance();
+        x += 1;
+        let rebuilt = CommittedRun::from_parts(first, x, clock.mark(), &clock);
+        for t in [second.time(), second.time() + 1, run.last_slot(), run.last_slot() + 1, Time::MAX] {
+            assert_eq!(rebuilt.all_before(t), run.all_before(t), "at {t}");
+            let (mut a, mut b) = (rebuilt, run);
+            assert_eq!(
+                (a.retire_before(t, &clock), a.len()),
+                (b.retire_before(t, &clock), b.len()),
+                "at {t}"
+            );
+            assert_eq!(a.first_slot(), b.first_slot(), "at {t}");
+        }
+        let empty = CommittedRun::from_parts(clock.mark(), 0, clock.mark(), &clock);
+        assert!(empty.is_empty() && empty.all_before(0));
     }
 
     #[test]

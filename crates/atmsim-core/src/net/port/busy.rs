@@ -10,8 +10,9 @@
 //! [`Port::busy_pass`] does that for the cells at the head of the input while they are of the
 //! VC of the cell just taken, not control cells, arrive before the run's end, find the buffer
 //! below its capacity and a slot before the end of the committed run, and, at a first cell,
-//! the policy admits the frame: per cell it retires the departures before the arrival
-//! (`CommittedRun::retire_before`), aligns the clock if the transmitter fell idle
+//! the policy admits the frame: per cell it retires the departures before the arrival (as
+//! `CommittedRun::retire_before` does, on the run's first slot and count: `CommittedRun::parts`),
+//! aligns the clock if the transmitter fell idle
 //! (`SlotClock::align_mark`), asks the policy at a first cell and commits the cell, with the
 //! next free slot, the committed run, the highest occupancy and the time in the buffer kept in
 //! locals and the two FIFOs walked with one bound (`CellFifo::relay`). Once per pass: the clock
@@ -55,8 +56,13 @@ struct Busy<'a> {
     latency: Time,
     /// The transmitter's next free slot.
     next: SlotMark,
-    /// The committed departures not yet retired: their count is the buffer's occupancy.
-    run: CommittedRun,
+    /// The committed departures not yet retired, in consecutive slots from `first` to the one
+    /// before `next` (`CommittedRun::parts`: `first` is `next` when none is); their count `x`
+    /// is the buffer's occupancy. Kept as these two rather than a `CommittedRun`: a departure
+    /// retires while `first` is before both the arrival and `next`, and a commit adds one to
+    /// `x`, with no latest slot or empty run to keep apart.
+    first: SlotMark,
+    x: u32,
     /// The highest occupancy after an arrival taken.
     max_queue: u32,
     /// The moved cells' time in the buffer, in all (in 64 bits: the pass's limit on cells).
@@ -79,9 +85,12 @@ impl Relayer<(Time, Cell), (Time, Cell)> for Busy<'_> {
             return None;
         }
         // What `arrive_plain_as` does first (and redoes, to no effect, for a cell left here).
-        self.run.retire_before(ta, self.clock);
+        while self.x != 0 && self.first.time() < ta {
+            self.clock.step(&mut self.first);
+            self.x -= 1;
+        }
         self.next = self.clock.align_mark(self.next, ta);
-        let (x, slot) = (self.run.len(), self.next.time());
+        let (x, slot) = (self.x, self.next.time());
         if x >= self.capacity || slot >= self.end {
             return None;
         }
@@ -98,7 +107,11 @@ impl Relayer<(Time, Cell), (Time, Cell)> for Busy<'_> {
                 return None;
             }
         }
-        self.run.push(self.next);
+        if x == 0 {
+            // The transmitter idle: the run starts again in this slot.
+            self.first = self.next;
+        }
+        self.x += 1;
         self.max_queue = self.max_queue.max(x + 1);
         self.stay += slot - ta;
         self.within = !cell.is_eof();
@@ -126,6 +139,15 @@ impl Port {
         }
         let hop = v.hop;
         let Ok([input, out]) = world.fifos.get_disjoint_mut([f, hop.fifo as usize]) else { return 0 };
+        let next = self.clock.mark();
+        let (first, x) = self.run.parts(next);
+        debug_assert!(
+            (0..x).fold(first, |mut m, _| {
+                self.clock.step(&mut m);
+                m
+            }) == next,
+            "the pending departures end right before the next free slot"
+        );
         let mut pass = Busy {
             clock: &self.clock,
             stop,
@@ -134,8 +156,9 @@ impl Port {
             label,
             next_label: hop.label,
             latency: self.latency,
-            next: self.clock.mark(),
-            run: self.run,
+            next,
+            first,
+            x,
             max_queue: 0,
             stay: 0,
             within,
@@ -145,12 +168,12 @@ impl Port {
             rng: &mut self.rng,
         };
         let n = input.relay(out, Port::busy_limit(&self.clock, self.capacity), &mut pass);
-        let Busy { next, run, max_queue, stay, within: now_within, .. } = pass;
+        let Busy { next, first, x, max_queue, stay, within: now_within, .. } = pass;
         // The retire and align of a cell left at the head happened here: kept, as its own
         // path would do them.
         self.clock.set_next(next);
-        self.run = run;
-        self.queued = run.len();
+        self.run = CommittedRun::from_parts(first, x, next, &self.clock);
+        self.queued = x;
         if n == 0 {
             return 0;
         }
