@@ -23,14 +23,16 @@ impl FGcra {
 
     /// The tolerance f for a GFR contract (all increments in picoseconds).
     pub fn tolerance(t_mcr: Time, t_pcr: Time, tau_mcr: Time, mbs: u32) -> Time {
-        tau_mcr + (mbs.saturating_sub(1) as Time) * t_mcr.saturating_sub(t_pcr)
+        // Saturating: with MCR = 0 (T = NEVER) no frame is eligible whatever f is, but the
+        // product would overflow.
+        tau_mcr.saturating_add((mbs.saturating_sub(1) as Time).saturating_mul(t_mcr.saturating_sub(t_pcr)))
     }
 
     /// A cell at `ta`; returns whether it belongs to an eligible frame.
     pub fn cell(&mut self, ta: Time, first: bool, clp1: bool) -> bool {
         if first {
             // MCR = 0 (T = NEVER): no frame is eligible.
-            self.eligible = !(ta + self.f < self.tat || clp1 || self.t == crate::time::NEVER);
+            self.eligible = !(ta.saturating_add(self.f) < self.tat || clp1 || self.t == crate::time::NEVER);
         }
         if self.eligible {
             self.tat = self.tat.max(ta) + self.t;
@@ -93,5 +95,15 @@ mod tests {
             }
         }
         assert!(all);
+    }
+
+    #[test]
+    fn mcr_zero_saturates_the_tolerance_and_makes_no_frame_eligible() {
+        use crate::time::NEVER;
+        let f = FGcra::tolerance(NEVER, 1_000, 5_000, 32);
+        assert_eq!(f, NEVER);
+        assert_eq!(crate::conformance::tagger::AdapterTagger::tolerance(NEVER, 1_000, 32), NEVER);
+        let mut g = FGcra::new(NEVER, f);
+        assert_eq!(frames(&mut g, 3, 4, 1_000, 1_000_000), vec![false; 3]);
     }
 }

@@ -22,7 +22,9 @@ impl AdapterTagger {
 
     /// The study's tolerance for a burst of `mbs` cells at PCR.
     pub fn tolerance(t_mcr: Time, t_pcr: Time, mbs: u32) -> Time {
-        (mbs.saturating_sub(1) as Time) * t_mcr.saturating_sub(t_pcr)
+        // Saturating: with MCR = 0 (T_MCR = NEVER) every frame is tagged whatever the tolerance
+        // is, but the product would overflow.
+        (mbs.saturating_sub(1) as Time).saturating_mul(t_mcr.saturating_sub(t_pcr))
     }
 
     /// A frame of `len` cells starts at `ta`: true sends it CLP=0, false tags it CLP=1.
