@@ -164,6 +164,16 @@ impl Sim {
                     }
                 }
             }
+            // A port of several inputs farther up (the LAN's bottleneck and reverse trunk) is
+            // read the same way, by the later of its key and its next unsent slot
+            // (`Horizons::lift`): its key is its next arrival, its backlog already on the wire.
+            let mut slot_comp = vec![0; layout.leaves];
+            for (c, &s) in layout.slot.iter().enumerate() {
+                slot_comp[s as usize] = c as u32;
+            }
+            horizons.lift(&slot_comp, layout.leaves, |c| {
+                matches!(comps[c as usize], Component::Port(_)) && upstream[c as usize].len() > 1
+            });
         }
         Sim {
             comps,
