@@ -26,13 +26,13 @@ CASES = ("lan5", "lan15", "wan5", "wan15")
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def wall(binary, case, overrides):
+def wall(binary: str, case: str, overrides: list[str]) -> float:
     scenario = ROOT / "python/atmsim/scenarios/bench" / f"{case}.toml"
     out = subprocess.run([binary, str(scenario), *overrides], check=True, capture_output=True, text=True)
-    return json.loads(out.stdout)["wall_s"]
+    return float(json.loads(out.stdout)["wall_s"])
 
 
-def main():
+def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("binaries", nargs="+", help="OLD NEW...: examples/run binaries, optionally LABEL=PATH")
     ap.add_argument("--rounds", type=int, default=10)
@@ -42,12 +42,12 @@ def main():
     args = ap.parse_args()
     if len(args.binaries) < 2:
         ap.error("give at least two binaries: the reference first")
-    builds = []
+    builds: list[tuple[str, str, list[str]]] = []
     for i, b in enumerate(args.binaries):
         label, _, path = b.rpartition("=")
         over = [] if i == 0 or args.default_model else ['simulation.phases="aligned"']
         builds.append((label or Path(path).name, path, over))
-    times = {(b[0], c): [] for b in builds for c in args.cases}
+    times: dict[tuple[str, str], list[float]] = {(b[0], c): [] for b in builds for c in args.cases}
     for r in range(args.rounds):
         order = builds[r % len(builds) :] + builds[: r % len(builds)]
         for c in args.cases:
