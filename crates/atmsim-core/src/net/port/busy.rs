@@ -134,7 +134,10 @@ impl Port {
         let label = cell.vc;
         let Some(v) = self.vcs.get_mut(label as usize) else { return 0 };
         let (within, firsts) = (v.frame.within(), !self.policy.reads_vc_occupancy());
-        if if within { !v.frame.passing() } else { !firsts } {
+        // Within a frame, it must still be whole here; at a first cell, the pass must be allowed
+        // to ask the policy.
+        let may_pass = if within { v.frame.passing() } else { firsts };
+        if !may_pass {
             return 0;
         }
         let hop = v.hop;
@@ -177,12 +180,7 @@ impl Port {
         if n == 0 {
             return 0;
         }
-        // Whether a first cell was moved, found here rather than kept per cell (as a frame
-        // train does, `Port::train`).
-        let begun = !within
-            || v.frame.damaged()
-                && out.iter().skip(out.len() - n as usize).take(n as usize - 1).any(|c| c.1.is_eof());
-        v.frame.passed(now_within, begun);
+        v.frame.passed(now_within, Port::pass_began(within, &v.frame, out, n));
         v.sojourn = v.sojourn.wrapping_add(u128::from(stay));
         world.sched.wake(out.owner, out.time_back(n));
         self.stats.max_queue = self.stats.max_queue.max(max_queue);

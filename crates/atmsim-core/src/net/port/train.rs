@@ -27,6 +27,7 @@
 //! `process_plain` enters it only while the batch holds four cells or more (a shorter pass
 //! costs about what it saves).
 
+use super::frame_discard::FrameState;
 use super::Port;
 use crate::accept::{BufferState, Policy, VcPolicy};
 use crate::cell::{Cell, CellFifo, VcId};
@@ -130,6 +131,18 @@ impl Port {
         events
     }
 
+    /// Whether a pass (a frame train, or a busy pass, `busy.rs`) that moved the last `n` cells
+    /// of `out` moved a first cell, found after it rather than kept per cell: always when it
+    /// began between frames (`within` false); within a frame (whole here: its discard state is
+    /// clean), only after an EOF among the moved cells but the last, which then matters only to
+    /// a damaged frame's flag (rare: the scan runs only then).
+    #[inline(always)]
+    pub(super) fn pass_began(within: bool, frame: &FrameState, out: &CellFifo, n: u32) -> bool {
+        !within
+            || frame.damaged()
+                && out.iter().skip(out.len() - n as usize).take(n as usize - 1).any(|c| c.1.is_eof())
+    }
+
     /// Whether at least four cells arrive in `fifo` before `stop`.
     #[inline(always)]
     pub(super) fn holds_train(fifo: &CellFifo, stop: Time) -> bool {
@@ -179,14 +192,7 @@ impl Port {
             return 0;
         }
         let (next, stay) = (pass.next, u128::from(pass.stay));
-        // Whether a first cell was moved, found here rather than kept per cell: always when the
-        // pass began between frames; within a frame (whole here: its discard state is clean),
-        // only after an EOF among the moved cells but the last, which then matters only to a
-        // damaged frame's flag (rare: the scan runs only then).
-        let begun = !within
-            || v.frame.damaged()
-                && out.iter().skip(out.len() - n as usize).take(n as usize - 1).any(|c| c.1.is_eof());
-        v.frame.passed(pass.within, begun);
+        v.frame.passed(pass.within, Port::pass_began(within, &v.frame, out, n));
         v.sojourn = v.sojourn.wrapping_add(stay);
         world.sched.wake(out.owner, out.time_back(n));
         // Every departure committed before a moved cell retired at its arrival: the last
