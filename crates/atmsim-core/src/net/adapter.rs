@@ -605,41 +605,74 @@ impl Adapter {
     }
 
     /// At a committing host (the conditions of [`Adapter::commit_plain`]) with nothing queued:
-    /// put frame `f`, handed over at `now`, on the wire at once if all of it leaves before
-    /// `end`, in the slots `push` and `commit_plain` would give it; false (nothing done) if
-    /// not, and the frame is to be pushed. Saves queueing a frame only to take it out again
-    /// when the event ends. The cells are counted in `committed` (see `take_committed`).
-    pub fn commit_frame(&mut self, now: Time, mut f: TxFrame, end: Time, world: &mut World) -> bool {
+    /// put a fresh frame (`n` cells of slab frame `frame` on `vc`, header `flags`), handed over
+    /// at `now`, on the wire at once if all of it leaves before `end`, in the slots `push` and
+    /// `commit_plain` would give it; false (nothing done) if not, and the frame is to be
+    /// pushed. Saves queueing a frame only to take it out again when the event ends. The cells
+    /// are counted in `committed` (see `take_committed`). Given by its parts, not as a
+    /// `TxFrame`: the caller's frame is not built on the stack to be read back.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn commit_frame(
+        &mut self,
+        now: Time,
+        frame: u32,
+        vc: VcId,
+        n: u32,
+        flags: u8,
+        end: Time,
+        world: &mut World,
+    ) -> bool {
         debug_assert!(self.controlled.is_empty() && self.control.is_empty());
         if !self.plain.is_empty() {
             return false;
         }
         self.clock.align(now);
         let first = self.clock.next();
-        let n = f.remaining;
         if first.saturating_add(u64::from(n - 1) * self.longest) >= end {
             return false;
         }
-        if f.fresh && !self.taggers.is_empty() {
-            Self::start_frame(&mut f, &mut self.taggers, first);
+        let mut flags = flags;
+        if !self.taggers.is_empty() {
+            flags = self.tag_committed(frame, vc, n, flags, first);
         }
         let ch = &mut world.channels[self.channel as usize];
         let latency = ch.latency;
-        let hop = ch.route[f.vc as usize];
+        let hop = ch.route[vc as usize];
         let fifo = &mut world.fifos[hop.fifo as usize];
-        let cell = Cell { vc: hop.label, frame: f.frame, flags: f.flags };
+        let cell = Cell { vc: hop.label, frame, flags };
         world.sched.wake(fifo.owner, first + latency);
         if fifo.is_empty() {
             world.sched.marks.mark(fifo.mark);
         }
+        // A local copy the loop keeps in registers; only the next slot changes.
         let mut clock = self.clock.clone();
-        fifo.push_frame(n, &mut clock, latency, cell);
-        self.clock = clock;
+        if n <= 2 {
+            // A bare ACK (two cells): pushed one by one, for less than the frame loop's set-up.
+            if n == 2 {
+                fifo.push(clock.next() + latency, cell);
+                clock.advance();
+            }
+            fifo.push(clock.next() + latency, Cell { flags: flags | F_EOF, ..cell });
+            clock.advance();
+        } else {
+            fifo.push_frame(n, &mut clock, latency, cell);
+        }
+        self.clock.set_next(clock.mark());
         ch.cells += u64::from(n);
         self.committed += u64::from(n);
         // Nothing queued: no next cell.
         self.next = NEVER;
         true
+    }
+
+    /// The tagging decision for a frame committed at its first slot `first`: its flags.
+    #[cold]
+    #[inline(never)]
+    fn tag_committed(&mut self, frame: u32, vc: VcId, n: u32, flags: u8, first: Time) -> u8 {
+        let mut f = TxFrame { frame, vc, remaining: n, flags, fresh: true };
+        Self::start_frame(&mut f, &mut self.taggers, first);
+        f.flags
     }
 
     /// Plain VCs only and no RM cell to return: what [`Adapter::commit_plain`] can send.
@@ -830,7 +863,7 @@ mod tests {
             let f = TxFrame { frame: i as u32, ..frame(vc, n) };
             queued.push(at, f);
             sent_q += queued.commit_plain(end, &mut wq);
-            if direct.commit_frame(at, f, end, &mut wd) {
+            if direct.commit_frame(at, f.frame, f.vc, f.remaining, f.flags, end, &mut wd) {
                 at_once += 1;
             } else {
                 direct.push(at, f);

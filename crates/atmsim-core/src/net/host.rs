@@ -164,11 +164,12 @@ impl SegmentSink for Tx<'_> {
             w.captures.on_frame(self.capture, now, w.frames.get(id), self.global, true);
         }
         let flags = if clp { F_CLP } else { 0 };
-        let f = TxFrame { frame: id, vc: self.vc, remaining, flags, fresh: true };
-        if self.commit_end != NO_COMMIT && self.adapter.commit_frame(now, f, self.commit_end, self.world) {
+        if self.commit_end != NO_COMMIT
+            && self.adapter.commit_frame(now, id, self.vc, remaining, flags, self.commit_end, self.world)
+        {
             return;
         }
-        self.adapter.push(now, f);
+        self.adapter.push(now, TxFrame { frame: id, vc: self.vc, remaining, flags, fresh: true });
     }
 }
 
