@@ -132,10 +132,11 @@ impl Reasm {
 struct Tx<'a> {
     adapter: &'a mut Adapter,
     world: &'a mut World,
-    /// The VC's label at this host (what its cells carry) and the global VC (what a background
-    /// frame and a capture name).
+    /// The VC's label at this host (what its cells carry).
     vc: VcId,
-    global: VcId,
+    /// The host's labels: `vc`'s global VC (what a background frame and a capture name) is
+    /// looked up only when one needs it.
+    labels: &'a Labels,
     /// The host's capture point (`NO_CAPTURE` if none).
     capture: u32,
     /// The host's `commit_end` (`NO_COMMIT`: frames are queued).
@@ -161,7 +162,7 @@ impl SegmentSink for Tx<'_> {
         let id = self.world.frames.insert(frame);
         if self.capture != NO_CAPTURE {
             let w = &mut *self.world;
-            w.captures.on_frame(self.capture, now, w.frames.get(id), self.global, true);
+            w.captures.on_frame(self.capture, now, w.frames.get(id), self.labels.global(self.vc), true);
         }
         let flags = if clp { F_CLP } else { 0 };
         if self.commit_end != NO_COMMIT
@@ -351,7 +352,7 @@ impl Host {
     /// The EOF cell of a PDU whose `held` cells (this one included) arrived back to back with
     /// nothing of it held before (`take_middle_cells` saw them all): reassembly's state is
     /// known without its record, which they never touched.
-    #[inline(never)]
+    #[inline(always)]
     fn receive_whole(&mut self, now: Time, cell: Cell, held: u32, world: &mut World) {
         self.deliver(now, cell, cell.frame, held, false, world);
     }
@@ -388,7 +389,7 @@ impl Host {
             adapter: &mut self.adapter,
             world,
             vc: cell.vc,
-            global: self.labels.global(cell.vc),
+            labels: &self.labels,
             capture: self.capture,
             commit_end: self.commit_end,
         };
@@ -430,7 +431,7 @@ impl Host {
                 adapter: &mut self.adapter,
                 world,
                 vc,
-                global: self.labels.global(vc),
+                labels: &self.labels,
                 capture: self.capture,
                 commit_end: self.commit_end,
             };
@@ -448,7 +449,7 @@ impl Host {
                             continue;
                         }
                         let f = Frame {
-                            conn: u32::from(tx.global),
+                            conn: u32::from(tx.labels.global(vc)),
                             kind: SegKind::Background,
                             len,
                             created: now,
