@@ -929,6 +929,13 @@ mod tests {
 
     #[test]
     fn frames_taken_in_batches_are_reassembled_as_cell_by_cell() {
+        // Both loops: a host sending cell by cell, and a committing one (compiled apart).
+        for committing in [false, true] {
+            batches_against_cells(committing);
+        }
+    }
+
+    fn batches_against_cells(committing: bool) {
         // Frames of 1 to 14 cells on three VCs, their cells interleaved on the link, some lost
         // on the way (a lost EOF merges a frame with the next), some with EFCI from a middle
         // cell on. One host takes them in batches of random lengths through `advance` (whole
@@ -942,6 +949,9 @@ mod tests {
         let (mut cells, mut wc) = (Host::new("c".into(), 0, clock(), 3), world());
         wb.fifos.push(CellFifo::new(0));
         batched.inputs.push(1);
+        // A run's end past every batch (as a run's end bounds every horizon).
+        batched.commit_until(if committing { 1 << 60 } else { NO_COMMIT }, false, &wb);
+        assert_eq!(batched.commit_end != NO_COMMIT, committing);
         let mut arrivals = Vec::new();
         let mut open: Vec<Vec<Cell>> = Vec::new();
         for _ in 0..3_000 {
