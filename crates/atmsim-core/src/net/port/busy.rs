@@ -170,7 +170,11 @@ impl Port {
             vc_policy: &mut self.classes[v.class as usize].policy,
             rng: &mut self.rng,
         };
-        let n = input.relay(out, Port::busy_limit(&self.clock, self.capacity), &mut pass);
+        // The receiver's key is at or before the head of each of its inputs holding cells, and
+        // the moved cells arrive after those: only a pass into an empty input can lower it.
+        let woken = out.is_empty();
+        debug_assert!(woken || out.head_time().is_some_and(|h| world.sched.key(out.owner) <= h));
+        let n = input.relay(out, self.busy_limit, &mut pass);
         let Busy { next, first, x, max_queue, stay, within: now_within, .. } = pass;
         // The retire and align of a cell left at the head happened here: kept, as its own
         // path would do them.
@@ -182,7 +186,9 @@ impl Port {
         }
         v.frame.passed(now_within, Port::pass_began(within, &v.frame, out, n));
         v.sojourn = v.sojourn.wrapping_add(u128::from(stay));
-        world.sched.wake(out.owner, out.time_back(n));
+        if woken {
+            world.sched.wake(out.owner, out.time_back(n));
+        }
         self.stats.max_queue = self.stats.max_queue.max(max_queue);
         self.stats.cells_in += u64::from(n);
         self.stats.cells_out += u64::from(n);
@@ -191,8 +197,7 @@ impl Port {
 
     /// The most cells one busy pass may take: each waits less than `capacity + 1` slots of at
     /// most q + 1 ps (`SlotClock`), so their summed time in the buffer stays in 64 bits.
-    #[inline]
-    fn busy_limit(clock: &SlotClock, capacity: u32) -> usize {
+    pub(super) fn busy_limit(clock: &SlotClock, capacity: u32) -> usize {
         let longest = (u64::from(capacity) + 1).saturating_mul(clock.shortest_slot().saturating_add(1));
         usize::try_from(u64::MAX / longest).unwrap_or(usize::MAX)
     }

@@ -159,6 +159,8 @@ pub struct Port {
     trains: bool,
     /// The most cells a train may take (`Port::train_limit`).
     train_limit: usize,
+    /// The most cells a busy pass may take (`Port::busy_limit`): set with `train_limit`.
+    busy_limit: usize,
     /// Committing under a schedule that must stay the per-cell path's (a level log's readers
     /// see the writer's band as of how far the schedule has run it, `net/level_log.rs`): the
     /// key keeps the earliest committed departure, and each batch retires up to its end, so the
@@ -214,6 +216,7 @@ impl Port {
             latency: 0,
             trains: false,
             train_limit: 0,
+            busy_limit: 0,
             keyed: false,
         }
     }
@@ -475,6 +478,7 @@ impl Port {
             && !self.hooks;
         self.trains = self.plain && self.count_only && self.merge.grid.is_none() && self.capacity > 0;
         self.train_limit = Port::train_limit(&self.clock);
+        self.busy_limit = Port::busy_limit(&self.clock, self.capacity);
         if self.plain {
             self.latency = ch.latency;
             for (label, v) in self.vcs.iter_mut().enumerate() {
