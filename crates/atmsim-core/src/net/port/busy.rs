@@ -8,7 +8,7 @@
 //! in the transmitter's next free slot and put on the link (`Port::enqueue_plain`); a frame's
 //! first cell is first asked of the policy, with the buffer's total as its only input.
 //! [`Port::busy_pass`] does that for the cells at the head of the input while they are of the
-//! VC of the cell just taken, not control cells, arrive before the run's end, find the buffer
+//! VC of its head cell, not control cells, arrive before the run's end, find the buffer
 //! below its capacity and a slot before the end of the committed run, and, at a first cell,
 //! the policy admits the frame: per cell it retires the departures before the arrival (as
 //! `CommittedRun::retire_before` does, on the run's first slot and count: `CommittedRun::parts`),
@@ -122,8 +122,9 @@ impl Relayer<(Time, Cell), (Time, Cell)> for Busy<'_> {
 
 impl Port {
     /// The busy run at the head of input `f` before `stop` (see the module comment), at a
-    /// count-only plain port (`trains`: no slot grid either) right after the per-cell path took
-    /// a cell of the run; returns how many cells it took.
+    /// count-only plain port (`trains`: no slot grid either), from the run's first cell on
+    /// when the run holds four or more (the per-cell path takes the cells a pass leaves, and a
+    /// pass may follow again); returns how many cells it took.
     #[inline(never)]
     pub(super) fn busy_pass(&mut self, f: usize, stop: Time, world: &mut World) -> u64 {
         debug_assert!(self.trains);

@@ -891,14 +891,7 @@ impl Port {
                 // as a lone input's; the merge is told once at the end of the run.
                 let (f, until) = (self.inputs[i] as usize, self.merge.run_until().min(stop));
                 loop {
-                    let Some((_, cell)) = world.fifos[f].pop() else { unreachable!("the head was read") };
-                    self.arrive_plain_as::<HOOKED, COUNT>(ta, cell, world);
-                    events += 1;
-                    ta = self.merge.lone_key(&world.fifos[f]);
-                    if ta >= until {
-                        break;
-                    }
-                    // Four or more cells left in the run: the VC's cells that follow, at a busy
+                    // Four or more cells left in the run: the VC's cells at its head, at a busy
                     // count-only port, in a pass (`busy.rs`; on a shorter run the pass's set-up
                     // costs more than it saves).
                     if COUNT && self.trains && world.fifos[f].time_at(3).is_some_and(|t| t < until) {
@@ -907,6 +900,13 @@ impl Port {
                         if ta >= until {
                             break;
                         }
+                    }
+                    let Some((_, cell)) = world.fifos[f].pop() else { unreachable!("the head was read") };
+                    self.arrive_plain_as::<HOOKED, COUNT>(ta, cell, world);
+                    events += 1;
+                    ta = self.merge.lone_key(&world.fifos[f]);
+                    if ta >= until {
+                        break;
                     }
                 }
                 self.merge.ran(ta);
