@@ -85,7 +85,9 @@ impl InputMarks {
 pub struct InputMerge {
     /// (head arrival time, tie rank, input position).
     heap: Vec<(Time, u64, u32)>,
-    /// Per input: the tie rank (the serial of its last service under `Rotating`).
+    /// Per input: the tie rank (the serial of its last service under `Rotating`). An input in
+    /// `heap` has its rank in its entry, written here only when it leaves the heap (drained, or
+    /// the heap built again): one store per run fewer at a busy port.
     rank: Vec<u64>,
     served: u64,
     pub arbitration: Arbitration,
@@ -153,7 +155,7 @@ impl InputMerge {
             return;
         }
         let Some(word) = inputs.first().and_then(|&f| marks.words.get_mut(f as usize)) else {
-            self.heap.clear();
+            self.clear();
             for (i, &f) in inputs.iter().enumerate() {
                 if let Some(t) = fifos[f as usize].head_time() {
                     self.heap.push((self.key(t), self.rank[i], i as u32));
@@ -200,7 +202,7 @@ impl InputMerge {
                 .all(|(i, &f)| *word >> (i % 64) & 1 == 1 || fifos[f as usize].is_empty()),
             "an input holds cells but is not marked"
         );
-        self.heap.clear();
+        self.clear();
         let (mut bits, mut kept) = (*word, 0);
         while bits != 0 {
             let b = bits.trailing_zeros() as usize;
@@ -216,6 +218,14 @@ impl InputMerge {
         }
         *word = kept;
         self.heapify();
+    }
+
+    /// Empty the heap, its entries' ranks kept (`rank`).
+    fn clear(&mut self) {
+        for &(_, r, i) in &self.heap {
+            self.rank[i as usize] = r;
+        }
+        self.heap.clear();
     }
 
     /// Order the heap from scratch. (Its layout depends on the order of the pushes; what it
@@ -326,7 +336,6 @@ impl InputMerge {
         match self.arbitration {
             Arbitration::Rotating => {
                 self.served += 1;
-                self.rank[i as usize] = self.served;
                 self.heap[0].1 = self.served;
             }
             Arbitration::Random => self.draw_rank(i),
@@ -335,8 +344,9 @@ impl InputMerge {
         if key != NEVER {
             self.heap[0].0 = key;
         } else {
-            // Drained: out of the heap (`& 63`: `held` is unused past 64 inputs).
+            // Drained: out of the heap (`& 63`: `held` is unused past 64 inputs), with its rank.
             self.held &= !(1 << (i & 63));
+            self.rank[i as usize] = self.heap[0].1;
             let last = self.heap.pop().expect("popped from a non-empty merge");
             if self.heap.is_empty() {
                 return;
@@ -432,6 +442,34 @@ mod tests {
         fifos.push(CellFifo::new(0));
         let order: Vec<usize> = drain(&mut m, &mut fifos, &inputs).iter().map(|&(_, i)| i).collect();
         assert_eq!(order, vec![0, 1]);
+    }
+
+    #[test]
+    fn ranks_kept_in_the_heap_decide_the_ties_of_later_batches() {
+        // The cells before `stop` of a batch (a heap built from every input, no marks).
+        fn batch(m: &mut InputMerge, fifos: &mut [CellFifo], stop: Time) -> Vec<usize> {
+            m.rebuild(fifos, &mut InputMarks::default(), &[0, 1]);
+            let mut order = Vec::new();
+            while m.peek().0 < stop {
+                order.push(m.peek().1);
+                m.pop(fifos, &[0, 1]);
+            }
+            order
+        }
+        // Input 0 is served at 10 and stays in the heap; at the tie at 20 in the next batch,
+        // input 1 (never served) goes first: the heap built again takes input 0's rank from its
+        // entry, not the one before its service.
+        let mut m = InputMerge::default();
+        let mut fifos = fifos_of(&[vec![10, 20], vec![20]]);
+        assert_eq!(batch(&mut m, &mut fifos, 15), vec![0]);
+        assert_eq!(batch(&mut m, &mut fifos, 30), vec![1, 0]);
+        // Input 0 is served at 10 and drained; a cell put into it later ties with input 1's at
+        // 20, which goes first: the drained input left its rank.
+        let mut m = InputMerge::default();
+        let mut fifos = fifos_of(&[vec![10], vec![20]]);
+        assert_eq!(batch(&mut m, &mut fifos, 15), vec![0]);
+        fifos[0].push(20, Cell { vc: 0, frame: 0, flags: 0 });
+        assert_eq!(batch(&mut m, &mut fifos, 30), vec![1, 0]);
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! in the transmitter's next free slot and put on the link (`Port::enqueue_plain`); a frame's
 //! first cell is first asked of the policy, with the buffer's total as its only input.
 //! [`Port::busy_pass`] does that for the cells at the head of the input while they are of the
-//! VC of the cell just taken, not control cells, arrive before the run's end, find the buffer
+//! VC of its head cell, not control cells, arrive before the run's end, find the buffer
 //! below its capacity and a slot before the end of the committed run, and, at a first cell,
 //! the policy admits the frame: per cell it retires the departures before the arrival (as
 //! `CommittedRun::retire_before` does, on the run's first slot and count: `CommittedRun::parts`),
@@ -122,8 +122,9 @@ impl Relayer<(Time, Cell), (Time, Cell)> for Busy<'_> {
 
 impl Port {
     /// The busy run at the head of input `f` before `stop` (see the module comment), at a
-    /// count-only plain port (`trains`: no slot grid either) right after the per-cell path took
-    /// a cell of the run; returns how many cells it took.
+    /// count-only plain port (`trains`: no slot grid either), from the run's first cell on
+    /// when the run holds four or more (the per-cell path takes the cells a pass leaves, and a
+    /// pass may follow again); returns how many cells it took.
     #[inline(never)]
     pub(super) fn busy_pass(&mut self, f: usize, stop: Time, world: &mut World) -> u64 {
         debug_assert!(self.trains);
@@ -170,7 +171,11 @@ impl Port {
             vc_policy: &mut self.classes[v.class as usize].policy,
             rng: &mut self.rng,
         };
-        let n = input.relay(out, Port::busy_limit(&self.clock, self.capacity), &mut pass);
+        // The receiver's key is at or before the head of each of its inputs holding cells, and
+        // the moved cells arrive after those: only a pass into an empty input can lower it.
+        let woken = out.is_empty();
+        debug_assert!(woken || out.head_time().is_some_and(|h| world.sched.key(out.owner) <= h));
+        let n = input.relay(out, self.busy_limit, &mut pass);
         let Busy { next, first, x, max_queue, stay, within: now_within, .. } = pass;
         // The retire and align of a cell left at the head happened here: kept, as its own
         // path would do them.
@@ -182,7 +187,9 @@ impl Port {
         }
         v.frame.passed(now_within, Port::pass_began(within, &v.frame, out, n));
         v.sojourn = v.sojourn.wrapping_add(u128::from(stay));
-        world.sched.wake(out.owner, out.time_back(n));
+        if woken {
+            world.sched.wake(out.owner, out.time_back(n));
+        }
         self.stats.max_queue = self.stats.max_queue.max(max_queue);
         self.stats.cells_in += u64::from(n);
         self.stats.cells_out += u64::from(n);
@@ -191,8 +198,7 @@ impl Port {
 
     /// The most cells one busy pass may take: each waits less than `capacity + 1` slots of at
     /// most q + 1 ps (`SlotClock`), so their summed time in the buffer stays in 64 bits.
-    #[inline]
-    fn busy_limit(clock: &SlotClock, capacity: u32) -> usize {
+    pub(super) fn busy_limit(clock: &SlotClock, capacity: u32) -> usize {
         let longest = (u64::from(capacity) + 1).saturating_mul(clock.shortest_slot().saturating_add(1));
         usize::try_from(u64::MAX / longest).unwrap_or(usize::MAX)
     }

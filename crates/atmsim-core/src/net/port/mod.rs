@@ -159,6 +159,8 @@ pub struct Port {
     trains: bool,
     /// The most cells a train may take (`Port::train_limit`).
     train_limit: usize,
+    /// The most cells a busy pass may take (`Port::busy_limit`): set with `train_limit`.
+    busy_limit: usize,
     /// Committing under a schedule that must stay the per-cell path's (a level log's readers
     /// see the writer's band as of how far the schedule has run it, `net/level_log.rs`): the
     /// key keeps the earliest committed departure, and each batch retires up to its end, so the
@@ -214,6 +216,7 @@ impl Port {
             latency: 0,
             trains: false,
             train_limit: 0,
+            busy_limit: 0,
             keyed: false,
         }
     }
@@ -475,6 +478,7 @@ impl Port {
             && !self.hooks;
         self.trains = self.plain && self.count_only && self.merge.grid.is_none() && self.capacity > 0;
         self.train_limit = Port::train_limit(&self.clock);
+        self.busy_limit = Port::busy_limit(&self.clock, self.capacity);
         if self.plain {
             self.latency = ch.latency;
             for (label, v) in self.vcs.iter_mut().enumerate() {
@@ -887,14 +891,7 @@ impl Port {
                 // as a lone input's; the merge is told once at the end of the run.
                 let (f, until) = (self.inputs[i] as usize, self.merge.run_until().min(stop));
                 loop {
-                    let Some((_, cell)) = world.fifos[f].pop() else { unreachable!("the head was read") };
-                    self.arrive_plain_as::<HOOKED, COUNT>(ta, cell, world);
-                    events += 1;
-                    ta = self.merge.lone_key(&world.fifos[f]);
-                    if ta >= until {
-                        break;
-                    }
-                    // Four or more cells left in the run: the VC's cells that follow, at a busy
+                    // Four or more cells left in the run: the VC's cells at its head, at a busy
                     // count-only port, in a pass (`busy.rs`; on a shorter run the pass's set-up
                     // costs more than it saves).
                     if COUNT && self.trains && world.fifos[f].time_at(3).is_some_and(|t| t < until) {
@@ -903,6 +900,13 @@ impl Port {
                         if ta >= until {
                             break;
                         }
+                    }
+                    let Some((_, cell)) = world.fifos[f].pop() else { unreachable!("the head was read") };
+                    self.arrive_plain_as::<HOOKED, COUNT>(ta, cell, world);
+                    events += 1;
+                    ta = self.merge.lone_key(&world.fifos[f]);
+                    if ta >= until {
+                        break;
                     }
                 }
                 self.merge.ran(ta);
