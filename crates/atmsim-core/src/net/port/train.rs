@@ -33,7 +33,7 @@ use crate::accept::{BufferState, Policy, VcPolicy};
 use crate::cell::{Cell, CellFifo, VcId};
 use crate::net::commit::CommittedRun;
 use crate::net::World;
-use crate::ring::Relayer;
+use crate::ring::ChunkRelayer;
 use crate::rng::Rng;
 use crate::time::{SlotClock, SlotMark, Time};
 
@@ -54,9 +54,6 @@ struct Pass<'a> {
     latency: Time,
     /// The transmitter's next free slot.
     next: SlotMark,
-    /// The slot of the last departure committed (0 when none is pending: before any arrival
-    /// the pass takes).
-    last: Time,
     /// The moved cells' time in the buffer, in all.
     stay: u64,
     /// A frame of the VC is in progress: the next cell is not a first cell.
@@ -78,26 +75,67 @@ impl Pass<'_> {
         let state = BufferState { clp1: cell.clp(), ..self.state };
         self.policy.frame_decision(&state, self.vc_policy, self.rng).is_some()
     }
+
+    /// Whether a policy may refuse a frame at the idle port: tail drop and PPD refuse no
+    /// frame, EPD none at an empty buffer (X = 0 is never above its threshold), and none of
+    /// the three keeps memory of the frames it is asked about; the walk then asks nothing.
+    fn asks(policy: &Policy) -> bool {
+        !matches!(policy, Policy::TailDrop | Policy::Ppd | Policy::Epd { .. })
+    }
+
+    /// The pass's loop over a stretch of the input `src` into the output `dst`; returns how
+    /// many cells it moved. The policy is asked at first cells only if `ASK`; otherwise
+    /// whether a frame is in progress is found from the last moved cell, after the loop.
+    ///
+    /// The transmitter is idle at an arrival `ta` when the last departure committed, in the
+    /// slot before the next free one (q or q + 1 ps before it, `SlotClock`), has started:
+    /// `ta + q > next` is that, short by the one picosecond where that slot was q + 1 long and
+    /// `ta` is its start plus one. There the pass stops and `arrive_plain` takes the cell, so
+    /// the loop keeps no last committed slot.
+    #[inline(always)]
+    fn walk<const ASK: bool>(&mut self, src: &[(Time, Cell)], dst: &mut [(Time, Cell)]) -> usize {
+        let n = src.len().min(dst.len());
+        let (src, dst) = (&src[..n], &mut dst[..n]);
+        let clock = self.clock;
+        let (stop, label, next_label, latency) = (self.stop, self.label, self.next_label, self.latency);
+        let q = clock.shortest_slot();
+        let (mut next, mut stay, mut within) = (self.next, self.stay, self.within);
+        let mut j = 0;
+        while j < n {
+            let (ta, cell) = src[j];
+            if ta >= stop || cell.vc != label || cell.is_control() || ta + q <= next.time() {
+                break;
+            }
+            let slot = clock.align_mark(next, ta);
+            #[cfg(debug_assertions)]
+            debug_assert!(slot.time() < self.end && slot.time() - ta <= q);
+            if ASK {
+                if !within && self.refused(cell) {
+                    break;
+                }
+                within = !cell.is_eof();
+            }
+            stay += slot.time() - ta;
+            dst[j] = (slot.time() + latency, Cell { vc: next_label, ..cell });
+            next = slot;
+            clock.step(&mut next);
+            j += 1;
+        }
+        if !ASK && j > 0 {
+            within = !dst[j - 1].1.is_eof();
+        }
+        (self.next, self.stay, self.within) = (next, stay, within);
+        j
+    }
 }
 
-impl Relayer<(Time, Cell), (Time, Cell)> for Pass<'_> {
+/// A pass walking the FIFOs, asking the policy at first cells if `ASK`.
+struct Walk<'p, 'a, const ASK: bool>(&'p mut Pass<'a>);
+
+impl<const ASK: bool> ChunkRelayer<(Time, Cell), (Time, Cell)> for Walk<'_, '_, ASK> {
     #[inline(always)]
-    fn relay(&mut self, &(ta, cell): &(Time, Cell)) -> Option<(Time, Cell)> {
-        if ta >= self.stop || cell.vc != self.label || cell.is_control() || self.last >= ta {
-            return None;
-        }
-        let m = self.clock.align_mark(self.next, ta);
-        let slot = m.time();
-        #[cfg(debug_assertions)]
-        debug_assert!(slot < self.end && slot - ta <= self.clock.shortest_slot());
-        if !self.within && self.refused(cell) {
-            return None;
-        }
-        self.within = !cell.is_eof();
-        self.stay += slot - ta;
-        (self.last, self.next) = (slot, m);
-        self.clock.step(&mut self.next);
-        Some((slot + self.latency, Cell { vc: self.next_label, ..cell }))
+    fn relay_chunk(&mut self, src: &[(Time, Cell)], dst: &mut [(Time, Cell)]) -> usize {
+        self.0.walk::<ASK>(src, dst)
     }
 }
 
@@ -179,7 +217,6 @@ impl Port {
             next_label: hop.label,
             latency: self.latency,
             next: self.clock.mark(),
-            last: if self.run.is_empty() { 0 } else { self.run.last_slot() },
             stay: 0,
             within,
             policy: &self.policy,
@@ -187,7 +224,11 @@ impl Port {
             vc_policy: &mut class.policy,
             rng: &mut self.rng,
         };
-        let n = input.relay(out, self.train_limit, &mut pass);
+        let n = if Pass::asks(&self.policy) {
+            input.relay_chunks(out, self.train_limit, &mut Walk::<true>(&mut pass))
+        } else {
+            input.relay_chunks(out, self.train_limit, &mut Walk::<false>(&mut pass))
+        };
         if n == 0 {
             return 0;
         }
@@ -397,6 +438,29 @@ mod tests {
         frames(&mut w, t, 0, false, &[2]);
         assert_eq!(p.train(1, 500 * PS_PER_US, &mut w), 2);
         assert!(!p.vcs[0].frame.within() && p.vcs[0].frame.damaged(), "no frame began");
+    }
+
+    #[test]
+    fn a_train_stops_at_a_cell_arriving_before_the_last_departure_starts() {
+        // The loop keeps no last committed slot: it finds the transmitter idle at `ta` from the
+        // next free slot (`ta + q > next`). A cell arriving at the start of the slot the cell
+        // before it departs in finds that departure pending (two cells queued, `max_queue` 2 on
+        // the per-cell path): the pass stops there. One picosecond later it is idle, taken.
+        for (late, taken) in [(0, 1), (1, 2), (2, 2)] {
+            let (mut p, mut w) = port(0, 0, Policy::TailDrop, 1);
+            p.commit_until(1000 * PS_PER_US, &w);
+            for _ in 0..64 {
+                w.fifos[0].push(0, Cell::default());
+            }
+            while w.fifos[0].pop().is_some() {}
+            let t0 = 10 * PS_PER_US + 17;
+            let s0 = p.clock.grid().slot_at_or_after(t0);
+            let frame = w.frames.insert(Frame { ncells: 2, alive: 2, ..Default::default() });
+            w.fifos[1].push(t0, Cell { frame, vc: 0, flags: 0 });
+            w.fifos[1].push(s0 + late, Cell { frame, vc: 0, flags: F_EOF });
+            assert_eq!(p.train(1, 500 * PS_PER_US, &mut w), taken, "second cell {late} ps after the slot");
+            assert_eq!(w.fifos[0].front().unwrap().0, s0 + 7, "the first cell in its slot");
+        }
     }
 
     #[test]
