@@ -46,7 +46,8 @@ struct Pass<'a> {
     /// arriving before `stop` is then sent before the run's end. (A cell after it that would
     /// still be is left to `arrive_plain`, as any other.)
     stop: Time,
-    #[cfg(debug_assertions)]
+    /// The end of the committed run: a cell queued behind one departure (`busy`) leaves in the
+    /// next free slot only if it starts before it.
     end: Time,
     /// The VC taken, as labelled here and at the next hop.
     label: VcId,
@@ -58,6 +59,11 @@ struct Pass<'a> {
     stay: u64,
     /// A frame of the VC is in progress: the next cell is not a first cell.
     within: bool,
+    /// Cells that find one departure pending may be taken (`Pass::busy_ok`), and whether one
+    /// was; whether the last moved cell was one.
+    busy_ok: bool,
+    busy: bool,
+    last_busy: bool,
     /// What `enqueue_plain` hands the policy at a first cell arriving at the idle port (the
     /// buffer empty; the class's and the port's counts, which no cell of a pass changes).
     policy: &'a Policy,
@@ -83,6 +89,14 @@ impl Pass<'_> {
         !matches!(policy, Policy::TailDrop | Policy::Ppd | Policy::Epd { .. })
     }
 
+    /// Whether a cell finding one departure pending (X = 1 before it: a slower transmitter
+    /// than the one upstream, its slot grid drifting behind) may be taken as well: the buffer
+    /// holds two cells or more, so it is not full, and the policy refuses no frame at X = 1
+    /// (tail drop and PPD none, EPD none with a threshold of at least one).
+    fn busy_ok(policy: &Policy, capacity: u32) -> bool {
+        capacity >= 2 && matches!(*policy, Policy::TailDrop | Policy::Ppd | Policy::Epd { threshold: 1.. })
+    }
+
     /// The pass's loop over a stretch of the input `src` into the output `dst`; returns how
     /// many cells it moved. The policy is asked at first cells only if `ASK`; otherwise
     /// whether a frame is in progress is found from the last moved cell, after the loop.
@@ -91,24 +105,43 @@ impl Pass<'_> {
     /// slot before the next free one (q or q + 1 ps before it, `SlotClock`), has started:
     /// `ta + q > next` is that, short by the one picosecond where that slot was q + 1 long and
     /// `ta` is its start plus one. There the pass stops and `arrive_plain` takes the cell, so
-    /// the loop keeps no last committed slot.
+    /// the loop keeps no last committed slot. In the same way one departure is pending, the
+    /// one before it gone, when `next - 2q < ta < next - q`.
     #[inline(always)]
     fn walk<const ASK: bool>(&mut self, src: &[(Time, Cell)], dst: &mut [(Time, Cell)]) -> usize {
         let n = src.len().min(dst.len());
         let (src, dst) = (&src[..n], &mut dst[..n]);
         let clock = self.clock;
         let (stop, label, next_label, latency) = (self.stop, self.label, self.next_label, self.latency);
+        let (end, busy_ok) = (self.end, self.busy_ok);
         let q = clock.shortest_slot();
         let (mut next, mut stay, mut within) = (self.next, self.stay, self.within);
+        let mut busy = false;
         let mut j = 0;
         while j < n {
             let (ta, cell) = src[j];
-            if ta >= stop || cell.vc != label || cell.is_control() || ta + q <= next.time() {
+            if ta >= stop || cell.vc != label || cell.is_control() {
                 break;
             }
-            let slot = clock.align_mark(next, ta);
+            // How far the next free slot is after the arrival: less than a slot, the cell leaves
+            // in it (the last departure, q or q + 1 before it, has started); before the
+            // arrival, in the first slot from it; between one and two slots after it (one
+            // departure pending), in it, behind that one, if `busy_ok`. Elsewhere, and at
+            // exactly one slot (a slot of q + 1 ps may have started at `ta` - 1 or not), the
+            // pass stops.
+            let d = next.time().wrapping_sub(ta);
+            let slot = if d < q {
+                next
+            } else if ta > next.time() {
+                clock.align_mark(next, ta)
+            } else if !ASK && d > q && d < 2 * q && busy_ok && next.time() < end {
+                busy = true;
+                next
+            } else {
+                break;
+            };
             #[cfg(debug_assertions)]
-            debug_assert!(slot.time() < self.end && slot.time() - ta <= q);
+            debug_assert!(slot.time() < self.end && slot.time() - ta < 2 * q);
             if ASK {
                 if !within && self.refused(cell) {
                     break;
@@ -121,10 +154,15 @@ impl Pass<'_> {
             clock.step(&mut next);
             j += 1;
         }
-        if !ASK && j > 0 {
-            within = !dst[j - 1].1.is_eof();
+        if j > 0 {
+            if !ASK {
+                within = !dst[j - 1].1.is_eof();
+            }
+            // A cell taken at once waits at most q; one behind a departure more.
+            self.last_busy = dst[j - 1].0 - latency - src[j - 1].0 > q;
         }
         (self.next, self.stay, self.within) = (next, stay, within);
+        self.busy |= busy;
         j
     }
 }
@@ -152,11 +190,15 @@ impl Port {
     #[inline(never)]
     pub(super) fn lone_trains(&mut self, f: usize, stop: Time, world: &mut World) -> u64 {
         let mut events = 0;
+        let busy_ok = Pass::busy_ok(&self.policy, self.capacity);
         // No slot grid here: an arrival counts at its own time, the merge's key of a lone input.
         while Port::holds_train(&world.fifos[f], stop) {
-            // A pass needs the transmitter idle at the head's arrival: when it is not (most
-            // often, at a busy port), the call is spared.
-            if world.fifos[f].head_time().is_some_and(|t| self.run.all_before(t)) {
+            // A pass needs the transmitter idle at the head's arrival, or (`Pass::busy_ok`) one
+            // departure pending then, at most two slots ahead: when not (most often, at a busy
+            // port), the call is spared.
+            if world.fifos[f].head_time().is_some_and(|t| {
+                self.run.all_before(t) || busy_ok && self.clock.next() <= t + 2 * self.clock.shortest_slot()
+            }) {
                 events += self.train(f, stop, world);
             }
             // The cell the pass stopped at (or could not start with) goes by the per-cell step.
@@ -196,7 +238,16 @@ impl Port {
             return 0;
         }
         let Some((ta, cell)) = world.fifos[f].front() else { return 0 };
-        if ta >= stop || cell.is_control() || !self.run.all_before(ta) {
+        let busy_ok = Pass::busy_ok(&self.policy, self.capacity);
+        // The walk reads the pending departures from the next free slot: they end right
+        // before it, if any is pending (with none, the clock was last moved to a slot from an
+        // earlier arrival: at most q after it).
+        let q = self.clock.shortest_slot();
+        if ta >= stop
+            || cell.is_control()
+            || !(busy_ok || self.run.all_before(ta))
+            || self.run.is_empty() && self.clock.next() > ta + q
+        {
             return 0;
         }
         let label = cell.vc;
@@ -210,8 +261,7 @@ impl Port {
         let class = &mut self.classes[v.class as usize];
         let mut pass = Pass {
             clock: &self.clock,
-            stop: stop.min(self.commit_end.saturating_sub(self.clock.shortest_slot())),
-            #[cfg(debug_assertions)]
+            stop: stop.min(self.commit_end.saturating_sub(q)),
             end: self.commit_end,
             label,
             next_label: hop.label,
@@ -219,6 +269,9 @@ impl Port {
             next: self.clock.mark(),
             stay: 0,
             within,
+            busy_ok,
+            busy: false,
+            last_busy: false,
             policy: &self.policy,
             state: BufferState { x: 0, k: self.capacity, y: class.y, active: self.active, clp1: false },
             vc_policy: &mut class.policy,
@@ -232,27 +285,33 @@ impl Port {
         if n == 0 {
             return 0;
         }
-        let (next, stay) = (pass.next, u128::from(pass.stay));
+        let (next, stay, busy, last_busy) = (pass.next, u128::from(pass.stay), pass.busy, pass.last_busy);
         v.frame.passed(pass.within, Port::pass_began(within, &v.frame, out, n));
         v.sojourn = v.sojourn.wrapping_add(stay);
         world.sched.wake(out.owner, out.time_back(n));
-        // Every departure committed before a moved cell retired at its arrival: the last
-        // one's, in the slot before the next free one, is the one pending.
+        // Every departure committed before the last moved cell's arrival retired then but the
+        // one it queued behind, if any: pending are its own, in the slot before the next free
+        // one, and that one, in the slot before.
         self.clock.set_next(next);
-        self.run = CommittedRun::one(self.clock.before(next));
-        self.queued = 1;
-        self.stats.max_queue = self.stats.max_queue.max(1);
+        let last = self.clock.before(next);
+        self.run = if last_busy {
+            CommittedRun::from_parts(self.clock.before(last), 2, next, &self.clock)
+        } else {
+            CommittedRun::one(last)
+        };
+        self.queued = self.run.len();
+        self.stats.max_queue = self.stats.max_queue.max(1 + u32::from(busy));
         self.stats.cells_in += u64::from(n);
         self.stats.cells_out += u64::from(n);
         u64::from(n)
     }
 
-    /// The most cells one pass may take: each waits less than a slot (at most
-    /// q = floor(num / den) ps, `SlotClock`), so their summed time in the buffer stays in 64
-    /// bits.
+    /// The most cells one pass may take: each waits less than two slots (of at most
+    /// q + 1 ps, q = floor(num / den), `SlotClock`), so their summed time in the buffer stays
+    /// in 64 bits.
     pub(super) fn train_limit(clock: &SlotClock) -> usize {
         let period = clock.period();
-        usize::try_from(u64::MAX / (period.num / period.den + 1)).unwrap_or(usize::MAX)
+        usize::try_from(u64::MAX / (2 * (period.num / period.den + 1))).unwrap_or(usize::MAX)
     }
 }
 
@@ -445,9 +504,10 @@ mod tests {
         // The loop keeps no last committed slot: it finds the transmitter idle at `ta` from the
         // next free slot (`ta + q > next`). A cell arriving at the start of the slot the cell
         // before it departs in finds that departure pending (two cells queued, `max_queue` 2 on
-        // the per-cell path): the pass stops there. One picosecond later it is idle, taken.
+        // the per-cell path): under EPD with a threshold of 0 (which would refuse a frame
+        // there) the pass stops. One picosecond later it is idle, taken.
         for (late, taken) in [(0, 1), (1, 2), (2, 2)] {
-            let (mut p, mut w) = port(0, 0, Policy::TailDrop, 1);
+            let (mut p, mut w) = port(0, 0, Policy::Epd { threshold: 0 }, 1);
             p.commit_until(1000 * PS_PER_US, &w);
             for _ in 0..64 {
                 w.fifos[0].push(0, Cell::default());
@@ -461,6 +521,47 @@ mod tests {
             assert_eq!(p.train(1, 500 * PS_PER_US, &mut w), taken, "second cell {late} ps after the slot");
             assert_eq!(w.fifos[0].front().unwrap().0, s0 + 7, "the first cell in its slot");
         }
+    }
+
+    #[test]
+    fn a_train_takes_cells_queued_behind_one_departure() {
+        // A frame of 30 cells coming in every 0.95 slot: from the twenty-first on, each finds
+        // the one before it still pending (X = 1, never 2 here). Under EPD (threshold 6) one
+        // pass takes them all, with what the per-cell path gives: the same slots, the queue's
+        // maximum 2, two departures pending after it, the same time in the buffer. With the
+        // committed run ending at the slot of the twenty-sixth (one such cell, arriving more
+        // than a slot before the run's end), the pass stops there and the rest is held.
+        let outcome = |trains: bool, end: Time| {
+            let (mut p, mut w) = port(0, 0, Policy::Epd { threshold: 6 }, 1);
+            p.commit_until(end, &w);
+            for _ in 0..64 {
+                w.fifos[0].push(0, Cell::default());
+            }
+            while w.fifos[0].pop().is_some() {}
+            let frame = w.frames.insert(Frame { ncells: 30, alive: 30, ..Default::default() });
+            for i in 0..30 {
+                let flags = if i == 29 { F_EOF } else { 0 };
+                w.fifos[1].push(10 * PS_PER_US + i * 950_000, Cell { frame, vc: 0, flags });
+            }
+            let taken = if trains { p.train(1, 500 * PS_PER_US, &mut w) } else { 0 };
+            while let Some((ta, cell)) = w.fifos[1].pop() {
+                p.arrive_plain(ta, cell, &mut w);
+            }
+            let wire: Vec<_> = w.fifos[0].iter().copied().collect();
+            let run = (p.run.len(), p.run.first_slot(), p.run.last_slot(), p.clock.mark());
+            (taken, (wire, p.stats.max_queue, p.queued, run, p.vcs[0].sojourn, p.vcs[0].frame.within()))
+        };
+        let (with, without) = (outcome(true, 1000 * PS_PER_US), outcome(false, 1000 * PS_PER_US));
+        assert_eq!(
+            (with.0, with.1 .1, with.1 .2),
+            (30, 2, 2),
+            "one pass, a cell queued behind one, two pending"
+        );
+        assert_eq!(with.1, without.1);
+        let end = without.1 .0[25].0 - 7;
+        let (with, without) = (outcome(true, end), outcome(false, end));
+        assert_eq!((with.0, with.1 .0.len(), with.1 .2), (25, 25, 5), "25 sent, the last five held");
+        assert_eq!(with.1, without.1);
     }
 
     #[test]
