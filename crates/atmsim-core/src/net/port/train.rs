@@ -149,7 +149,11 @@ impl Pass<'_> {
                 within = !cell.is_eof();
             }
             stay += slot.time() - ta;
-            dst[j] = (slot.time() + latency, Cell { vc: next_label, ..cell });
+            // The entry copied whole, then its time and label set: no field of the cell held
+            // in a register across the loop's tests.
+            dst[j] = src[j];
+            dst[j].0 = slot.time() + latency;
+            dst[j].1.vc = next_label;
             next = slot;
             clock.step(&mut next);
             j += 1;
