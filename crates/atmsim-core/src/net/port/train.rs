@@ -109,10 +109,16 @@ impl Pass<'_> {
     /// one before it gone, when `next - 2q < ta < next - q`.
     #[inline(always)]
     fn walk<const ASK: bool>(&mut self, src: &[(Time, Cell)], dst: &mut [(Time, Cell)]) -> usize {
-        let n = src.len().min(dst.len());
+        // The arrivals before `stop` found once per stretch (they are in time order; most
+        // often all of them are, the input's sender gating this port's batches), not tested
+        // per cell.
+        let mut n = src.len().min(dst.len());
+        if n > 0 && src[n - 1].0 >= self.stop {
+            n = src[..n].partition_point(|&(ta, _)| ta < self.stop);
+        }
         let (src, dst) = (&src[..n], &mut dst[..n]);
         let clock = self.clock;
-        let (stop, label, next_label, latency) = (self.stop, self.label, self.next_label, self.latency);
+        let (label, next_label, latency) = (self.label, self.next_label, self.latency);
         let (end, busy_ok) = (self.end, self.busy_ok);
         let q = clock.shortest_slot();
         let (mut next, mut stay, mut within) = (self.next, self.stay, self.within);
@@ -120,7 +126,7 @@ impl Pass<'_> {
         let mut j = 0;
         while j < n {
             let (ta, cell) = src[j];
-            if ta >= stop || cell.vc != label || cell.is_control() {
+            if cell.vc != label || cell.is_control() {
                 break;
             }
             // How far the next free slot is after the arrival: less than a slot, the cell leaves
@@ -524,6 +530,22 @@ mod tests {
             w.fifos[1].push(s0 + late, Cell { frame, vc: 0, flags: F_EOF });
             assert_eq!(p.train(1, 500 * PS_PER_US, &mut w), taken, "second cell {late} ps after the slot");
             assert_eq!(w.fifos[0].front().unwrap().0, s0 + 7, "the first cell in its slot");
+        }
+    }
+
+    #[test]
+    fn a_train_takes_the_cells_arriving_before_the_batch_s_end() {
+        // The stop is found once per stretch of the FIFO: a cell arriving at the batch's end
+        // is the next batch's, one a picosecond before is this one's.
+        for (stop, taken) in [(10 * PS_PER_US + 2 * 1_050_000, 2), (10 * PS_PER_US + 2 * 1_050_000 + 1, 3)] {
+            let (mut p, mut w) = port(0, 0, Policy::TailDrop, 1);
+            p.commit_until(1000 * PS_PER_US, &w);
+            for _ in 0..64 {
+                w.fifos[0].push(0, Cell::default());
+            }
+            while w.fifos[0].pop().is_some() {}
+            frames(&mut w, 10 * PS_PER_US, 0, false, &[6]);
+            assert_eq!(p.train(1, stop, &mut w), taken, "stop at {stop}");
         }
     }
 
