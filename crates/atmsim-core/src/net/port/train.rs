@@ -11,19 +11,25 @@
 //! pending departures, ask the policy at a first cell, move the idle transmitter to the first
 //! slot from the arrival, commit the cell in it, put it on the link. [`Port::train`] does
 //! exactly that for the run of such cells at the head of a lone input, across as many frames as
-//! come in so, with the next free slot, the last committed one, the time in the buffer and
-//! whether a frame is in progress in registers, the two FIFOs walked with one bound
-//! ([`CellFifo::relay`](crate::cell::CellFifo::relay)), and what `arrive_plain` adds per cell
-//! (arrivals, departures, the occupancy integral, the frame state, the receiver's wake-up) done
-//! once per pass. Each cell still gets the slot and the arrival time `arrive_plain` would give
-//! it, and each first cell the policy's decision `enqueue_plain` would ask for, with the same
-//! state; `scripts/compare_engines.py` and the unit test below hold the reports to that.
+//! come in so, with the next free slot and the time in the buffer in registers (whether the
+//! transmitter is idle is read from the next free slot: `Pass::walk`), the two FIFOs walked a
+//! stretch at a time ([`CellFifo::relay_chunks`](crate::cell::CellFifo::relay_chunks)), and what
+//! `arrive_plain` adds per cell (arrivals, departures, the occupancy integral, the frame state,
+//! the receiver's wake-up) done once per pass. Under tail drop, PPD and EPD, which refuse no
+//! frame at an empty buffer, no policy is asked; under those (EPD with a threshold of one or
+//! more) a cell that finds one departure still pending is taken too, behind it in the next free
+//! slot: an egress port whose oscillator runs a little slower than the bottleneck's falls
+//! behind a long run by one cell and stays so (`Pass::busy_ok`). Each cell still gets the slot
+//! and the arrival time `arrive_plain` would give it, and each first cell the policy's decision
+//! `enqueue_plain` would ask for, with the same state; `scripts/compare_engines.py` and the unit
+//! tests below hold the reports to that.
 //!
 //! A cell that is not such (a first cell the policy refuses, a cell of a frame already cut here,
-//! a control cell, another VC's, one arriving before an earlier departure has started, or at or
-//! after the end of the batch or of the committed run) stops the pass and is left at the head
-//! for `arrive_plain`. [`Port::lone_trains`] is the lone-input batch loop: a pass wherever the
-//! transmitter is idle at the head's arrival, and the cell it stopped at by the per-cell step;
+//! a control cell, another VC's, one arriving before an earlier departure has started (or two,
+//! or one where that is not taken), or at or after the end of the batch or of the committed
+//! run) stops the pass and is left at the head for `arrive_plain`. [`Port::lone_trains`] is the
+//! lone-input batch loop: a pass wherever the transmitter is idle (or busy by one cell) at the
+//! head's arrival, and the cell it stopped at by the per-cell step;
 //! `process_plain` enters it only while the batch holds four cells or more (a shorter pass
 //! costs about what it saves).
 
