@@ -3,7 +3,7 @@
 //! A cell does not carry its 48 payload octets: it names the AAL5 frame it belongs to (an index
 //! into the [`FrameSlab`](crate::frame::FrameSlab)) and the header bits the mechanisms read.
 
-use crate::ring::{Relayer, Ring};
+use crate::ring::{ChunkRelayer, Relayer, Ring};
 use crate::time::{SlotClock, Time, NEVER};
 
 /// Index of a virtual connection: globally, scenario connections then background sources map to
@@ -160,6 +160,27 @@ impl CellFifo {
     ) -> u32 {
         let before = out.q.back().map_or(0, |&(t, _)| t);
         let n = self.q.relay(&mut out.q, limit, f);
+        debug_assert!(
+            out.q
+                .iter()
+                .skip(out.q.len() - n)
+                .try_fold(before, |t, &(at, _)| (at >= t).then_some(at))
+                .is_some(),
+            "cells must arrive in order"
+        );
+        n as u32
+    }
+    /// [`CellFifo::relay`] with the step taken per stretch of cells ([`Ring::relay_chunks`];
+    /// `Port::train`).
+    #[inline(always)]
+    pub fn relay_chunks(
+        &mut self,
+        out: &mut CellFifo,
+        limit: usize,
+        f: &mut impl ChunkRelayer<(Time, Cell), (Time, Cell)>,
+    ) -> u32 {
+        let before = out.q.back().map_or(0, |&(t, _)| t);
+        let n = self.q.relay_chunks(&mut out.q, limit, f);
         debug_assert!(
             out.q
                 .iter()

@@ -14,6 +14,15 @@ pub trait Relayer<T, U> {
     fn relay(&mut self, v: &T) -> Option<U>;
 }
 
+/// The walk [`Ring::relay_chunks`] takes over each stretch of values that wraps in neither ring
+/// (a caller whose loop keeps its state in registers across values, and leaves the loop for a
+/// rare case without a call inside it: `Port::train`).
+pub trait ChunkRelayer<T, U> {
+    /// Move a prefix of `src` into the same prefix of `dst` (of the same length), each value
+    /// mapped; returns the prefix's length (less than `src.len()`: the walk stops there).
+    fn relay_chunk(&mut self, src: &[T], dst: &mut [U]) -> usize;
+}
+
 /// A growable FIFO ring with a power-of-two capacity.
 #[derive(Debug, Clone)]
 pub struct Ring<T> {
@@ -141,6 +150,35 @@ impl<T: Copy + Default> Ring<T> {
                 dst[j] = u;
             }
             moved += len;
+        }
+        self.head = self.head.wrapping_add(moved);
+        out.tail = out.tail.wrapping_add(moved);
+        moved
+    }
+
+    /// [`Ring::relay`] with the step taken per stretch of values that wraps in neither ring
+    /// ([`ChunkRelayer`]) rather than per value: the same values move, as the stretches'
+    /// steps map them.
+    #[inline(always)]
+    pub fn relay_chunks<U: Copy + Default>(
+        &mut self,
+        out: &mut Ring<U>,
+        limit: usize,
+        f: &mut impl ChunkRelayer<T, U>,
+    ) -> usize {
+        let n = self.len().min(out.buf.len() - out.len()).min(limit);
+        let (from, to) = (self.mask(), out.mask());
+        let mut moved = 0;
+        while moved < n {
+            let i = self.head.wrapping_add(moved) & from;
+            let o = out.tail.wrapping_add(moved) & to;
+            let len = (n - moved).min(self.buf.len() - i).min(out.buf.len() - o);
+            let k = f.relay_chunk(&self.buf[i..i + len], &mut out.buf[o..o + len]);
+            debug_assert!(k <= len);
+            moved += k;
+            if k < len {
+                break;
+            }
         }
         self.head = self.head.wrapping_add(moved);
         out.tail = out.tail.wrapping_add(moved);
@@ -313,6 +351,21 @@ mod tests {
         }
     }
 
+    /// `Below` a stretch at a time, counting the stretches it was handed.
+    struct BelowChunks(u64, usize);
+
+    impl ChunkRelayer<u64, u64> for BelowChunks {
+        fn relay_chunk(&mut self, src: &[u64], dst: &mut [u64]) -> usize {
+            assert_eq!(src.len(), dst.len());
+            self.1 += 1;
+            let k = src.iter().position(|&v| v >= self.0).unwrap_or(src.len());
+            for (d, &v) in dst.iter_mut().zip(&src[..k]) {
+                *d = !v;
+            }
+            k
+        }
+    }
+
     #[test]
     fn relaying_is_popping_and_pushing_one_by_one() {
         // Two rings filled and drained at different paces, so that both wrap and the walk
@@ -321,6 +374,7 @@ mod tests {
         let (mut da, mut db) = (VecDeque::new(), VecDeque::new());
         let mut x: u64 = 11;
         let mut next = 0u64;
+        let mut wrapped = 0;
         for step in 0..20_000u64 {
             x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             for _ in 0..(x >> 33) % 9 {
@@ -345,12 +399,20 @@ mod tests {
                 db.push_back(!v);
                 want += 1;
             }
+            // The same walk a stretch at a time, on copies.
+            let (mut ca, mut cb) = (a.clone(), b.clone());
+            let mut chunks = BelowChunks(stop, 0);
+            assert_eq!(ca.relay_chunks(&mut cb, limit, &mut chunks), want);
+            wrapped += usize::from(chunks.1 > 1);
             assert_eq!(a.relay(&mut b, limit, &mut Below(stop)), want);
             assert!(a.iter().eq(da.iter()) && b.iter().eq(db.iter()));
+            assert!(ca.iter().eq(da.iter()) && cb.iter().eq(db.iter()));
+            assert_eq!((ca.head, ca.tail, cb.head, cb.tail), (a.head, a.tail, b.head, b.tail));
             // `b` grows only here (a relay fills at most its room).
             b.push_back(u64::MAX);
             db.push_back(u64::MAX);
         }
+        assert!(wrapped > 100, "walks across a ring's end: {wrapped}");
         assert_eq!(b.nth_back(1), db.back());
         assert_eq!(b.nth_back(b.len()), db.front());
         assert_eq!((b.nth_back(0), b.nth_back(b.len() + 1)), (None, None));

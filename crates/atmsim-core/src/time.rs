@@ -160,6 +160,10 @@ pub struct SlotClock {
     /// divides by a multiplication with these (a quotient one or two short, made good after).
     inv_q1: u64,
     inv_den: u64,
+    /// The longest gap `jumped` takes by those reciprocals: its products stay in 64 bits and
+    /// the slots left to step after it are at most four (`SlotClock::far_gap`); a longer one is
+    /// taken by `jump_exact`.
+    far: u64,
 }
 
 /// The high word of `a * b`: `floor(a * b / 2^64)`.
@@ -186,7 +190,21 @@ impl SlotClock {
             rem: 0,
             inv_q1: u64::MAX / q.saturating_add(1),
             inv_den: u64::MAX / period.den,
+            far: Self::far_gap(q, period.den),
         }
+    }
+
+    /// The longest gap g for which `jumped`'s reciprocal step needs no overflow check and no
+    /// check of what is left after it. It skips n <= g / (q + 1) slots (n falls at most two
+    /// short of g / (q + 1) by the rounding of the reciprocal), so `n * r + rem < (n + 1) *
+    /// den` fits if g <= (floor((2^64 - 1) / den) - 1) (q + 1); and each slot lasts at least q,
+    /// so at most g / (q + 1) + 2q + 1 ps are left, four slots' worth or less if
+    /// g <= (2q + 2)(q + 1).
+    fn far_gap(q: u64, den: u64) -> u64 {
+        let q1 = q.saturating_add(1);
+        let no_overflow = (u64::MAX / den).saturating_sub(1).saturating_mul(q1);
+        let few_left = q1.saturating_mul(2).saturating_mul(q1);
+        no_overflow.min(few_left)
     }
 
     pub fn period(&self) -> CellPeriod {
@@ -301,16 +319,19 @@ impl SlotClock {
     fn jumped(&self, mut m: SlotMark, t: Time) -> SlotMark {
         // A few slots ahead (a port idle for a cell time or two, common on every hop): step,
         // without the divisions below.
-        if t - m.t > 4 * (self.q + 1) {
+        let gap = t - m.t;
+        if gap > 4 * (self.q + 1) {
+            if gap > self.far {
+                return self.jump_exact(t);
+            }
             // Jump close without 128-bit arithmetic: each slot lasts q or q + 1 ps, so skipping
             // gap / (q + 1) slots cannot pass `t`; then step the few slots that remain. Both
             // divisions are multiplications by a reciprocal rounded down: the first quotient
             // may fall a slot or two short (stepped after, as the rest), the second is
-            // corrected, so the mark is exact.
-            let n = mul_high(t - m.t, self.inv_q1);
-            let Some(tot) = n.checked_mul(self.r).and_then(|x| x.checked_add(m.rem)) else {
-                return self.jump_exact(t);
-            };
+            // corrected, so the mark is exact. `far` bounds the gap so that nothing overflows
+            // and at most four slots are left to step.
+            let n = mul_high(gap, self.inv_q1);
+            let tot = n * self.r + m.rem;
             let den = self.period.den;
             let mut whole = mul_high(tot, self.inv_den);
             let mut rem = tot - whole * den;
@@ -320,9 +341,7 @@ impl SlotClock {
             }
             m.t += n * self.q + whole;
             m.rem = rem;
-            if t - m.t.min(t) > 4 * (self.q + 1) {
-                return self.jump_exact(t);
-            }
+            debug_assert!(m.t <= t && t - m.t <= 4 * (self.q + 1));
         }
         while m.t < t {
             self.step(&mut m);
@@ -492,6 +511,54 @@ mod tests {
                         assert_eq!(jumped.mark(), stepped.mark(), "{num}/{den} phase {phase} {from} -> {t}");
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn a_jump_by_reciprocals_is_exact_up_to_its_bound_and_past_it() {
+        // Gaps around `far` (the longest taken by reciprocals, without overflow checks) and
+        // around four slots, on grids with a large denominator (a drifted 155.52 Mb/s clock,
+        // den ~ 1e10 .. 1e12) and small ones: the mark is the grid's own first slot from `t`
+        // (`jump_exact`). In a debug build an overflow of `n * r + rem` panics here (as it does
+        // with `far` taken as the four-slot bound alone).
+        let oc3 = CellPeriod::from_bps(155_520_000);
+        // A T1-like clock (slots of ~0.27 ms) with a denominator of 2^35 and the largest
+        // remainder per slot: the overflow bound, not the four slots left, is the tighter one.
+        let t1 = CellPeriod { num: 274_614_969 * (1 << 35) - 1, den: 1 << 35 };
+        for period in [
+            oc3,
+            oc3.scaled(1.7e-5),
+            oc3.scaled(-3e-4),
+            CellPeriod { num: 7, den: 2 },
+            CellPeriod::from_bps(7),
+            t1,
+        ] {
+            let mut c = SlotClock::with_phase(period, 12_345);
+            for _ in 0..37 {
+                c.advance();
+            }
+            let m = c.mark();
+            let q1 = c.q + 1;
+            assert!(c.far > 4 * q1 || period.num / period.den < 4, "{period:?}: far {}", c.far);
+            if period == t1 {
+                assert!(c.far < 2 * q1 * q1, "the overflow bound binds: {period:?} q {} far {}", c.q, c.far);
+            }
+            for gap in [
+                4 * q1,
+                4 * q1 + 1,
+                7 * q1 + 3,
+                c.far / 3,
+                c.far - 1,
+                c.far,
+                c.far.saturating_add(1),
+                c.far.saturating_mul(2),
+            ] {
+                let Some(t) = m.t.checked_add(gap) else { continue };
+                if t - c.phase >= u64::MAX / 4 {
+                    continue;
+                }
+                assert_eq!(c.jumped(m, t), c.jump_exact(t), "{period:?} gap {gap}");
             }
         }
     }

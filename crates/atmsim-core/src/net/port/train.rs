@@ -11,19 +11,25 @@
 //! pending departures, ask the policy at a first cell, move the idle transmitter to the first
 //! slot from the arrival, commit the cell in it, put it on the link. [`Port::train`] does
 //! exactly that for the run of such cells at the head of a lone input, across as many frames as
-//! come in so, with the next free slot, the last committed one, the time in the buffer and
-//! whether a frame is in progress in registers, the two FIFOs walked with one bound
-//! ([`CellFifo::relay`](crate::cell::CellFifo::relay)), and what `arrive_plain` adds per cell
-//! (arrivals, departures, the occupancy integral, the frame state, the receiver's wake-up) done
-//! once per pass. Each cell still gets the slot and the arrival time `arrive_plain` would give
-//! it, and each first cell the policy's decision `enqueue_plain` would ask for, with the same
-//! state; `scripts/compare_engines.py` and the unit test below hold the reports to that.
+//! come in so, with the next free slot and the time in the buffer in registers (whether the
+//! transmitter is idle is read from the next free slot: `Pass::walk`), the two FIFOs walked a
+//! stretch at a time ([`CellFifo::relay_chunks`](crate::cell::CellFifo::relay_chunks)), and what
+//! `arrive_plain` adds per cell (arrivals, departures, the occupancy integral, the frame state,
+//! the receiver's wake-up) done once per pass. Under tail drop, PPD and EPD, which refuse no
+//! frame at an empty buffer, no policy is asked; under those (EPD with a threshold of one or
+//! more) a cell that finds one departure still pending is taken too, behind it in the next free
+//! slot: an egress port whose oscillator runs a little slower than the bottleneck's falls
+//! behind a long run by one cell and stays so (`Pass::busy_ok`). Each cell still gets the slot
+//! and the arrival time `arrive_plain` would give it, and each first cell the policy's decision
+//! `enqueue_plain` would ask for, with the same state; `scripts/compare_engines.py` and the unit
+//! tests below hold the reports to that.
 //!
 //! A cell that is not such (a first cell the policy refuses, a cell of a frame already cut here,
-//! a control cell, another VC's, one arriving before an earlier departure has started, or at or
-//! after the end of the batch or of the committed run) stops the pass and is left at the head
-//! for `arrive_plain`. [`Port::lone_trains`] is the lone-input batch loop: a pass wherever the
-//! transmitter is idle at the head's arrival, and the cell it stopped at by the per-cell step;
+//! a control cell, another VC's, one arriving before an earlier departure has started (or two,
+//! or one where that is not taken), or at or after the end of the batch or of the committed
+//! run) stops the pass and is left at the head for `arrive_plain`. [`Port::lone_trains`] is the
+//! lone-input batch loop: a pass wherever the transmitter is idle (or busy by one cell) at the
+//! head's arrival, and the cell it stopped at by the per-cell step;
 //! `process_plain` enters it only while the batch holds four cells or more (a shorter pass
 //! costs about what it saves).
 
@@ -33,7 +39,7 @@ use crate::accept::{BufferState, Policy, VcPolicy};
 use crate::cell::{Cell, CellFifo, VcId};
 use crate::net::commit::CommittedRun;
 use crate::net::World;
-use crate::ring::Relayer;
+use crate::ring::ChunkRelayer;
 use crate::rng::Rng;
 use crate::time::{SlotClock, SlotMark, Time};
 
@@ -46,7 +52,8 @@ struct Pass<'a> {
     /// arriving before `stop` is then sent before the run's end. (A cell after it that would
     /// still be is left to `arrive_plain`, as any other.)
     stop: Time,
-    #[cfg(debug_assertions)]
+    /// The end of the committed run: a cell queued behind one departure (`busy`) leaves in the
+    /// next free slot only if it starts before it.
     end: Time,
     /// The VC taken, as labelled here and at the next hop.
     label: VcId,
@@ -54,13 +61,15 @@ struct Pass<'a> {
     latency: Time,
     /// The transmitter's next free slot.
     next: SlotMark,
-    /// The slot of the last departure committed (0 when none is pending: before any arrival
-    /// the pass takes).
-    last: Time,
     /// The moved cells' time in the buffer, in all.
     stay: u64,
     /// A frame of the VC is in progress: the next cell is not a first cell.
     within: bool,
+    /// Cells that find one departure pending may be taken (`Pass::busy_ok`), and whether one
+    /// was; whether the last moved cell was one.
+    busy_ok: bool,
+    busy: bool,
+    last_busy: bool,
     /// What `enqueue_plain` hands the policy at a first cell arriving at the idle port (the
     /// buffer empty; the class's and the port's counts, which no cell of a pass changes).
     policy: &'a Policy,
@@ -78,26 +87,109 @@ impl Pass<'_> {
         let state = BufferState { clp1: cell.clp(), ..self.state };
         self.policy.frame_decision(&state, self.vc_policy, self.rng).is_some()
     }
+
+    /// Whether a policy may refuse a frame at the idle port: tail drop and PPD refuse no
+    /// frame, EPD none at an empty buffer (X = 0 is never above its threshold), and none of
+    /// the three keeps memory of the frames it is asked about; the walk then asks nothing.
+    fn asks(policy: &Policy) -> bool {
+        !matches!(policy, Policy::TailDrop | Policy::Ppd | Policy::Epd { .. })
+    }
+
+    /// Whether a cell finding one departure pending (X = 1 before it: a slower transmitter
+    /// than the one upstream, its slot grid drifting behind) may be taken as well: the buffer
+    /// holds two cells or more, so it is not full, and the policy refuses no frame at X = 1
+    /// (tail drop and PPD none, EPD none with a threshold of at least one).
+    fn busy_ok(policy: &Policy, capacity: u32) -> bool {
+        capacity >= 2 && matches!(*policy, Policy::TailDrop | Policy::Ppd | Policy::Epd { threshold: 1.. })
+    }
+
+    /// The pass's loop over a stretch of the input `src` into the output `dst`; returns how
+    /// many cells it moved. The policy is asked at first cells only if `ASK`; otherwise
+    /// whether a frame is in progress is found from the last moved cell, after the loop.
+    ///
+    /// The transmitter is idle at an arrival `ta` when the last departure committed, in the
+    /// slot before the next free one (q or q + 1 ps before it, `SlotClock`), has started:
+    /// `ta + q > next` is that, short by the one picosecond where that slot was q + 1 long and
+    /// `ta` is its start plus one. There the pass stops and `arrive_plain` takes the cell, so
+    /// the loop keeps no last committed slot. In the same way one departure is pending, the
+    /// one before it gone, when `next - 2q < ta < next - q`.
+    #[inline(always)]
+    fn walk<const ASK: bool>(&mut self, src: &[(Time, Cell)], dst: &mut [(Time, Cell)]) -> usize {
+        // The arrivals before `stop` found once per stretch (they are in time order; most
+        // often all of them are, the input's sender gating this port's batches), not tested
+        // per cell.
+        let mut n = src.len().min(dst.len());
+        if n > 0 && src[n - 1].0 >= self.stop {
+            n = src[..n].partition_point(|&(ta, _)| ta < self.stop);
+        }
+        let (src, dst) = (&src[..n], &mut dst[..n]);
+        let clock = self.clock;
+        let (label, next_label, latency) = (self.label, self.next_label, self.latency);
+        let (end, busy_ok) = (self.end, self.busy_ok);
+        let q = clock.shortest_slot();
+        let (mut next, mut stay, mut within) = (self.next, self.stay, self.within);
+        let mut busy = false;
+        let mut j = 0;
+        while j < n {
+            let (ta, cell) = src[j];
+            if cell.vc != label || cell.is_control() {
+                break;
+            }
+            // How far the next free slot is after the arrival: less than a slot, the cell leaves
+            // in it (the last departure, q or q + 1 before it, has started); before the
+            // arrival, in the first slot from it; between one and two slots after it (one
+            // departure pending), in it, behind that one, if `busy_ok`. Elsewhere, and at
+            // exactly one slot (a slot of q + 1 ps may have started at `ta` - 1 or not), the
+            // pass stops.
+            let d = next.time().wrapping_sub(ta);
+            let slot = if d < q {
+                next
+            } else if ta > next.time() {
+                clock.align_mark(next, ta)
+            } else if !ASK && d > q && d < 2 * q && busy_ok && next.time() < end {
+                busy = true;
+                next
+            } else {
+                break;
+            };
+            #[cfg(debug_assertions)]
+            debug_assert!(slot.time() < self.end && slot.time() - ta < 2 * q);
+            if ASK {
+                if !within && self.refused(cell) {
+                    break;
+                }
+                within = !cell.is_eof();
+            }
+            stay += slot.time() - ta;
+            // The entry copied whole, then its time and label set: no field of the cell held
+            // in a register across the loop's tests.
+            dst[j] = src[j];
+            dst[j].0 = slot.time() + latency;
+            dst[j].1.vc = next_label;
+            next = slot;
+            clock.step(&mut next);
+            j += 1;
+        }
+        if j > 0 {
+            if !ASK {
+                within = !dst[j - 1].1.is_eof();
+            }
+            // A cell taken at once waits at most q; one behind a departure more.
+            self.last_busy = dst[j - 1].0 - latency - src[j - 1].0 > q;
+        }
+        (self.next, self.stay, self.within) = (next, stay, within);
+        self.busy |= busy;
+        j
+    }
 }
 
-impl Relayer<(Time, Cell), (Time, Cell)> for Pass<'_> {
+/// A pass walking the FIFOs, asking the policy at first cells if `ASK`.
+struct Walk<'p, 'a, const ASK: bool>(&'p mut Pass<'a>);
+
+impl<const ASK: bool> ChunkRelayer<(Time, Cell), (Time, Cell)> for Walk<'_, '_, ASK> {
     #[inline(always)]
-    fn relay(&mut self, &(ta, cell): &(Time, Cell)) -> Option<(Time, Cell)> {
-        if ta >= self.stop || cell.vc != self.label || cell.is_control() || self.last >= ta {
-            return None;
-        }
-        let m = self.clock.align_mark(self.next, ta);
-        let slot = m.time();
-        #[cfg(debug_assertions)]
-        debug_assert!(slot < self.end && slot - ta <= self.clock.shortest_slot());
-        if !self.within && self.refused(cell) {
-            return None;
-        }
-        self.within = !cell.is_eof();
-        self.stay += slot - ta;
-        (self.last, self.next) = (slot, m);
-        self.clock.step(&mut self.next);
-        Some((slot + self.latency, Cell { vc: self.next_label, ..cell }))
+    fn relay_chunk(&mut self, src: &[(Time, Cell)], dst: &mut [(Time, Cell)]) -> usize {
+        self.0.walk::<ASK>(src, dst)
     }
 }
 
@@ -114,11 +206,15 @@ impl Port {
     #[inline(never)]
     pub(super) fn lone_trains(&mut self, f: usize, stop: Time, world: &mut World) -> u64 {
         let mut events = 0;
+        let busy_ok = Pass::busy_ok(&self.policy, self.capacity);
         // No slot grid here: an arrival counts at its own time, the merge's key of a lone input.
         while Port::holds_train(&world.fifos[f], stop) {
-            // A pass needs the transmitter idle at the head's arrival: when it is not (most
-            // often, at a busy port), the call is spared.
-            if world.fifos[f].head_time().is_some_and(|t| self.run.all_before(t)) {
+            // A pass needs the transmitter idle at the head's arrival, or (`Pass::busy_ok`) one
+            // departure pending then, at most two slots ahead: when not (most often, at a busy
+            // port), the call is spared.
+            if world.fifos[f].head_time().is_some_and(|t| {
+                self.run.all_before(t) || busy_ok && self.clock.next() <= t + 2 * self.clock.shortest_slot()
+            }) {
                 events += self.train(f, stop, world);
             }
             // The cell the pass stopped at (or could not start with) goes by the per-cell step.
@@ -158,7 +254,16 @@ impl Port {
             return 0;
         }
         let Some((ta, cell)) = world.fifos[f].front() else { return 0 };
-        if ta >= stop || cell.is_control() || !self.run.all_before(ta) {
+        let busy_ok = Pass::busy_ok(&self.policy, self.capacity);
+        // The walk reads the pending departures from the next free slot: they end right
+        // before it, if any is pending (with none, the clock was last moved to a slot from an
+        // earlier arrival: at most q after it).
+        let q = self.clock.shortest_slot();
+        if ta >= stop
+            || cell.is_control()
+            || !(busy_ok || self.run.all_before(ta))
+            || self.run.is_empty() && self.clock.next() > ta + q
+        {
             return 0;
         }
         let label = cell.vc;
@@ -172,46 +277,57 @@ impl Port {
         let class = &mut self.classes[v.class as usize];
         let mut pass = Pass {
             clock: &self.clock,
-            stop: stop.min(self.commit_end.saturating_sub(self.clock.shortest_slot())),
-            #[cfg(debug_assertions)]
+            stop: stop.min(self.commit_end.saturating_sub(q)),
             end: self.commit_end,
             label,
             next_label: hop.label,
             latency: self.latency,
             next: self.clock.mark(),
-            last: if self.run.is_empty() { 0 } else { self.run.last_slot() },
             stay: 0,
             within,
+            busy_ok,
+            busy: false,
+            last_busy: false,
             policy: &self.policy,
             state: BufferState { x: 0, k: self.capacity, y: class.y, active: self.active, clp1: false },
             vc_policy: &mut class.policy,
             rng: &mut self.rng,
         };
-        let n = input.relay(out, self.train_limit, &mut pass);
+        let n = if Pass::asks(&self.policy) {
+            input.relay_chunks(out, self.train_limit, &mut Walk::<true>(&mut pass))
+        } else {
+            input.relay_chunks(out, self.train_limit, &mut Walk::<false>(&mut pass))
+        };
         if n == 0 {
             return 0;
         }
-        let (next, stay) = (pass.next, u128::from(pass.stay));
+        let (next, stay, busy, last_busy) = (pass.next, u128::from(pass.stay), pass.busy, pass.last_busy);
         v.frame.passed(pass.within, Port::pass_began(within, &v.frame, out, n));
         v.sojourn = v.sojourn.wrapping_add(stay);
         world.sched.wake(out.owner, out.time_back(n));
-        // Every departure committed before a moved cell retired at its arrival: the last
-        // one's, in the slot before the next free one, is the one pending.
+        // Every departure committed before the last moved cell's arrival retired then but the
+        // one it queued behind, if any: pending are its own, in the slot before the next free
+        // one, and that one, in the slot before.
         self.clock.set_next(next);
-        self.run = CommittedRun::one(self.clock.before(next));
-        self.queued = 1;
-        self.stats.max_queue = self.stats.max_queue.max(1);
+        let last = self.clock.before(next);
+        self.run = if last_busy {
+            CommittedRun::from_parts(self.clock.before(last), 2, next, &self.clock)
+        } else {
+            CommittedRun::one(last)
+        };
+        self.queued = self.run.len();
+        self.stats.max_queue = self.stats.max_queue.max(1 + u32::from(busy));
         self.stats.cells_in += u64::from(n);
         self.stats.cells_out += u64::from(n);
         u64::from(n)
     }
 
-    /// The most cells one pass may take: each waits less than a slot (at most
-    /// q = floor(num / den) ps, `SlotClock`), so their summed time in the buffer stays in 64
-    /// bits.
+    /// The most cells one pass may take: each waits less than two slots (of at most
+    /// q + 1 ps, q = floor(num / den), `SlotClock`), so their summed time in the buffer stays
+    /// in 64 bits.
     pub(super) fn train_limit(clock: &SlotClock) -> usize {
         let period = clock.period();
-        usize::try_from(u64::MAX / (period.num / period.den + 1)).unwrap_or(usize::MAX)
+        usize::try_from(u64::MAX / (2 * (period.num / period.den + 1))).unwrap_or(usize::MAX)
     }
 }
 
@@ -397,6 +513,87 @@ mod tests {
         frames(&mut w, t, 0, false, &[2]);
         assert_eq!(p.train(1, 500 * PS_PER_US, &mut w), 2);
         assert!(!p.vcs[0].frame.within() && p.vcs[0].frame.damaged(), "no frame began");
+    }
+
+    #[test]
+    fn a_train_stops_at_a_cell_arriving_before_the_last_departure_starts() {
+        // The loop keeps no last committed slot: it finds the transmitter idle at `ta` from the
+        // next free slot (`ta + q > next`). A cell arriving at the start of the slot the cell
+        // before it departs in finds that departure pending (two cells queued, `max_queue` 2 on
+        // the per-cell path): under EPD with a threshold of 0 (which would refuse a frame
+        // there) the pass stops. One picosecond later it is idle, taken.
+        for (late, taken) in [(0, 1), (1, 2), (2, 2)] {
+            let (mut p, mut w) = port(0, 0, Policy::Epd { threshold: 0 }, 1);
+            p.commit_until(1000 * PS_PER_US, &w);
+            for _ in 0..64 {
+                w.fifos[0].push(0, Cell::default());
+            }
+            while w.fifos[0].pop().is_some() {}
+            let t0 = 10 * PS_PER_US + 17;
+            let s0 = p.clock.grid().slot_at_or_after(t0);
+            let frame = w.frames.insert(Frame { ncells: 2, alive: 2, ..Default::default() });
+            w.fifos[1].push(t0, Cell { frame, vc: 0, flags: 0 });
+            w.fifos[1].push(s0 + late, Cell { frame, vc: 0, flags: F_EOF });
+            assert_eq!(p.train(1, 500 * PS_PER_US, &mut w), taken, "second cell {late} ps after the slot");
+            assert_eq!(w.fifos[0].front().unwrap().0, s0 + 7, "the first cell in its slot");
+        }
+    }
+
+    #[test]
+    fn a_train_takes_the_cells_arriving_before_the_batch_s_end() {
+        // The stop is found once per stretch of the FIFO: a cell arriving at the batch's end
+        // is the next batch's, one a picosecond before is this one's.
+        for (stop, taken) in [(10 * PS_PER_US + 2 * 1_050_000, 2), (10 * PS_PER_US + 2 * 1_050_000 + 1, 3)] {
+            let (mut p, mut w) = port(0, 0, Policy::TailDrop, 1);
+            p.commit_until(1000 * PS_PER_US, &w);
+            for _ in 0..64 {
+                w.fifos[0].push(0, Cell::default());
+            }
+            while w.fifos[0].pop().is_some() {}
+            frames(&mut w, 10 * PS_PER_US, 0, false, &[6]);
+            assert_eq!(p.train(1, stop, &mut w), taken, "stop at {stop}");
+        }
+    }
+
+    #[test]
+    fn a_train_takes_cells_queued_behind_one_departure() {
+        // A frame of 30 cells coming in every 0.95 slot: from the twenty-first on, each finds
+        // the one before it still pending (X = 1, never 2 here). Under EPD (threshold 6) one
+        // pass takes them all, with what the per-cell path gives: the same slots, the queue's
+        // maximum 2, two departures pending after it, the same time in the buffer. With the
+        // committed run ending at the slot of the twenty-sixth (one such cell, arriving more
+        // than a slot before the run's end), the pass stops there and the rest is held.
+        let outcome = |trains: bool, end: Time| {
+            let (mut p, mut w) = port(0, 0, Policy::Epd { threshold: 6 }, 1);
+            p.commit_until(end, &w);
+            for _ in 0..64 {
+                w.fifos[0].push(0, Cell::default());
+            }
+            while w.fifos[0].pop().is_some() {}
+            let frame = w.frames.insert(Frame { ncells: 30, alive: 30, ..Default::default() });
+            for i in 0..30 {
+                let flags = if i == 29 { F_EOF } else { 0 };
+                w.fifos[1].push(10 * PS_PER_US + i * 950_000, Cell { frame, vc: 0, flags });
+            }
+            let taken = if trains { p.train(1, 500 * PS_PER_US, &mut w) } else { 0 };
+            while let Some((ta, cell)) = w.fifos[1].pop() {
+                p.arrive_plain(ta, cell, &mut w);
+            }
+            let wire: Vec<_> = w.fifos[0].iter().copied().collect();
+            let run = (p.run.len(), p.run.first_slot(), p.run.last_slot(), p.clock.mark());
+            (taken, (wire, p.stats.max_queue, p.queued, run, p.vcs[0].sojourn, p.vcs[0].frame.within()))
+        };
+        let (with, without) = (outcome(true, 1000 * PS_PER_US), outcome(false, 1000 * PS_PER_US));
+        assert_eq!(
+            (with.0, with.1 .1, with.1 .2),
+            (30, 2, 2),
+            "one pass, a cell queued behind one, two pending"
+        );
+        assert_eq!(with.1, without.1);
+        let end = without.1 .0[25].0 - 7;
+        let (with, without) = (outcome(true, end), outcome(false, end));
+        assert_eq!((with.0, with.1 .0.len(), with.1 .2), (25, 25, 5), "25 sent, the last five held");
+        assert_eq!(with.1, without.1);
     }
 
     #[test]
