@@ -161,6 +161,12 @@ pub struct Port {
     train_limit: usize,
     /// The most cells a busy pass may take (`Port::busy_limit`): set with `train_limit`.
     busy_limit: usize,
+    /// How far apart a run's head and its end must be for the run to hold the four cells a
+    /// busy pass needs (`NEVER`: no passes): three of the shortest slots of any link, less a
+    /// margin for oscillator drift (`Port::input_spacing`). Set with `busy_limit`.
+    pass_span: Time,
+    /// The shortest slot of any link, less that margin (0: not yet read from the channels).
+    input_spacing: Time,
     /// Committing under a schedule that must stay the per-cell path's (a level log's readers
     /// see the writer's band as of how far the schedule has run it, `net/level_log.rs`): the
     /// key keeps the earliest committed departure, and each batch retires up to its end, so the
@@ -217,6 +223,8 @@ impl Port {
             trains: false,
             train_limit: 0,
             busy_limit: 0,
+            pass_span: NEVER,
+            input_spacing: 0,
             keyed: false,
         }
     }
@@ -479,6 +487,10 @@ impl Port {
         self.trains = self.plain && self.count_only && self.merge.grid.is_none() && self.capacity > 0;
         self.train_limit = Port::train_limit(&self.clock);
         self.busy_limit = Port::busy_limit(&self.clock, self.capacity);
+        if self.input_spacing == 0 {
+            self.input_spacing = Port::input_spacing(world.channels.iter().map(|c| c.period));
+        }
+        self.pass_span = if self.trains { self.input_spacing.saturating_mul(3) } else { NEVER };
         if self.plain {
             self.latency = ch.latency;
             for (label, v) in self.vcs.iter_mut().enumerate() {
@@ -893,8 +905,13 @@ impl Port {
                 loop {
                     // Four or more cells left in the run: the VC's cells at its head, at a busy
                     // count-only port, in a pass (`busy.rs`; on a shorter run the pass's set-up
-                    // costs more than it saves).
-                    if COUNT && self.trains && world.fifos[f].time_at(3).is_some_and(|t| t < until) {
+                    // costs more than it saves). Most runs here are one or two cells, whose end
+                    // is too close to their head for four cells of any link (`pass_span`): told
+                    // without reading the FIFO.
+                    if COUNT
+                        && until.saturating_sub(ta) > self.pass_span
+                        && world.fifos[f].time_at(3).is_some_and(|t| t < until)
+                    {
                         events += self.busy_pass(f, until, world);
                         ta = self.merge.lone_key(&world.fifos[f]);
                         if ta >= until {
