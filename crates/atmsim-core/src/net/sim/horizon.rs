@@ -129,9 +129,9 @@ struct Level {
 /// Levels kept per list at most (the sentinel not counted).
 pub const LEVELS: usize = 2;
 
-/// How many components the search for a port's dominated entries visits at most before it
-/// gives up (then only the port itself is floored): it walks upstream from the component,
-/// around the port.
+/// How many components the walk upstream from a component that finds its dominators
+/// (`dominators.rs`) visits at most before it gives up (then each port floors only its own
+/// entry): it bounds the set-up's cost on large networks.
 pub const DOMINANCE_BUDGET: usize = 8 * NEAR;
 
 /// "Not one input from a port" (`Each::gate`).
@@ -327,24 +327,24 @@ impl Horizons {
     }
 
     /// Read every list in levels (`Each::levels`): up to [`LEVELS`] ports on it (single
-    /// entries that `is_port` says are ports, not its gate), each followed by the entries
-    /// that reach the component only through it, found by a walk upstream from the component
-    /// that goes around the port. Such an entry's term is then the later of its own and the
+    /// entries that `is_port` says are ports, not its gate), each followed by the entries that
+    /// reach the component only through it (the port is among their dominators upstream of the
+    /// component, `dominators.rs`). Such an entry's term is then the later of its own and the
     /// port's next unsent slot (`unsent_not_before`) plus the port's distance: whatever its
     /// pending work causes reaches the component as a cell the port has not sent yet, which
     /// leaves no earlier than that slot (0, no bound, for a port that does not commit). The
     /// port itself is such an entry: its backlog is on the wire already, its key is its next
-    /// arrival. Each port after the first is chosen among the entries of the one before, and
-    /// its entries are those of both: they are floored by both. On the LAN the bottleneck
-    /// floors the reverse path's loops through it (a source's own cells queue behind its
-    /// backlog) and its own.
+    /// arrival. The port that floors the most entries is taken first (then the farther); the
+    /// next among its entries, and the entries of the next are those of both, floored by both.
+    /// On the LAN the bottleneck floors the reverse path's loops through it (a source's own
+    /// cells queue behind its backlog) and its own.
     /// A leveled list is a copy; `each` (the tests' bound without gates) keeps the full one.
     pub fn levels(&mut self, upstream: &[Vec<(u32, Time)>], layout: &Layout, is_port: impl Fn(u32) -> bool) {
         self.levels_within(upstream, layout, is_port, DOMINANCE_BUDGET);
     }
 
-    /// [`Horizons::levels`], each walk giving up after `budget` components (then only the
-    /// port itself is under its level).
+    /// [`Horizons::levels`], each dominator walk giving up after `budget` components (then each
+    /// port alone is under its level).
     fn levels_within(
         &mut self,
         upstream: &[Vec<(u32, Time)>],
