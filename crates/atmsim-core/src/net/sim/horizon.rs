@@ -117,8 +117,8 @@ struct Each {
 }
 
 /// A sublist of a list (`Each::levels`): it ends at `to` in `near`; every entry after it
-/// reaches the component only through port `port` ([`NO_GATE`]: the list ends here), at
-/// distance `dist` from there.
+/// reaches the component only through port `port`, at distance `dist` from there, so no nearer
+/// (`port` [`NO_GATE`], `dist` `NEVER`: the list ends here).
 #[derive(Debug, Clone, Copy)]
 struct Level {
     port: u32,
@@ -218,7 +218,7 @@ impl Horizons {
             h.each[c].end = h.near.len() as u32;
             h.each[c].comp = c as u32;
             h.each[c].levels = h.levels.len() as u32;
-            h.levels.push(Level { port: NO_GATE, to: h.each[c].end, dist: 0 });
+            h.levels.push(Level { port: NO_GATE, to: h.each[c].end, dist: NEVER });
         }
         h.at_slot = vec![Each::default(); layout.leaves];
         for (c, &s) in layout.slot.iter().enumerate() {
@@ -458,7 +458,7 @@ impl Horizons {
                 self.near.extend((0..list.len()).filter(|&k| depth(k) == d).map(|k| list[k]));
                 let (port, dist) = match chosen.get(d) {
                     Some(&(i, _)) => (slot_comp[list[i].leaf as usize - leaves], list[i].dist),
-                    None => (NO_GATE, 0),
+                    None => (NO_GATE, NEVER),
                 };
                 self.levels.push(Level { port, to: self.near.len() as u32, dist });
             }
@@ -516,12 +516,13 @@ impl Horizons {
                     room = k + n.dist;
                 }
             }
-            if level.port == NO_GATE {
+            // The rest of the list reaches the component only through this port: each term is
+            // at least the port's distance, and its next unsent slot plus that. Where either
+            // is no nearer than the bound found, none of them can lower it (the sentinel's
+            // distance is `NEVER`).
+            if level.dist >= room {
                 break;
             }
-            // The rest of the list reaches the component only through this port: each term is
-            // at least its next unsent slot plus its distance. Where that is no nearer than
-            // the bound found, none of them can lower it.
             let f = unsent_not_before(level.port).saturating_sub(t).saturating_add(level.dist);
             if f >= room {
                 break;
