@@ -4,9 +4,12 @@
 //! to its horizon (`sim/horizon.rs`: the earliest time anything new can reach it) and re-keys
 //! it. The scheduler holds the keys by slot (`sim/layout.rs`: groups of components side by
 //! side); a FIFO's `owner` is its consumer's slot. A component with one input from a port is
-//! gated by that port's next free slot (`sim/horizon.rs`). The loop is built for the depth of
-//! the scheduler's tree, so that its walks are unrolled (`sched.rs`).
+//! gated by that port's next free slot, and what reaches a component only through a port is
+//! floored by that port's next free slot (`sim/horizon.rs`, levels; `sim/dominators.rs` finds
+//! them). The loop is built for the depth of the scheduler's tree, so that its walks are
+//! unrolled (`sched.rs`).
 
+mod dominators;
 mod horizon;
 mod layout;
 
@@ -164,16 +167,11 @@ impl Sim {
                     }
                 }
             }
-            // A port of several inputs farther up (the LAN's bottleneck and reverse trunk) is
-            // read the same way, by the later of its key and its next unsent slot
-            // (`Horizons::lift`): its key is its next arrival, its backlog already on the wire.
-            let mut slot_comp = vec![0; layout.leaves];
-            for (c, &s) in layout.slot.iter().enumerate() {
-                slot_comp[s as usize] = c as u32;
-            }
-            horizons.lift(&slot_comp, layout.leaves, |c| {
-                matches!(comps[c as usize], Component::Port(_)) && upstream[c as usize].len() > 1
-            });
+            // A port farther up is read the same way (`Horizons::levels`): the entries of a
+            // list that reach the component only through it are no nearer than its next
+            // unsent slot plus its distance (its own key is its next arrival, its backlog on
+            // the wire already, and a cell queued later goes behind it).
+            horizons.levels(&upstream, &layout, |c| matches!(comps[c as usize], Component::Port(_)));
         }
         Sim {
             comps,

@@ -1,0 +1,226 @@
+//! Which components every path from a component upstream to a given one passes through: its
+//! *dominators* in the graph walked upstream from it (the horizon's levels, `horizon.rs`).
+//!
+//! The walk starts at a virtual root whose successors are the senders of the component's inputs
+//! and goes from each component to the senders of its inputs, so a path from the root to `u`
+//! is a path from `u` to the component read backwards; `p` dominates `u` when every such path
+//! passes `p`, and `u` dominates itself. The component itself is an ordinary node of the walk
+//! (reached only by a loop back to it): as a node it stands for the component as a sender.
+//! Immediate dominators come from the iterative algorithm of Cooper, Harvey and Kennedy ("A
+//! Simple, Fast Dominance Algorithm", 2001): in reverse postorder, each node's immediate
+//! dominator is the nearest common dominator of its predecessors met so far, repeated until
+//! nothing changes (twice or three times on the bench networks).
+
+use crate::time::Time;
+
+/// Not reached by the current walk (`Dominators::order`).
+const UNSEEN: u32 = u32::MAX;
+
+#[derive(Debug, Default)]
+pub struct Dominators {
+    /// Per component: its postorder number in the current walk, valid where `walk` matches.
+    order: Vec<u32>,
+    walk: Vec<u32>,
+    current: u32,
+    /// The walk's components in postorder; the root is number `nodes.len()`.
+    nodes: Vec<u32>,
+    /// Per postorder number (the root's included): its immediate dominator's.
+    idom: Vec<u32>,
+    /// Whether each node is a sender into the component (a successor of the root).
+    from_root: Vec<bool>,
+    stack: Vec<(u32, u32)>,
+}
+
+impl Dominators {
+    /// For a graph of `n` components.
+    pub fn new(n: usize) -> Self {
+        Dominators { order: vec![UNSEEN; n], walk: vec![0; n], ..Default::default() }
+    }
+
+    /// The number of `u` in the current walk (`UNSEEN`: not reached).
+    fn number(&self, u: u32) -> u32 {
+        if self.walk[u as usize] == self.current {
+            self.order[u as usize]
+        } else {
+            UNSEEN
+        }
+    }
+
+    /// The dominators of everything upstream of `c` (`upstream[u]`: the sender and latency of
+    /// each input of `u`; `down[u]`: the components `u` sends to). `false` (and nothing known)
+    /// when more than `budget` components are upstream of `c`.
+    pub fn build(&mut self, c: u32, upstream: &[Vec<(u32, Time)>], down: &[Vec<u32>], budget: usize) -> bool {
+        self.current += 1;
+        self.nodes.clear();
+        self.stack.clear();
+        // Postorder by an explicit stack: (node, next input to look at); the root is `c`'s
+        // inputs without `c` (`UNSEEN` as its node).
+        self.stack.push((UNSEEN, 0));
+        let mut seen = 0;
+        while let Some(top) = self.stack.last_mut() {
+            let (v, next) = *top;
+            let inputs = &upstream[if v == UNSEEN { c } else { v } as usize];
+            if let Some(&(w, _)) = inputs.get(next as usize) {
+                top.1 += 1;
+                if self.walk[w as usize] != self.current {
+                    self.walk[w as usize] = self.current;
+                    self.order[w as usize] = UNSEEN;
+                    seen += 1;
+                    if seen > budget {
+                        return false;
+                    }
+                    self.stack.push((w, 0));
+                }
+            } else {
+                self.stack.pop();
+                if v != UNSEEN {
+                    self.order[v as usize] = self.nodes.len() as u32;
+                    self.nodes.push(v);
+                }
+            }
+        }
+        let root = self.nodes.len() as u32;
+        self.from_root.clear();
+        self.from_root.resize(self.nodes.len(), false);
+        for &(w, _) in &upstream[c as usize] {
+            self.from_root[self.order[w as usize] as usize] = true;
+        }
+        self.idom.clear();
+        self.idom.resize(self.nodes.len() + 1, UNSEEN);
+        self.idom[root as usize] = root;
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for b in (0..root).rev() {
+                // A predecessor here is a component `b` sends to (or the root).
+                let mut new = if self.from_root[b as usize] { root } else { UNSEEN };
+                for &x in &down[self.nodes[b as usize] as usize] {
+                    let x = self.number(x);
+                    if x != UNSEEN && self.idom[x as usize] != UNSEEN {
+                        new = if new == UNSEEN { x } else { self.meet(x, new) };
+                    }
+                }
+                if new != self.idom[b as usize] {
+                    self.idom[b as usize] = new;
+                    changed = true;
+                }
+            }
+        }
+        true
+    }
+
+    /// The nearest common dominator of `a` and `b` (postorder numbers): climb the one with
+    /// the lower number (the root has the highest).
+    fn meet(&self, mut a: u32, mut b: u32) -> u32 {
+        while a != b {
+            while a < b {
+                a = self.idom[a as usize];
+            }
+            while b < a {
+                b = self.idom[b as usize];
+            }
+        }
+        a
+    }
+
+    /// Call `f` with every dominator of `u` (`u` first, the root left out); nothing if `u` is
+    /// not upstream of the component.
+    pub fn each_dominator(&self, u: u32, mut f: impl FnMut(u32)) {
+        let root = self.nodes.len() as u32;
+        let mut x = self.number(u);
+        if x == UNSEEN {
+            return;
+        }
+        while x != root {
+            f(self.nodes[x as usize]);
+            x = self.idom[x as usize];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every dominator of `u` by brute force: `p` dominates `u` (towards `c`) when `u` cannot
+    /// reach `c` without `p`.
+    fn brute(upstream: &[Vec<(u32, Time)>], c: u32, u: u32) -> Vec<u32> {
+        let n = upstream.len();
+        let mut out = Vec::new();
+        for p in 0..n as u32 {
+            // Upstream from `c` around `p` (the start is `c`'s inputs).
+            let mut seen = vec![false; n];
+            let mut stack: Vec<u32> =
+                upstream[c as usize].iter().map(|&(w, _)| w).filter(|&w| w != p).collect();
+            for &w in &stack {
+                seen[w as usize] = true;
+            }
+            while let Some(v) = stack.pop() {
+                for &(w, _) in &upstream[v as usize] {
+                    if w != p && !seen[w as usize] {
+                        seen[w as usize] = true;
+                        stack.push(w);
+                    }
+                }
+            }
+            if p == u || !seen[u as usize] {
+                out.push(p);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_dominators_are_those_of_the_definition() {
+        let mut x: u64 = 3;
+        let mut rng = move || {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x >> 33
+        };
+        let mut checked = 0;
+        for _ in 0..300 {
+            let n = 2 + (rng() % 20) as usize;
+            let mut upstream = vec![Vec::new(); n];
+            for inputs in upstream.iter_mut() {
+                for _ in 0..rng() % 3 {
+                    inputs.push(((rng() % n as u64) as u32, 1));
+                }
+            }
+            let mut down = vec![Vec::new(); n];
+            for (c, inputs) in upstream.iter().enumerate() {
+                for &(u, _) in inputs {
+                    down[u as usize].push(c as u32);
+                }
+            }
+            let mut d = Dominators::new(n);
+            for c in 0..n as u32 {
+                assert!(d.build(c, &upstream, &down, n));
+                for u in 0..n as u32 {
+                    let mut got = Vec::new();
+                    d.each_dominator(u, |p| got.push(p));
+                    if got.is_empty() {
+                        // Not upstream of `c`: no path at all.
+                        continue;
+                    }
+                    got.sort_unstable();
+                    assert_eq!(got, brute(&upstream, c, u), "c {c} u {u} in {upstream:?}");
+                    checked += usize::from(got.len() > 1);
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
+
+    #[test]
+    fn a_walk_past_its_budget_gives_up() {
+        // A chain 0 <- 1 <- 2 <- 3: three components upstream of 0.
+        let upstream = vec![vec![(1, 1)], vec![(2, 1)], vec![(3, 1)], vec![]];
+        let down = vec![vec![], vec![0], vec![1], vec![2]];
+        let mut d = Dominators::new(4);
+        assert!(!d.build(0, &upstream, &down, 2));
+        assert!(d.build(0, &upstream, &down, 3));
+        let mut got = Vec::new();
+        d.each_dominator(3, |p| got.push(p));
+        assert_eq!(got, vec![3, 2, 1]);
+    }
+}
