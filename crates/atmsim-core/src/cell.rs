@@ -109,7 +109,8 @@ impl CellFifo {
     /// Push the `n >= 1` cells of a frame leaving back to back in the slots of `clock` from
     /// its next one, arriving `latency` after each slot starts; the last carries `F_EOF`. The
     /// clock ends after the last slot. The same as `n` calls of [`CellFifo::push`], with one
-    /// capacity check (a host's adapter sends whole frames, `net/adapter.rs`).
+    /// capacity check (a host's adapter sends whole frames, `net/adapter.rs`), and the slots
+    /// walked by [`SlotClock::walk`] (the latency added once, a step without a second compare).
     #[inline(always)]
     pub fn push_frame(&mut self, n: u32, clock: &mut SlotClock, latency: Time, cell: Cell) {
         debug_assert!(n >= 1);
@@ -117,11 +118,9 @@ impl CellFifo {
             self.q.back().is_none_or(|&(t, _)| t <= clock.next() + latency),
             "cells must arrive in order"
         );
-        self.q.push_back_n(n as usize, || {
-            let at = clock.next() + latency;
-            clock.advance();
-            (at, cell)
-        });
+        let mut w = clock.walk(latency);
+        self.q.push_back_n(n as usize, || (w.next_at(), cell));
+        clock.end_walk(&w, latency);
         if let Some((_, last)) = self.q.back_mut() {
             last.flags |= F_EOF;
         }

@@ -138,6 +138,30 @@ impl SlotMark {
     }
 }
 
+/// Consecutive slots of a [`SlotClock`] as arrival times at the far end of a link
+/// ([`SlotClock::walk`]): the grid's step in registers, with the latency added once.
+#[derive(Debug, Clone, Copy)]
+pub struct SlotWalk {
+    at: Time,
+    /// The remainder minus den (mod 2^64): the carry of adding r says the slot lasts q + 1.
+    biased: u64,
+    q: u64,
+    r: u64,
+    neg_den: u64,
+}
+
+impl SlotWalk {
+    /// The arrival time of the current slot's cell; the walk moves to the following slot.
+    #[inline(always)]
+    pub fn next_at(&mut self) -> Time {
+        let at = self.at;
+        let (b, long) = self.biased.overflowing_add(self.r);
+        self.biased = if long { b.wrapping_add(self.neg_den) } else { b };
+        self.at = at + self.q + u64::from(long);
+        at
+    }
+}
+
 /// The slot grid of one transmitter: slot `k` starts at `phase + floor(k * num / den)`.
 ///
 /// The phase is where the transmitter's free-running oscillator put slot 0 (`scenario::phases`
@@ -254,6 +278,28 @@ impl SlotClock {
             m.rem -= self.period.den;
             m.t += 1;
         }
+    }
+
+    /// A walk of the slots from the next free one, each given as its start plus `latency`
+    /// (when a cell sent in it arrives at the far end of a link), for a loop that puts many
+    /// cells on a link in a row (`CellFifo::push_frame`). Ended by [`SlotClock::end_walk`].
+    #[inline(always)]
+    pub fn walk(&self, latency: Time) -> SlotWalk {
+        SlotWalk {
+            at: self.t + latency,
+            biased: self.rem.wrapping_sub(self.period.den),
+            q: self.q,
+            r: self.r,
+            neg_den: self.period.den.wrapping_neg(),
+        }
+    }
+
+    /// Make the slot `w` stands at (started by [`SlotClock::walk`] on this clock with
+    /// `latency`) the next free one.
+    #[inline(always)]
+    pub fn end_walk(&mut self, w: &SlotWalk, latency: Time) {
+        self.t = w.at - latency;
+        self.rem = w.biased.wrapping_sub(w.neg_den);
     }
 
     /// The slot before `m`, a mark on this grid after its slot 0: what [`SlotClock::step`]
@@ -422,6 +468,42 @@ mod tests {
                 assert_eq!(c.next() as u128, k * num / den);
                 c.advance();
             }
+        }
+    }
+
+    #[test]
+    fn a_walk_gives_the_slots_advance_gives_plus_the_latency() {
+        // Grids with slots of q and q + 1 in every proportion (r near 0, near den / 2, near
+        // den), a drifted one, an integer period (den = 1, r = 0) and a phase; walks of every
+        // length from every start of a prefix, ended and resumed on the clock.
+        let nominal = CellPeriod::from_bps(155_520_000);
+        let periods = [
+            nominal,
+            nominal.scaled(20e-6),
+            CellPeriod::from_cells_per_s(365_566),
+            CellPeriod { num: 7 * 1000 + 1, den: 1000 },
+            CellPeriod { num: 7 * 1000 + 999, den: 1000 },
+            CellPeriod { num: 2_000_000, den: 1 },
+        ];
+        for p in periods {
+            let latency = 12_345_678;
+            let mut walked = SlotClock::with_phase(p, 777);
+            let mut stepped = walked.clone();
+            let mut longer = 0;
+            for n in 1..200u64 {
+                let mut w = walked.walk(latency);
+                for _ in 0..n {
+                    let at = w.next_at();
+                    assert_eq!(at, stepped.next() + latency, "{p:?}");
+                    let before = stepped.next();
+                    stepped.advance();
+                    longer += u64::from(stepped.next() - before > stepped.shortest_slot());
+                }
+                walked.end_walk(&w, latency);
+                assert_eq!((walked.next(), walked.rem), (stepped.next(), stepped.rem), "{p:?}");
+            }
+            // The slots of q + 1 were walked where the grid has them (none on an integer grid).
+            assert_eq!(longer == 0, p.num % p.den == 0, "{p:?}");
         }
     }
 
