@@ -204,8 +204,13 @@ impl Sim {
     /// none does under the reference schedule, which stays the per-cell path.
     fn commit_until(&mut self, end: Time) {
         let rm_cells = self.comps.iter().any(|c| matches!(c, Component::Host(h) if h.sends_rm_cells()));
+        // Found once for all ports: each looking at every link would make set-up quadratic.
+        let spacing = Port::input_spacing(self.world.channels.iter().map(|c| c.period));
         for comp in self.comps.iter_mut() {
             let refined = if self.refine { end } else { NO_COMMIT };
+            if let Component::Port(p) = comp {
+                p.set_input_spacing(spacing);
+            }
             match comp {
                 Component::Port(p) if self.keyed => p.commit_keyed_until(end, &self.world),
                 Component::Port(p) => p.commit_until(refined, &self.world),

@@ -204,7 +204,7 @@ impl Port {
     /// ending within three (`pass_span`) of its head holds fewer than four, and the FIFO need
     /// not be read. (Only the choice between a pass and the per-cell path, which give the same
     /// result, rests on this.)
-    pub(super) fn input_spacing(periods: impl Iterator<Item = CellPeriod>) -> Time {
+    pub(crate) fn input_spacing(periods: impl Iterator<Item = CellPeriod>) -> Time {
         let q = periods.map(|p| p.num / p.den).min().unwrap_or(NEVER);
         (q - q / 64).max(1)
     }

@@ -450,6 +450,12 @@ impl Port {
         }
     }
 
+    /// The shortest cell spacing of any link ([`Port::input_spacing`] of all of them), found
+    /// once by the caller for every port; a port not told finds it itself when it commits.
+    pub fn set_input_spacing(&mut self, spacing: Time) {
+        self.input_spacing = spacing;
+    }
+
     /// Commit departures up to `end` (the end of the run) from now on, if nothing here needs
     /// the per-cell path (see `net/commit.rs` for the conditions); `NO_COMMIT` turns it off.
     pub fn commit_until(&mut self, end: Time, world: &World) {
