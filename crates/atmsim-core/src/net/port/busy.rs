@@ -85,11 +85,22 @@ impl Relayer<(Time, Cell), (Time, Cell)> for Busy<'_> {
             return None;
         }
         // What `arrive_plain_as` does first (and redoes, to no effect, for a cell left here).
-        while self.x != 0 && self.first.time() < ta {
-            self.clock.step(&mut self.first);
-            self.x -= 1;
+        if self.x != 0 {
+            while self.first.time() < ta {
+                self.clock.step(&mut self.first);
+                self.x -= 1;
+                if self.x == 0 {
+                    break;
+                }
+            }
         }
-        self.next = self.clock.align_mark(self.next, ta);
+        if self.x == 0 {
+            // The transmitter idle: the run starts again in the first slot from `ta`. A busy
+            // one's next free slot follows a pending departure not before `ta`: no align.
+            self.next = self.clock.align_mark(self.next, ta);
+            self.first = self.next;
+        }
+        debug_assert!(self.next.time() >= ta);
         let (x, slot) = (self.x, self.next.time());
         if x >= self.capacity || slot >= self.end {
             return None;
@@ -106,10 +117,6 @@ impl Relayer<(Time, Cell), (Time, Cell)> for Busy<'_> {
             if self.policy.frame_decision(&state, self.vc_policy, self.rng).is_some() {
                 return None;
             }
-        }
-        if x == 0 {
-            // The transmitter idle: the run starts again in this slot.
-            self.first = self.next;
         }
         self.x += 1;
         self.max_queue = self.max_queue.max(x + 1);
