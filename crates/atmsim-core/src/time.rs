@@ -337,20 +337,22 @@ impl SlotClock {
     /// the first slot starting at or after `t`, never to an earlier one (a caller that keeps
     /// the next free slot in a local, `Port::train`).
     ///
-    /// The slot after `m` is tried in line first: at a transmitter idle between two cells of
-    /// a frame coming in at the same line rate, the first slot after the cell is most often
-    /// taken, or the one after it.
+    /// The slot after `m` is taken in line when `t` is less than a slot after `m`: at a
+    /// transmitter idle between two cells of a frame coming in at the same line rate, the
+    /// first slot after the cell is most often taken.
     #[inline(always)]
     pub fn align_mark(&self, m: SlotMark, t: Time) -> SlotMark {
         if t <= m.t {
             return m;
         }
-        let mut s = m;
-        self.step(&mut s);
-        if s.t >= t {
+        // Within the shortest slot's length the next slot is it (it lasts q or q + 1 ps); a
+        // longer gap goes out of line from `m` itself (no step in line spent before a far jump).
+        if t - m.t <= self.q {
+            let mut s = m;
+            self.step(&mut s);
             s
         } else {
-            self.jumped_far(s, t)
+            self.jumped_far(m, t)
         }
     }
 
@@ -654,7 +656,7 @@ mod tests {
         // grid whose slots are nearly all q + 1 long (39/10 ps: runs of nine 4 ps slots), a
         // slot starting exactly at `t` after a run of them is where a quotient of gap / (q + 1)
         // instead would skip a slot. Every instant over 40 slots, from every remainder, against
-        // stepping.
+        // stepping; `align_mark` too.
         for period in
             [CellPeriod { num: 39, den: 10 }, CellPeriod { num: 7, den: 2 }, CellPeriod { num: 41, den: 8 }]
         {
@@ -667,6 +669,8 @@ mod tests {
                         c.step(&mut want);
                     }
                     assert_eq!(c.jumped(m, t), want, "{period:?} from {m:?} to {t}");
+                    // `align_mark` steps in line only within q ps of `m` (a slot may last q).
+                    assert_eq!(c.align_mark(m, t), want, "{period:?} from {m:?} to {t}");
                 }
                 c.advance();
             }
