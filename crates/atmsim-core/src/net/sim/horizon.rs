@@ -386,7 +386,7 @@ impl Horizons {
         let mut ports: Vec<(usize, u64)> = Vec::new();
         let mut port_of = vec![usize::MAX; upstream.len()];
         // Scratch, reused by every list.
-        let (mut count, mut chosen, mut copy) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut masks, mut chosen, mut copy) = (Vec::new(), Vec::new(), Vec::new());
         for s in 0..self.at_slot.len() {
             let e = self.at_slot[s];
             if e.start == e.end {
@@ -415,30 +415,23 @@ impl Horizons {
                 continue;
             }
             if dom.build(e.comp, upstream, &down, budget) {
-                // Per entry, how many of its members each port dominates.
-                count.clear();
-                count.resize(ports.len(), 0);
+                // Per component upstream, the candidate ports among its dominators, as bits of
+                // `ports`; an entry is under each port that dominates all its members.
+                let bit = |p: u32| match port_of.get(p as usize) {
+                    Some(&j) if j != usize::MAX => 1 << j,
+                    _ => 0,
+                };
+                dom.masks(bit, &mut masks);
                 for (k, n) in list.iter().enumerate() {
-                    let one;
-                    let members: &[u32] = match on(n) {
-                        Ok(u) => {
-                            one = [u];
-                            &one
+                    let mut under = match on(n) {
+                        Ok(u) => dom.mask_of(u, &masks),
+                        Err(g) => {
+                            layout.groups[g].members.iter().fold(u64::MAX, |m, &u| m & dom.mask_of(u, &masks))
                         }
-                        Err(g) => &layout.groups[g].members,
                     };
-                    count.fill(0);
-                    for &u in members {
-                        dom.each_dominator(u, |p| {
-                            if let Some(&j) = port_of.get(p as usize).filter(|&&j| j != usize::MAX) {
-                                count[j] += 1;
-                            }
-                        });
-                    }
-                    for (j, &x) in count.iter().enumerate() {
-                        if x == members.len() {
-                            ports[j].1 |= 1 << k;
-                        }
+                    while under != 0 {
+                        ports[under.trailing_zeros() as usize].1 |= 1 << k;
+                        under &= under - 1;
                     }
                 }
             }
