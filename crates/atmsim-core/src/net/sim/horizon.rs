@@ -196,11 +196,11 @@ impl Horizons {
         // lists with each whole group as one entry.
         let (mut all, mut span) = (Vec::new(), vec![(0, 0, false); n]);
         let mut queue = BinaryHeap::new();
-        let mut seen = vec![u32::MAX; n];
+        let (mut seen, mut pushed) = (vec![u32::MAX; n], vec![(u32::MAX, NEVER); n]);
         for c in 0..n {
             if refine && (1..=MAX_FAN_IN).contains(&upstream[c].len()) {
                 let start = all.len();
-                let (rest, cut) = h.search(c, upstream, &mut all, &mut queue, &mut seen);
+                let (rest, cut) = h.search(c, upstream, &mut all, &mut queue, &mut seen, &mut pushed);
                 h.each[c].rest = rest;
                 span[c] = (start, all.len(), cut);
             }
@@ -231,6 +231,11 @@ impl Horizons {
 
     /// Append the components nearest to `c` upstream to `list`, in order of distance, at most
     /// [`NEAR`]; returns the bound for the rest, and whether the list was cut at `NEAR`.
+    /// `seen[u] == c`: `u` is on the list; `pushed[u]`: the least distance `u` is queued at in
+    /// the search for `c`. A component is queued again only nearer: the first time it is popped
+    /// is at its least distance either way, so the list and the cut are the same, and where
+    /// paths meet (the bottleneck, queued once per destination port behind it) the queue stays
+    /// short.
     fn search(
         &self,
         c: usize,
@@ -238,9 +243,20 @@ impl Horizons {
         list: &mut Vec<(u32, Time)>,
         queue: &mut BinaryHeap<Reverse<(Time, u32)>>,
         seen: &mut [u32],
+        pushed: &mut [(u32, Time)],
     ) -> (Time, bool) {
+        let stamp = c as u32;
+        let mut push = |queue: &mut BinaryHeap<Reverse<(Time, u32)>>, dist: Time, w: u32| {
+            let p = &mut pushed[w as usize];
+            if p.0 != stamp || dist < p.1 {
+                *p = (stamp, dist);
+                queue.push(Reverse((dist, w)));
+            }
+        };
         queue.clear();
-        queue.extend(upstream[c].iter().map(|&(u, latency)| Reverse((latency, u))));
+        for &(u, latency) in &upstream[c] {
+            push(queue, latency, u);
+        }
         let (mut rest, mut kept) = (NEVER, 0);
         while let Some(Reverse((dist, u))) = queue.pop() {
             let ui = u as usize;
@@ -262,7 +278,7 @@ impl Horizons {
             }
             for &(w, latency) in inputs {
                 if seen[w as usize] != c as u32 {
-                    queue.push(Reverse((dist.saturating_add(latency), w)));
+                    push(queue, dist.saturating_add(latency), w);
                 }
             }
         }
