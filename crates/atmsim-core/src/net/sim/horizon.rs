@@ -63,7 +63,7 @@ use super::layout::{Layout, List};
 use crate::net::Sched;
 use crate::time::{Time, NEVER};
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+use std::collections::BinaryHeap;
 
 /// Components kept per list: 62 close the loops of the 15-source LAN case (the bottleneck's
 /// list: 15 sources, the 15 ports back to them, the reverse trunk, 15 destinations, the 15
@@ -196,11 +196,11 @@ impl Horizons {
         // lists with each whole group as one entry.
         let (mut all, mut span) = (Vec::new(), vec![(0, 0, false); n]);
         let mut queue = BinaryHeap::new();
-        let mut seen = vec![u32::MAX; n];
+        let (mut seen, mut pushed) = (vec![u32::MAX; n], vec![(u32::MAX, NEVER); n]);
         for c in 0..n {
             if refine && (1..=MAX_FAN_IN).contains(&upstream[c].len()) {
                 let start = all.len();
-                let (rest, cut) = h.search(c, upstream, &mut all, &mut queue, &mut seen);
+                let (rest, cut) = h.search(c, upstream, &mut all, &mut queue, &mut seen, &mut pushed);
                 h.each[c].rest = rest;
                 span[c] = (start, all.len(), cut);
             }
@@ -212,9 +212,11 @@ impl Horizons {
             Layout::identity(n)
         };
         h.tree_len = 2 * layout.leaves;
+        // Per group, what `push_grouped` counts on one list, kept clear between lists.
+        let mut on = vec![(0, 0, 0, false); layout.groups.len()];
         for (c, &(a, b, _)) in span.iter().enumerate() {
             h.each[c].start = h.near.len() as u32;
-            h.push_grouped(&all[a..b], &layout);
+            h.push_grouped(&all[a..b], &layout, &mut on);
             h.each[c].end = h.near.len() as u32;
             h.each[c].comp = c as u32;
             h.each[c].levels = h.levels.len() as u32;
@@ -229,6 +231,11 @@ impl Horizons {
 
     /// Append the components nearest to `c` upstream to `list`, in order of distance, at most
     /// [`NEAR`]; returns the bound for the rest, and whether the list was cut at `NEAR`.
+    /// `seen[u] == c`: `u` is on the list; `pushed[u]`: the least distance `u` is queued at in
+    /// the search for `c`. A component is queued again only nearer: the first time it is popped
+    /// is at its least distance either way, so the list and the cut are the same, and where
+    /// paths meet (the bottleneck, queued once per destination port behind it) the queue stays
+    /// short.
     fn search(
         &self,
         c: usize,
@@ -236,9 +243,20 @@ impl Horizons {
         list: &mut Vec<(u32, Time)>,
         queue: &mut BinaryHeap<Reverse<(Time, u32)>>,
         seen: &mut [u32],
+        pushed: &mut [(u32, Time)],
     ) -> (Time, bool) {
+        let stamp = c as u32;
+        let mut push = |queue: &mut BinaryHeap<Reverse<(Time, u32)>>, dist: Time, w: u32| {
+            let p = &mut pushed[w as usize];
+            if p.0 != stamp || dist < p.1 {
+                *p = (stamp, dist);
+                queue.push(Reverse((dist, w)));
+            }
+        };
         queue.clear();
-        queue.extend(upstream[c].iter().map(|&(u, latency)| Reverse((latency, u))));
+        for &(u, latency) in &upstream[c] {
+            push(queue, latency, u);
+        }
         let (mut rest, mut kept) = (NEVER, 0);
         while let Some(Reverse((dist, u))) = queue.pop() {
             let ui = u as usize;
@@ -260,7 +278,7 @@ impl Horizons {
             }
             for &(w, latency) in inputs {
                 if seen[w as usize] != c as u32 {
-                    queue.push(Reverse((dist.saturating_add(latency), w)));
+                    push(queue, dist.saturating_add(latency), w);
                 }
             }
         }
@@ -271,27 +289,33 @@ impl Horizons {
     /// (`layout.rs`) as one entry, its block's node at the nearest member's distance, when all
     /// its members are on the list within [`SPREAD`] of each other: the node's key is the
     /// smallest of theirs, so the entry bounds each member's term.
-    fn push_grouped(&mut self, list: &[(u32, Time)], layout: &Layout) {
-        // Per group on the list: members seen, nearest and farthest distance.
-        let mut on: BTreeMap<u32, (usize, Time, Time)> = BTreeMap::new();
+    fn push_grouped(&mut self, list: &[(u32, Time)], layout: &Layout, on: &mut [(usize, Time, Time, bool)]) {
+        // Per group on the list (`on`, by group, all clear on entry and on return): members
+        // seen, nearest and farthest distance, and whether its entry is pushed.
         for &(u, dist) in list {
-            let e = on.entry(layout.group[u as usize]).or_insert((0, dist, dist));
+            let e = &mut on[layout.group[u as usize] as usize];
+            if e.0 == 0 {
+                e.1 = dist;
+            }
             e.0 += 1;
             e.2 = dist;
         }
-        let mut done = BTreeSet::new();
         for &(u, dist) in list {
-            let g = layout.group[u as usize];
-            let (count, first, last) = on[&g];
-            let group = &layout.groups[g as usize];
+            let g = layout.group[u as usize] as usize;
+            let (count, first, last, done) = on[g];
+            let group = &layout.groups[g];
             if count > 1 && count == group.members.len() && last - first <= first >> SPREAD {
-                if done.insert(g) {
+                if !done {
+                    on[g].3 = true;
                     self.near.push(Near { leaf: group.node, dist });
                 }
             } else {
                 self.near
                     .push(Near { leaf: (layout.leaves + layout.slot[u as usize] as usize) as u32, dist });
             }
+        }
+        for &(u, _) in list {
+            on[layout.group[u as usize] as usize] = (0, 0, 0, false);
         }
     }
 
@@ -360,8 +384,11 @@ impl Horizons {
         for (c, &s) in layout.slot.iter().enumerate() {
             slot_comp[s as usize] = c as u32;
         }
-        let group_at: BTreeMap<u32, u32> =
-            layout.groups.iter().enumerate().map(|(i, g)| (g.node, i as u32)).collect();
+        // Per tree node, the group whose block it is over (a group's node is below `2 * leaves`).
+        let mut group_at = vec![u32::MAX; 2 * leaves];
+        for (i, g) in layout.groups.iter().enumerate() {
+            group_at[g.node as usize] = i as u32;
+        }
         // Who each component sends to (the walks go upstream; the dominators need both ways).
         let mut down = vec![Vec::new(); upstream.len()];
         for (c, inputs) in upstream.iter().enumerate() {
@@ -374,6 +401,8 @@ impl Horizons {
         const _: () = assert!(NEAR <= 64);
         let mut ports: Vec<(usize, u64)> = Vec::new();
         let mut port_of = vec![usize::MAX; upstream.len()];
+        // Scratch, reused by every list.
+        let (mut masks, mut chosen, mut copy) = (Vec::new(), Vec::new(), Vec::new());
         for s in 0..self.at_slot.len() {
             let e = self.at_slot[s];
             if e.start == e.end {
@@ -383,7 +412,7 @@ impl Horizons {
             // Each entry: a component (`Ok`), or a group of several (`Err`).
             let on = |n: &Near| match (n.leaf as usize).checked_sub(leaves) {
                 Some(s) => Ok(slot_comp[s]),
-                None => Err(group_at[&n.leaf] as usize),
+                None => Err(group_at[n.leaf as usize] as usize),
             };
             // The candidate ports, each with the entries that reach the component only
             // through it: those with it among their dominators in the graph upstream of the
@@ -402,29 +431,23 @@ impl Horizons {
                 continue;
             }
             if dom.build(e.comp, upstream, &down, budget) {
-                // Per entry, how many of its members each port dominates.
-                let mut count = vec![0; ports.len()];
+                // Per component upstream, the candidate ports among its dominators, as bits of
+                // `ports`; an entry is under each port that dominates all its members.
+                let bit = |p: u32| match port_of.get(p as usize) {
+                    Some(&j) if j != usize::MAX => 1 << j,
+                    _ => 0,
+                };
+                dom.masks(bit, &mut masks);
                 for (k, n) in list.iter().enumerate() {
-                    let one;
-                    let members: &[u32] = match on(n) {
-                        Ok(u) => {
-                            one = [u];
-                            &one
+                    let mut under = match on(n) {
+                        Ok(u) => dom.mask_of(u, &masks),
+                        Err(g) => {
+                            layout.groups[g].members.iter().fold(u64::MAX, |m, &u| m & dom.mask_of(u, &masks))
                         }
-                        Err(g) => &layout.groups[g].members,
                     };
-                    count.fill(0);
-                    for &u in members {
-                        dom.each_dominator(u, |p| {
-                            if let Some(&j) = port_of.get(p as usize).filter(|&&j| j != usize::MAX) {
-                                count[j] += 1;
-                            }
-                        });
-                    }
-                    for (j, &x) in count.iter().enumerate() {
-                        if x == members.len() {
-                            ports[j].1 |= 1 << k;
-                        }
+                    while under != 0 {
+                        ports[under.trailing_zeros() as usize].1 |= 1 << k;
+                        under &= under - 1;
                     }
                 }
             }
@@ -435,7 +458,7 @@ impl Horizons {
             }
             // The ports that floor the most entries, each among the entries of the one before.
             let mut live = u64::MAX;
-            let mut chosen: Vec<(usize, u64)> = Vec::new();
+            chosen.clear();
             for _ in 0..LEVELS {
                 let best = ports
                     .iter()
@@ -450,7 +473,9 @@ impl Horizons {
                 continue;
             }
             // The sublists: the entries under no chosen port, then under the first only, ...
-            let list = list.to_vec();
+            copy.clear();
+            copy.extend_from_slice(list);
+            let list = &copy[..];
             let depth = |k: usize| chosen.iter().take_while(|&&(_, under)| under & (1 << k) != 0).count();
             let start = self.near.len();
             self.at_slot[s].levels = self.levels.len() as u32;
@@ -538,6 +563,7 @@ impl Horizons {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeSet;
 
     /// The earliest input time by brute force: relax `out_u = min(key_u, in_u)`,
     /// `in_c = min over inputs (out_u + latency)` to the fixed point.
