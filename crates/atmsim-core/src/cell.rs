@@ -159,14 +159,7 @@ impl CellFifo {
     ) -> u32 {
         let before = out.q.back().map_or(0, |&(t, _)| t);
         let n = self.q.relay(&mut out.q, limit, f);
-        debug_assert!(
-            out.q
-                .iter()
-                .skip(out.q.len() - n)
-                .try_fold(before, |t, &(at, _)| (at >= t).then_some(at))
-                .is_some(),
-            "cells must arrive in order"
-        );
+        debug_assert!(out.last_in_order(before, n), "cells must arrive in order");
         n as u32
     }
     /// [`CellFifo::relay`] with the step taken per stretch of cells ([`Ring::relay_chunks`];
@@ -180,15 +173,12 @@ impl CellFifo {
     ) -> u32 {
         let before = out.q.back().map_or(0, |&(t, _)| t);
         let n = self.q.relay_chunks(&mut out.q, limit, f);
-        debug_assert!(
-            out.q
-                .iter()
-                .skip(out.q.len() - n)
-                .try_fold(before, |t, &(at, _)| (at >= t).then_some(at))
-                .is_some(),
-            "cells must arrive in order"
-        );
+        debug_assert!(out.last_in_order(before, n), "cells must arrive in order");
         n as u32
+    }
+    /// Whether the last `n` cells here arrive in order, after `before` (the relays' check).
+    fn last_in_order(&self, before: Time, n: usize) -> bool {
+        self.q.iter().skip(self.q.len() - n).try_fold(before, |t, &(at, _)| (at >= t).then_some(at)).is_some()
     }
     /// The arrival time of the `k`-th cell from the head (0: the head), if there are more.
     #[inline]
