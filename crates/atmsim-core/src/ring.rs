@@ -14,6 +14,21 @@ pub trait Relayer<T, U> {
     fn relay(&mut self, v: &T) -> Option<U>;
 }
 
+/// A [`Relayer`] walked over a stretch value by value ([`Ring::relay`]).
+struct PerValue<'a, R>(&'a mut R);
+
+impl<T, U, R: Relayer<T, U>> ChunkRelayer<T, U> for PerValue<'_, R> {
+    #[inline(always)]
+    fn relay_chunk(&mut self, src: &[T], dst: &mut [U]) -> usize {
+        // One index for both slices (a zip with `enumerate` keeps three counters).
+        for j in 0..src.len() {
+            let Some(u) = self.0.relay(&src[j]) else { return j };
+            dst[j] = u;
+        }
+        src.len()
+    }
+}
+
 /// The walk [`Ring::relay_chunks`] takes over each stretch of values that wraps in neither ring
 /// (a caller whose loop keeps its state in registers across values, and leaves the loop for a
 /// rare case without a call inside it: `Port::train`).
@@ -132,28 +147,7 @@ impl<T: Copy + Default> Ring<T> {
         limit: usize,
         f: &mut impl Relayer<T, U>,
     ) -> usize {
-        let n = self.len().min(out.buf.len() - out.len()).min(limit);
-        let (from, to) = (self.mask(), out.mask());
-        let mut moved = 0;
-        // In chunks that wrap in neither ring: plain slices, walked side by side.
-        'walk: while moved < n {
-            let i = self.head.wrapping_add(moved) & from;
-            let o = out.tail.wrapping_add(moved) & to;
-            let len = (n - moved).min(self.buf.len() - i).min(out.buf.len() - o);
-            // One index for both slices (a zip with `enumerate` keeps three counters).
-            let (src, dst) = (&self.buf[i..i + len], &mut out.buf[o..o + len]);
-            for j in 0..len {
-                let Some(u) = f.relay(&src[j]) else {
-                    moved += j;
-                    break 'walk;
-                };
-                dst[j] = u;
-            }
-            moved += len;
-        }
-        self.head = self.head.wrapping_add(moved);
-        out.tail = out.tail.wrapping_add(moved);
-        moved
+        self.relay_chunks(out, limit, &mut PerValue(f))
     }
 
     /// [`Ring::relay`] with the step taken per stretch of values that wraps in neither ring
