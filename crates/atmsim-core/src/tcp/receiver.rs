@@ -30,8 +30,12 @@ pub struct TcpReceiver {
     wnd: u32,
     /// Out-of-order data held back, as disjoint sorted [start, end) ranges.
     ooo: Vec<(u32, u32)>,
-    /// SACK blocks of the last ACK, most recent first (RFC 2018 section 4 ordering).
+    /// SACK blocks of the last ACK, most recent first (RFC 2018 section 4 ordering). Kept
+    /// only when ACKs carry SACK blocks: nothing else reads it.
     reported: Vec<(u32, u32)>,
+    /// SACK blocks an ACK can carry (`TcpConfig::max_sack_blocks`: 0 without SACK), fixed
+    /// for the connection and needed at every ACK.
+    sack_blocks: usize,
     /// Full segments received and not yet acknowledged (delayed ACK).
     unacked: u32,
     /// Delayed-ACK deadline (a fast-timer tick), if an ACK is being held.
@@ -54,6 +58,7 @@ impl TcpReceiver {
             wnd: cfg.advertised_window(),
             ooo: Vec::new(),
             reported: Vec::new(),
+            sack_blocks: cfg.max_sack_blocks() as usize,
             unacked: 0,
             delack: None,
             ts_recent: 0,
@@ -118,7 +123,9 @@ impl TcpReceiver {
             }
             // A hole: cache, and ACK at once (a duplicate ACK, with SACK blocks).
             self.cache(start, end);
-            self.note_block(start, end);
+            if self.sack_blocks > 0 {
+                self.note_block(start, end);
+            }
             return true;
         }
         let filled_hole = !self.ooo.is_empty();
@@ -160,7 +167,7 @@ impl TcpReceiver {
             f.ts_ecr = self.ts_recent;
             opt += TIMESTAMP_OPTION;
         }
-        let max_blocks = self.cfg.max_sack_blocks() as usize;
+        let max_blocks = self.sack_blocks;
         if max_blocks > 0 && !self.ooo.is_empty() {
             // Most recent first, each still held and not yet covered by rcv_nxt.
             // Built apart and stored whole: a frame whose blocks are written in place through

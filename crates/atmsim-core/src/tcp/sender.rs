@@ -76,6 +76,8 @@ pub struct TcpSender {
     timing: Option<(u32, Time)>,
     /// Retransmission timer deadline (a slow-timer tick), if running.
     rexmt: Option<Time>,
+    /// The deadline [`TcpSender::arm_rexmt`] found last, kept for the rest of its tick interval.
+    rexmt_memo: RexmtMemo,
     /// With `timing_excludes_transmission`: the octet whose segment's transmission completion
     /// (re)starts the running timer, while that segment still waits in the adapter.
     rexmt_on_tx: Option<u32>,
@@ -89,6 +91,37 @@ pub struct TcpSender {
     pub stats: SenderStats,
     /// Congestion-window trace, when asked for.
     pub trace: Option<Vec<CwndSample>>,
+}
+
+/// A retransmission deadline and where it holds: for every `now` in the slow-timer tick
+/// interval that ends (exclusive) at `end`, a timeout of `ticks` ticks armed at `now` fires at
+/// `deadline` (the interval's tick index is all that [`TcpConfig::tick_index`] keeps of `now`).
+#[derive(Debug, Clone, Copy, Default)]
+struct RexmtMemo {
+    end: Time,
+    /// 0 (never a timeout: [`Rto`] keeps at least one tick) until filled.
+    ticks: u32,
+    deadline: Time,
+}
+
+impl RexmtMemo {
+    /// The deadline, if `now` lies in the remembered interval `[end - tick, end)` and the
+    /// timeout is the remembered one.
+    #[inline(always)]
+    fn get(&self, now: Time, ticks: u32, tick: Time) -> Option<Time> {
+        // end - tick <= now < end, as one unsigned compare (end - now in 1..=tick).
+        (self.ticks == ticks && self.end.wrapping_sub(now).wrapping_sub(1) < tick).then_some(self.deadline)
+    }
+
+    /// Find the deadline the long way and remember it for the rest of `now`'s tick interval.
+    #[cold]
+    #[inline(never)]
+    fn fill(&mut self, c: &TcpConfig, now: Time, ticks: u32) -> Time {
+        let i = c.tick_index(now);
+        // Interval i is [tick_start(i), tick_start(i + 1)) (its start clipped at 0 for i = 0).
+        *self = RexmtMemo { end: c.tick_start(i + 1), ticks, deadline: c.tick_start(i + ticks as u64) };
+        self.deadline
+    }
 }
 
 impl TcpSender {
@@ -116,6 +149,7 @@ impl TcpSender {
             backoff: 0,
             timing: None,
             rexmt: None,
+            rexmt_memo: RexmtMemo::default(),
             rexmt_on_tx: None,
             tx_done: cfg.iss,
             unsent: 0,
@@ -215,13 +249,20 @@ impl TcpSender {
 
     fn arm_rexmt(&mut self, now: Time) {
         // BSD counts the timer down on slow-timer ticks: a timeout of n ticks armed at `now`
-        // fires on the n-th tick after it.
-        let c = &self.cfg;
-        self.rexmt = Some(c.tick_start(c.tick_index(now) + self.rto.current() as u64));
+        // fires on the n-th tick after it. Every ACK of new data restarts the timer, and an
+        // ACK clock of a few hundred microseconds restarts it hundreds of times in one 100 ms
+        // tick, to the same deadline: the memo answers those without the division.
+        let ticks = self.rto.current();
+        let deadline = match self.rexmt_memo.get(now, ticks, self.cfg.tick) {
+            Some(d) => d,
+            None => self.rexmt_memo.fill(&self.cfg, now, ticks),
+        };
+        debug_assert_eq!(deadline, self.cfg.tick_start(self.cfg.tick_index(now) + ticks as u64));
+        self.rexmt = Some(deadline);
         // Timing from transmission completion: if the oldest outstanding segment has not left
         // the host yet, the timer starts again when it has.
-        self.rexmt_on_tx =
-            (c.timing_excludes_transmission && seq::ge(self.snd_una, self.tx_done)).then_some(self.snd_una);
+        self.rexmt_on_tx = (self.cfg.timing_excludes_transmission && seq::ge(self.snd_una, self.tx_done))
+            .then_some(self.snd_una);
     }
 
     /// The host's adapter put the last cell of data segment [seq, seq + len) on the link at
@@ -552,9 +593,14 @@ impl TcpSender {
             return;
         }
         let mss = self.mss;
+        // `send_at` moves snd_nxt, snd_max and the unsent count, never the window, snd_una or
+        // the largest window offered: those are read once, not again after every segment.
+        let win = self.window();
+        let una = self.snd_una;
+        let half_largest = self.max_sndwnd / 2;
         loop {
-            let flight = self.snd_nxt.wrapping_sub(self.snd_una);
-            let win = self.window();
+            debug_assert_eq!((win, una, half_largest), (self.window(), self.snd_una, self.max_sndwnd / 2));
+            let flight = self.snd_nxt.wrapping_sub(una);
             if flight >= win {
                 return;
             }
@@ -569,13 +615,13 @@ impl TcpSender {
                 // largest window the peer offered. A retransmission always goes (BSD: snd_nxt <
                 // snd_max), or a short last segment could wait forever after a timeout.
                 let empties = len as u64 == avail;
-                let idle = self.snd_max == self.snd_una;
+                let idle = self.snd_max == una;
                 let retransmitting = seq::lt(self.snd_nxt, self.snd_max);
-                if !(empties && (idle || self.cfg.nodelay)) && len < self.max_sndwnd / 2 && !retransmitting {
+                if !(empties && (idle || self.cfg.nodelay)) && len < half_largest && !retransmitting {
                     return;
                 }
             }
-            self.send_at(now, self.snd_nxt, len, out);
+            self.send_at_inline(now, self.snd_nxt, len, out);
         }
     }
 
@@ -643,7 +689,14 @@ impl TcpSender {
     }
 
     /// Put one segment [s, s + len) on the wire.
+    #[inline(never)]
     fn send_at(&mut self, now: Time, s: u32, len: u32, out: &mut impl SegmentSink) {
+        self.send_at_inline(now, s, len, out);
+    }
+
+    /// [`TcpSender::send_at`], compiled into its caller.
+    #[inline(always)]
+    fn send_at_inline(&mut self, now: Time, s: u32, len: u32, out: &mut impl SegmentSink) {
         if len == 0 {
             return;
         }
@@ -805,6 +858,46 @@ mod tests {
         // A segment that already left does not move the timer again.
         s.transmitted(250 * ms, sent[1].seq, sent[1].len);
         assert_eq!(s.next_timer(), restarted + 90 * ms);
+    }
+
+    /// The memo against the division it replaces, at instants that walk forwards and back
+    /// across tick boundaries (phases up to one tick, timeouts that change between calls).
+    #[test]
+    fn the_timer_memo_gives_the_deadline_the_division_gives() {
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut hits = 0;
+        for _ in 0..300 {
+            let tick = 1 + next() % 50;
+            let c = TcpConfig { tick, tick_phase: next() % tick, ..TcpConfig::ubr_plus() };
+            let mut memo = RexmtMemo::default();
+            let mut now = next() % (3 * tick);
+            for _ in 0..200 {
+                now = match next() % 8 {
+                    0 => now.saturating_sub(next() % (2 * tick)),
+                    1 => now + next() % (5 * tick),
+                    // One before, at and after a tick boundary.
+                    2 => (c.tick_start(c.tick_index(now) + 1) + next() % 3).saturating_sub(1),
+                    _ => now + next() % 3,
+                };
+                let ticks = 1 + (next() % 16 / 13) as u32;
+                let want = c.tick_start(c.tick_index(now) + ticks as u64);
+                let got = match memo.get(now, ticks, tick) {
+                    Some(d) => {
+                        hits += 1;
+                        d
+                    }
+                    None => memo.fill(&c, now, ticks),
+                };
+                assert_eq!(got, want, "tick {tick} phase {} now {now} ticks {ticks}", c.tick_phase);
+            }
+        }
+        assert!(hits > 20_000, "the memo answered {hits} times");
     }
 
     #[test]
