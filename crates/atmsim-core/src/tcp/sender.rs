@@ -633,9 +633,9 @@ impl TcpSender {
                 return;
             }
             let from = seq::max(self.high_rxt, self.snd_una);
-            let hole = self.sb.next_hole(from);
+            let hole = self.sb.holes(from).next();
             // (1) the first lost hole not yet retransmitted
-            if let Some((a, b)) = hole.filter(|&(a, _)| self.is_lost(a)) {
+            if let Some((a, b, _)) = hole.filter(|&(_, _, above)| above > self.lost_above()) {
                 let len = mss.min(b.wrapping_sub(a));
                 self.send_at(now, a, len, out);
                 self.high_rxt = a.wrapping_add(len);
@@ -651,7 +651,7 @@ impl TcpSender {
                 continue;
             }
             // (3) a hole not yet deemed lost
-            if let Some((a, b)) = hole {
+            if let Some((a, b, _)) = hole {
                 let len = mss.min(b.wrapping_sub(a));
                 self.send_at(now, a, len, out);
                 self.high_rxt = a.wrapping_add(len);
@@ -661,9 +661,10 @@ impl TcpSender {
         }
     }
 
-    /// RFC 6675 IsLost: more than (DupThresh - 1) segments' worth SACKed above `s`.
-    fn is_lost(&self, s: u32) -> bool {
-        self.sb.sacked_above(s) > ((self.cfg.dupack_threshold - 1) * self.mss) as u64
+    /// RFC 6675 IsLost: an octet is lost when more than this is SACKed above it ((DupThresh -
+    /// 1) segments' worth).
+    fn lost_above(&self) -> u64 {
+        ((self.cfg.dupack_threshold - 1) * self.mss) as u64
     }
 
     /// RFC 6675 SetPipe, per hole: octets not SACKed and not lost count once, octets
@@ -674,16 +675,15 @@ impl TcpSender {
         if seq::lt(top, self.snd_max) {
             pipe += self.snd_max.wrapping_sub(seq::max(top, self.snd_una)) as u64;
         }
-        let mut at = self.snd_una;
-        while let Some((a, b)) = self.sb.next_hole(at) {
-            if !self.is_lost(a) {
+        let lost_above = self.lost_above();
+        for (a, b, above) in self.sb.holes(self.snd_una) {
+            if above <= lost_above {
                 pipe += b.wrapping_sub(a) as u64;
             }
             if seq::gt(self.high_rxt, a) {
                 let end = if seq::lt(self.high_rxt, b) { self.high_rxt } else { b };
                 pipe += end.wrapping_sub(a) as u64;
             }
-            at = b;
         }
         pipe.min(u32::MAX as u64) as u32
     }
