@@ -209,6 +209,11 @@ pub struct Host {
     /// `runs` is `NO_RUNS`; else `RUNS_PLAIN`, or the index of the one background source whose
     /// cells these are (its bounded queue counts them).
     runs: u32,
+    /// A committing host without sinks that carries one VC (every TCP host of the N-source
+    /// model): no control cell arrives (committing rules out RM cells) and no other VC's cells
+    /// come between a frame's, so a PDU is whole if its EOF cell is where the frame's cell
+    /// count puts it (`take_middle_cells`).
+    whole_by_count: bool,
     /// Tests: no runs at all, each departure an iteration of the batch loop (the yardstick).
     #[cfg(test)]
     cell_by_cell: bool,
@@ -240,6 +245,7 @@ impl Host {
             timing_on_tx: false,
             commit_end: NO_COMMIT,
             runs: NO_RUNS,
+            whole_by_count: false,
             #[cfg(test)]
             cell_by_cell: false,
         }
@@ -561,6 +567,7 @@ impl Host {
         let plain_departures = committable && self.adapter.taggers.is_empty();
         let eligible = !rm_cells && committable && !background;
         self.commit_end = if eligible { end } else { NO_COMMIT };
+        self.whole_by_count = eligible && self.labels.len() == 1 && self.sink_of.is_empty();
         // A background source's queue frees a cell at each departure: in a run it frees the
         // run's cells, if they are all its own (no other endpoint here sends).
         let mut senders =
@@ -709,6 +716,28 @@ impl Host {
             n += 1;
             if SINKS {
                 self.count_sink_cell(cell.vc);
+            }
+            if !SINKS && self.whole_by_count && self.reasm[cell.vc as usize].held == 0 {
+                // A PDU starts with this cell, and the host carries one VC: the frame's cells
+                // come in order with nothing between them but lost ones, so if the cell where
+                // its EOF would be, had none been lost, is that EOF (before `stop`), none was.
+                // A live cell with this cell's frame index is of its frame (the slot stays
+                // pinned while this cell is held). The frame's other cells are skipped unread.
+                let k = frames.get(cell.frame).ncells.wrapping_sub(2);
+                if let Some((t, eof)) = fifo.get(k) {
+                    if t < stop && eof.frame == cell.frame && eof.flags & (F_EOF | F_CONTROL) == F_EOF {
+                        debug_assert!(fifo
+                            .iter()
+                            .take(k as usize)
+                            .all(|&(_, c)| c.frame == cell.frame && c.flags & (F_EOF | F_CONTROL) == 0));
+                        fifo.skip(k + 1);
+                        self.reasm[cell.vc as usize].last_flags = eof.flags;
+                        n += u64::from(k);
+                        last = Some((t, eof));
+                        whole = k + 2;
+                        break;
+                    }
+                }
             }
             // The cells of this frame that follow it unbroken (with the same flags): each
             // would only repeat what this one did, so they are counted at once.
@@ -929,13 +958,14 @@ mod tests {
 
     #[test]
     fn frames_taken_in_batches_are_reassembled_as_cell_by_cell() {
-        // Both loops: a host sending cell by cell, and a committing one (compiled apart).
-        for committing in [false, true] {
-            batches_against_cells(committing);
+        // Both loops: a host sending cell by cell, and a committing one (compiled apart); and
+        // a committing host with one VC, whose PDUs are found whole by their cell count.
+        for (committing, vcs) in [(false, 3), (true, 3), (true, 1)] {
+            batches_against_cells(committing, vcs);
         }
     }
 
-    fn batches_against_cells(committing: bool) {
+    fn batches_against_cells(committing: bool, vcs: usize) {
         // Frames of 1 to 14 cells on three VCs, their cells interleaved on the link, some lost
         // on the way (a lost EOF merges a frame with the next), some with EFCI from a middle
         // cell on. One host takes them in batches of random lengths through `advance` (whole
@@ -945,18 +975,19 @@ mod tests {
         // frame compare at the EOF, counts a merged PDU as whole and releases a slot twice.)
         let mut rng = crate::rng::Rng::stream(11, "reassembly");
         let clock = || SlotClock::new(CellPeriod::from_bps(155_520_000));
-        let (mut batched, mut wb) = (Host::new("b".into(), 0, clock(), 3), world());
-        let (mut cells, mut wc) = (Host::new("c".into(), 0, clock(), 3), world());
+        let (mut batched, mut wb) = (Host::new("b".into(), 0, clock(), vcs), world());
+        let (mut cells, mut wc) = (Host::new("c".into(), 0, clock(), vcs), world());
         wb.fifos.push(CellFifo::new(0));
         batched.inputs.push(1);
         // A run's end past every batch (as a run's end bounds every horizon).
         batched.commit_until(if committing { 1 << 60 } else { NO_COMMIT }, false, &wb);
         assert_eq!(batched.commit_end != NO_COMMIT, committing);
+        assert_eq!(batched.whole_by_count, committing && vcs == 1);
         let mut arrivals = Vec::new();
         let mut open: Vec<Vec<Cell>> = Vec::new();
         for _ in 0..3_000 {
-            if open.len() < 3 && (open.is_empty() || rng.next_u64().is_multiple_of(3)) {
-                let vc = (rng.next_u64() % 3) as VcId;
+            if open.len() < vcs && (open.is_empty() || rng.next_u64().is_multiple_of(3)) {
+                let vc = (rng.next_u64() % vcs as u64) as VcId;
                 if open.iter().all(|f| f[0].vc != vc) {
                     let n = 1 + (rng.next_u64() % 14) as u32;
                     let (fb, fc) = (frame(&mut wb, n), frame(&mut wc, n));
@@ -1002,7 +1033,7 @@ mod tests {
                 })
                 .collect()
         };
-        let (mut fed, mut taken, mut horizon) = (0, 0, 0);
+        let (mut fed, mut taken, mut horizon, mut events) = (0, 0, 0, 0);
         while taken < arrivals.len() {
             horizon += 1 + rng.next_u64() % 40_000;
             // Cells arrive ahead of the batch too (they wait in the FIFO).
@@ -1014,7 +1045,9 @@ mod tests {
                 cells.receive(at(taken), arrivals[taken], &mut wc);
                 taken += 1;
             }
-            batched.advance(horizon, &mut wb);
+            // One event per cell taken (nothing is sent here).
+            events += batched.advance(horizon, &mut wb);
+            assert_eq!(events, batched.stats.cells_in);
             let stats = |h: &Host| (h.stats.cells_in, h.stats.frames_in, h.stats.frames_corrupted);
             assert_eq!(stats(&batched), stats(&cells));
             assert_eq!(wb.frames.live(), wc.frames.live());
