@@ -141,6 +141,16 @@ impl CellFifo {
             same
         }) as u32
     }
+    /// The `k`-th cell from the head (0: the head), with its arrival time, if there are more.
+    #[inline]
+    pub fn get(&self, k: u32) -> Option<(Time, Cell)> {
+        self.q.get(k as usize).copied()
+    }
+    /// Drop the `k <= len()` cells at the head (cells a caller has read where they are).
+    #[inline]
+    pub fn skip(&mut self, k: u32) {
+        self.q.skip_front(k as usize);
+    }
     /// The cell at the head, with its arrival time.
     #[inline]
     pub fn front(&self) -> Option<(Time, Cell)> {

@@ -243,6 +243,13 @@ impl<T: Copy + Default> Ring<T> {
         Some(v)
     }
 
+    /// Drop the first `k <= len()` values.
+    #[inline]
+    pub fn skip_front(&mut self, k: usize) {
+        assert!(k <= self.len(), "skipping {k} of {} values", self.len());
+        self.head = self.head.wrapping_add(k);
+    }
+
     /// The values from first to last.
     pub fn iter(&self) -> impl Iterator<Item = &T> + '_ {
         let mask = self.mask();

@@ -10,7 +10,7 @@ use super::adapter::{Adapter, ControlledVc, TxFrame, VcTagger};
 use super::{InputMerge, Labels, SourceQueue, World, NO_CAPTURE, NO_COMMIT};
 use crate::aal5;
 use crate::app::App;
-use crate::cell::{Cell, VcId, F_CLP, F_CONTROL, F_EFCI, F_EOF};
+use crate::cell::{Cell, CellFifo, VcId, F_CLP, F_CONTROL, F_EFCI, F_EOF};
 use crate::conformance::AdapterTagger;
 use crate::frame::{Frame, FrameSlab, SegKind};
 use crate::tcp::{SegmentSink, TcpReceiver, TcpSender};
@@ -127,6 +127,40 @@ impl Reasm {
     }
 }
 
+impl Reasm {
+    /// At a host carrying one VC without control cells (`Host::whole_by_count`), with `cell`
+    /// at the head of `fifo` and nothing held: if `cell` starts a PDU whose cells are all in
+    /// before `stop`, unbroken, take them (skipped unread: only the EOF's flags are recorded)
+    /// and return the EOF cell, its arrival and the PDU's cell count. A frame's cells come in
+    /// order with nothing between them but lost ones, so the cell where its EOF would be, had
+    /// none been lost, is that EOF only if none was; and a live cell with `cell`'s frame index
+    /// is of its frame (the slot stays pinned while `cell` is held).
+    #[inline(always)]
+    fn whole_at_head(
+        &mut self,
+        fifo: &mut CellFifo,
+        cell: Cell,
+        stop: Time,
+        frames: &FrameSlab,
+    ) -> Option<(Time, Cell, u32)> {
+        if cell.flags & (F_EOF | F_CONTROL) != 0 || self.held != 0 {
+            return None;
+        }
+        let n = frames.get(cell.frame).ncells;
+        let (at, eof) = fifo.get(n.wrapping_sub(1))?;
+        if at >= stop || eof.frame != cell.frame || eof.flags & (F_EOF | F_CONTROL) != F_EOF {
+            return None;
+        }
+        debug_assert!(fifo
+            .iter()
+            .take(n as usize - 1)
+            .all(|&(_, c)| c.frame == cell.frame && !c.is_eof() && !c.is_control()));
+        fifo.skip(n);
+        self.last_flags = eof.flags;
+        Some((at, eof, n))
+    }
+}
+
 /// The adapter seen from a TCP endpoint: frames in, cells queued (or, at a committing host
 /// with nothing queued, put on the wire at once: see [`Adapter::commit_frame`]).
 struct Tx<'a> {
@@ -209,6 +243,12 @@ pub struct Host {
     /// `runs` is `NO_RUNS`; else `RUNS_PLAIN`, or the index of the one background source whose
     /// cells these are (its bounded queue counts them).
     runs: u32,
+    /// A host that commits its departures (`commit_end` set: never under the reference
+    /// schedule), has no sinks and carries one VC (every TCP host of the N-source model): no
+    /// control cell arrives (committing rules out RM cells) and no other VC's cells come
+    /// between a frame's, so a PDU is whole if its EOF cell is where the frame's cell count
+    /// puts it ([`Host::advance_by_count`]).
+    whole_by_count: bool,
     /// Tests: no runs at all, each departure an iteration of the batch loop (the yardstick).
     #[cfg(test)]
     cell_by_cell: bool,
@@ -240,6 +280,7 @@ impl Host {
             timing_on_tx: false,
             commit_end: NO_COMMIT,
             runs: NO_RUNS,
+            whole_by_count: false,
             #[cfg(test)]
             cell_by_cell: false,
         }
@@ -561,6 +602,8 @@ impl Host {
         let plain_departures = committable && self.adapter.taggers.is_empty();
         let eligible = !rm_cells && committable && !background;
         self.commit_end = if eligible { end } else { NO_COMMIT };
+        self.whole_by_count =
+            self.commit_end != NO_COMMIT && self.labels.len() == 1 && self.sink_of.is_empty();
         // A background source's queue frees a cell at each departure: in a run it frees the
         // run's cells, if they are all its own (no other endpoint here sends).
         let mut senders =
@@ -599,7 +642,9 @@ impl Host {
 
     pub fn advance(&mut self, horizon: Time, world: &mut World) -> u64 {
         if let [input] = self.inputs[..] {
-            return if self.commit_end != NO_COMMIT && self.sink_of.is_empty() {
+            return if self.whole_by_count {
+                self.advance_by_count(input as usize, horizon, world)
+            } else if self.commit_end != NO_COMMIT && self.sink_of.is_empty() {
                 self.advance_one_input::<true>(input as usize, horizon, world)
             } else {
                 self.advance_one_input::<false>(input as usize, horizon, world)
@@ -631,52 +676,116 @@ impl Host {
         let committing = COMMITTING_PLAIN || self.commit_end != NO_COMMIT;
         let mut events = if committing { self.commit(world) } else { 0 };
         loop {
-            let tt = self.timers.min();
-            // A committing adapter's next slot is at or after the end of the run.
-            let td = if COMMITTING_PLAIN {
-                debug_assert!(self.adapter.next_send() >= horizon);
-                NEVER
-            } else {
-                self.adapter.next_send()
-            };
-            // On ties: arrivals, then timers, then the adapter's slot; so the arrivals before
-            // `stop` come first.
-            let stop = horizon.min(tt.saturating_add(1)).min(td.saturating_add(1));
-            let (middle, last, whole) = if COMMITTING_PLAIN || self.sink_of.is_empty() {
-                self.take_middle_cells::<false>(input, stop, world)
-            } else {
-                self.take_middle_cells::<true>(input, stop, world)
-            };
-            events += middle;
-            if let Some((at, cell)) = last {
-                self.stats.cells_in += 1;
-                if whole > 0 {
-                    self.receive_whole(at, cell, whole, world);
-                } else {
-                    self.receive_last(at, cell, world);
-                }
-            } else {
-                let t = tt.min(td);
-                if t >= horizon {
-                    break;
-                }
-                if tt == t {
-                    self.fire_timers(t, world);
-                } else if self.cell_by_cell() {
-                    self.send_cell(world);
-                } else {
-                    // Nothing happens here before the next arrival or timer but departures.
-                    let arrival = world.fifos[input].head_time().unwrap_or(NEVER);
-                    events += self.send_run(horizon.min(tt).min(arrival), world) - 1;
-                }
-            }
-            events += 1;
-            if committing {
-                events += self.commit(world);
+            let (e, more) = self.one_input_step::<COMMITTING_PLAIN>(input, horizon, world);
+            events += e;
+            if !more {
+                break;
             }
         }
         self.next_arrival = world.fifos[input].head_time().unwrap_or(NEVER);
         events
+    }
+
+    /// `advance` for a host whose PDUs are found whole by their cell count (`whole_by_count`:
+    /// it commits, has no sinks and carries one VC, so no control cell arrives and no other
+    /// VC's cells come between a frame's). A frame's cells come in order with nothing between
+    /// them but lost ones: if the cell where a PDU's EOF would be, had none been lost, is that
+    /// EOF, none was, and the PDU is delivered with its other cells skipped unread. Anything
+    /// else (a PDU not yet all in before the stop, lost cells, a timer, the batch's end) takes
+    /// a step of [`Host::advance_one_input`]'s loop, out of line.
+    fn advance_by_count(&mut self, input: usize, horizon: Time, world: &mut World) -> u64 {
+        debug_assert!(self.whole_by_count && self.commit_end != NO_COMMIT && self.sink_of.is_empty());
+        let mut events = self.commit(world);
+        loop {
+            let tt = self.timers.min();
+            let stop = horizon.min(tt.saturating_add(1));
+            let fifo = &mut world.fifos[input];
+            match fifo.front() {
+                Some((t, cell)) if t < stop => {
+                    let r = &mut self.reasm[cell.vc as usize];
+                    if let Some((at, eof, n)) = r.whole_at_head(fifo, cell, stop, &world.frames) {
+                        self.stats.cells_in += u64::from(n);
+                        self.receive_whole(at, eof, n, world);
+                        events += u64::from(n) + self.commit(world);
+                        continue;
+                    }
+                }
+                // Nothing before the stop, and no timer before the horizon: the batch's end,
+                // as the step would find it.
+                _ if tt >= horizon => break,
+                _ => {}
+            }
+            let (e, more) = self.one_input_step_apart(input, horizon, world);
+            events += e;
+            if !more {
+                break;
+            }
+        }
+        self.next_arrival = world.fifos[input].head_time().unwrap_or(NEVER);
+        events
+    }
+
+    /// [`Host::one_input_step`] of a committing host without sinks, out of line.
+    #[inline(never)]
+    fn one_input_step_apart(&mut self, input: usize, horizon: Time, world: &mut World) -> (u64, bool) {
+        self.one_input_step::<true>(input, horizon, world)
+    }
+
+    /// One turn of [`Host::advance_one_input`]'s loop: the cells up to the next event taken,
+    /// that event handled; returns the events and whether the batch goes on (not at its end:
+    /// then only the cells before the end were taken).
+    #[inline(always)]
+    fn one_input_step<const COMMITTING_PLAIN: bool>(
+        &mut self,
+        input: usize,
+        horizon: Time,
+        world: &mut World,
+    ) -> (u64, bool) {
+        let committing = COMMITTING_PLAIN || self.commit_end != NO_COMMIT;
+        let tt = self.timers.min();
+        // A committing adapter's next slot is at or after the end of the run.
+        let td = if COMMITTING_PLAIN {
+            debug_assert!(self.adapter.next_send() >= horizon);
+            NEVER
+        } else {
+            self.adapter.next_send()
+        };
+        // On ties: arrivals, then timers, then the adapter's slot; so the arrivals before
+        // `stop` come first.
+        let stop = horizon.min(tt.saturating_add(1)).min(td.saturating_add(1));
+        let (middle, last, whole) = if COMMITTING_PLAIN || self.sink_of.is_empty() {
+            self.take_middle_cells::<false>(input, stop, world)
+        } else {
+            self.take_middle_cells::<true>(input, stop, world)
+        };
+        let mut events = middle;
+        if let Some((at, cell)) = last {
+            self.stats.cells_in += 1;
+            if whole > 0 {
+                self.receive_whole(at, cell, whole, world);
+            } else {
+                self.receive_last(at, cell, world);
+            }
+        } else {
+            let t = tt.min(td);
+            if t >= horizon {
+                return (events, false);
+            }
+            if tt == t {
+                self.fire_timers(t, world);
+            } else if self.cell_by_cell() {
+                self.send_cell(world);
+            } else {
+                // Nothing happens here before the next arrival or timer but departures.
+                let arrival = world.fifos[input].head_time().unwrap_or(NEVER);
+                events += self.send_run(horizon.min(tt).min(arrival), world) - 1;
+            }
+        }
+        events += 1;
+        if committing {
+            events += self.commit(world);
+        }
+        (events, true)
     }
 
     /// Take the cells arriving before `stop` while they are data cells in the middle of their
@@ -818,7 +927,6 @@ impl Host {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cell::CellFifo;
     use crate::net::{Captures, Channel, Sched};
     use crate::time::CellPeriod;
 
@@ -929,13 +1037,14 @@ mod tests {
 
     #[test]
     fn frames_taken_in_batches_are_reassembled_as_cell_by_cell() {
-        // Both loops: a host sending cell by cell, and a committing one (compiled apart).
-        for committing in [false, true] {
-            batches_against_cells(committing);
+        // Both loops: a host sending cell by cell, and a committing one (compiled apart); and
+        // a committing host with one VC, whose PDUs are found whole by their cell count.
+        for (committing, vcs) in [(false, 3), (true, 3), (false, 1), (true, 1)] {
+            batches_against_cells(committing, vcs);
         }
     }
 
-    fn batches_against_cells(committing: bool) {
+    fn batches_against_cells(committing: bool, vcs: usize) {
         // Frames of 1 to 14 cells on three VCs, their cells interleaved on the link, some lost
         // on the way (a lost EOF merges a frame with the next), some with EFCI from a middle
         // cell on. One host takes them in batches of random lengths through `advance` (whole
@@ -945,18 +1054,19 @@ mod tests {
         // frame compare at the EOF, counts a merged PDU as whole and releases a slot twice.)
         let mut rng = crate::rng::Rng::stream(11, "reassembly");
         let clock = || SlotClock::new(CellPeriod::from_bps(155_520_000));
-        let (mut batched, mut wb) = (Host::new("b".into(), 0, clock(), 3), world());
-        let (mut cells, mut wc) = (Host::new("c".into(), 0, clock(), 3), world());
+        let (mut batched, mut wb) = (Host::new("b".into(), 0, clock(), vcs), world());
+        let (mut cells, mut wc) = (Host::new("c".into(), 0, clock(), vcs), world());
         wb.fifos.push(CellFifo::new(0));
         batched.inputs.push(1);
         // A run's end past every batch (as a run's end bounds every horizon).
         batched.commit_until(if committing { 1 << 60 } else { NO_COMMIT }, false, &wb);
         assert_eq!(batched.commit_end != NO_COMMIT, committing);
+        assert_eq!(batched.whole_by_count, committing && vcs == 1);
         let mut arrivals = Vec::new();
         let mut open: Vec<Vec<Cell>> = Vec::new();
         for _ in 0..3_000 {
-            if open.len() < 3 && (open.is_empty() || rng.next_u64().is_multiple_of(3)) {
-                let vc = (rng.next_u64() % 3) as VcId;
+            if open.len() < vcs && (open.is_empty() || rng.next_u64().is_multiple_of(3)) {
+                let vc = (rng.next_u64() % vcs as u64) as VcId;
                 if open.iter().all(|f| f[0].vc != vc) {
                     let n = 1 + (rng.next_u64() % 14) as u32;
                     let (fb, fc) = (frame(&mut wb, n), frame(&mut wc, n));
@@ -1002,7 +1112,7 @@ mod tests {
                 })
                 .collect()
         };
-        let (mut fed, mut taken, mut horizon) = (0, 0, 0);
+        let (mut fed, mut taken, mut horizon, mut events) = (0, 0, 0, 0);
         while taken < arrivals.len() {
             horizon += 1 + rng.next_u64() % 40_000;
             // Cells arrive ahead of the batch too (they wait in the FIFO).
@@ -1014,7 +1124,9 @@ mod tests {
                 cells.receive(at(taken), arrivals[taken], &mut wc);
                 taken += 1;
             }
-            batched.advance(horizon, &mut wb);
+            // One event per cell taken (nothing is sent here).
+            events += batched.advance(horizon, &mut wb);
+            assert_eq!(events, batched.stats.cells_in);
             let stats = |h: &Host| (h.stats.cells_in, h.stats.frames_in, h.stats.frames_corrupted);
             assert_eq!(stats(&batched), stats(&cells));
             assert_eq!(wb.frames.live(), wc.frames.live());
