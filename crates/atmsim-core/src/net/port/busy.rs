@@ -87,20 +87,21 @@ impl Relayer<(Time, Cell), (Time, Cell)> for Busy<'_> {
         }
         // What `arrive_plain_as` does first (and redoes, to no effect, for a cell left here,
         // a control cell included).
-        if self.x != 0 {
+        if self.next.time() <= ta {
+            // Every pending departure is before `ta` (they end right before `next`): all
+            // retire at once, and the transmitter, idle, starts again in the first slot from
+            // `ta`.
+            self.x = 0;
+            self.next = self.clock.align_mark(self.next, ta);
+            self.first = self.next;
+        } else {
+            // A slot at or after `ta` is pending or next: the departures before `ta` retire,
+            // the walk ending at `next` at the latest (`first` is `next` when none is left),
+            // and a busy transmitter's next free slot needs no align.
             while self.first.time() < ta {
                 self.clock.step(&mut self.first);
                 self.x -= 1;
-                if self.x == 0 {
-                    break;
-                }
             }
-        }
-        if self.x == 0 {
-            // The transmitter idle: the run starts again in the first slot from `ta`. A busy
-            // one's next free slot follows a pending departure not before `ta`: no align.
-            self.next = self.clock.align_mark(self.next, ta);
-            self.first = self.next;
         }
         debug_assert!(self.next.time() >= ta);
         let (x, slot) = (self.x, self.next.time());
