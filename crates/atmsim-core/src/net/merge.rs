@@ -333,6 +333,11 @@ impl InputMerge {
     #[inline(always)]
     pub fn ran(&mut self, key: Time) {
         let i = self.heap[0].2;
+        if key != NEVER && self.arbitration == Arbitration::Rotating {
+            self.served += 1;
+            self.sift_served((key, self.served, i));
+            return;
+        }
         match self.arbitration {
             Arbitration::Rotating => {
                 self.served += 1;
@@ -354,6 +359,30 @@ impl InputMerge {
             self.heap[0] = last;
         }
         self.sift_down(0);
+    }
+
+    /// Put `e`, the entry of the input just served, in place of the root and move it down.
+    /// Under `Rotating` its rank (the newest serial) is above every rank in the heap, so it goes
+    /// below every entry keyed at or before it: it is compared by key alone, and moved once,
+    /// into the hole its smaller children leave (not swapped level by level).
+    #[inline(always)]
+    fn sift_served(&mut self, e: (Time, u64, u32)) {
+        let n = self.heap.len();
+        let mut i = 0;
+        loop {
+            let l = 2 * i + 1;
+            if l >= n {
+                break;
+            }
+            let r = l + 1;
+            let c = if r < n && self.heap[r] < self.heap[l] { r } else { l };
+            if self.heap[c].0 > e.0 {
+                break;
+            }
+            self.heap[i] = self.heap[c];
+            i = c;
+        }
+        self.heap[i] = e;
     }
 
     #[cold]
@@ -592,6 +621,58 @@ mod tests {
                     let got = drain_runs(&mut runs, &mut fifos, &inputs);
                     assert_eq!(got, want, "{arbitration:?} grid {grid:?}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn rotating_runs_serve_the_least_recently_served_of_the_earliest() {
+        // Many inputs, few distinct times (ties everywhere, heaps of every size), several
+        // batches on one merge: by runs and by single pops against the definition (the earliest
+        // head first, ties to the input served least recently; none served yet: input order).
+        let mut x: u64 = 5;
+        let mut draw = |m: u64| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) % m
+        };
+        for n in 2..10 {
+            let inputs: Vec<u32> = (0..n).collect();
+            let (mut one, mut runs) = (InputMerge::default(), InputMerge::default());
+            let mut last: Vec<u64> = (0..u64::from(n)).collect();
+            let mut served = u64::from(n);
+            for batch in 0..20 {
+                let times: Vec<Vec<Time>> = (0..n)
+                    .map(|_| {
+                        let mut t = 100 * batch;
+                        (0..draw(6))
+                            .map(|_| {
+                                t += draw(3);
+                                t
+                            })
+                            .collect()
+                    })
+                    .collect();
+                let mut heads = fifos_of(&times);
+                let mut want = Vec::new();
+                while let Some((t, i)) = (0..n as usize)
+                    .filter_map(|i| heads[i].head_time().map(|t| (t, i)))
+                    .min_by_key(|&(t, i)| (t, last[i]))
+                {
+                    heads[i].pop();
+                    served += 1;
+                    last[i] = served;
+                    want.push((t, i));
+                }
+                assert_eq!(
+                    drain(&mut one, &mut fifos_of(&times), &inputs),
+                    want,
+                    "{n} inputs, batch {batch}"
+                );
+                assert_eq!(
+                    drain_runs(&mut runs, &mut fifos_of(&times), &inputs),
+                    want,
+                    "{n} inputs, batch {batch}"
+                );
             }
         }
     }

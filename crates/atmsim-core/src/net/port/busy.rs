@@ -35,7 +35,7 @@
 
 use super::Port;
 use crate::accept::{BufferState, Policy, VcPolicy};
-use crate::cell::{Cell, VcId};
+use crate::cell::{Cell, VcId, F_CONTROL, F_EOF};
 use crate::net::commit::CommittedRun;
 use crate::net::World;
 use crate::ring::Relayer;
@@ -67,8 +67,9 @@ struct Busy<'a> {
     max_queue: u32,
     /// The moved cells' time in the buffer, in all (in 64 bits: the pass's limit on cells).
     stay: u64,
-    /// A frame of the VC is in progress: the next cell is not a first cell.
-    within: bool,
+    /// `F_EOF` if the next cell is a frame's first (the last taken was an EOF, or the pass
+    /// began between frames), else 0: tested with the cell's control flags in one test.
+    after: u8,
     /// The policy decides from the buffer's total alone, with no state or draw of its own
     /// (`Policy::reads_vc_occupancy` false): the pass may ask it at a first cell, and a frame
     /// it refuses is asked again, to the same answer, by the per-cell path.
@@ -81,36 +82,38 @@ struct Busy<'a> {
 impl Relayer<(Time, Cell), (Time, Cell)> for Busy<'_> {
     #[inline(always)]
     fn relay(&mut self, &(ta, cell): &(Time, Cell)) -> Option<(Time, Cell)> {
-        if ta >= self.stop || cell.vc != self.label || cell.is_control() {
+        if ta >= self.stop || cell.vc != self.label {
             return None;
         }
-        // What `arrive_plain_as` does first (and redoes, to no effect, for a cell left here).
-        if self.x != 0 {
+        // What `arrive_plain_as` does first (and redoes, to no effect, for a cell left here,
+        // a control cell included).
+        if self.next.time() <= ta {
+            // Every pending departure is before `ta` (they end right before `next`): all
+            // retire at once, and the transmitter, idle, starts again in the first slot from
+            // `ta`.
+            self.x = 0;
+            self.next = self.clock.align_mark(self.next, ta);
+            self.first = self.next;
+        } else {
+            // A slot at or after `ta` is pending or next: the departures before `ta` retire,
+            // the walk ending at `next` at the latest (`first` is `next` when none is left),
+            // and a busy transmitter's next free slot needs no align.
             while self.first.time() < ta {
                 self.clock.step(&mut self.first);
                 self.x -= 1;
-                if self.x == 0 {
-                    break;
-                }
             }
-        }
-        if self.x == 0 {
-            // The transmitter idle: the run starts again in the first slot from `ta`. A busy
-            // one's next free slot follows a pending departure not before `ta`: no align.
-            self.next = self.clock.align_mark(self.next, ta);
-            self.first = self.next;
         }
         debug_assert!(self.next.time() >= ta);
         let (x, slot) = (self.x, self.next.time());
         if x >= self.capacity || slot >= self.end {
             return None;
         }
-        if !self.within {
-            // A first cell (a pass starts within a frame or where it may take one: only after
-            // an EOF can this stop it, out of the per-cell checks): the policy's decision as
-            // `enqueue_plain` asks for it at a count-only port (the class's occupancy is the
-            // port's, `Port::vc_state`).
-            if !self.firsts {
+        if (cell.flags & F_CONTROL) | self.after != 0 {
+            // A control cell stops the pass. A first cell (a pass starts within a frame or
+            // where it may take one: only after an EOF can this stop it, out of the per-cell
+            // checks): the policy's decision as `enqueue_plain` asks for it at a count-only port
+            // (the class's occupancy is the port's, `Port::vc_state`).
+            if cell.is_control() || !self.firsts {
                 return None;
             }
             let state = BufferState { x, k: self.capacity, y: x, active: u32::from(x > 0), clp1: cell.clp() };
@@ -121,7 +124,7 @@ impl Relayer<(Time, Cell), (Time, Cell)> for Busy<'_> {
         self.x += 1;
         self.max_queue = self.max_queue.max(x + 1);
         self.stay += slot - ta;
-        self.within = !cell.is_eof();
+        self.after = cell.flags & F_EOF;
         self.clock.step(&mut self.next);
         Some((slot + self.latency, Cell { vc: self.next_label, ..cell }))
     }
@@ -172,7 +175,7 @@ impl Port {
             x,
             max_queue: 0,
             stay: 0,
-            within,
+            after: if within { 0 } else { F_EOF },
             firsts,
             policy: &self.policy,
             vc_policy: &mut self.classes[v.class as usize].policy,
@@ -183,7 +186,8 @@ impl Port {
         let woken = out.is_empty();
         debug_assert!(woken || out.head_time().is_some_and(|h| world.sched.key(out.owner) <= h));
         let n = input.relay(out, self.busy_limit, &mut pass);
-        let Busy { next, first, x, max_queue, stay, within: now_within, .. } = pass;
+        let Busy { next, first, x, max_queue, stay, after, .. } = pass;
+        let now_within = after == 0;
         // The retire and align of a cell left at the head happened here: kept, as its own
         // path would do them.
         self.clock.set_next(next);
@@ -225,7 +229,7 @@ impl Port {
 #[cfg(test)]
 mod tests {
     use crate::accept::{DropReason, Policy, VcPolicy};
-    use crate::cell::{Cell, CellFifo, VcId, F_EOF};
+    use crate::cell::{Cell, CellFifo, VcId, F_EOF, F_RM};
     use crate::frame::{Frame, FrameSlab};
     use crate::net::port::Port;
     use crate::net::{identity_route, Channel, Sched, World, NO_CAPTURE, NO_COMMIT};
@@ -397,6 +401,25 @@ mod tests {
             assert_eq!(p.busy_pass(1, stop, &mut w), taken);
             assert_eq!(p.vcs[0].frame.damaged(), damaged, "{taken} cells taken");
         }
+    }
+
+    #[test]
+    fn a_busy_pass_stops_at_a_control_cell() {
+        // The VC's sixth cell on FIFO 1 is an RM cell: a pass from the second cell takes four
+        // and leaves it at the head, for the per-cell path.
+        let (mut p, mut w) = port(Policy::Epd { threshold: 20 }, 50 * PS_PER_US);
+        let cells: Vec<_> = std::iter::from_fn(|| w.fifos[1].pop()).collect();
+        for (k, (t, mut cell)) in cells.into_iter().enumerate() {
+            if k == 5 {
+                cell.flags = F_RM;
+            }
+            w.fifos[1].push(t, cell);
+        }
+        p.commit_until(100 * PS_PER_US, &w);
+        let (ta, cell) = w.fifos[1].pop().unwrap();
+        p.arrive_plain_as::<false, true>(ta, cell, &mut w);
+        assert_eq!(p.busy_pass(1, 50 * PS_PER_US, &mut w), 4);
+        assert!(w.fifos[1].front().unwrap().1.is_control());
     }
 
     #[test]
