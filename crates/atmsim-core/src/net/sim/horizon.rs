@@ -333,14 +333,13 @@ impl Horizons {
         unsent_not_before: impl Fn(u32) -> Time,
     ) -> (Time, u32, u32) {
         let e = self.at_slot[s];
-        let mut bound = self.bound(e, t, sched, &unsent_not_before);
-        if e.gate != NO_GATE {
-            // Every new arrival at the component is a cell its one input's sender has not sent
-            // yet: it leaves that port no earlier than its next unsent slot, and arrives the
-            // input's latency (the component's lookahead) later.
-            bound = bound.max(unsent_not_before(e.gate).saturating_add(e.lookahead));
-        }
-        (bound, e.comp, e.feed)
+        // Every new arrival at a gated component is a cell its one input's sender has not sent
+        // yet: it leaves that port no earlier than its next unsent slot, and arrives the input's
+        // latency (the component's lookahead) later. The bound is the later of that and the
+        // list's, so the scan may stop as soon as the list's is no later.
+        let gate = if e.gate != NO_GATE { unsent_not_before(e.gate).saturating_add(e.lookahead) } else { 0 };
+        let bound = self.bound(e, t, gate, sched, &unsent_not_before);
+        (bound.max(gate), e.comp, e.feed)
     }
 
     /// The component at slot `s` has its feed list at `feed` (returned by `at_slot`).
@@ -500,17 +499,35 @@ impl Horizons {
         }
     }
 
+    /// [`Horizons::at_slot`] with the list scanned to its end however near its gate is (tests:
+    /// the scan's stop at the gate changes no bound).
+    #[cfg(test)]
+    fn at_slot_unstopped(
+        &self,
+        s: usize,
+        t: Time,
+        sched: &Sched,
+        unsent_not_before: impl Fn(u32) -> Time,
+    ) -> Time {
+        let e = self.at_slot[s];
+        let gate = if e.gate != NO_GATE { unsent_not_before(e.gate).saturating_add(e.lookahead) } else { 0 };
+        self.bound(e, t, 0, sched, &unsent_not_before).max(gate)
+    }
+
     /// [`Horizons::at_slot`] by component, without gates or levels.
     #[cfg(test)]
     fn of(&self, c: usize, t: Time, sched: &Sched) -> Time {
-        self.bound(self.each[c], t, sched, &|_| 0)
+        self.bound(self.each[c], t, 0, sched, &|_| 0)
     }
 
+    /// The earliest input time from the list; where that is no later than `gate` (the caller
+    /// takes the later of the two), any value no later than `gate` (the scan stops there).
     #[inline(always)]
     fn bound(
         &self,
         Each { lookahead, rest, start, end, levels, .. }: Each,
         t: Time,
+        gate: Time,
         sched: &Sched,
         unsent_not_before: &impl Fn(u32) -> Time,
     ) -> Time {
@@ -523,6 +540,9 @@ impl Horizons {
         let (mut room, mut floor) = (rest, 0);
         let tree = sched.tree();
         assert_eq!(tree.len(), self.tree_len, "the scheduler of these components");
+        // A term at or before `gate - t` settles it: later floors are below the bound found,
+        // and the result is no later than `gate` (0 when ungated: no term is that near).
+        let stop = gate.saturating_sub(t);
         let (mut from, mut at) = (start as usize, levels as usize);
         loop {
             let level = self.levels[at];
@@ -539,6 +559,9 @@ impl Horizons {
                 let k = key - t;
                 if k < room - n.dist {
                     room = k + n.dist;
+                    if room <= stop {
+                        return t.saturating_add(floor).max(plain);
+                    }
                 }
             }
             // The rest of the list reaches the component only through this port: each term is
@@ -735,6 +758,7 @@ mod tests {
             let (horizon, comp, _) = h.at_slot(s as usize, t, &sched, |g| free[g as usize]);
             assert_eq!(comp as usize, c);
             assert!(horizon > t);
+            assert_eq!(horizon, h.at_slot_unstopped(s as usize, t, &sched, |g| free[g as usize]));
             let before = match &flat {
                 Some(u) => u.at_slot(s as usize, t, &sched, |g| free[g as usize]).0,
                 None => h.of(c, t, &sched),
