@@ -241,16 +241,18 @@ impl Horizons {
         c: usize,
         upstream: &[Vec<(u32, Time)>],
         list: &mut Vec<(u32, Time)>,
-        queue: &mut BinaryHeap<Reverse<(Time, u32)>>,
+        queue: &mut BinaryHeap<Reverse<u128>>,
         seen: &mut [u32],
         pushed: &mut [(u32, Time)],
     ) -> (Time, bool) {
         let stamp = c as u32;
-        let mut push = |queue: &mut BinaryHeap<Reverse<(Time, u32)>>, dist: Time, w: u32| {
+        // A queued component as one number, `(distance, component)` in the same order: one
+        // comparison per step of the heap's sifts.
+        let mut push = |queue: &mut BinaryHeap<Reverse<u128>>, dist: Time, w: u32| {
             let p = &mut pushed[w as usize];
             if p.0 != stamp || dist < p.1 {
                 *p = (stamp, dist);
-                queue.push(Reverse((dist, w)));
+                queue.push(Reverse(u128::from(dist) << 32 | u128::from(w)));
             }
         };
         queue.clear();
@@ -258,7 +260,8 @@ impl Horizons {
             push(queue, latency, u);
         }
         let (mut rest, mut kept) = (NEVER, 0);
-        while let Some(Reverse((dist, u))) = queue.pop() {
+        while let Some(Reverse(q)) = queue.pop() {
+            let (dist, u) = ((q >> 32) as Time, q as u32);
             let ui = u as usize;
             if seen[ui] == c as u32 {
                 continue;
