@@ -544,7 +544,7 @@ impl Horizons {
         let tree = sched.tree();
         assert_eq!(tree.len(), self.tree_len, "the scheduler of these components");
         // A term at or before `gate - t` settles it: later floors are below the bound found,
-        // and the result is no later than `gate` (0 when ungated: no term is that near).
+        // and the result is no later than `gate` (0 when ungated: a term of 0 is final anyway).
         let stop = gate.saturating_sub(t);
         let (mut from, mut at) = (start as usize, levels as usize);
         loop {
