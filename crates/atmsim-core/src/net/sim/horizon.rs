@@ -226,7 +226,26 @@ impl Horizons {
         for (c, &s) in layout.slot.iter().enumerate() {
             h.at_slot[s as usize] = h.each[c];
         }
+        h.check();
         (h, layout)
+    }
+
+    /// Panic unless every record's list can be scanned without bounds checks (`bound`): from
+    /// its first level to a sentinel (distance `NEVER`), each level ends at most at the end of
+    /// `near` and no earlier than where its sublist starts (the list's start, or the level
+    /// before). Run whenever the lists change.
+    fn check(&self) {
+        for e in self.each.iter().chain(&self.at_slot).filter(|e| e.start != e.end) {
+            let (mut from, mut at) = (e.start, e.levels as usize);
+            loop {
+                let level = self.levels[at];
+                assert!(from <= level.to && level.to as usize <= self.near.len(), "a level within the list");
+                if level.dist == NEVER {
+                    break;
+                }
+                (from, at) = (level.to, at + 1);
+            }
+        }
     }
 
     /// Append the components nearest to `c` upstream to `list`, in order of distance, at most
@@ -492,6 +511,7 @@ impl Horizons {
             self.at_slot[s].start = start as u32;
             self.at_slot[s].end = self.near.len() as u32;
         }
+        self.check();
     }
 
     /// No component gated (tests: the horizons without gates).
@@ -548,8 +568,13 @@ impl Horizons {
         let stop = gate.saturating_sub(t);
         let (mut from, mut at) = (start as usize, levels as usize);
         loop {
-            let level = self.levels[at];
-            for n in &self.near[from..level.to as usize] {
+            // SAFETY: `check` ran after every change of the lists: from the record's first
+            // level, every level up to a sentinel is in `levels`, and its sublist
+            // `from..level.to` is in `near`. The scan goes on past a level only when the
+            // level's distance is below `room`, so never past a sentinel (distance `NEVER`).
+            let level = unsafe { *self.levels.get_unchecked(at) };
+            let sublist = unsafe { self.near.get_unchecked(from..level.to as usize) };
+            for n in sublist {
                 if n.dist >= room {
                     break;
                 }
@@ -696,6 +721,30 @@ mod tests {
         assert_eq!(h.of(0, 5, &sched), 35);
         assert_eq!(h.of(1, 5, &sched), 15);
         assert_eq!(h.of(2, 5, &sched), 25);
+    }
+
+    #[test]
+    fn the_scan_reads_only_checked_lists() {
+        // The tables of the loop above pass the check the scan's unchecked reads rely on; a
+        // level that ends past the lists, or before its sublist starts, or a list without a
+        // sentinel, does not.
+        let upstream = vec![vec![(2, 10)], vec![(0, 10)], vec![(1, 10)]];
+        let (h, _) = Horizons::new(vec![10; 3], &upstream, true);
+        h.check();
+        let broken: [fn(&mut Horizons); 3] = [
+            |h| h.levels[0].to = h.near.len() as u32 + 1,
+            |h| {
+                let e = *h.each.iter().find(|e| e.start > 0).expect("a list after the first");
+                h.levels[e.levels as usize].to = e.start - 1;
+            },
+            |h| h.levels.iter_mut().for_each(|l| l.dist = 1),
+        ];
+        for (i, f) in broken.into_iter().enumerate() {
+            let mut h = h.clone();
+            f(&mut h);
+            let caught = std::panic::catch_unwind(move || h.check()).is_err();
+            assert!(caught, "broken table {i} passed the check");
+        }
     }
 
     /// A toy network run by the scheduler: an event at `x` may send to each receiver (after
