@@ -9,7 +9,8 @@
 //! Immediate dominators come from the iterative algorithm of Cooper, Harvey and Kennedy ("A
 //! Simple, Fast Dominance Algorithm", 2001): in reverse postorder, each node's immediate
 //! dominator is the nearest common dominator of its predecessors met so far, repeated until
-//! nothing changes (twice or three times on the bench networks).
+//! nothing changes; only the nodes with several predecessors are visited again (a node with
+//! one is dominated by it alone, known from the first pass).
 
 use crate::time::Time;
 
@@ -29,6 +30,8 @@ pub struct Dominators {
     /// Whether each node is a sender into the component (a successor of the root).
     from_root: Vec<bool>,
     stack: Vec<(u32, u32)>,
+    /// The nodes with several predecessors, in reverse postorder (`build`).
+    again: Vec<u32>,
 }
 
 impl Dominators {
@@ -88,18 +91,24 @@ impl Dominators {
         self.idom.clear();
         self.idom.resize(self.nodes.len() + 1, UNSEEN);
         self.idom[root as usize] = root;
-        let mut changed = true;
+        // The first pass visits every node; a node with one predecessor has it as its immediate
+        // dominator from then on (the walk reached the node from it, so it came first), and
+        // only the nodes with several are visited again until nothing changes. Most components
+        // send to one other (a port to its link's far end), so the passes that confirm are short.
+        self.again.clear();
+        for b in (0..root).rev() {
+            let (new, preds) = self.nearest_common::<true>(b, down);
+            self.idom[b as usize] = new;
+            if preds > 1 {
+                self.again.push(b);
+            }
+        }
+        let mut changed = !self.again.is_empty();
         while changed {
             changed = false;
-            for b in (0..root).rev() {
-                // A predecessor here is a component `b` sends to (or the root).
-                let mut new = if self.from_root[b as usize] { root } else { UNSEEN };
-                for &x in &down[self.nodes[b as usize] as usize] {
-                    let x = self.number(x);
-                    if x != UNSEEN && self.idom[x as usize] != UNSEEN {
-                        new = if new == UNSEEN { x } else { self.meet(x, new) };
-                    }
-                }
+            for i in 0..self.again.len() {
+                let b = self.again[i];
+                let (new, _) = self.nearest_common::<false>(b, down);
                 if new != self.idom[b as usize] {
                     self.idom[b as usize] = new;
                     changed = true;
@@ -107,6 +116,28 @@ impl Dominators {
             }
         }
         true
+    }
+
+    /// Node `b`'s immediate dominator as far as known: the nearest common dominator of its
+    /// predecessors (the components `b` sends to, and the root) that have one so far; with
+    /// `COUNT`, also how many predecessors it has in the walk (0 otherwise).
+    #[inline(always)]
+    fn nearest_common<const COUNT: bool>(&self, b: u32, down: &[Vec<u32>]) -> (u32, u32) {
+        let root = self.nodes.len() as u32;
+        let (mut new, mut preds) = if self.from_root[b as usize] { (root, 1) } else { (UNSEEN, 0) };
+        for &x in &down[self.nodes[b as usize] as usize] {
+            let x = self.number(x);
+            if x == UNSEEN {
+                continue;
+            }
+            if COUNT {
+                preds += 1;
+            }
+            if self.idom[x as usize] != UNSEEN {
+                new = if new == UNSEEN { x } else { self.meet(x, new) };
+            }
+        }
+        (new, preds)
     }
 
     /// The nearest common dominator of `a` and `b` (postorder numbers): climb the one with

@@ -226,7 +226,26 @@ impl Horizons {
         for (c, &s) in layout.slot.iter().enumerate() {
             h.at_slot[s as usize] = h.each[c];
         }
+        h.check();
         (h, layout)
+    }
+
+    /// Panic unless every record's list can be scanned without bounds checks (`bound`): from
+    /// its first level to a sentinel (distance `NEVER`), each level ends at most at the end of
+    /// `near` and no earlier than where its sublist starts (the list's start, or the level
+    /// before). Run whenever the lists change.
+    fn check(&self) {
+        for e in self.each.iter().chain(&self.at_slot).filter(|e| e.start != e.end) {
+            let (mut from, mut at) = (e.start, e.levels as usize);
+            loop {
+                let level = self.levels[at];
+                assert!(from <= level.to && level.to as usize <= self.near.len(), "a level within the list");
+                if level.dist == NEVER {
+                    break;
+                }
+                (from, at) = (level.to, at + 1);
+            }
+        }
     }
 
     /// Append the components nearest to `c` upstream to `list`, in order of distance, at most
@@ -241,16 +260,18 @@ impl Horizons {
         c: usize,
         upstream: &[Vec<(u32, Time)>],
         list: &mut Vec<(u32, Time)>,
-        queue: &mut BinaryHeap<Reverse<(Time, u32)>>,
+        queue: &mut BinaryHeap<Reverse<u128>>,
         seen: &mut [u32],
         pushed: &mut [(u32, Time)],
     ) -> (Time, bool) {
         let stamp = c as u32;
-        let mut push = |queue: &mut BinaryHeap<Reverse<(Time, u32)>>, dist: Time, w: u32| {
+        // A queued component as one number, `(distance, component)` in the same order: one
+        // comparison per step of the heap's sifts.
+        let mut push = |queue: &mut BinaryHeap<Reverse<u128>>, dist: Time, w: u32| {
             let p = &mut pushed[w as usize];
             if p.0 != stamp || dist < p.1 {
                 *p = (stamp, dist);
-                queue.push(Reverse((dist, w)));
+                queue.push(Reverse(u128::from(dist) << 32 | u128::from(w)));
             }
         };
         queue.clear();
@@ -258,7 +279,8 @@ impl Horizons {
             push(queue, latency, u);
         }
         let (mut rest, mut kept) = (NEVER, 0);
-        while let Some(Reverse((dist, u))) = queue.pop() {
+        while let Some(Reverse(q)) = queue.pop() {
+            let (dist, u) = ((q >> 32) as Time, q as u32);
             let ui = u as usize;
             if seen[ui] == c as u32 {
                 continue;
@@ -333,14 +355,13 @@ impl Horizons {
         unsent_not_before: impl Fn(u32) -> Time,
     ) -> (Time, u32, u32) {
         let e = self.at_slot[s];
-        let mut bound = self.bound(e, t, sched, &unsent_not_before);
-        if e.gate != NO_GATE {
-            // Every new arrival at the component is a cell its one input's sender has not sent
-            // yet: it leaves that port no earlier than its next unsent slot, and arrives the
-            // input's latency (the component's lookahead) later.
-            bound = bound.max(unsent_not_before(e.gate).saturating_add(e.lookahead));
-        }
-        (bound, e.comp, e.feed)
+        // Every new arrival at a gated component is a cell its one input's sender has not sent
+        // yet: it leaves that port no earlier than its next unsent slot, and arrives the input's
+        // latency (the component's lookahead) later. The bound is the later of that and the
+        // list's, so the scan may stop as soon as the list's is no later.
+        let gate = if e.gate != NO_GATE { unsent_not_before(e.gate).saturating_add(e.lookahead) } else { 0 };
+        let bound = self.bound(e, t, gate, sched, &unsent_not_before);
+        (bound.max(gate), e.comp, e.feed)
     }
 
     /// The component at slot `s` has its feed list at `feed` (returned by `at_slot`).
@@ -490,6 +511,7 @@ impl Horizons {
             self.at_slot[s].start = start as u32;
             self.at_slot[s].end = self.near.len() as u32;
         }
+        self.check();
     }
 
     /// No component gated (tests: the horizons without gates).
@@ -500,17 +522,35 @@ impl Horizons {
         }
     }
 
+    /// [`Horizons::at_slot`] with the list scanned to its end however near its gate is (tests:
+    /// the scan's stop at the gate changes no bound).
+    #[cfg(test)]
+    fn at_slot_unstopped(
+        &self,
+        s: usize,
+        t: Time,
+        sched: &Sched,
+        unsent_not_before: impl Fn(u32) -> Time,
+    ) -> Time {
+        let e = self.at_slot[s];
+        let gate = if e.gate != NO_GATE { unsent_not_before(e.gate).saturating_add(e.lookahead) } else { 0 };
+        self.bound(e, t, 0, sched, &unsent_not_before).max(gate)
+    }
+
     /// [`Horizons::at_slot`] by component, without gates or levels.
     #[cfg(test)]
     fn of(&self, c: usize, t: Time, sched: &Sched) -> Time {
-        self.bound(self.each[c], t, sched, &|_| 0)
+        self.bound(self.each[c], t, 0, sched, &|_| 0)
     }
 
+    /// The earliest input time from the list; where that is no later than `gate` (the caller
+    /// takes the later of the two), any value no later than `gate` (the scan stops there).
     #[inline(always)]
     fn bound(
         &self,
         Each { lookahead, rest, start, end, levels, .. }: Each,
         t: Time,
+        gate: Time,
         sched: &Sched,
         unsent_not_before: &impl Fn(u32) -> Time,
     ) -> Time {
@@ -523,10 +563,18 @@ impl Horizons {
         let (mut room, mut floor) = (rest, 0);
         let tree = sched.tree();
         assert_eq!(tree.len(), self.tree_len, "the scheduler of these components");
+        // A term at or before `gate - t` settles it: later floors are below the bound found,
+        // and the result is no later than `gate` (0 when ungated: a term of 0 is final anyway).
+        let stop = gate.saturating_sub(t);
         let (mut from, mut at) = (start as usize, levels as usize);
         loop {
-            let level = self.levels[at];
-            for n in &self.near[from..level.to as usize] {
+            // SAFETY: `check` ran after every change of the lists: from the record's first
+            // level, every level up to a sentinel is in `levels`, and its sublist
+            // `from..level.to` is in `near`. The scan goes on past a level only when the
+            // level's distance is below `room`, so never past a sentinel (distance `NEVER`).
+            let level = unsafe { *self.levels.get_unchecked(at) };
+            let sublist = unsafe { self.near.get_unchecked(from..level.to as usize) };
+            for n in sublist {
                 if n.dist >= room {
                     break;
                 }
@@ -539,6 +587,9 @@ impl Horizons {
                 let k = key - t;
                 if k < room - n.dist {
                     room = k + n.dist;
+                    if room <= stop {
+                        return t.saturating_add(floor).max(plain);
+                    }
                 }
             }
             // The rest of the list reaches the component only through this port: each term is
@@ -672,6 +723,30 @@ mod tests {
         assert_eq!(h.of(2, 5, &sched), 25);
     }
 
+    #[test]
+    fn the_scan_reads_only_checked_lists() {
+        // The tables of the loop above pass the check the scan's unchecked reads rely on; a
+        // level that ends past the lists, or before its sublist starts, or a list without a
+        // sentinel, does not.
+        let upstream = vec![vec![(2, 10)], vec![(0, 10)], vec![(1, 10)]];
+        let (h, _) = Horizons::new(vec![10; 3], &upstream, true);
+        h.check();
+        let broken: [fn(&mut Horizons); 3] = [
+            |h| h.levels[0].to = h.near.len() as u32 + 1,
+            |h| {
+                let e = *h.each.iter().find(|e| e.start > 0).expect("a list after the first");
+                h.levels[e.levels as usize].to = e.start - 1;
+            },
+            |h| h.levels.iter_mut().for_each(|l| l.dist = 1),
+        ];
+        for (i, f) in broken.into_iter().enumerate() {
+            let mut h = h.clone();
+            f(&mut h);
+            let caught = std::panic::catch_unwind(move || h.check()).is_err();
+            assert!(caught, "broken table {i} passed the check");
+        }
+    }
+
     /// A toy network run by the scheduler: an event at `x` may send to each receiver (after
     /// the channel latency and a random delay) or set a timer of its own. Every cell must
     /// arrive at or after the horizon its receiver has already run to. Returns the cells sent.
@@ -735,6 +810,7 @@ mod tests {
             let (horizon, comp, _) = h.at_slot(s as usize, t, &sched, |g| free[g as usize]);
             assert_eq!(comp as usize, c);
             assert!(horizon > t);
+            assert_eq!(horizon, h.at_slot_unstopped(s as usize, t, &sched, |g| free[g as usize]));
             let before = match &flat {
                 Some(u) => u.at_slot(s as usize, t, &sched, |g| free[g as usize]).0,
                 None => h.of(c, t, &sched),
