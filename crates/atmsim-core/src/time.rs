@@ -155,10 +155,22 @@ impl SlotWalk {
     #[inline(always)]
     pub fn next_at(&mut self) -> Time {
         let at = self.at;
+        self.skip();
+        at
+    }
+
+    /// The arrival time of the current slot's cell, the walk staying at that slot.
+    #[inline(always)]
+    pub fn at(&self) -> Time {
+        self.at
+    }
+
+    /// Move to the following slot.
+    #[inline(always)]
+    pub fn skip(&mut self) {
         let (b, long) = self.biased.overflowing_add(self.r);
         self.biased = if long { b.wrapping_add(self.neg_den) } else { b };
-        self.at = at + self.q + u64::from(long);
-        at
+        self.at += self.q + u64::from(long);
     }
 }
 
@@ -294,6 +306,24 @@ impl SlotClock {
         }
     }
 
+    /// [`SlotClock::walk`] from the slot `m` (a mark on this grid) instead of the next free one.
+    #[inline(always)]
+    pub fn walk_from(&self, m: SlotMark, latency: Time) -> SlotWalk {
+        SlotWalk {
+            at: m.t + latency,
+            biased: m.rem.wrapping_sub(self.period.den),
+            q: self.q,
+            r: self.r,
+            neg_den: self.period.den.wrapping_neg(),
+        }
+    }
+
+    /// The slot `w` stands at (a walk on this grid with `latency`), as a mark.
+    #[inline(always)]
+    pub fn walked_mark(&self, w: &SlotWalk, latency: Time) -> SlotMark {
+        SlotMark { t: w.at - latency, rem: w.biased.wrapping_sub(w.neg_den) }
+    }
+
     /// Make the slot `w` stands at (started by [`SlotClock::walk`] on this clock with
     /// `latency`) the next free one.
     #[inline(always)]
@@ -342,6 +372,12 @@ impl SlotClock {
     /// first slot after the cell is most often taken.
     #[inline(always)]
     pub fn align_mark(&self, m: SlotMark, t: Time) -> SlotMark {
+        self.align_mark_by::<false>(m, t)
+    }
+
+    /// `align_mark`, the far jump in line if `IN_LINE`.
+    #[inline(always)]
+    fn align_mark_by<const IN_LINE: bool>(&self, m: SlotMark, t: Time) -> SlotMark {
         if t <= m.t {
             return m;
         }
@@ -351,9 +387,18 @@ impl SlotClock {
             let mut s = m;
             self.step(&mut s);
             s
+        } else if IN_LINE {
+            self.jumped(m, t)
         } else {
             self.jumped_far(m, t)
         }
+    }
+
+    /// [`SlotClock::align_mark`] with the far jump in line (a caller with no other call in
+    /// its loop, `Port::train`'s walk: none of its values is then saved around a call).
+    #[inline(always)]
+    pub fn align_mark_in_line(&self, m: SlotMark, t: Time) -> SlotMark {
+        self.align_mark_by::<true>(m, t)
     }
 
     /// `jumped` out of line (the caller's loop stays small).
@@ -509,6 +554,31 @@ mod tests {
             }
             // The slots of q + 1 were walked where the grid has them (none on an integer grid).
             assert_eq!(longer == 0, p.num % p.den == 0, "{p:?}");
+        }
+    }
+
+    #[test]
+    fn a_walk_from_a_mark_steps_as_the_mark_and_gives_it_back() {
+        // `Port::train` walks from a mark and turns the walk back into one off its common
+        // path: from marks at every remainder the grids have near their start, each slot of
+        // the walk is the mark's slot (stepped alike), and `walked_mark` is the mark itself.
+        let nominal = CellPeriod::from_bps(155_520_000);
+        for p in [nominal, nominal.scaled(-20e-6), CellPeriod { num: 7 * 1000 + 999, den: 1000 }] {
+            let clock = SlotClock::with_phase(p, 4321);
+            let mut start = clock.mark();
+            for _ in 0..300 {
+                let (mut w, mut m) = (clock.walk_from(start, 0), start);
+                for _ in 0..40 {
+                    assert_eq!(w.at(), m.time(), "{p:?}");
+                    assert_eq!(clock.walked_mark(&w, 0), m, "{p:?}");
+                    w.skip();
+                    clock.step(&mut m);
+                }
+                let with_latency = clock.walk_from(start, 777);
+                assert_eq!(with_latency.at(), start.time() + 777);
+                assert_eq!(clock.walked_mark(&with_latency, 777), start);
+                clock.step(&mut start);
+            }
         }
     }
 
