@@ -37,7 +37,8 @@
 //! input and a count-only policy, the middle and last cells of a frame that find the port idle
 //! are taken in one pass per frame (`net/port/train.rs`); at one with several inputs, the cells
 //! of one VC in a run of the input merge that find it busy are taken in one pass too
-//! (`net/port/busy.rs`).
+//! (`net/port/busy.rs`), and so are the cells of several inputs interleaving there one at a
+//! time, from a tie on (`net/port/interleave.rs`).
 //!
 //! Departures are committed only up to the end of the run (`commit_end`): a cell whose slot is
 //! at or after it stays queued, as would the per-cell path leave it, and so does every cell

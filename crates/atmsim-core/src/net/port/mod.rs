@@ -30,6 +30,7 @@ mod busy;
 mod congestion;
 mod fcvc;
 mod frame_discard;
+mod interleave;
 mod staging;
 mod trace;
 mod train;
@@ -933,6 +934,13 @@ impl Port {
                     }
                 }
                 self.merge.ran(ta);
+                // A run cut by a tie (another input's cell at the same instant, as where the
+                // transmitters share one slot grid): the inputs interleave from here, one cell
+                // each, taken in merge order in one pass (`interleave.rs`) up to a cell it
+                // leaves to the per-cell path or a run long enough for a busy pass.
+                if COUNT && ta == until {
+                    events += self.interleaved_pass(stop, world);
+                }
             }
         }
         // Each departure of the batch is a cell on the channel: those of control cells were

@@ -1,0 +1,324 @@
+//! Interleaved arrivals: the cells of several inputs crossing a busy count-only port one or two
+//! at a time, taken in merge order in one pass.
+//!
+//! A busy pass (`busy.rs`) takes one input's run of a VC's cells; it needs the run to hold four
+//! cells or more. Where two or more sources send at once the runs are shorter: their cells
+//! interleave at the port, one from each in turn. With `phases = "aligned"` every transmitter
+//! keeps the same slot grid, so the inputs' cells arrive at the same instants, and each tie
+//! (decided by the arbitration) ends a run after one cell: at the WAN 5 bench case's
+//! bottleneck 47 % of the runs begin at a tie and 93 % are one cell (with random phases none
+//! and 90 %), and the per-cell path takes 39 % of the arrivals (24 %). Each such cell cost a
+//! run of its own in `Port::process_plain`: the runner-up, the busy-pass test, the arrival
+//! through the port's fields, the run's end.
+//!
+//! [`Port::interleaved_pass`] takes the merge's head cell as long as the per-cell path would
+//! commit it at once (`Port::enqueue_plain` at a count-only port: not a control cell, a frame
+//! still whole here or a first cell the policy admits from the buffer's total, a buffer below
+//! its capacity, a slot before the end of the committed run), with the transmitter's next free
+//! slot and the committed departures (`CommittedRun::parts`) in locals, and tells the merge after
+//! each cell (`InputMerge::ran`: one service per cell, which orders the inputs as one service
+//! per run does, so every tie is decided alike). It stops where the run at the merge's head
+//! holds the four cells a busy pass takes (left to it), at the batch's end, and at a cell it
+//! does not take: that one is left at its input's head for the per-cell path, whose retire and
+//! align were done here and then change nothing. As in a busy pass, a first cell is asked of
+//! the policy only under one that decides from the buffer's total alone and keeps no state or
+//! draw (`Policy::reads_vc_occupancy` false), so a frame it refuses is asked again, to the same
+//! answer. Each taken cell's frame state, time in the buffer and next hop are its own VC's, as
+//! on the per-cell path; the receiver is woken by a cell into an empty input only.
+
+use super::Port;
+use crate::accept::BufferState;
+use crate::cell::Cell;
+use crate::net::commit::CommittedRun;
+use crate::net::World;
+use crate::time::Time;
+
+impl Port {
+    /// The merge's cells before `stop` while each would be committed on arrival and no input's
+    /// run is long enough for a busy pass (see the module comment), at a count-only plain port
+    /// taking passes (`trains`) with several inputs, during a batch (the merge holds every
+    /// input's head); returns how many cells it took.
+    #[inline(never)]
+    pub(super) fn interleaved_pass(&mut self, stop: Time, world: &mut World) -> u64 {
+        // Passes only where arrivals count at their own time (no slot grid) and the buffer
+        // has room (`trains`); cells held back at the end of the committed run are the
+        // per-cell path's.
+        if !self.trains || self.queued != self.run.len() {
+            return 0;
+        }
+        debug_assert!(self.merge.grid.is_none());
+        let (capacity, end, latency, span) = (self.capacity, self.commit_end, self.latency, self.pass_span);
+        let firsts = !self.policy.reads_vc_occupancy();
+        let mut next = self.clock.mark();
+        let (mut first, mut x) = self.run.parts(next);
+        let mut max_queue = self.stats.max_queue;
+        let mut n = 0;
+        let (mut ta, mut i) = self.merge.peek();
+        // Whether the run at the head may hold four cells for a busy pass: at the first cell,
+        // and where an input's run goes on (the one just served is at the head again); a run
+        // that begins at another input's cell, after a tie or a cell of that input, was told
+        // short when its input was last at the head, or ends within one cell of it.
+        let mut check = true;
+        loop {
+            if ta >= stop {
+                break;
+            }
+            let f = self.inputs[i] as usize;
+            let input = &world.fifos[f];
+            if check {
+                let until = self.merge.run_until().min(stop);
+                if until.saturating_sub(ta) > span && input.time_at(3).is_some_and(|t| t < until) {
+                    break;
+                }
+            }
+            let Some((_, cell)) = input.front() else { unreachable!("the merge named a non-empty input") };
+            if cell.is_control() {
+                break;
+            }
+            let v = &mut self.vcs[cell.vc as usize];
+            // What `arrive_plain_as` does first: the departures before the arrival retire, and
+            // an idle transmitter moves to the first slot from it (a busy one's next free slot
+            // follows a pending departure not before `ta`).
+            if x != 0 {
+                while first.time() < ta {
+                    self.clock.step(&mut first);
+                    x -= 1;
+                    if x == 0 {
+                        break;
+                    }
+                }
+            }
+            if x == 0 {
+                next = self.clock.align_mark(next, ta);
+                first = next;
+            }
+            let slot = next.time();
+            if x >= capacity || slot >= end {
+                break;
+            }
+            if !v.frame.within() {
+                // A first cell: the decision `enqueue_plain` asks for at a count-only port (the
+                // class's occupancy is the port's, `Port::vc_state`).
+                if !firsts {
+                    break;
+                }
+                let state = BufferState { x, k: capacity, y: x, active: u32::from(x > 0), clp1: cell.clp() };
+                let class = &mut self.classes[v.class as usize].policy;
+                if self.policy.frame_decision(&state, class, &mut self.rng).is_some() {
+                    break;
+                }
+            } else if !v.frame.passing() {
+                break;
+            }
+            v.frame.begin(cell.is_eof());
+            x += 1;
+            max_queue = max_queue.max(x);
+            v.sojourn = v.sojourn.wrapping_add(u128::from(slot - ta));
+            let hop = v.hop;
+            self.clock.step(&mut next);
+            let at = slot + latency;
+            let out = &mut world.fifos[hop.fifo as usize];
+            // As on the per-cell path: only a cell into an empty input can lower its receiver's
+            // key.
+            let woken = out.is_empty();
+            debug_assert!(woken || world.sched.key(out.owner) <= at);
+            out.push(at, Cell { vc: hop.label, ..cell });
+            if woken {
+                world.sched.wake(out.owner, at);
+            }
+            let input = &mut world.fifos[f];
+            input.pop();
+            self.merge.ran(self.merge.lone_key(input));
+            n += 1;
+            let served = i;
+            (ta, i) = self.merge.peek();
+            check = i == served;
+        }
+        // The retire and align of a cell left at the head happened here: kept, as its own path
+        // would do them.
+        self.clock.set_next(next);
+        self.run = CommittedRun::from_parts(first, x, next, &self.clock);
+        self.queued = x;
+        self.stats.max_queue = max_queue;
+        self.stats.cells_in += n;
+        self.stats.cells_out += n;
+        n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::accept::{DropReason, Policy, VcPolicy};
+    use crate::cell::{Cell, CellFifo, VcId, F_EOF};
+    use crate::frame::{Frame, FrameSlab};
+    use crate::net::port::Port;
+    use crate::net::{identity_route, Arbitration, Channel, Sched, World, NO_CAPTURE, NO_COMMIT};
+    use crate::rng::Rng;
+    use crate::sched::Queue;
+    use crate::time::{CellPeriod, SlotClock, Time, NEVER, PS_PER_US};
+
+    /// The cells of a link of 2.5 M cells/s: one every 0.4 us.
+    const GAP: Time = 400_000;
+
+    /// A port under `policy` with a buffer of `k` cells sending 1 M cells/s into FIFO 0 (read by
+    /// component 1), fed by FIFOs 1, 2 and 3 with VC 0, 1 and 2: on input `i`, frames of the
+    /// lengths `frames[i]` back to back from `starts[i]`, one cell every `GAP`, so that where
+    /// two inputs' starts differ by a multiple of `GAP` their cells arrive at the same instants
+    /// (as from transmitters sharing one slot grid) and the port is busy.
+    fn port(
+        policy: Policy,
+        k: u32,
+        arbitration: Arbitration,
+        frames: [&[u32]; 3],
+        starts: [Time; 3],
+    ) -> (Port, World) {
+        let period = CellPeriod::from_cells_per_s(1_000_000);
+        let channel = |name: &str, period| Channel {
+            name: name.into(),
+            period,
+            latency: 7,
+            route: identity_route(3, 0),
+            cells: 0,
+            capture: NO_CAPTURE,
+        };
+        let mut w = World {
+            fifos: vec![CellFifo::new(1), CellFifo::new(0), CellFifo::new(0), CellFifo::new(0)],
+            frames: FrameSlab::default(),
+            channels: vec![channel("x", period), channel("in", CellPeriod::from_cells_per_s(2_500_000))],
+            sched: Sched::new(2),
+            captures: Default::default(),
+            levels: Vec::new(),
+            shares: Vec::new(),
+        };
+        let mut p = Port::new("p".into(), 0, SlotClock::with_phase(period.scaled(2e-5), 4321), k, policy, 3);
+        p.configure(Queue::fifo(), vec![0, 1, 2], vec![VcPolicy::default(); 3], Rng::stream(5, "t"), false);
+        p.set_arbitration(arbitration, false, Rng::stream(6, "arbitration"));
+        p.inputs = vec![1, 2, 3];
+        for (i, (lengths, &start)) in frames.iter().zip(&starts).enumerate() {
+            let mut t = start;
+            for &n in lengths.iter() {
+                let frame = w.frames.insert(Frame { ncells: n, alive: n, ..Default::default() });
+                for c in 0..n {
+                    let flags = if c + 1 == n { F_EOF } else { 0 };
+                    w.fifos[i + 1].push(t, Cell { frame, vc: i as VcId, flags });
+                    t += GAP;
+                }
+            }
+        }
+        (p, w)
+    }
+
+    /// The wire, the port's counters (in, out, drops by reason), `max_queue`, its integral and
+    /// its classes' at `end`, the channel's count and the events.
+    type Outcome = (Vec<(Time, Cell)>, [u64; 2], Vec<u64>, u32, u128, Vec<u128>, u64, u64);
+
+    /// Run `p` from now to `end` in batches of `step`; after each, the receiver takes its cells,
+    /// having been woken for the first.
+    fn finish(p: &mut Port, w: &mut World, mut now: Time, end: Time, step: Time, mut events: u64) -> Outcome {
+        let mut wire = Vec::new();
+        while now < end {
+            now = (now + step).min(end);
+            events += p.advance(now, w);
+            assert_eq!(w.sched.key(1), w.fifos[0].front().map_or(NEVER, |(t, _)| t), "woken for the first");
+            while let Some(c) = w.fifos[0].pop() {
+                wire.push(c);
+            }
+            w.sched.set(1, NEVER);
+        }
+        p.finish(end);
+        let s = &p.stats;
+        let areas = p.classes.iter().map(|c| c.area(end)).collect();
+        (
+            wire,
+            [s.cells_in, s.cells_out],
+            s.drops.to_vec(),
+            s.max_queue,
+            s.queue_area,
+            areas,
+            w.channels[0].cells,
+            events,
+        )
+    }
+
+    const END: Time = 120 * PS_PER_US;
+
+    /// Cell by cell (`commit` false), or committing with passes (busy and interleaved) or
+    /// without.
+    fn run(
+        case: (Policy, u32, Arbitration, [&[u32]; 3], [Time; 3]),
+        commit: bool,
+        passes: bool,
+        step: Time,
+    ) -> Outcome {
+        let (policy, k, arbitration, frames, starts) = case;
+        let (mut p, mut w) = port(policy, k, arbitration, frames, starts);
+        p.commit_until(if commit { END } else { NO_COMMIT }, &w);
+        assert!(!commit || p.plain && p.count_only && p.trains);
+        if !passes {
+            p.trains = false;
+            p.pass_span = NEVER;
+        }
+        finish(&mut p, &mut w, 0, END, step, 0)
+    }
+
+    #[test]
+    fn interleaved_passes_change_no_cell_time_count_or_integral() {
+        // Three inputs whose cells tie at every instant (or, shifted by half a gap, never),
+        // frames that start and end at different cells, policies that admit, refuse whole
+        // frames at first cells or overflow, every arbitration, long and short batches: the
+        // same wire, counters, drops, integrals and events with passes, without, and cell by
+        // cell.
+        let frames: [&[u32]; 3] = [&[8, 5, 12, 2], &[6, 7, 3, 1, 9], &[12, 1, 9, 4]];
+        let mut refused = 0;
+        for (policy, k) in [
+            (Policy::Epd { threshold: 20 }, 30),
+            (Policy::Epd { threshold: 4 }, 30),
+            (Policy::TailDrop, 6),
+            (Policy::Ppd, 6),
+        ] {
+            for arbitration in [Arbitration::Rotating, Arbitration::Fixed, Arbitration::Random] {
+                for starts in [[10, 10, 13].map(|s| s * GAP), [10 * GAP, 10 * GAP + GAP / 2, 11 * GAP]] {
+                    let case = (policy, k, arbitration, frames, starts);
+                    let reference = run(case, false, false, PS_PER_US);
+                    assert_eq!(reference.1[0], 79, "every cell arrives");
+                    refused += reference.2[DropReason::EarlyPacket as usize]
+                        + reference.2[DropReason::Overflow as usize];
+                    for step in [PS_PER_US, 3 * PS_PER_US + 1, END] {
+                        assert_eq!(run(case, true, true, step), reference, "{case:?} step {step}");
+                        assert_eq!(run(case, true, false, step), reference, "{case:?} step {step}");
+                    }
+                }
+            }
+        }
+        assert!(refused > 0, "some cells are refused");
+    }
+
+    #[test]
+    fn a_pass_takes_the_inputs_cells_in_merge_order_from_a_tie() {
+        // The three inputs' first cells tie at 4 us: the pass takes them in turn, on past the
+        // frames' ends (EPD admits the next ones) up to the cell whose slot is not before the
+        // end of the committed run, and leaves what the per-cell path then makes of the rest.
+        for arbitration in [Arbitration::Rotating, Arbitration::Fixed, Arbitration::Random] {
+            let case = (
+                Policy::Epd { threshold: 20 },
+                30,
+                arbitration,
+                [&[3, 4][..], &[5, 2], &[2, 2, 3]],
+                [10 * GAP; 3],
+            );
+            let reference = run(case, false, false, PS_PER_US);
+            let (policy, k, arbitration, frames, starts) = case;
+            let (mut p, mut w) = port(policy, k, arbitration, frames, starts);
+            p.commit_until(END, &w);
+            p.merge.rebuild(&w.fifos, &mut w.sched.marks, &p.inputs);
+            let taken = p.interleaved_pass(8 * PS_PER_US, &mut w);
+            assert!(taken >= 9, "{arbitration:?}: {taken} cells taken");
+            assert_eq!(p.stats.cells_in, taken);
+            let events = taken + p.stats.cells_out;
+            w.channels[0].cells += p.stats.cells_out;
+            let outcome = finish(&mut p, &mut w, 0, END, PS_PER_US, events);
+            assert_eq!(outcome.0.len(), 21);
+            assert_eq!(outcome, reference, "{arbitration:?}");
+        }
+    }
+}
