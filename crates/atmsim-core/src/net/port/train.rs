@@ -118,7 +118,11 @@ impl Pass<'_> {
     /// and the far jump in line (`SlotClock::align_mark_in_line`): with no call inside, no value
     /// is saved around one.
     #[inline(never)]
-    fn walk<const ASK: bool>(&mut self, src: &[(Time, Cell)], dst: &mut [(Time, Cell)]) -> usize {
+    fn walk<const ASK: bool, const ONE: bool>(
+        &mut self,
+        src: &[(Time, Cell)],
+        dst: &mut [(Time, Cell)],
+    ) -> usize {
         // The arrivals before `stop` found once per stretch (they are in time order; most
         // often all of them are, the input's sender gating this port's batches), not tested
         // per cell.
@@ -152,7 +156,10 @@ impl Pass<'_> {
             // `src`), and nothing else reads or writes it while the loop runs.
             let o = (p as usize).wrapping_add(gap) as *mut (Time, Cell);
             let (ta, cell) = unsafe { *p };
-            if cell.vc != label || cell.is_control() {
+            // At a port crossed by one VC (`ONE`: an egress port, a source's return port) every
+            // cell carries the one label: no check of it per cell.
+            debug_assert!(!ONE || cell.vc == label);
+            if !ONE && cell.vc != label || cell.is_control() {
                 break;
             }
             // How far the next free slot is after the arrival: less than a slot, the cell leaves
@@ -209,13 +216,14 @@ impl Pass<'_> {
     }
 }
 
-/// A pass walking the FIFOs, asking the policy at first cells if `ASK`.
-struct Walk<'p, 'a, const ASK: bool>(&'p mut Pass<'a>);
+/// A pass walking the FIFOs, asking the policy at first cells if `ASK`, at a port crossed by
+/// one VC if `ONE`.
+struct Walk<'p, 'a, const ASK: bool, const ONE: bool>(&'p mut Pass<'a>);
 
-impl<const ASK: bool> ChunkRelayer<(Time, Cell), (Time, Cell)> for Walk<'_, '_, ASK> {
+impl<const ASK: bool, const ONE: bool> ChunkRelayer<(Time, Cell), (Time, Cell)> for Walk<'_, '_, ASK, ONE> {
     #[inline(always)]
     fn relay_chunk(&mut self, src: &[(Time, Cell)], dst: &mut [(Time, Cell)]) -> usize {
-        self.0.walk::<ASK>(src, dst)
+        self.0.walk::<ASK, ONE>(src, dst)
     }
 }
 
@@ -293,6 +301,7 @@ impl Port {
             return 0;
         }
         let label = cell.vc;
+        let one = self.vcs.len() == 1;
         let Some(v) = self.vcs.get_mut(label as usize) else { return 0 };
         let within = v.frame.within();
         if within && !v.frame.passing() {
@@ -319,10 +328,14 @@ impl Port {
             vc_policy: &mut class.policy,
             rng: &mut self.rng,
         };
+        // Labels here are 0 .. the number of VCs crossing the port (`Labels`): with one, every
+        // cell of the input carries it.
         let n = if Pass::asks(&self.policy) {
-            input.relay_chunks(out, self.train_limit, &mut Walk::<true>(&mut pass))
+            input.relay_chunks(out, self.train_limit, &mut Walk::<true, false>(&mut pass))
+        } else if one {
+            input.relay_chunks(out, self.train_limit, &mut Walk::<false, true>(&mut pass))
         } else {
-            input.relay_chunks(out, self.train_limit, &mut Walk::<false>(&mut pass))
+            input.relay_chunks(out, self.train_limit, &mut Walk::<false, false>(&mut pass))
         };
         if n == 0 {
             return 0;
@@ -375,10 +388,18 @@ mod tests {
     /// at `gap` of a slot or more the port is idle at many arrivals (frame trains), below it
     /// busy at some.
     fn port(until: Time, gap: Time, policy: Policy, streams: u16) -> (Port, World) {
+        port_of(until, gap, policy, streams, 4)
+    }
+
+    /// `port`, crossed by `vcs` VCs: 4 as there, or 1 (an egress port: every cell on VC 0,
+    /// `streams` 1).
+    fn port_of(until: Time, gap: Time, policy: Policy, streams: u16, vcs: u16) -> (Port, World) {
         let period = CellPeriod::from_cells_per_s(1_000_000);
-        let mut route = identity_route(4, 0);
-        route[2].fifo = 2;
-        route[3].fifo = 2;
+        let mut route = identity_route(vcs as usize, 0);
+        if vcs == 4 {
+            route[2].fifo = 2;
+            route[3].fifo = 2;
+        }
         let mut w = World {
             fifos: vec![CellFifo::new(1), CellFifo::new(0), CellFifo::new(2)],
             frames: FrameSlab::default(),
@@ -395,16 +416,23 @@ mod tests {
             levels: Vec::new(),
             shares: Vec::new(),
         };
-        let mut p = Port::new("p".into(), 0, SlotClock::with_phase(period.scaled(2e-5), 4321), 30, policy, 4);
+        let mut p = Port::new(
+            "p".into(),
+            0,
+            SlotClock::with_phase(period.scaled(2e-5), 4321),
+            30,
+            policy,
+            vcs as usize,
+        );
         let vc = VcPolicy { threshold: 8, weight: 0.25, ..Default::default() };
-        p.configure(Queue::fifo(), vec![0, 1, 2, 3], vec![vc; 4], Rng::stream(5, "t"), false);
+        p.configure(Queue::fifo(), (0..vcs).collect(), vec![vc; vcs as usize], Rng::stream(5, "t"), false);
         p.inputs.push(1);
         let mut rng = Rng::stream(9, "arrivals");
         let mut cells = Vec::new();
         for stream in 0..streams {
             let mut t: Time = 0;
             while t < until {
-                let label = (rng.next_u64() % 2) as VcId + 2 * stream;
+                let label = if vcs == 1 { 0 } else { (rng.next_u64() % 2) as VcId + 2 * stream };
                 let n = 1 + (rng.next_u64() % 12) as u32;
                 let clp = if rng.next_u64().is_multiple_of(3) { F_CLP } else { 0 };
                 let frame = w.frames.insert(Frame { ncells: n, alive: n, ..Default::default() });
@@ -666,6 +694,33 @@ mod tests {
                 assert_eq!(with.0, reference.0, "{gap} {policy:?} step {step}: the wire");
                 assert_eq!(with.3, reference.3, "{gap} {policy:?} step {step}: the drops");
                 assert_eq!(with.7, reference.7, "{gap} {policy:?} step {step}: the integral");
+            }
+        }
+    }
+
+    #[test]
+    fn a_one_vc_port_s_trains_match_the_per_cell_path() {
+        // A port crossed by one VC (an egress port) walks without reading labels. Frames at
+        // gaps around a slot (idle arrivals, one-slot steps, far jumps, cells behind one
+        // departure) under tail drop, EPD and FIFO GFR: with trains, the wire, the counters,
+        // the drops, the integral and the events are the per-cell path's.
+        let end = 400 * PS_PER_US;
+        for (gap, policy) in [
+            (950_000, Policy::Epd { threshold: 6 }),
+            (1_100_000, Policy::TailDrop),
+            (1_050_000, Policy::FifoGfr { lbo: 0, hbo: 20 }),
+        ] {
+            let outcome = |commit: bool, trains: bool, step: Time| {
+                let (mut p, mut w) = port_of(end + 50 * PS_PER_US, gap, policy, 1, 1);
+                assert_eq!(p.vcs.len(), 1);
+                let (events, wire) = run(&mut p, &mut w, commit, trains, end, step);
+                let s = &p.stats;
+                (wire, events, s.drops, s.cells_in, s.cells_out, s.max_queue, s.queue_area)
+            };
+            let reference = outcome(false, false, PS_PER_US);
+            assert!(reference.3 > 150, "{gap}: cells arrive");
+            for step in [PS_PER_US, 9 * PS_PER_US + 1, end] {
+                assert_eq!(outcome(true, true, step), reference, "{gap} {policy:?} step {step}");
             }
         }
     }
