@@ -125,9 +125,7 @@ impl Reasm {
             frames.release_cell(frame);
         }
     }
-}
 
-impl Reasm {
     /// At a host carrying one VC without control cells (`Host::whole_by_count`), with `cell`
     /// at the head of `fifo` and nothing held: if `cell` starts a PDU whose cells are all in
     /// before `stop`, unbroken, take them (skipped unread: only the EOF's flags are recorded)
