@@ -113,6 +113,22 @@ impl World {
         self.sched.wake(fifo.owner, at);
     }
 
+    /// Put a committed cell into `hop`'s input, arriving at `at`, relabelled for that hop.
+    ///
+    /// The receiver's key is at or before the head of each of its inputs holding cells (set so
+    /// after its batches, and by the wake of each input's first cell), and cells arrive in
+    /// order: only a cell into an empty input can bring the key forward.
+    #[inline(always)]
+    pub fn deliver(&mut self, hop: Hop, at: Time, cell: Cell) {
+        let fifo = &mut self.fifos[hop.fifo as usize];
+        let first = fifo.is_empty();
+        debug_assert!(first || self.sched.key(fifo.owner) <= at);
+        fifo.push(at, Cell { vc: hop.label, ..cell });
+        if first {
+            self.sched.wake(fifo.owner, at);
+        }
+    }
+
     /// Put FCVC credit cell `cell` on channel `ch` at `slot`, into `fifo` at the far end.
     ///
     /// A credit cell does not take a slot of the channel's transmitter: it leaves with the data

@@ -37,7 +37,6 @@
 
 use super::{ClassState, Port, PortVc};
 use crate::accept::{BufferState, Policy};
-use crate::cell::Cell;
 use crate::net::commit::CommittedRun;
 use crate::net::{Arbitration, InputMerge, World};
 use crate::rng::Rng;
@@ -118,15 +117,7 @@ impl Taker<'_> {
         v.sojourn = v.sojourn.wrapping_add(u128::from(slot - ta));
         let hop = v.hop;
         self.clock.step(&mut self.next);
-        let at = slot + self.latency;
-        let out = &mut world.fifos[hop.fifo as usize];
-        // As on the per-cell path: only a cell into an empty input can lower its receiver's key.
-        let woken = out.is_empty();
-        debug_assert!(woken || world.sched.key(out.owner) <= at);
-        out.push(at, Cell { vc: hop.label, ..cell });
-        if woken {
-            world.sched.wake(out.owner, at);
-        }
+        world.deliver(hop, slot + self.latency, cell);
         world.fifos[f].pop();
         true
     }

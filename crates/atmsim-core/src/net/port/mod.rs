@@ -656,17 +656,7 @@ impl Port {
             }
             self.stats.cells_out += 1;
             self.clock.advance();
-            let at = slot + self.latency;
-            let fifo = &mut world.fifos[hop.fifo as usize];
-            // The receiver's key is at or before the head of each of its inputs holding cells
-            // (set so after its batches, and by the wake of each input's first cell), and cells
-            // arrive in order: only a cell into an empty input can bring the key forward.
-            let first = fifo.is_empty();
-            debug_assert!(first || world.sched.key(fifo.owner) <= at);
-            fifo.push(at, Cell { vc: hop.label, ..cell });
-            if first {
-                world.sched.wake(fifo.owner, at);
-            }
+            world.deliver(hop, slot + self.latency, cell);
             return;
         }
         if self.classes[c].arrive(now) {
