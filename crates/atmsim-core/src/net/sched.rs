@@ -103,14 +103,30 @@ impl Sched {
         if D == ANY_DEPTH {
             return self.set_first(c, t);
         }
+        assert!(self.leaves + (c as usize) < self.tree.len(), "a component of the tree");
+        // SAFETY: asserted just above.
+        unsafe { self.set_first_at_unchecked::<D>(c, t) }
+    }
+
+    /// [`Sched::set_first_at`] without its check (the simulator's loop makes one per batch for
+    /// both walks: [`Sched::fits`]).
+    ///
+    /// # Safety
+    /// `self.leaves() + c < self.tree().len()` (with `D` not `ANY_DEPTH`: where
+    /// `self.fits::<D>()`, any `c` below `1 << D`).
+    #[inline(always)]
+    pub unsafe fn set_first_at_unchecked<const D: u32>(&mut self, c: u32, t: Time) {
+        if D == ANY_DEPTH {
+            return self.set_first(c, t);
+        }
         debug_assert_eq!(self.depth(), D);
         let tree = &mut self.tree[..];
         let mut i = self.leaves + c as usize;
         let mut m = t;
-        // Bounds-checked once: `i < tree.len()` from here on (see `sibling`). In a tree of
-        // another depth the walk would stop short of the root or rewrite `tree[0]` (unused),
-        // never leave the tree.
-        tree[i] = m;
+        // `i < tree.len()` from here on (see `sibling`). In a tree of another depth the walk
+        // would stop short of the root or rewrite `tree[0]` (unused), never leave the tree.
+        // SAFETY: the caller.
+        unsafe { *tree.get_unchecked_mut(i) = m };
         for _ in 0..D {
             m = m.min(Sched::sibling(tree, i));
             i >>= 1;
@@ -179,13 +195,32 @@ impl Sched {
     /// [`Sched::first_before`] in a tree of depth `D` (`ANY_DEPTH`: any): the walk unrolled.
     #[inline(always)]
     pub fn first_before_at<const D: u32>(&self, end: Time) -> Option<(Time, u32)> {
+        assert!(self.fits::<D>(), "a tree of depth {D}");
+        // SAFETY: asserted just above.
+        unsafe { self.first_before_at_unchecked::<D>(end) }
+    }
+
+    /// The tree is one of depth `D` (`ANY_DEPTH`: any tree): the walks for depth `D` stay in
+    /// it, and the component [`Sched::first_before_at`] names is one of its leaves.
+    #[inline(always)]
+    pub fn fits<const D: u32>(&self) -> bool {
+        D == ANY_DEPTH || self.tree.len() == 2 << D
+    }
+
+    /// [`Sched::first_before_at`] without its check (the simulator's loop makes one per batch
+    /// for both walks). With `D` not `ANY_DEPTH`, the component named is below `1 << D`.
+    ///
+    /// # Safety
+    /// `self.fits::<D>()`.
+    #[inline(always)]
+    pub unsafe fn first_before_at_unchecked<const D: u32>(&self, end: Time) -> Option<(Time, u32)> {
         if D == ANY_DEPTH {
             return self.first_before(end);
         }
         debug_assert_eq!(self.depth(), D);
         // Every node the walk reads is below `2 << D` (`i < 1 << D` before each step).
-        assert!(self.tree.len() >= 2 << D, "a tree of depth {D}");
-        // SAFETY: `1 < 2 << D <= tree.len()`.
+        debug_assert!(self.tree.len() >= 2 << D, "a tree of depth {D}");
+        // SAFETY: `1 < 2 << D <= tree.len()` (the caller).
         let t = unsafe { *self.tree.get_unchecked(1) };
         if t >= end {
             return None;
@@ -313,6 +348,18 @@ mod tests {
                 assert_eq!(a.tree, b.tree, "n = {n}");
             }
         }
+    }
+
+    #[test]
+    fn only_a_tree_of_the_depth_fits_its_walks() {
+        // The simulator's loop checks `fits` once for both unchecked walks.
+        let s = Sched::new(5);
+        assert!(s.fits::<3>() && s.fits::<ANY_DEPTH>());
+        assert!(!s.fits::<2>() && !s.fits::<4>());
+        let caught = std::panic::catch_unwind(|| Sched::new(5).first_before_at::<4>(NEVER)).is_err();
+        assert!(caught, "a walk for another depth");
+        let caught = std::panic::catch_unwind(|| Sched::new(4).set_first_at::<2>(4, 0)).is_err();
+        assert!(caught, "a leaf past the tree");
     }
 
     #[test]

@@ -91,6 +91,23 @@ pub struct Sim {
     pub batches: u64,
 }
 
+/// After a batch of the port whose feed list starts at `i`: mark each input it feeds that holds
+/// cells.
+#[inline]
+fn mark_fed(feeds: &[Feed], world: &mut World, mut i: usize) {
+    loop {
+        let f = feeds[i];
+        let fifo = &world.fifos[f.fifo as usize];
+        if !fifo.is_empty() {
+            world.sched.marks.mark(fifo.mark);
+        }
+        if f.last {
+            return;
+        }
+        i += 1;
+    }
+}
+
 /// How far a component without inputs (a host with background sources only) runs ahead of the
 /// time it is popped at. Nothing can reach it, so any bound is correct; without one it would
 /// run to the end of the simulation in one batch and hold every cell of the run in its output
@@ -187,19 +204,6 @@ impl Sim {
         }
     }
 
-    /// How far the component at scheduler slot `s`, popped at `t`, may run (and which component
-    /// that is): the earliest time a cell not yet in its input FIFOs can arrive there, from the
-    /// keys of the components near it upstream and their distances (`sim/horizon.rs`), at least
-    /// `t` plus its smallest input latency (the reference schedule's bound).
-    #[inline(always)]
-    fn horizon(&self, s: u32, t: Time) -> (Time, u32, u32) {
-        let comps = &self.comps;
-        self.horizons.at_slot(s as usize, t, &self.world.sched, |g| match &comps[g as usize] {
-            Component::Port(p) => p.unsent_not_before(),
-            Component::Host(_) => 0,
-        })
-    }
-
     /// Let every component that can commit its departures up to `end` do so (`net/commit.rs`);
     /// none does under the reference schedule, which stays the per-cell path.
     fn commit_until(&mut self, end: Time) {
@@ -219,36 +223,44 @@ impl Sim {
         }
     }
 
-    /// After a batch of the port whose feed list starts at `i`: mark each input it feeds that
-    /// holds cells.
-    #[inline]
-    fn mark_fed(&mut self, mut i: usize) {
-        loop {
-            let f = self.feeds[i];
-            let fifo = &self.world.fifos[f.fifo as usize];
-            if !fifo.is_empty() {
-                self.world.sched.marks.mark(fifo.mark);
-            }
-            if f.last {
-                return;
-            }
-            i += 1;
-        }
-    }
-
     /// Advance the component with the earliest key to its horizon, and so on, while that key
     /// is before `end`; `D`: the depth of the scheduler's tree (`ANY_DEPTH`: any).
+    ///
+    /// The loop indexes the tree, the horizon tables and the components without bounds checks:
+    /// the tables name only slots of their tree and their components (`Horizons::check`), and
+    /// those are the scheduler's and these, asserted before the loop. The components stay
+    /// these (borrowed here for the whole loop); only a batch, which has the world, could
+    /// change the scheduler, so its tree is checked again after each (one compare).
     fn run_batches<const D: u32>(&mut self, end: Time) {
-        while let Some((t, s)) = self.world.sched.first_before_at::<D>(end) {
-            let (horizon, c, feed) = self.horizon(s, t);
+        let Sim { comps, horizons, feeds, world, events, batches, .. } = self;
+        let comps = &mut comps[..];
+        let tree_len = 2 * horizons.leaves();
+        assert_eq!(comps.len(), horizons.components(), "the components of the horizon tables");
+        assert!(world.sched.fits::<D>() && world.sched.tree().len() == tree_len, "the tables' scheduler");
+        // SAFETY (every unchecked call below): the scheduler fits `D` and its tree is the
+        // tables' (asserted before the loop and after every batch; nothing else in the loop can
+        // replace it). So the slot `s` named is below `leaves()` (`first_before_at_unchecked`,
+        // or `first_before` for `ANY_DEPTH`), as `at_slot_unchecked` and
+        // `set_first_at_unchecked` need; the components `at_slot_unchecked` names are below
+        // `components() == comps.len()`.
+        while let Some((t, s)) = unsafe { world.sched.first_before_at_unchecked::<D>(end) } {
+            let (horizon, c, feed) = unsafe {
+                horizons.at_slot_unchecked(s as usize, t, &world.sched, |g| {
+                    match comps.get_unchecked(g as usize) {
+                        Component::Port(p) => p.unsent_not_before(),
+                        Component::Host(_) => 0,
+                    }
+                })
+            };
             let horizon = horizon.min(end);
-            let comp = &mut self.comps[c as usize];
-            self.events += comp.advance(horizon, &mut self.world);
-            self.batches += 1;
+            let comp = unsafe { comps.get_unchecked_mut(c as usize) };
+            *events += comp.advance(horizon, world);
+            *batches += 1;
+            assert!(world.sched.tree().len() == tree_len, "the tables' scheduler");
             let k = comp.key_after_batch();
-            self.world.sched.set_first_at::<D>(s, k);
+            unsafe { world.sched.set_first_at_unchecked::<D>(s, k) };
             if feed != NO_FEED {
-                self.mark_fed(feed as usize);
+                mark_fed(feeds, world, feed as usize);
             }
         }
     }
@@ -326,6 +338,16 @@ mod tests {
                 assert!(b1 * 10 < b0 * 9, "{file}: {b1} batches gated, {b0} not");
             }
         }
+    }
+
+    #[test]
+    #[should_panic(expected = "the tables' scheduler")]
+    fn a_scheduler_not_laid_out_for_the_tables_is_refused() {
+        // The loop reads the tree and the tables by the scheduler's slots unchecked: a larger
+        // tree (its walks fit its own depth) must be refused, not scanned.
+        let (mut built, end) = shipped("bench/lan5.toml", &[("simulation.duration_s", "0.001")]);
+        built.sim.world.sched = Sched::new(4 * built.sim.world.sched.leaves());
+        built.sim.run_until(end);
     }
 
     /// A scenario's report (without the wall time), run with the input marks or, `marked`

@@ -233,8 +233,16 @@ impl Horizons {
     /// Panic unless every record's list can be scanned without bounds checks (`bound`): from
     /// its first level to a sentinel (distance `NEVER`), each level ends at most at the end of
     /// `near` and no earlier than where its sublist starts (the list's start, or the level
-    /// before). Run whenever the lists change.
+    /// before); and unless every component a record names (itself, its gate, its levels' ports)
+    /// is one of the [`Horizons::components`], which the simulator's loop then indexes its
+    /// components by without a check. Run whenever the lists change.
     fn check(&self) {
+        let n = self.each.len();
+        let named = |c: u32| (c as usize) < n;
+        for e in self.each.iter().chain(&self.at_slot) {
+            assert!(named(e.comp) && (e.gate == NO_GATE || named(e.gate)), "a component of these tables");
+        }
+        assert_eq!(self.at_slot.len() * 2, self.tree_len, "a record per leaf");
         for e in self.each.iter().chain(&self.at_slot).filter(|e| e.start != e.end) {
             let (mut from, mut at) = (e.start, e.levels as usize);
             loop {
@@ -243,6 +251,7 @@ impl Horizons {
                 if level.dist == NEVER {
                     break;
                 }
+                assert!(named(level.port), "a level's port of these tables");
                 (from, at) = (level.to, at + 1);
             }
         }
@@ -346,7 +355,8 @@ impl Horizons {
     /// its feed list (`set_feed`).
     /// `unsent_not_before(g)`: no cell not yet sent by port `g` leaves it before this (the
     /// gates', `set_gate`).
-    #[inline(always)]
+    /// (Tests: the simulator's loop makes the checks once and calls `at_slot_unchecked`.)
+    #[cfg(test)]
     pub fn at_slot(
         &self,
         s: usize,
@@ -354,14 +364,50 @@ impl Horizons {
         sched: &Sched,
         unsent_not_before: impl Fn(u32) -> Time,
     ) -> (Time, u32, u32) {
-        let e = self.at_slot[s];
+        assert!(
+            s < self.at_slot.len() && sched.tree().len() == self.tree_len,
+            "a slot of these tables' scheduler"
+        );
+        // SAFETY: asserted just above.
+        unsafe { self.at_slot_unchecked(s, t, sched, unsent_not_before) }
+    }
+
+    /// `Horizons::at_slot` without its checks (the simulator's loop makes them once per batch,
+    /// or once per run). The component it returns, and every one it passes to
+    /// `unsent_not_before`, is below [`Horizons::components`] (`check`).
+    ///
+    /// # Safety
+    /// `s < self.leaves()` and `sched.tree().len() == 2 * self.leaves()` (the scheduler these
+    /// tables were laid out for).
+    #[inline(always)]
+    pub unsafe fn at_slot_unchecked(
+        &self,
+        s: usize,
+        t: Time,
+        sched: &Sched,
+        unsent_not_before: impl Fn(u32) -> Time,
+    ) -> (Time, u32, u32) {
+        debug_assert!(s < self.at_slot.len() && sched.tree().len() == self.tree_len);
+        // SAFETY: `s < leaves == at_slot.len()` (the caller; `check` asserts the length).
+        let e = unsafe { *self.at_slot.get_unchecked(s) };
         // Every new arrival at a gated component is a cell its one input's sender has not sent
         // yet: it leaves that port no earlier than its next unsent slot, and arrives the input's
         // latency (the component's lookahead) later. The bound is the later of that and the
         // list's, so the scan may stop as soon as the list's is no later.
         let gate = if e.gate != NO_GATE { unsent_not_before(e.gate).saturating_add(e.lookahead) } else { 0 };
-        let bound = self.bound(e, t, gate, sched, &unsent_not_before);
+        // SAFETY: the scheduler's tree is as long as these tables' (the caller).
+        let bound = unsafe { self.bound(e, t, gate, sched, &unsent_not_before) };
         (bound.max(gate), e.comp, e.feed)
+    }
+
+    /// How many components the tables are for: every component a record names is below.
+    pub fn components(&self) -> usize {
+        self.each.len()
+    }
+
+    /// The leaves of the scheduler's tree these tables were laid out for (a slot is below).
+    pub fn leaves(&self) -> usize {
+        self.at_slot.len()
     }
 
     /// The component at slot `s` has its feed list at `feed` (returned by `at_slot`).
@@ -371,6 +417,8 @@ impl Horizons {
 
     /// The component at slot `s` has one input, and its sender is port `gate`.
     pub fn set_gate(&mut self, s: usize, gate: u32) {
+        // As `check` would: the simulator reads the gate's component without a bounds check.
+        assert!((gate as usize) < self.each.len(), "a gate among the components");
         self.at_slot[s].gate = gate;
     }
 
@@ -534,19 +582,29 @@ impl Horizons {
     ) -> Time {
         let e = self.at_slot[s];
         let gate = if e.gate != NO_GATE { unsent_not_before(e.gate).saturating_add(e.lookahead) } else { 0 };
-        self.bound(e, t, 0, sched, &unsent_not_before).max(gate)
+        assert_eq!(sched.tree().len(), self.tree_len, "the scheduler of these components");
+        // SAFETY: asserted just above.
+        unsafe { self.bound(e, t, 0, sched, &unsent_not_before) }.max(gate)
     }
 
     /// [`Horizons::at_slot`] by component, without gates or levels.
     #[cfg(test)]
     fn of(&self, c: usize, t: Time, sched: &Sched) -> Time {
-        self.bound(self.each[c], t, 0, sched, &|_| 0)
+        let e = self.each[c];
+        // (A record without a list reads no tree: the plain tables are read with others'.)
+        assert!(e.start == e.end || sched.tree().len() == self.tree_len, "the scheduler of these components");
+        // SAFETY: asserted just above (`bound` reads the tree only for a list).
+        unsafe { self.bound(e, t, 0, sched, &|_| 0) }
     }
 
     /// The earliest input time from the list; where that is no later than `gate` (the caller
     /// takes the later of the two), any value no later than `gate` (the scan stops there).
+    ///
+    /// # Safety
+    /// `sched.tree().len() == self.tree_len` (the scheduler these tables were laid out for)
+    /// where the record has a list (without one, no tree is read).
     #[inline(always)]
-    fn bound(
+    unsafe fn bound(
         &self,
         Each { lookahead, rest, start, end, levels, .. }: Each,
         t: Time,
@@ -562,7 +620,6 @@ impl Horizons {
         // `floor`, the latest next unsent slot (plus distance) of the levels' ports read.
         let (mut room, mut floor) = (rest, 0);
         let tree = sched.tree();
-        assert_eq!(tree.len(), self.tree_len, "the scheduler of these components");
         // A term at or before `gate - t` settles it: later floors are below the bound found,
         // and the result is no later than `gate` (0 when ungated: a term of 0 is final anyway).
         let stop = gate.saturating_sub(t);
@@ -581,7 +638,7 @@ impl Horizons {
                 // SAFETY: `n.leaf` is a node of the laid-out tree (`build`): a component's leaf
                 // `leaves + slot` with `slot < leaves`, or a group's node, `(leaves + at) / size`
                 // with `at + size <= leaves` (`layout.rs`); both below `2 * leaves == tree_len ==
-                // tree.len()` (asserted above).
+                // tree.len()` (the caller).
                 let key = unsafe { *tree.get_unchecked(n.leaf as usize) };
                 // Below `room - dist` only when finite: no overflow in the sum.
                 let k = key - t;
@@ -731,13 +788,19 @@ mod tests {
         let upstream = vec![vec![(2, 10)], vec![(0, 10)], vec![(1, 10)]];
         let (h, _) = Horizons::new(vec![10; 3], &upstream, true);
         h.check();
-        let broken: [fn(&mut Horizons); 3] = [
+        let broken: [fn(&mut Horizons); 7] = [
             |h| h.levels[0].to = h.near.len() as u32 + 1,
             |h| {
                 let e = *h.each.iter().find(|e| e.start > 0).expect("a list after the first");
                 h.levels[e.levels as usize].to = e.start - 1;
             },
             |h| h.levels.iter_mut().for_each(|l| l.dist = 1),
+            // The simulator's loop indexes its components by what the records name, and the
+            // records by the scheduler's slots, unchecked.
+            |h| h.at_slot[1].comp = 3,
+            |h| h.each[2].gate = 3,
+            |h| h.tree_len += 2,
+            |h| level_through(h, 3),
         ];
         for (i, f) in broken.into_iter().enumerate() {
             let mut h = h.clone();
@@ -745,6 +808,18 @@ mod tests {
             let caught = std::panic::catch_unwind(move || h.check()).is_err();
             assert!(caught, "broken table {i} passed the check");
         }
+        // The same level through a component of the tables passes: the port alone failed above.
+        let mut h = h.clone();
+        level_through(&mut h, 2);
+        h.check();
+    }
+
+    /// Give the first listed record a level through `port` before its sentinel.
+    fn level_through(h: &mut Horizons, port: u32) {
+        let e = h.each.iter_mut().find(|e| e.start != e.end).expect("a list");
+        e.levels = h.levels.len() as u32;
+        h.levels.push(Level { port, to: e.end, dist: 1 });
+        h.levels.push(Level { port: NO_GATE, to: e.end, dist: NEVER });
     }
 
     /// A toy network run by the scheduler: an event at `x` may send to each receiver (after
