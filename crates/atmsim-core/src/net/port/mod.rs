@@ -891,7 +891,7 @@ impl Port {
             }
         } else {
             self.merge.rebuild(&world.fifos, &mut world.sched.marks, &self.inputs);
-            // The input of the run before (`usize::MAX`: none, or not known after a pass).
+            // The input of the run before (`usize::MAX`: none in this batch, or a pass).
             let mut prev = usize::MAX;
             let rotating = self.merge.arbitration == Arbitration::Rotating;
             loop {
@@ -935,15 +935,14 @@ impl Port {
                 if COUNT && ta == until {
                     events += self.interleaved_pass(stop, world);
                     prev = usize::MAX;
-                } else if events != e0 + 1 {
-                    prev = usize::MAX;
-                } else if COUNT && rotating && prev != i && prev != usize::MAX && {
+                } else if COUNT && rotating && events == e0 + 1 && prev != i && prev != usize::MAX && {
                     let (h, j) = self.merge.peek();
                     j == prev && h < stop
                 } {
-                    // Two one-cell runs of two inputs in turn, at distinct instants (sources
-                    // sending at once on independent slot grids): their cells without the heap
-                    // while they alternate.
+                    // A one-cell run of another input between two runs of the head's, at
+                    // distinct instants (sources sending at once on independent slot grids):
+                    // the two inputs' cells without the heap while they alternate. (Entered
+                    // after longer runs too, it costs more than it saves on the bench cases.)
                     events += self.paired_pass((prev, i), stop, world);
                     prev = usize::MAX;
                 } else {
