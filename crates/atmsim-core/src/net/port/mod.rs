@@ -891,6 +891,9 @@ impl Port {
             }
         } else {
             self.merge.rebuild(&world.fifos, &mut world.sched.marks, &self.inputs);
+            // The input of the run before (`usize::MAX`: none in this batch, or a pass).
+            let mut prev = usize::MAX;
+            let rotating = self.merge.arbitration == Arbitration::Rotating;
             loop {
                 let (mut ta, i) = self.merge.peek();
                 if ta >= stop {
@@ -899,6 +902,7 @@ impl Port {
                 // The earliest input's cells before the runner-up's come next, in a row, read
                 // as a lone input's; the merge is told once at the end of the run.
                 let (f, until) = (self.inputs[i] as usize, self.merge.run_until().min(stop));
+                let e0 = events;
                 loop {
                     // Four or more cells left in the run: the VC's cells at its head, at a busy
                     // count-only port, in a pass (`busy.rs`; on a shorter run the pass's set-up
@@ -930,6 +934,19 @@ impl Port {
                 // leaves to the per-cell path or a run long enough for a busy pass.
                 if COUNT && ta == until {
                     events += self.interleaved_pass(stop, world);
+                    prev = usize::MAX;
+                } else if COUNT && rotating && events == e0 + 1 && prev != i && prev != usize::MAX && {
+                    let (h, j) = self.merge.peek();
+                    j == prev && h < stop
+                } {
+                    // A one-cell run of another input between two runs of the head's, at
+                    // distinct instants (sources sending at once on independent slot grids):
+                    // the two inputs' cells without the heap while they alternate. (Entered
+                    // after longer runs too, it costs more than it saves on the bench cases.)
+                    events += self.paired_pass((prev, i), stop, world);
+                    prev = usize::MAX;
+                } else {
+                    prev = i;
                 }
             }
         }
