@@ -71,6 +71,13 @@ struct Taker<'a> {
 }
 
 impl Taker<'_> {
+    /// The transmitter's state the pass kept in locals: next free slot, first pending
+    /// departure, occupancy, largest occupancy.
+    #[inline(always)]
+    fn state(&self) -> (SlotMark, SlotMark, u32, u32) {
+        (self.next, self.first, self.x, self.max_queue)
+    }
+
     /// The head cell of FIFO `f`, arriving at `ta`, as `arrive_plain_as` would take it at a
     /// count-only port: committed and put on the link (then popped), or, where that path would
     /// do more or other than that, left at the head (false), with the departures before `ta`
@@ -209,6 +216,43 @@ fn alternate(
 }
 
 impl Port {
+    /// A pass's taker over this port's transmitter (its state copied into locals), and the
+    /// merge and inputs the pass reads beside it.
+    #[inline(always)]
+    fn taker(&mut self) -> (Taker<'_>, &mut InputMerge, &[u32]) {
+        let next = self.clock.mark();
+        let (first, x) = self.run.parts(next);
+        let t = Taker {
+            clock: &self.clock,
+            capacity: self.capacity,
+            end: self.commit_end,
+            latency: self.latency,
+            firsts: !self.policy.reads_vc_occupancy(),
+            next,
+            first,
+            x,
+            max_queue: self.stats.max_queue,
+            policy: &self.policy,
+            vcs: &mut self.vcs,
+            classes: &mut self.classes,
+            rng: &mut self.rng,
+        };
+        (t, &mut self.merge, &self.inputs)
+    }
+
+    /// The transmitter's state back from a pass that took `n` cells (the retire and align of a
+    /// cell left at the head are kept, as its own path would do them); returns `n`.
+    #[inline(always)]
+    fn settle(&mut self, (next, first, x, max_queue): (SlotMark, SlotMark, u32, u32), n: u64) -> u64 {
+        self.clock.set_next(next);
+        self.run = CommittedRun::from_parts(first, x, next, &self.clock);
+        self.queued = x;
+        self.stats.max_queue = max_queue;
+        self.stats.cells_in += n;
+        self.stats.cells_out += n;
+        n
+    }
+
     /// The merge's cells before `stop` while each would be committed on arrival and no input's
     /// run is long enough for a busy pass (see the module comment), at a count-only plain port
     /// taking passes (`trains`) with several inputs, during a batch (the merge holds every
@@ -224,25 +268,9 @@ impl Port {
         debug_assert!(self.merge.grid.is_none());
         let span = self.pass_span;
         let rotating = self.merge.arbitration == Arbitration::Rotating;
-        let next = self.clock.mark();
-        let (first, x) = self.run.parts(next);
-        let mut t = Taker {
-            clock: &self.clock,
-            capacity: self.capacity,
-            end: self.commit_end,
-            latency: self.latency,
-            firsts: !self.policy.reads_vc_occupancy(),
-            next,
-            first,
-            x,
-            max_queue: self.stats.max_queue,
-            policy: &self.policy,
-            vcs: &mut self.vcs,
-            classes: &mut self.classes,
-            rng: &mut self.rng,
-        };
+        let (mut t, merge, inputs) = self.taker();
         let mut n = 0;
-        let (mut ta, mut i) = self.merge.peek();
+        let (mut ta, mut i) = merge.peek();
         // Whether the run at the head may hold four cells for a busy pass: at the first cell,
         // and where an input's run goes on (the one just served is at the head again); a run
         // that begins at another input's cell, after a tie or a cell of that input, was told
@@ -254,9 +282,9 @@ impl Port {
             if ta >= stop {
                 break;
             }
-            let f = self.inputs[i] as usize;
+            let f = inputs[i] as usize;
             if check {
-                let until = self.merge.run_until().min(stop);
+                let until = merge.run_until().min(stop);
                 if until.saturating_sub(ta) > span && world.fifos[f].time_at(3).is_some_and(|t| t < until) {
                     break;
                 }
@@ -264,15 +292,14 @@ impl Port {
             if !t.take(ta, f, world) {
                 break;
             }
-            self.merge.ran(self.merge.lone_key(&world.fifos[f]));
+            merge.ran(merge.lone_key(&world.fifos[f]));
             n += 1;
             let before = std::mem::replace(&mut last, i);
-            (ta, i) = self.merge.peek();
+            (ta, i) = merge.peek();
             check = i == last;
             if rotating && i == before && before != last {
                 // Two inputs in turn: on without the heap while they keep alternating.
-                let (taken, left) =
-                    alternate(&mut self.merge, &self.inputs, (before, last), &mut t, stop, world);
+                let (taken, left) = alternate(merge, inputs, (before, last), &mut t, stop, world);
                 n += taken;
                 if left {
                     break;
@@ -280,20 +307,12 @@ impl Port {
                 if taken % 2 == 1 {
                     last = before;
                 }
-                (ta, i) = self.merge.peek();
+                (ta, i) = merge.peek();
                 check = true;
             }
         }
-        // The retire and align of a cell left at the head happened here: kept, as its own path
-        // would do them.
-        let Taker { next, first, x, max_queue, .. } = t;
-        self.clock.set_next(next);
-        self.run = CommittedRun::from_parts(first, x, next, &self.clock);
-        self.queued = x;
-        self.stats.max_queue = max_queue;
-        self.stats.cells_in += n;
-        self.stats.cells_out += n;
-        n
+        let state = t.state();
+        self.settle(state, n)
     }
 
     /// Inputs `a` and `b` served in a row, in two runs of the merge, with `a` at its head
@@ -308,32 +327,10 @@ impl Port {
         }
         debug_assert!(self.merge.grid.is_none());
         debug_assert!(self.merge.arbitration == Arbitration::Rotating && self.merge.peek().1 == pair.0);
-        let next = self.clock.mark();
-        let (first, x) = self.run.parts(next);
-        let mut t = Taker {
-            clock: &self.clock,
-            capacity: self.capacity,
-            end: self.commit_end,
-            latency: self.latency,
-            firsts: !self.policy.reads_vc_occupancy(),
-            next,
-            first,
-            x,
-            max_queue: self.stats.max_queue,
-            policy: &self.policy,
-            vcs: &mut self.vcs,
-            classes: &mut self.classes,
-            rng: &mut self.rng,
-        };
-        let (n, _) = alternate(&mut self.merge, &self.inputs, pair, &mut t, stop, world);
-        let Taker { next, first, x, max_queue, .. } = t;
-        self.clock.set_next(next);
-        self.run = CommittedRun::from_parts(first, x, next, &self.clock);
-        self.queued = x;
-        self.stats.max_queue = max_queue;
-        self.stats.cells_in += n;
-        self.stats.cells_out += n;
-        n
+        let (mut t, merge, inputs) = self.taker();
+        let (n, _) = alternate(merge, inputs, pair, &mut t, stop, world);
+        let state = t.state();
+        self.settle(state, n)
     }
 }
 
