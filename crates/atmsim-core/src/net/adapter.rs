@@ -649,12 +649,12 @@ impl Adapter {
         let mut clock = self.clock.clone();
         if n <= 2 {
             // A bare ACK (two cells): pushed one by one, for less than the frame loop's set-up.
-            if n == 2 {
-                fifo.push(clock.next() + latency, cell);
+            // (One push in the code, not two: compiled into a caller, the second was called.)
+            for k in (0..n).rev() {
+                let eof = if k == 0 { F_EOF } else { 0 };
+                fifo.push(clock.next() + latency, Cell { flags: flags | eof, ..cell });
                 clock.advance();
             }
-            fifo.push(clock.next() + latency, Cell { flags: flags | F_EOF, ..cell });
-            clock.advance();
         } else {
             fifo.push_frame(n, &mut clock, latency, cell);
         }

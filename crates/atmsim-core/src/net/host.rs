@@ -187,7 +187,14 @@ impl Tx<'_> {
 }
 
 impl SegmentSink for Tx<'_> {
-    fn send(&mut self, now: Time, mut frame: Frame, clp: bool) {
+    /// The rare sends (a SYN, a timeout's, a handshake's) share one copy.
+    #[inline(never)]
+    fn send(&mut self, now: Time, frame: Frame, clp: bool) {
+        self.send_in_line(now, frame, clp);
+    }
+
+    #[inline(always)]
+    fn send_in_line(&mut self, now: Time, mut frame: Frame, clp: bool) {
         frame.ncells = aal5::cells_for_segment(frame.len, frame.opt_len as u32);
         frame.alive = frame.ncells;
         let remaining = frame.ncells;

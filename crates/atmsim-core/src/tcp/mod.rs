@@ -25,4 +25,13 @@ use crate::time::Time;
 /// Where a TCP endpoint hands its segments: the host adapter (and the frame slab).
 pub trait SegmentSink {
     fn send(&mut self, now: Time, frame: Frame, clp: bool);
+
+    /// [`SegmentSink::send`] compiled into the caller, where the sink has such a copy: the
+    /// per-segment sends (the receiver's ACK, the ACK clock's segments) take it, one call
+    /// less per segment, and the frame is written where the sink keeps it instead of being
+    /// built on the stack and copied there.
+    #[inline(always)]
+    fn send_in_line(&mut self, now: Time, frame: Frame, clp: bool) {
+        self.send(now, frame, clp);
+    }
 }

@@ -195,7 +195,7 @@ impl TcpReceiver {
         self.unacked = 0;
         self.delack = None;
         self.stats.acks_sent += 1;
-        out.send(now, f, false);
+        out.send_in_line(now, f, false);
     }
 
     /// The block holding the newest segment goes first in the next ACK.

@@ -705,7 +705,7 @@ impl TcpSender {
         f.retransmission = retransmission;
         f.cwnd = self.cwnd;
         self.add_options(&mut f, now);
-        out.send(now, f, false);
+        out.send_in_line(now, f, false);
         self.stats.segments_sent += 1;
         self.stats.bytes_sent += len as u64;
         let end = s.wrapping_add(len);
