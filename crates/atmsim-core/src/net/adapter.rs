@@ -627,8 +627,12 @@ impl Adapter {
         if !self.plain.is_empty() {
             return false;
         }
-        self.clock.align(now);
-        let first = self.clock.next();
+        // The clock moved to `now` in line: it is behind `now` for most frames handed over
+        // (the adapter idle since its last frame), and out of line the jump's call and the
+        // values saved around it cost more than the jump. Kept only if the frame is
+        // committed: otherwise `push` aligns the clock the same way.
+        let start = self.clock.align_mark_in_line(self.clock.mark(), now);
+        let first = start.time();
         if first.saturating_add(u64::from(n - 1) * self.longest) >= end {
             return false;
         }
@@ -647,6 +651,7 @@ impl Adapter {
         }
         // A local copy the loop keeps in registers; only the next slot changes.
         let mut clock = self.clock.clone();
+        clock.set_next(start);
         if n <= 2 {
             // A bare ACK (two cells): pushed one by one, for less than the frame loop's set-up.
             // (One push in the code, not two: compiled into a caller, the second was called.)
