@@ -140,22 +140,23 @@ impl Pass<'_> {
         let mut slots = clock.walk_from(self.next, 0);
         let (mut stay, mut within) = (self.stay, self.within);
         let mut busy = false;
-        // The loop walks the input by pointer, the output at the same offset from its start:
-        // indexing both slices kept an index and an offset, and the loop's values outnumbered
-        // the registers (WAN 5 +3 M instructions). (The output's address as an integer: its
-        // `wrapping_byte_add` form compiled to a loop one instruction longer.)
-        let first = src.as_ptr();
-        let last = first.wrapping_add(n);
-        let gap = (dst.as_mut_ptr() as usize).wrapping_sub(first as usize);
-        let mut p = first;
-        while p != last {
-            // SAFETY: `p` is `first` plus j < n entries (the loop ends at `last`, `first` plus
-            // n): `src`'s entry j. `o` is `dst`'s entry j: `dst` holds n entries too, and its
-            // pointer was cast to an integer above (exposing its provenance, which the cast back
-            // takes). Both are in bounds and aligned; `dst` is borrowed mutably (disjoint from
-            // `src`), and nothing else reads or writes it while the loop runs.
-            let o = (p as usize).wrapping_add(gap) as *mut (Time, Cell);
-            let (ta, cell) = unsafe { *p };
+        // The loop walks both slices from their ends by one byte offset, negative and rising
+        // to zero: the offset's own add ends the loop (no compare), and each entry is a base
+        // plus it (no third pointer). (Integer addresses: strict-provenance forms of such walks
+        // compiled to a longer loop.)
+        const E: usize = std::mem::size_of::<(Time, Cell)>();
+        let src_end = src.as_ptr().wrapping_add(n) as usize;
+        let dst_end = dst.as_mut_ptr().wrapping_add(n) as usize;
+        let mut i = (n * E).wrapping_neg();
+        while i != 0 {
+            // SAFETY: `i` is minus a multiple k * E of the entry size with 0 < k <= n (it starts
+            // at -n * E, rises by E, and the loop ends at 0): `e` is `src`'s entry n - k and `o`
+            // `dst`'s, both of n entries, aligned; their pointers were cast to integers above
+            // (exposing their provenance, which the casts back take). `dst` is borrowed mutably
+            // (disjoint from `src`), and nothing else reads or writes it while the loop runs.
+            let e = src_end.wrapping_add(i) as *const (Time, Cell);
+            let o = dst_end.wrapping_add(i) as *mut (Time, Cell);
+            let (ta, cell) = unsafe { *e };
             // At a port crossed by one VC (`ONE`: an egress port, a source's return port) every
             // cell carries the one label: no check of it per cell.
             debug_assert!(!ONE || cell.vc == label);
@@ -167,48 +168,62 @@ impl Pass<'_> {
             // arrival, in the first slot from it; between one and two slots after it (one
             // departure pending), in it, behind that one, if `busy_ok`. Elsewhere, and at
             // exactly one slot (a slot of q + 1 ps may have started at `ta` - 1 or not), the
-            // pass stops.
+            // pass stops. Each branch adds its wait to the sum itself (one phi less).
             let d = slots.at().wrapping_sub(ta);
-            let wait = if d < q {
-                d
-            } else if ta > slots.at() {
-                let slot = clock.align_mark_in_line(clock.walked_mark(&slots, 0), ta);
-                slots = clock.walk_from(slot, 0);
-                slot.time() - ta
-            } else if !ASK && d > q && d < 2 * q && busy_ok && slots.at() < end {
-                busy = true;
-                d
-            } else {
-                break;
-            };
-            #[cfg(debug_assertions)]
-            debug_assert!(slots.at() < self.end && wait < 2 * q);
-            if ASK {
-                if !within && self.refused(cell) {
+            if d < q {
+                if ASK && !within && self.refused(cell) {
                     break;
                 }
+                stay += d;
+            } else if ta > slots.at() {
+                if ASK && !within && self.refused(cell) {
+                    break;
+                }
+                let slot = clock.align_mark_in_line(clock.walked_mark(&slots, 0), ta);
+                slots = clock.walk_from(slot, 0);
+                stay += slot.time() - ta;
+            } else if !ASK && d > q && d < 2 * q && busy_ok && slots.at() < end {
+                busy = true;
+                stay += d;
+            } else {
+                break;
+            }
+            #[cfg(debug_assertions)]
+            debug_assert!(slots.at() < self.end && slots.at() - ta < 2 * q);
+            if ASK {
                 within = !cell.is_eof();
             }
-            stay += wait;
             // The entry copied whole, then its time and label set: no field of the cell held
             // in a register across the loop's tests.
-            // SAFETY: `p` and `o` as above.
+            // SAFETY: `e` and `o` as above.
             unsafe {
-                *o = *p;
+                *o = *e;
                 (*o).0 = slots.at() + latency;
                 (*o).1.vc = next_label;
             }
             slots.skip();
-            p = p.wrapping_add(1);
+            i = i.wrapping_add(E);
         }
         let next = clock.walked_mark(&slots, 0);
-        let j = (p as usize - first as usize) / std::mem::size_of::<(Time, Cell)>();
+        // Entries left: -i / E.
+        let j = n - i.wrapping_neg() / E;
         if j > 0 {
+            // The last moved cell read back at the loop's own offset: neither slice (their
+            // bases and length) lives across the loop.
+            // SAFETY: j > 0, so the offset before `i` is an entry the loop read (`src`) and
+            // wrote (`dst`), as above.
+            let (ta, (t, cell)) = unsafe {
+                let k = i.wrapping_sub(E);
+                (
+                    (*(src_end.wrapping_add(k) as *const (Time, Cell))).0,
+                    *(dst_end.wrapping_add(k) as *const (Time, Cell)),
+                )
+            };
             if !ASK {
-                within = !dst[j - 1].1.is_eof();
+                within = !cell.is_eof();
             }
             // A cell taken at once waits at most q; one behind a departure more.
-            self.last_busy = dst[j - 1].0 - latency - src[j - 1].0 > q;
+            self.last_busy = t - latency - ta > q;
         }
         (self.next, self.stay, self.within) = (next, stay, within);
         self.busy |= busy;
