@@ -9,7 +9,7 @@
 //! their retire: none is dropped for a full buffer, and a first cell meets the policy at an
 //! occupancy of zero. Each one's path through `Port::arrive_plain` then reduces to: retire the
 //! pending departures, ask the policy at a first cell, move the idle transmitter to the first
-//! slot from the arrival, commit the cell in it, put it on the link. [`Port::train`] does
+//! slot from the arrival, commit the cell in it, put it on the link. `Port::train_at` does
 //! exactly that for the run of such cells at the head of a lone input, across as many frames as
 //! come in so, with the next free slot and the time in the buffer in registers (whether the
 //! transmitter is idle is read from the next free slot: `Pass::walk`), the two FIFOs walked a
@@ -70,15 +70,19 @@ struct Pass<'a> {
     busy_ok: bool,
     busy: bool,
     last_busy: bool,
-    /// What `enqueue_plain` hands the policy at a first cell arriving at the idle port (the
-    /// buffer empty; the class's and the port's counts, which no cell of a pass changes).
+}
+
+/// What `enqueue_plain` hands the policy at a first cell arriving at the idle port (the buffer
+/// empty; the class's and the port's counts, which no cell of a pass changes): built only for
+/// a pass that asks (FIFO GFR), the other passes' set-up spared it.
+struct Ask<'a> {
     policy: &'a Policy,
     state: BufferState,
     vc_policy: &'a mut VcPolicy,
     rng: &'a mut Rng,
 }
 
-impl Pass<'_> {
+impl Ask<'_> {
     /// The policy's decision on the frame whose first cell is `cell`, as `enqueue_plain` asks
     /// for it at the idle port (`FrameState::verdict` asks only the policy there: no fault or
     /// own buffer at a plain port, the buffer not full).
@@ -87,7 +91,9 @@ impl Pass<'_> {
         let state = BufferState { clp1: cell.clp(), ..self.state };
         self.policy.frame_decision(&state, self.vc_policy, self.rng).is_some()
     }
+}
 
+impl Pass<'_> {
     /// Whether a policy may refuse a frame at the idle port: tail drop and PPD refuse no
     /// frame, EPD none at an empty buffer (X = 0 is never above its threshold), and none of
     /// the three keeps memory of the frames it is asked about; the walk then asks nothing.
@@ -120,6 +126,7 @@ impl Pass<'_> {
     #[inline(never)]
     fn walk<const ASK: bool, const ONE: bool>(
         &mut self,
+        mut ask: Option<&mut Ask>,
         src: &[(Time, Cell)],
         dst: &mut [(Time, Cell)],
     ) -> usize {
@@ -171,12 +178,12 @@ impl Pass<'_> {
             // pass stops. Each branch adds its wait to the sum itself (one phi less).
             let d = slots.at().wrapping_sub(ta);
             if d < q {
-                if ASK && !within && self.refused(cell) {
+                if ASK && !within && ask.as_mut().is_some_and(|a| a.refused(cell)) {
                     break;
                 }
                 stay += d;
             } else if ta > slots.at() {
-                if ASK && !within && self.refused(cell) {
+                if ASK && !within && ask.as_mut().is_some_and(|a| a.refused(cell)) {
                     break;
                 }
                 let slot = clock.align_mark_in_line(clock.walked_mark(&slots, 0), ta);
@@ -233,12 +240,14 @@ impl Pass<'_> {
 
 /// A pass walking the FIFOs, asking the policy at first cells if `ASK`, at a port crossed by
 /// one VC if `ONE`.
-struct Walk<'p, 'a, const ASK: bool, const ONE: bool>(&'p mut Pass<'a>);
+struct Walk<'p, 'a, 'k, const ASK: bool, const ONE: bool>(&'p mut Pass<'a>, Option<&'p mut Ask<'k>>);
 
-impl<const ASK: bool, const ONE: bool> ChunkRelayer<(Time, Cell), (Time, Cell)> for Walk<'_, '_, ASK, ONE> {
+impl<const ASK: bool, const ONE: bool> ChunkRelayer<(Time, Cell), (Time, Cell)>
+    for Walk<'_, '_, '_, ASK, ONE>
+{
     #[inline(always)]
     fn relay_chunk(&mut self, src: &[(Time, Cell)], dst: &mut [(Time, Cell)]) -> usize {
-        self.0.walk::<ASK, ONE>(src, dst)
+        self.0.walk::<ASK, ONE>(self.1.as_deref_mut(), src, dst)
     }
 }
 
@@ -256,15 +265,16 @@ impl Port {
     pub(super) fn lone_trains(&mut self, f: usize, stop: Time, world: &mut World) -> u64 {
         let mut events = 0;
         let busy_ok = Pass::busy_ok(&self.policy, self.capacity);
+        let q = self.clock.shortest_slot();
         // No slot grid here: an arrival counts at its own time, the merge's key of a lone input.
         while Port::holds_train(&world.fifos[f], stop) {
+            // Four cells before `stop`: the head is one of them.
+            let Some((ta, cell)) = world.fifos[f].front() else { unreachable!("four cells are held") };
             // A pass needs the transmitter idle at the head's arrival, or (`Pass::busy_ok`) one
             // departure pending then, at most two slots ahead: when not (most often, at a busy
-            // port), the call is spared.
-            if world.fifos[f].head_time().is_some_and(|t| {
-                self.run.all_before(t) || busy_ok && self.clock.next() <= t + 2 * self.clock.shortest_slot()
-            }) {
-                events += self.train(f, stop, world);
+            // port), the pass is spared.
+            if self.run.all_before(ta) || busy_ok && self.clock.next() <= ta + 2 * q {
+                events += self.train_at(f, (ta, cell), stop, busy_ok, world);
             }
             // The cell the pass stopped at (or could not start with) goes by the per-cell step.
             let fifo = &mut world.fifos[f];
@@ -296,21 +306,37 @@ impl Port {
 
     /// The frame train at the head of the lone input `f` of a port taking trains (see the
     /// module comment), taken before `stop`; returns how many cells it took.
-    #[inline(never)]
-    pub(super) fn train(&mut self, f: usize, stop: Time, world: &mut World) -> u64 {
-        debug_assert!(self.trains);
-        if self.queued != self.run.len() {
-            return 0;
-        }
+    #[cfg(test)]
+    fn train(&mut self, f: usize, stop: Time, world: &mut World) -> u64 {
         let Some((ta, cell)) = world.fifos[f].front() else { return 0 };
         let busy_ok = Pass::busy_ok(&self.policy, self.capacity);
+        if ta >= stop || !(busy_ok || self.run.all_before(ta)) {
+            return 0;
+        }
+        self.train_at(f, (ta, cell), stop, busy_ok, world)
+    }
+
+    /// `train` for the head `(ta, cell)` of `f`, arriving before `stop`, at a port idle then or
+    /// (`busy_ok`: `Pass::busy_ok`) a cell taken behind one departure may be: what the
+    /// caller found, not read or asked again. In `lone_trains`' loop, whose set-up it shares
+    /// (on a LAN most batches of the egress ports are one pass).
+    #[inline(always)]
+    fn train_at(
+        &mut self,
+        f: usize,
+        (ta, cell): (Time, Cell),
+        stop: Time,
+        busy_ok: bool,
+        world: &mut World,
+    ) -> u64 {
+        debug_assert!(self.trains && ta < stop && (busy_ok || self.run.all_before(ta)));
+        debug_assert_eq!(busy_ok, Pass::busy_ok(&self.policy, self.capacity));
         // The walk reads the pending departures from the next free slot: they end right
         // before it, if any is pending (with none, the clock was last moved to a slot from an
         // earlier arrival: at most q after it).
         let q = self.clock.shortest_slot();
-        if ta >= stop
+        if self.queued != self.run.len()
             || cell.is_control()
-            || !(busy_ok || self.run.all_before(ta))
             || self.run.is_empty() && self.clock.next() > ta + q
         {
             return 0;
@@ -324,7 +350,6 @@ impl Port {
         }
         let hop = v.hop;
         let Ok([input, out]) = world.fifos.get_disjoint_mut([f, hop.fifo as usize]) else { return 0 };
-        let class = &mut self.classes[v.class as usize];
         let mut pass = Pass {
             clock: &self.clock,
             stop: stop.min(self.commit_end.saturating_sub(q)),
@@ -338,19 +363,22 @@ impl Port {
             busy_ok,
             busy: false,
             last_busy: false,
-            policy: &self.policy,
-            state: BufferState { x: 0, k: self.capacity, y: class.y, active: self.active, clp1: false },
-            vc_policy: &mut class.policy,
-            rng: &mut self.rng,
         };
         // Labels here are 0 .. the number of VCs crossing the port (`Labels`): with one, every
         // cell of the input carries it.
         let n = if Pass::asks(&self.policy) {
-            input.relay_chunks(out, self.train_limit, &mut Walk::<true, false>(&mut pass))
+            let class = &mut self.classes[v.class as usize];
+            let mut ask = Ask {
+                policy: &self.policy,
+                state: BufferState { x: 0, k: self.capacity, y: class.y, active: self.active, clp1: false },
+                vc_policy: &mut class.policy,
+                rng: &mut self.rng,
+            };
+            input.relay_chunks(out, self.train_limit, &mut Walk::<true, false>(&mut pass, Some(&mut ask)))
         } else if one {
-            input.relay_chunks(out, self.train_limit, &mut Walk::<false, true>(&mut pass))
+            input.relay_chunks(out, self.train_limit, &mut Walk::<false, true>(&mut pass, None))
         } else {
-            input.relay_chunks(out, self.train_limit, &mut Walk::<false, false>(&mut pass))
+            input.relay_chunks(out, self.train_limit, &mut Walk::<false, false>(&mut pass, None))
         };
         if n == 0 {
             return 0;
