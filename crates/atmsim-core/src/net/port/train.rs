@@ -124,7 +124,7 @@ impl Pass<'_> {
     /// and the far jump in line (`SlotClock::align_mark_in_line`): with no call inside, no value
     /// is saved around one.
     #[inline(never)]
-    fn walk<const ASK: bool, const ONE: bool>(
+    fn walk<const ASK: bool, const ONE: bool, const SAME: bool>(
         &mut self,
         mut ask: Option<&mut Ask>,
         src: &[(Time, Cell)],
@@ -167,6 +167,7 @@ impl Pass<'_> {
             // At a port crossed by one VC (`ONE`: an egress port, a source's return port) every
             // cell carries the one label: no check of it per cell.
             debug_assert!(!ONE || cell.vc == label);
+            debug_assert!(!SAME || ONE && label == next_label);
             if !ONE && cell.vc != label || cell.is_control() {
                 break;
             }
@@ -200,13 +201,16 @@ impl Pass<'_> {
             if ASK {
                 within = !cell.is_eof();
             }
-            // The entry copied whole, then its time and label set: no field of the cell held
-            // in a register across the loop's tests.
+            // The cell copied from the input here, then its label set (with the same label at
+            // the next hop, `SAME`, the copied one stands): no field of it held in a register
+            // across the loop's tests. The time written apart.
             // SAFETY: `e` and `o` as above.
             unsafe {
-                *o = *e;
+                (*o).1 = (*e).1;
                 (*o).0 = slots.at() + latency;
-                (*o).1.vc = next_label;
+                if !SAME {
+                    (*o).1.vc = next_label;
+                }
             }
             slots.skip();
             i = i.wrapping_add(E);
@@ -239,15 +243,18 @@ impl Pass<'_> {
 }
 
 /// A pass walking the FIFOs, asking the policy at first cells if `ASK`, at a port crossed by
-/// one VC if `ONE`.
-struct Walk<'p, 'a, 'k, const ASK: bool, const ONE: bool>(&'p mut Pass<'a>, Option<&'p mut Ask<'k>>);
+/// one VC if `ONE`, whose label is the same at the next hop if `SAME`.
+struct Walk<'p, 'a, 'k, const ASK: bool, const ONE: bool, const SAME: bool>(
+    &'p mut Pass<'a>,
+    Option<&'p mut Ask<'k>>,
+);
 
-impl<const ASK: bool, const ONE: bool> ChunkRelayer<(Time, Cell), (Time, Cell)>
-    for Walk<'_, '_, '_, ASK, ONE>
+impl<const ASK: bool, const ONE: bool, const SAME: bool> ChunkRelayer<(Time, Cell), (Time, Cell)>
+    for Walk<'_, '_, '_, ASK, ONE, SAME>
 {
     #[inline(always)]
     fn relay_chunk(&mut self, src: &[(Time, Cell)], dst: &mut [(Time, Cell)]) -> usize {
-        self.0.walk::<ASK, ONE>(self.1.as_deref_mut(), src, dst)
+        self.0.walk::<ASK, ONE, SAME>(self.1.as_deref_mut(), src, dst)
     }
 }
 
@@ -374,11 +381,18 @@ impl Port {
                 vc_policy: &mut class.policy,
                 rng: &mut self.rng,
             };
-            input.relay_chunks(out, self.train_limit, &mut Walk::<true, false>(&mut pass, Some(&mut ask)))
+            input.relay_chunks(
+                out,
+                self.train_limit,
+                &mut Walk::<true, false, false>(&mut pass, Some(&mut ask)),
+            )
+        } else if one && label == hop.label {
+            // (An egress port whose VC has the same label at the host: its cells' labels stand.)
+            input.relay_chunks(out, self.train_limit, &mut Walk::<false, true, true>(&mut pass, None))
         } else if one {
-            input.relay_chunks(out, self.train_limit, &mut Walk::<false, true>(&mut pass, None))
+            input.relay_chunks(out, self.train_limit, &mut Walk::<false, true, false>(&mut pass, None))
         } else {
-            input.relay_chunks(out, self.train_limit, &mut Walk::<false, false>(&mut pass, None))
+            input.relay_chunks(out, self.train_limit, &mut Walk::<false, false, false>(&mut pass, None))
         };
         if n == 0 {
             return 0;
@@ -743,27 +757,37 @@ mod tests {
 
     #[test]
     fn a_one_vc_port_s_trains_match_the_per_cell_path() {
-        // A port crossed by one VC (an egress port) walks without reading labels. Frames at
-        // gaps around a slot (idle arrivals, one-slot steps, far jumps, cells behind one
-        // departure) under tail drop, EPD and FIFO GFR: with trains, the wire, the counters,
-        // the drops, the integral and the events are the per-cell path's.
+        // A port crossed by one VC (an egress port) walks without reading labels, and without
+        // writing them where the VC's label at the next hop is its label here. Frames at gaps
+        // around a slot (idle arrivals, one-slot steps, far jumps, cells behind one departure)
+        // under tail drop, EPD and FIFO GFR, the next hop's label the same (0) or another (3):
+        // with trains, the wire (labels included), the counters, the drops, the integral and
+        // the events are the per-cell path's.
         let end = 400 * PS_PER_US;
         for (gap, policy) in [
             (950_000, Policy::Epd { threshold: 6 }),
             (1_100_000, Policy::TailDrop),
             (1_050_000, Policy::FifoGfr { lbo: 0, hbo: 20 }),
         ] {
-            let outcome = |commit: bool, trains: bool, step: Time| {
-                let (mut p, mut w) = port_of(end + 50 * PS_PER_US, gap, policy, 1, 1);
-                assert_eq!(p.vcs.len(), 1);
-                let (events, wire) = run(&mut p, &mut w, commit, trains, end, step);
-                let s = &p.stats;
-                (wire, events, s.drops, s.cells_in, s.cells_out, s.max_queue, s.queue_area)
-            };
-            let reference = outcome(false, false, PS_PER_US);
-            assert!(reference.3 > 150, "{gap}: cells arrive");
-            for step in [PS_PER_US, 9 * PS_PER_US + 1, end] {
-                assert_eq!(outcome(true, true, step), reference, "{gap} {policy:?} step {step}");
+            for next_label in [0, 3] {
+                let outcome = |commit: bool, trains: bool, step: Time| {
+                    let (mut p, mut w) = port_of(end + 50 * PS_PER_US, gap, policy, 1, 1);
+                    w.channels[0].route[0].label = next_label;
+                    assert_eq!(p.vcs.len(), 1);
+                    let (events, wire) = run(&mut p, &mut w, commit, trains, end, step);
+                    let s = &p.stats;
+                    (wire, events, s.drops, s.cells_in, s.cells_out, s.max_queue, s.queue_area)
+                };
+                let reference = outcome(false, false, PS_PER_US);
+                assert!(reference.3 > 150, "{gap}: cells arrive");
+                assert!(reference.0.iter().all(|c| c.1.vc == next_label), "labelled for the next hop");
+                for step in [PS_PER_US, 9 * PS_PER_US + 1, end] {
+                    assert_eq!(
+                        outcome(true, true, step),
+                        reference,
+                        "{gap} {policy:?} {next_label} step {step}"
+                    );
+                }
             }
         }
     }
