@@ -187,9 +187,16 @@ impl Pass<'_> {
                 if ASK && !within && ask.as_mut().is_some_and(|a| a.refused(cell)) {
                     break;
                 }
-                let slot = clock.align_mark_in_line(clock.walked_mark(&slots, 0), ta);
-                slots = clock.walk_from(slot, 0);
-                stay += slot.time() - ta;
+                if ta - slots.at() <= q {
+                    // Within a shortest slot after the free slot's start (an idle port's most
+                    // common gap): the next slot, q or q + 1 on, is the first from `ta`, one
+                    // step of the walk (no mark made and walked again).
+                    slots.skip();
+                } else {
+                    let slot = clock.align_mark_in_line(clock.walked_mark(&slots, 0), ta);
+                    slots = clock.walk_from(slot, 0);
+                }
+                stay += slots.at() - ta;
             } else if !ASK && d > q && d < 2 * q && busy_ok && slots.at() < end {
                 busy = true;
                 stay += d;
@@ -647,6 +654,40 @@ mod tests {
             w.fifos[1].push(s0 + late, Cell { frame, vc: 0, flags: F_EOF });
             assert_eq!(p.train(1, 500 * PS_PER_US, &mut w), taken, "second cell {late} ps after the slot");
             assert_eq!(w.fifos[0].front().unwrap().0, s0 + 7, "the first cell in its slot");
+        }
+    }
+
+    #[test]
+    fn an_idle_arrival_leaves_in_the_first_slot_from_it_one_step_or_more_on() {
+        // The walk takes an arrival at most q after the next free slot's start in the slot
+        // after it (one step), a later one by the clock's alignment: at, around and past that
+        // bound, the second cell of a frame goes in the slot the per-cell path gives it, taken
+        // by the same pass. (Fails with the one step taken up to q + 1 after.)
+        let q = port(0, 0, Policy::TailDrop, 1).0.clock.shortest_slot();
+        for late in [1, 2, q - 1, q, q + 1, q + 2, 2 * q, 2 * q + 1, 5 * q + 3] {
+            let outcome = |trains: bool| {
+                let (mut p, mut w) = port(0, 0, Policy::TailDrop, 1);
+                p.commit_until(1000 * PS_PER_US, &w);
+                for _ in 0..64 {
+                    w.fifos[0].push(0, Cell::default());
+                }
+                while w.fifos[0].pop().is_some() {}
+                let t0 = 10 * PS_PER_US + 17;
+                let s0 = p.clock.grid().slot_at_or_after(t0);
+                let s1 = p.clock.grid().slot_at_or_after(s0 + 1);
+                let frame = w.frames.insert(Frame { ncells: 2, alive: 2, ..Default::default() });
+                w.fifos[1].push(t0, Cell { frame, vc: 0, flags: 0 });
+                w.fifos[1].push(s1 + late, Cell { frame, vc: 0, flags: F_EOF });
+                let taken = if trains { p.train(1, 500 * PS_PER_US, &mut w) } else { 0 };
+                while let Some((ta, cell)) = w.fifos[1].pop() {
+                    p.arrive_plain(ta, cell, &mut w);
+                }
+                let wire: Vec<_> = w.fifos[0].iter().copied().collect();
+                (taken, (wire, p.clock.mark(), p.vcs[0].sojourn))
+            };
+            let (with, without) = (outcome(true), outcome(false));
+            assert_eq!(with.0, 2, "{late} ps after the free slot: one pass");
+            assert_eq!(with.1, without.1, "{late} ps after the free slot");
         }
     }
 
