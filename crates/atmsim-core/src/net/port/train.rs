@@ -9,7 +9,7 @@
 //! their retire: none is dropped for a full buffer, and a first cell meets the policy at an
 //! occupancy of zero. Each one's path through `Port::arrive_plain` then reduces to: retire the
 //! pending departures, ask the policy at a first cell, move the idle transmitter to the first
-//! slot from the arrival, commit the cell in it, put it on the link. [`Port::train`] does
+//! slot from the arrival, commit the cell in it, put it on the link. `Port::train_at` does
 //! exactly that for the run of such cells at the head of a lone input, across as many frames as
 //! come in so, with the next free slot and the time in the buffer in registers (whether the
 //! transmitter is idle is read from the next free slot: `Pass::walk`), the two FIFOs walked a
@@ -70,15 +70,19 @@ struct Pass<'a> {
     busy_ok: bool,
     busy: bool,
     last_busy: bool,
-    /// What `enqueue_plain` hands the policy at a first cell arriving at the idle port (the
-    /// buffer empty; the class's and the port's counts, which no cell of a pass changes).
+}
+
+/// What `enqueue_plain` hands the policy at a first cell arriving at the idle port (the buffer
+/// empty; the class's and the port's counts, which no cell of a pass changes): built only for
+/// a pass that asks (FIFO GFR), the other passes' set-up spared it.
+struct Ask<'a> {
     policy: &'a Policy,
     state: BufferState,
     vc_policy: &'a mut VcPolicy,
     rng: &'a mut Rng,
 }
 
-impl Pass<'_> {
+impl Ask<'_> {
     /// The policy's decision on the frame whose first cell is `cell`, as `enqueue_plain` asks
     /// for it at the idle port (`FrameState::verdict` asks only the policy there: no fault or
     /// own buffer at a plain port, the buffer not full).
@@ -87,7 +91,9 @@ impl Pass<'_> {
         let state = BufferState { clp1: cell.clp(), ..self.state };
         self.policy.frame_decision(&state, self.vc_policy, self.rng).is_some()
     }
+}
 
+impl Pass<'_> {
     /// Whether a policy may refuse a frame at the idle port: tail drop and PPD refuse no
     /// frame, EPD none at an empty buffer (X = 0 is never above its threshold), and none of
     /// the three keeps memory of the frames it is asked about; the walk then asks nothing.
@@ -118,8 +124,9 @@ impl Pass<'_> {
     /// and the far jump in line (`SlotClock::align_mark_in_line`): with no call inside, no value
     /// is saved around one.
     #[inline(never)]
-    fn walk<const ASK: bool, const ONE: bool>(
+    fn walk<const ASK: bool, const ONE: bool, const SAME: bool>(
         &mut self,
+        mut ask: Option<&mut Ask>,
         src: &[(Time, Cell)],
         dst: &mut [(Time, Cell)],
     ) -> usize {
@@ -140,25 +147,27 @@ impl Pass<'_> {
         let mut slots = clock.walk_from(self.next, 0);
         let (mut stay, mut within) = (self.stay, self.within);
         let mut busy = false;
-        // The loop walks the input by pointer, the output at the same offset from its start:
-        // indexing both slices kept an index and an offset, and the loop's values outnumbered
-        // the registers (WAN 5 +3 M instructions). (The output's address as an integer: its
-        // `wrapping_byte_add` form compiled to a loop one instruction longer.)
-        let first = src.as_ptr();
-        let last = first.wrapping_add(n);
-        let gap = (dst.as_mut_ptr() as usize).wrapping_sub(first as usize);
-        let mut p = first;
-        while p != last {
-            // SAFETY: `p` is `first` plus j < n entries (the loop ends at `last`, `first` plus
-            // n): `src`'s entry j. `o` is `dst`'s entry j: `dst` holds n entries too, and its
-            // pointer was cast to an integer above (exposing its provenance, which the cast back
-            // takes). Both are in bounds and aligned; `dst` is borrowed mutably (disjoint from
-            // `src`), and nothing else reads or writes it while the loop runs.
-            let o = (p as usize).wrapping_add(gap) as *mut (Time, Cell);
-            let (ta, cell) = unsafe { *p };
+        // The loop walks both slices from their ends by one byte offset, negative and rising
+        // to zero: the offset's own add ends the loop (no compare), and each entry is a base
+        // plus it (no third pointer). (Integer addresses: strict-provenance forms of such walks
+        // compiled to a longer loop.)
+        const E: usize = std::mem::size_of::<(Time, Cell)>();
+        let src_end = src.as_ptr().wrapping_add(n) as usize;
+        let dst_end = dst.as_mut_ptr().wrapping_add(n) as usize;
+        let mut i = (n * E).wrapping_neg();
+        while i != 0 {
+            // SAFETY: `i` is minus a multiple k * E of the entry size with 0 < k <= n (it starts
+            // at -n * E, rises by E, and the loop ends at 0): `e` is `src`'s entry n - k and `o`
+            // `dst`'s, both of n entries, aligned; their pointers were cast to integers above
+            // (exposing their provenance, which the casts back take). `dst` is borrowed mutably
+            // (disjoint from `src`), and nothing else reads or writes it while the loop runs.
+            let e = src_end.wrapping_add(i) as *const (Time, Cell);
+            let o = dst_end.wrapping_add(i) as *mut (Time, Cell);
+            let (ta, cell) = unsafe { *e };
             // At a port crossed by one VC (`ONE`: an egress port, a source's return port) every
             // cell carries the one label: no check of it per cell.
             debug_assert!(!ONE || cell.vc == label);
+            debug_assert!(!SAME || ONE && label == next_label);
             if !ONE && cell.vc != label || cell.is_control() {
                 break;
             }
@@ -167,48 +176,72 @@ impl Pass<'_> {
             // arrival, in the first slot from it; between one and two slots after it (one
             // departure pending), in it, behind that one, if `busy_ok`. Elsewhere, and at
             // exactly one slot (a slot of q + 1 ps may have started at `ta` - 1 or not), the
-            // pass stops.
+            // pass stops. Each branch adds its wait to the sum itself (one phi less).
             let d = slots.at().wrapping_sub(ta);
-            let wait = if d < q {
-                d
-            } else if ta > slots.at() {
-                let slot = clock.align_mark_in_line(clock.walked_mark(&slots, 0), ta);
-                slots = clock.walk_from(slot, 0);
-                slot.time() - ta
-            } else if !ASK && d > q && d < 2 * q && busy_ok && slots.at() < end {
-                busy = true;
-                d
-            } else {
-                break;
-            };
-            #[cfg(debug_assertions)]
-            debug_assert!(slots.at() < self.end && wait < 2 * q);
-            if ASK {
-                if !within && self.refused(cell) {
+            if d < q {
+                if ASK && !within && ask.as_mut().is_some_and(|a| a.refused(cell)) {
                     break;
                 }
+                stay += d;
+            } else if ta > slots.at() {
+                if ASK && !within && ask.as_mut().is_some_and(|a| a.refused(cell)) {
+                    break;
+                }
+                if ta - slots.at() <= q {
+                    // Within a shortest slot after the free slot's start (an idle port's most
+                    // common gap): the next slot, q or q + 1 on, is the first from `ta`, one
+                    // step of the walk (no mark made and walked again).
+                    slots.skip();
+                } else {
+                    let slot = clock.align_mark_in_line(clock.walked_mark(&slots, 0), ta);
+                    slots = clock.walk_from(slot, 0);
+                }
+                stay += slots.at() - ta;
+            } else if !ASK && d > q && d < 2 * q && busy_ok && slots.at() < end {
+                busy = true;
+                stay += d;
+            } else {
+                break;
+            }
+            #[cfg(debug_assertions)]
+            debug_assert!(slots.at() < self.end && slots.at() - ta < 2 * q);
+            if ASK {
                 within = !cell.is_eof();
             }
-            stay += wait;
-            // The entry copied whole, then its time and label set: no field of the cell held
-            // in a register across the loop's tests.
-            // SAFETY: `p` and `o` as above.
+            // The cell copied from the input here, then its label set (with the same label at
+            // the next hop, `SAME`, the copied one stands): no field of it held in a register
+            // across the loop's tests. The time written apart.
+            // SAFETY: `e` and `o` as above.
             unsafe {
-                *o = *p;
+                (*o).1 = (*e).1;
                 (*o).0 = slots.at() + latency;
-                (*o).1.vc = next_label;
+                if !SAME {
+                    (*o).1.vc = next_label;
+                }
             }
             slots.skip();
-            p = p.wrapping_add(1);
+            i = i.wrapping_add(E);
         }
         let next = clock.walked_mark(&slots, 0);
-        let j = (p as usize - first as usize) / std::mem::size_of::<(Time, Cell)>();
+        // Entries left: -i / E.
+        let j = n - i.wrapping_neg() / E;
         if j > 0 {
+            // The last moved cell read back at the loop's own offset: neither slice (their
+            // bases and length) lives across the loop.
+            // SAFETY: j > 0, so the offset before `i` is an entry the loop read (`src`) and
+            // wrote (`dst`), as above.
+            let (ta, (t, cell)) = unsafe {
+                let k = i.wrapping_sub(E);
+                (
+                    (*(src_end.wrapping_add(k) as *const (Time, Cell))).0,
+                    *(dst_end.wrapping_add(k) as *const (Time, Cell)),
+                )
+            };
             if !ASK {
-                within = !dst[j - 1].1.is_eof();
+                within = !cell.is_eof();
             }
             // A cell taken at once waits at most q; one behind a departure more.
-            self.last_busy = dst[j - 1].0 - latency - src[j - 1].0 > q;
+            self.last_busy = t - latency - ta > q;
         }
         (self.next, self.stay, self.within) = (next, stay, within);
         self.busy |= busy;
@@ -217,13 +250,18 @@ impl Pass<'_> {
 }
 
 /// A pass walking the FIFOs, asking the policy at first cells if `ASK`, at a port crossed by
-/// one VC if `ONE`.
-struct Walk<'p, 'a, const ASK: bool, const ONE: bool>(&'p mut Pass<'a>);
+/// one VC if `ONE`, whose label is the same at the next hop if `SAME`.
+struct Walk<'p, 'a, 'k, const ASK: bool, const ONE: bool, const SAME: bool>(
+    &'p mut Pass<'a>,
+    Option<&'p mut Ask<'k>>,
+);
 
-impl<const ASK: bool, const ONE: bool> ChunkRelayer<(Time, Cell), (Time, Cell)> for Walk<'_, '_, ASK, ONE> {
+impl<const ASK: bool, const ONE: bool, const SAME: bool> ChunkRelayer<(Time, Cell), (Time, Cell)>
+    for Walk<'_, '_, '_, ASK, ONE, SAME>
+{
     #[inline(always)]
     fn relay_chunk(&mut self, src: &[(Time, Cell)], dst: &mut [(Time, Cell)]) -> usize {
-        self.0.walk::<ASK, ONE>(src, dst)
+        self.0.walk::<ASK, ONE, SAME>(self.1.as_deref_mut(), src, dst)
     }
 }
 
@@ -241,15 +279,16 @@ impl Port {
     pub(super) fn lone_trains(&mut self, f: usize, stop: Time, world: &mut World) -> u64 {
         let mut events = 0;
         let busy_ok = Pass::busy_ok(&self.policy, self.capacity);
+        let q = self.clock.shortest_slot();
         // No slot grid here: an arrival counts at its own time, the merge's key of a lone input.
         while Port::holds_train(&world.fifos[f], stop) {
+            // Four cells before `stop`: the head is one of them.
+            let Some((ta, cell)) = world.fifos[f].front() else { unreachable!("four cells are held") };
             // A pass needs the transmitter idle at the head's arrival, or (`Pass::busy_ok`) one
             // departure pending then, at most two slots ahead: when not (most often, at a busy
-            // port), the call is spared.
-            if world.fifos[f].head_time().is_some_and(|t| {
-                self.run.all_before(t) || busy_ok && self.clock.next() <= t + 2 * self.clock.shortest_slot()
-            }) {
-                events += self.train(f, stop, world);
+            // port), the pass is spared.
+            if self.run.all_before(ta) || busy_ok && self.clock.next() <= ta + 2 * q {
+                events += self.train_at(f, (ta, cell), stop, busy_ok, world);
             }
             // The cell the pass stopped at (or could not start with) goes by the per-cell step.
             let fifo = &mut world.fifos[f];
@@ -281,21 +320,37 @@ impl Port {
 
     /// The frame train at the head of the lone input `f` of a port taking trains (see the
     /// module comment), taken before `stop`; returns how many cells it took.
-    #[inline(never)]
-    pub(super) fn train(&mut self, f: usize, stop: Time, world: &mut World) -> u64 {
-        debug_assert!(self.trains);
-        if self.queued != self.run.len() {
-            return 0;
-        }
+    #[cfg(test)]
+    fn train(&mut self, f: usize, stop: Time, world: &mut World) -> u64 {
         let Some((ta, cell)) = world.fifos[f].front() else { return 0 };
         let busy_ok = Pass::busy_ok(&self.policy, self.capacity);
+        if ta >= stop || !(busy_ok || self.run.all_before(ta)) {
+            return 0;
+        }
+        self.train_at(f, (ta, cell), stop, busy_ok, world)
+    }
+
+    /// `train` for the head `(ta, cell)` of `f`, arriving before `stop`, at a port idle then or
+    /// (`busy_ok`: `Pass::busy_ok`) a cell taken behind one departure may be: what the
+    /// caller found, not read or asked again. In `lone_trains`' loop, whose set-up it shares
+    /// (on a LAN most batches of the egress ports are one pass).
+    #[inline(always)]
+    fn train_at(
+        &mut self,
+        f: usize,
+        (ta, cell): (Time, Cell),
+        stop: Time,
+        busy_ok: bool,
+        world: &mut World,
+    ) -> u64 {
+        debug_assert!(self.trains && ta < stop && (busy_ok || self.run.all_before(ta)));
+        debug_assert_eq!(busy_ok, Pass::busy_ok(&self.policy, self.capacity));
         // The walk reads the pending departures from the next free slot: they end right
         // before it, if any is pending (with none, the clock was last moved to a slot from an
         // earlier arrival: at most q after it).
         let q = self.clock.shortest_slot();
-        if ta >= stop
+        if self.queued != self.run.len()
             || cell.is_control()
-            || !(busy_ok || self.run.all_before(ta))
             || self.run.is_empty() && self.clock.next() > ta + q
         {
             return 0;
@@ -309,7 +364,6 @@ impl Port {
         }
         let hop = v.hop;
         let Ok([input, out]) = world.fifos.get_disjoint_mut([f, hop.fifo as usize]) else { return 0 };
-        let class = &mut self.classes[v.class as usize];
         let mut pass = Pass {
             clock: &self.clock,
             stop: stop.min(self.commit_end.saturating_sub(q)),
@@ -323,19 +377,29 @@ impl Port {
             busy_ok,
             busy: false,
             last_busy: false,
-            policy: &self.policy,
-            state: BufferState { x: 0, k: self.capacity, y: class.y, active: self.active, clp1: false },
-            vc_policy: &mut class.policy,
-            rng: &mut self.rng,
         };
         // Labels here are 0 .. the number of VCs crossing the port (`Labels`): with one, every
         // cell of the input carries it.
         let n = if Pass::asks(&self.policy) {
-            input.relay_chunks(out, self.train_limit, &mut Walk::<true, false>(&mut pass))
+            let class = &mut self.classes[v.class as usize];
+            let mut ask = Ask {
+                policy: &self.policy,
+                state: BufferState { x: 0, k: self.capacity, y: class.y, active: self.active, clp1: false },
+                vc_policy: &mut class.policy,
+                rng: &mut self.rng,
+            };
+            input.relay_chunks(
+                out,
+                self.train_limit,
+                &mut Walk::<true, false, false>(&mut pass, Some(&mut ask)),
+            )
+        } else if one && label == hop.label {
+            // (An egress port whose VC has the same label at the host: its cells' labels stand.)
+            input.relay_chunks(out, self.train_limit, &mut Walk::<false, true, true>(&mut pass, None))
         } else if one {
-            input.relay_chunks(out, self.train_limit, &mut Walk::<false, true>(&mut pass))
+            input.relay_chunks(out, self.train_limit, &mut Walk::<false, true, false>(&mut pass, None))
         } else {
-            input.relay_chunks(out, self.train_limit, &mut Walk::<false, false>(&mut pass))
+            input.relay_chunks(out, self.train_limit, &mut Walk::<false, false, false>(&mut pass, None))
         };
         if n == 0 {
             return 0;
@@ -594,6 +658,40 @@ mod tests {
     }
 
     #[test]
+    fn an_idle_arrival_leaves_in_the_first_slot_from_it_one_step_or_more_on() {
+        // The walk takes an arrival at most q after the next free slot's start in the slot
+        // after it (one step), a later one by the clock's alignment: at, around and past that
+        // bound, the second cell of a frame goes in the slot the per-cell path gives it, taken
+        // by the same pass. (Fails with the one step taken up to q + 1 after.)
+        let q = port(0, 0, Policy::TailDrop, 1).0.clock.shortest_slot();
+        for late in [1, 2, q - 1, q, q + 1, q + 2, 2 * q, 2 * q + 1, 5 * q + 3] {
+            let outcome = |trains: bool| {
+                let (mut p, mut w) = port(0, 0, Policy::TailDrop, 1);
+                p.commit_until(1000 * PS_PER_US, &w);
+                for _ in 0..64 {
+                    w.fifos[0].push(0, Cell::default());
+                }
+                while w.fifos[0].pop().is_some() {}
+                let t0 = 10 * PS_PER_US + 17;
+                let s0 = p.clock.grid().slot_at_or_after(t0);
+                let s1 = p.clock.grid().slot_at_or_after(s0 + 1);
+                let frame = w.frames.insert(Frame { ncells: 2, alive: 2, ..Default::default() });
+                w.fifos[1].push(t0, Cell { frame, vc: 0, flags: 0 });
+                w.fifos[1].push(s1 + late, Cell { frame, vc: 0, flags: F_EOF });
+                let taken = if trains { p.train(1, 500 * PS_PER_US, &mut w) } else { 0 };
+                while let Some((ta, cell)) = w.fifos[1].pop() {
+                    p.arrive_plain(ta, cell, &mut w);
+                }
+                let wire: Vec<_> = w.fifos[0].iter().copied().collect();
+                (taken, (wire, p.clock.mark(), p.vcs[0].sojourn))
+            };
+            let (with, without) = (outcome(true), outcome(false));
+            assert_eq!(with.0, 2, "{late} ps after the free slot: one pass");
+            assert_eq!(with.1, without.1, "{late} ps after the free slot");
+        }
+    }
+
+    #[test]
     fn a_train_takes_the_cells_arriving_before_the_batch_s_end() {
         // The stop is found once per stretch of the FIFO: a cell arriving at the batch's end
         // is the next batch's, one a picosecond before is this one's.
@@ -700,27 +798,37 @@ mod tests {
 
     #[test]
     fn a_one_vc_port_s_trains_match_the_per_cell_path() {
-        // A port crossed by one VC (an egress port) walks without reading labels. Frames at
-        // gaps around a slot (idle arrivals, one-slot steps, far jumps, cells behind one
-        // departure) under tail drop, EPD and FIFO GFR: with trains, the wire, the counters,
-        // the drops, the integral and the events are the per-cell path's.
+        // A port crossed by one VC (an egress port) walks without reading labels, and without
+        // writing them where the VC's label at the next hop is its label here. Frames at gaps
+        // around a slot (idle arrivals, one-slot steps, far jumps, cells behind one departure)
+        // under tail drop, EPD and FIFO GFR, the next hop's label the same (0) or another (3):
+        // with trains, the wire (labels included), the counters, the drops, the integral and
+        // the events are the per-cell path's.
         let end = 400 * PS_PER_US;
         for (gap, policy) in [
             (950_000, Policy::Epd { threshold: 6 }),
             (1_100_000, Policy::TailDrop),
             (1_050_000, Policy::FifoGfr { lbo: 0, hbo: 20 }),
         ] {
-            let outcome = |commit: bool, trains: bool, step: Time| {
-                let (mut p, mut w) = port_of(end + 50 * PS_PER_US, gap, policy, 1, 1);
-                assert_eq!(p.vcs.len(), 1);
-                let (events, wire) = run(&mut p, &mut w, commit, trains, end, step);
-                let s = &p.stats;
-                (wire, events, s.drops, s.cells_in, s.cells_out, s.max_queue, s.queue_area)
-            };
-            let reference = outcome(false, false, PS_PER_US);
-            assert!(reference.3 > 150, "{gap}: cells arrive");
-            for step in [PS_PER_US, 9 * PS_PER_US + 1, end] {
-                assert_eq!(outcome(true, true, step), reference, "{gap} {policy:?} step {step}");
+            for next_label in [0, 3] {
+                let outcome = |commit: bool, trains: bool, step: Time| {
+                    let (mut p, mut w) = port_of(end + 50 * PS_PER_US, gap, policy, 1, 1);
+                    w.channels[0].route[0].label = next_label;
+                    assert_eq!(p.vcs.len(), 1);
+                    let (events, wire) = run(&mut p, &mut w, commit, trains, end, step);
+                    let s = &p.stats;
+                    (wire, events, s.drops, s.cells_in, s.cells_out, s.max_queue, s.queue_area)
+                };
+                let reference = outcome(false, false, PS_PER_US);
+                assert!(reference.3 > 150, "{gap}: cells arrive");
+                assert!(reference.0.iter().all(|c| c.1.vc == next_label), "labelled for the next hop");
+                for step in [PS_PER_US, 9 * PS_PER_US + 1, end] {
+                    assert_eq!(
+                        outcome(true, true, step),
+                        reference,
+                        "{gap} {policy:?} {next_label} step {step}"
+                    );
+                }
             }
         }
     }
