@@ -22,9 +22,13 @@
 //! does not take: that one is left at its input's head for the per-cell path, whose retire and
 //! align were done here and then change nothing. As in a busy pass, a first cell is asked of
 //! the policy only under one that decides from the buffer's total alone and keeps no state or
-//! draw (`Policy::reads_vc_occupancy` false), so a frame it refuses is asked again, to the same
-//! answer. Each taken cell's frame state, time in the buffer and next hop are its own VC's, as
-//! on the per-cell path; the receiver is woken by a cell into an empty input only.
+//! draw (`Policy::reads_vc_occupancy` false). A cell the frame state machine drops there (the
+//! first cell of a frame the policy refuses, a later cell of a frame refused or cut by PPD
+//! before) is dropped in the pass too, counted by reason as `Port::drop_cell` counts it: a
+//! frame being discarded no longer ends a pass (with random phases about 10 k paired passes
+//! per WAN bench case took nothing at one). Each taken cell's frame state, time in the buffer
+//! and next hop are its own VC's, as on the per-cell path; the receiver is woken by a cell into
+//! an empty input only.
 //!
 //! Most of these cells come from two inputs in turn (two sources sending at once). Under the
 //! rotating arbitration, once each of two inputs has been served in a row, the order between
@@ -41,8 +45,9 @@
 //! and takes the pair's cells through `alternate` alone, handing back to the merge's runs where
 //! they stop alternating.
 
+use super::accounting::PortStats;
 use super::{ClassState, Port, PortVc};
-use crate::accept::{BufferState, Policy};
+use crate::accept::{BufferState, DropReason, Policy};
 use crate::net::commit::CommittedRun;
 use crate::net::{Arbitration, InputMerge, World};
 use crate::rng::Rng;
@@ -64,10 +69,13 @@ struct Taker<'a> {
     first: SlotMark,
     x: u32,
     max_queue: u32,
+    /// Cells taken and dropped (refused frames, the rest of a discarded one).
+    dropped: u64,
     policy: &'a Policy,
     vcs: &'a mut [PortVc],
     classes: &'a mut [ClassState],
     rng: &'a mut Rng,
+    stats: &'a mut PortStats,
 }
 
 impl Taker<'_> {
@@ -79,9 +87,10 @@ impl Taker<'_> {
     }
 
     /// The head cell of FIFO `f`, arriving at `ta`, as `arrive_plain_as` would take it at a
-    /// count-only port: committed and put on the link (then popped), or, where that path would
-    /// do more or other than that, left at the head (false), with the departures before `ta`
-    /// retired and an idle transmitter aligned to it, which that path then redoes to no effect.
+    /// count-only port: committed and put on the link, or dropped by the frame state machine
+    /// (then popped: true), or, where that path would do more or other than that, left at the
+    /// head (false), with the departures before `ta` retired and an idle transmitter aligned to
+    /// it, which that path then redoes to no effect.
     #[inline(always)]
     fn take(&mut self, ta: Time, f: usize, world: &mut World) -> bool {
         let Some((_, cell)) = world.fifos[f].front() else {
@@ -110,21 +119,43 @@ impl Taker<'_> {
         if x >= self.capacity || slot >= self.end {
             return false;
         }
+        let eof = cell.is_eof();
         if !v.frame.within() {
             // A first cell: the decision `enqueue_plain` asks for at a count-only port (the
-            // class's occupancy is the port's, `Port::vc_state`).
+            // class's occupancy is the port's, `Port::vc_state`); a frame refused is dropped
+            // here as there.
             if !self.firsts {
                 return false;
             }
             let state = BufferState { x, k: self.capacity, y: x, active: u32::from(x > 0), clp1: cell.clp() };
             let class = &mut self.classes[v.class as usize].policy;
-            if self.policy.frame_decision(&state, class, self.rng).is_some() {
-                return false;
+            let refused = self.policy.frame_decision(&state, class, self.rng);
+            v.frame.begin(eof);
+            if refused.is_some() {
+                let policy = self.policy;
+                let verdict = v.frame.verdict(
+                    true,
+                    eof,
+                    false,
+                    false,
+                    || policy.discards_partial_packets(),
+                    || refused,
+                );
+                return self.dropped(verdict, f, world);
             }
-        } else if !v.frame.passing() {
-            return false;
+        } else {
+            v.frame.begin(eof);
+            if !v.frame.passing() {
+                // The rest of a frame refused or cut here: `enqueue_plain`'s verdict, with room
+                // in the buffer (only PPD's EOF passes).
+                let policy = self.policy;
+                let verdict =
+                    v.frame.verdict(false, eof, false, false, || policy.discards_partial_packets(), || None);
+                if verdict.is_some() {
+                    return self.dropped(verdict, f, world);
+                }
+            }
         }
-        v.frame.begin(cell.is_eof());
         self.x = x + 1;
         self.max_queue = self.max_queue.max(x + 1);
         v.sojourn = v.sojourn.wrapping_add(u128::from(slot - ta));
@@ -132,6 +163,24 @@ impl Taker<'_> {
         self.clock.step(&mut self.next);
         world.deliver(hop, slot + self.latency, cell);
         world.fifos[f].pop();
+        true
+    }
+
+    /// The head cell of FIFO `f`, begun in its VC's frame state, dropped for `verdict`'s reason
+    /// (a first cell the policy refused, or a cell of a frame refused or cut before), counted
+    /// as `Port::drop_cell` counts it.
+    #[cold]
+    #[inline(never)]
+    fn dropped(&mut self, verdict: Option<DropReason>, f: usize, world: &mut World) -> bool {
+        let (Some(reason), Some((_, cell))) = (verdict, world.fifos[f].pop()) else {
+            unreachable!("a verdict on the head cell")
+        };
+        self.stats.drops[reason as usize] += 1;
+        if self.vcs[cell.vc as usize].frame.damage() {
+            self.stats.frames_dropped += 1;
+        }
+        world.frames.release_cell(cell.frame);
+        self.dropped += 1;
         true
     }
 }
@@ -232,24 +281,32 @@ impl Port {
             first,
             x,
             max_queue: self.stats.max_queue,
+            dropped: 0,
             policy: &self.policy,
             vcs: &mut self.vcs,
             classes: &mut self.classes,
             rng: &mut self.rng,
+            stats: &mut self.stats,
         };
         (t, &mut self.merge, &self.inputs)
     }
 
-    /// The transmitter's state back from a pass that took `n` cells (the retire and align of a
-    /// cell left at the head are kept, as its own path would do them); returns `n`.
+    /// The transmitter's state back from a pass that took `n` cells, `dropped` of them dropped
+    /// (the retire and align of a cell left at the head are kept, as its own path would do
+    /// them); returns `n`.
     #[inline(always)]
-    fn settle(&mut self, (next, first, x, max_queue): (SlotMark, SlotMark, u32, u32), n: u64) -> u64 {
+    fn settle(
+        &mut self,
+        (next, first, x, max_queue): (SlotMark, SlotMark, u32, u32),
+        n: u64,
+        dropped: u64,
+    ) -> u64 {
         self.clock.set_next(next);
         self.run = CommittedRun::from_parts(first, x, next, &self.clock);
         self.queued = x;
         self.stats.max_queue = max_queue;
         self.stats.cells_in += n;
-        self.stats.cells_out += n;
+        self.stats.cells_out += n - dropped;
         n
     }
 
@@ -311,8 +368,8 @@ impl Port {
                 check = true;
             }
         }
-        let state = t.state();
-        self.settle(state, n)
+        let (state, dropped) = (t.state(), t.dropped);
+        self.settle(state, n, dropped)
     }
 
     /// Inputs `a` and `b` served in a row, in two runs of the merge, with `a` at its head
@@ -329,8 +386,8 @@ impl Port {
         debug_assert!(self.merge.arbitration == Arbitration::Rotating && self.merge.peek().1 == pair.0);
         let (mut t, merge, inputs) = self.taker();
         let (n, _) = alternate(merge, inputs, pair, &mut t, stop, world);
-        let state = t.state();
-        self.settle(state, n)
+        let (state, dropped) = (t.state(), t.dropped);
+        self.settle(state, n, dropped)
     }
 }
 
@@ -521,6 +578,40 @@ mod tests {
         // Cells of 0 at 10..=15 gaps and of 1 at 10⅓..=15⅓ come before input 2's first.
         assert_eq!(taken, 12);
         assert_eq!(p.merge.peek().1, 2, "input 2 is next");
+        let events = taken + p.stats.cells_out;
+        w.channels[0].cells += p.stats.cells_out;
+        let outcome = finish(&mut p, &mut w, 0, END, PS_PER_US, events);
+        assert_eq!(outcome.0, reference.0);
+        assert_eq!(
+            (outcome.1, outcome.2, outcome.3, outcome.4, outcome.5, outcome.6, outcome.7),
+            (reference.1, reference.2, reference.3, reference.4, reference.5, reference.6, reference.7)
+        );
+    }
+
+    #[test]
+    fn a_pass_drops_the_cells_of_refused_frames_itself() {
+        // Three inputs tied, EPD at 3 cells: the frames after the first ones begin above the
+        // threshold and are refused whole. The pass drops their cells (counted by reason, the
+        // frames once) and goes on, where it stopped at each before; the batch loop then ends
+        // as the per-cell reference does.
+        let case = (
+            Policy::Epd { threshold: 3 },
+            30,
+            Arbitration::Rotating,
+            [&[3, 4][..], &[2, 2, 1], &[2, 2, 3]],
+            [10 * GAP; 3],
+        );
+        let reference = run(case, false, false, PS_PER_US);
+        let (policy, k, arbitration, frames, starts) = case;
+        let (mut p, mut w) = port(policy, k, arbitration, frames, starts);
+        p.commit_until(END, &w);
+        p.merge.rebuild(&w.fifos, &mut w.sched.marks, &p.inputs);
+        let taken = p.interleaved_pass(8 * PS_PER_US, &mut w);
+        let refused = p.stats.drops[DropReason::EarlyPacket as usize]
+            + p.stats.drops[DropReason::PartialPacket as usize];
+        assert!(refused >= 6, "{refused} cells of refused frames dropped in the pass");
+        assert_eq!(taken, p.stats.cells_out + refused);
+        assert_eq!(p.stats.frames_dropped, p.stats.drops[DropReason::EarlyPacket as usize]);
         let events = taken + p.stats.cells_out;
         w.channels[0].cells += p.stats.cells_out;
         let outcome = finish(&mut p, &mut w, 0, END, PS_PER_US, events);
