@@ -38,21 +38,28 @@ use crate::accept::{BufferState, Policy, VcPolicy};
 use crate::cell::{Cell, VcId, F_CONTROL, F_EOF};
 use crate::net::commit::CommittedRun;
 use crate::net::World;
-use crate::ring::Relayer;
+use crate::ring::ChunkRelayer;
 use crate::rng::Rng;
 use crate::time::{CellPeriod, SlotClock, SlotMark, Time, NEVER};
+
+/// [`Busy::label`] when the next cell is a frame's first: no cell carries it, so a first cell
+/// fails the loop's label test and takes the slow branch, where the policy is asked.
+const FIRST: u32 = u32::MAX;
 
 /// One busy pass's state: what stops it, and what it has done so far.
 struct Busy<'a> {
     clock: &'a SlotClock,
     /// The end of the input's run (the merge's runner-up, or the batch's end).
     stop: Time,
-    /// The end of the committed run: a cell whose slot is not before it is held back.
+    /// The end of the committed run: a cell whose slot is not before it is held back. Tested
+    /// per cell only by a pass within reach of it (`Port::busy_pass`; `walk::<true>`).
     end: Time,
-    capacity: u32,
     /// The VC taken, as labelled here and at the next hop.
-    label: VcId,
+    vc: VcId,
     next_label: VcId,
+    /// `vc` while the next cell is within a frame, else [`FIRST`]: the frame's state and the
+    /// label in one test per cell.
+    label: u32,
     latency: Time,
     /// The transmitter's next free slot.
     next: SlotMark,
@@ -67,9 +74,7 @@ struct Busy<'a> {
     max_queue: u32,
     /// The moved cells' time in the buffer, in all (in 64 bits: the pass's limit on cells).
     stay: u64,
-    /// `F_EOF` if the next cell is a frame's first (the last taken was an EOF, or the pass
-    /// began between frames), else 0: tested with the cell's control flags in one test.
-    after: u8,
+    capacity: u32,
     /// The policy decides from the buffer's total alone, with no state or draw of its own
     /// (`Policy::reads_vc_occupancy` false): the pass may ask it at a first cell, and a frame
     /// it refuses is asked again, to the same answer, by the per-cell path.
@@ -79,54 +84,114 @@ struct Busy<'a> {
     rng: &'a mut Rng,
 }
 
-impl Relayer<(Time, Cell), (Time, Cell)> for Busy<'_> {
+impl Busy<'_> {
+    /// Whether the policy refuses the frame whose first cell `cell` arrives with `x` cells in
+    /// the buffer: the decision `enqueue_plain` asks for at a count-only port (the class's
+    /// occupancy is the port's, `Port::vc_state`).
     #[inline(always)]
-    fn relay(&mut self, &(ta, cell): &(Time, Cell)) -> Option<(Time, Cell)> {
-        if ta >= self.stop || cell.vc != self.label {
-            return None;
+    fn refused(&mut self, x: u32, cell: Cell) -> bool {
+        let state = BufferState { x, k: self.capacity, y: x, active: u32::from(x > 0), clp1: cell.clp() };
+        self.policy.frame_decision(&state, self.vc_policy, self.rng).is_some()
+    }
+
+    /// The pass's loop over a stretch of the input `src` into the output `dst` (of the same
+    /// length, at most the cells the pass may take); returns how many cells it moved.
+    ///
+    /// Per cell, what `arrive_plain_as` does first (and redoes, to no effect, for a cell left
+    /// here, a control cell included): the departures before the arrival retire, and an idle
+    /// transmitter starts again in the first slot from it. Then one test for the rare cases
+    /// (another VC, a control cell, a frame's first or last cell), and the commit. The buffer
+    /// is below its capacity at every cell the loop sees (the pass's limit, `Port::busy_pass`),
+    /// and the slot before the end of the committed run unless `END` (the pass is within reach
+    /// of it): only then is that tested.
+    ///
+    /// Out of line (once per stretch), walked by pointer with the far jump in line, as
+    /// `Pass::walk` (`train.rs`): the loop's values get registers of their own, none saved
+    /// around a call.
+    #[inline(never)]
+    fn walk<const END: bool>(&mut self, src: &[(Time, Cell)], dst: &mut [(Time, Cell)]) -> usize {
+        let n = src.len().min(dst.len());
+        let clock = self.clock;
+        let (stop, latency, next_label) = (self.stop, self.latency, self.next_label);
+        let (mut label, mut next, mut first) = (self.label, self.next, self.first);
+        let (mut x, mut max_queue, mut stay) = (self.x, self.max_queue, self.stay);
+        let start = src.as_ptr();
+        let last = start.wrapping_add(n);
+        let gap = (dst.as_mut_ptr() as usize).wrapping_sub(start as usize);
+        let mut p = start;
+        while p != last {
+            // SAFETY: `p` is `start` plus j < n entries (the loop ends at `last`, `start` plus
+            // n): `src`'s entry j. `o` is `dst`'s entry j: `dst` holds n entries or more, and
+            // its pointer was cast to an integer above (exposing its provenance, which the cast
+            // back takes). Both are in bounds and aligned; `dst` is borrowed mutably (disjoint
+            // from `src`), and nothing else reads or writes it while the loop runs.
+            let o = (p as usize).wrapping_add(gap) as *mut (Time, Cell);
+            let (ta, cell) = unsafe { *p };
+            if ta >= stop {
+                break;
+            }
+            if next.time() <= ta {
+                // Every pending departure is before `ta` (they end right before `next`): all
+                // retire at once, and the transmitter, idle, starts again in the first slot
+                // from `ta`.
+                x = 0;
+                next = clock.align_mark_in_line(next, ta);
+                first = next;
+            } else {
+                // A slot at or after `ta` is pending or next: the departures before `ta`
+                // retire, the walk ending at `next` at the latest (`first` is `next` when none
+                // is left), and a busy transmitter's next free slot needs no align.
+                while first.time() < ta {
+                    clock.step(&mut first);
+                    x -= 1;
+                }
+            }
+            debug_assert!(next.time() >= ta && x < self.capacity);
+            debug_assert!(END || next.time() < self.end);
+            if END && next.time() >= self.end {
+                break;
+            }
+            if u32::from(cell.vc) != label || cell.flags & (F_CONTROL | F_EOF) != 0 {
+                // A control cell or another VC's stops the pass. A first cell (the label is
+                // `FIRST` after an EOF, or where the pass began between frames): the policy's
+                // decision, and a frame it refuses stops the pass.
+                if cell.is_control() {
+                    break;
+                }
+                if u32::from(cell.vc) != label
+                    && (label != FIRST || cell.vc != self.vc || !self.firsts || self.refused(x, cell))
+                {
+                    break;
+                }
+                label = if cell.is_eof() { FIRST } else { u32::from(cell.vc) };
+            }
+            x += 1;
+            max_queue = max_queue.max(x);
+            stay += next.time() - ta;
+            // The entry copied whole, then its time and label set (as `Pass::walk`).
+            // SAFETY: `p` and `o` as above.
+            unsafe {
+                *o = *p;
+                (*o).0 = next.time() + latency;
+                (*o).1.vc = next_label;
+            }
+            clock.step(&mut next);
+            p = p.wrapping_add(1);
         }
-        // What `arrive_plain_as` does first (and redoes, to no effect, for a cell left here,
-        // a control cell included).
-        if self.next.time() <= ta {
-            // Every pending departure is before `ta` (they end right before `next`): all
-            // retire at once, and the transmitter, idle, starts again in the first slot from
-            // `ta`.
-            self.x = 0;
-            self.next = self.clock.align_mark(self.next, ta);
-            self.first = self.next;
+        (self.label, self.next, self.first) = (label, next, first);
+        (self.x, self.max_queue, self.stay) = (x, max_queue, stay);
+        (p as usize - start as usize) / std::mem::size_of::<(Time, Cell)>()
+    }
+}
+
+impl ChunkRelayer<(Time, Cell), (Time, Cell)> for Busy<'_> {
+    #[inline(always)]
+    fn relay_chunk(&mut self, src: &[(Time, Cell)], dst: &mut [(Time, Cell)]) -> usize {
+        if self.end == NEVER {
+            self.walk::<false>(src, dst)
         } else {
-            // A slot at or after `ta` is pending or next: the departures before `ta` retire,
-            // the walk ending at `next` at the latest (`first` is `next` when none is left),
-            // and a busy transmitter's next free slot needs no align.
-            while self.first.time() < ta {
-                self.clock.step(&mut self.first);
-                self.x -= 1;
-            }
+            self.walk::<true>(src, dst)
         }
-        debug_assert!(self.next.time() >= ta);
-        let (x, slot) = (self.x, self.next.time());
-        if x >= self.capacity || slot >= self.end {
-            return None;
-        }
-        if (cell.flags & F_CONTROL) | self.after != 0 {
-            // A control cell stops the pass. A first cell (a pass starts within a frame or
-            // where it may take one: only after an EOF can this stop it, out of the per-cell
-            // checks): the policy's decision as `enqueue_plain` asks for it at a count-only port
-            // (the class's occupancy is the port's, `Port::vc_state`).
-            if cell.is_control() || !self.firsts {
-                return None;
-            }
-            let state = BufferState { x, k: self.capacity, y: x, active: u32::from(x > 0), clp1: cell.clp() };
-            if self.policy.frame_decision(&state, self.vc_policy, self.rng).is_some() {
-                return None;
-            }
-        }
-        self.x += 1;
-        self.max_queue = self.max_queue.max(x + 1);
-        self.stay += slot - ta;
-        self.after = cell.flags & F_EOF;
-        self.clock.step(&mut self.next);
-        Some((slot + self.latency, Cell { vc: self.next_label, ..cell }))
     }
 }
 
@@ -162,20 +227,29 @@ impl Port {
             }) == next,
             "the pending departures end right before the next free slot"
         );
+        // The pass takes no more cells than the buffer has room for before it (each raises the
+        // occupancy by one at most): the loop need not test the capacity. And every slot it
+        // takes starts before `stop` plus the buffer's worth of slots (the first pending slot
+        // is within a slot of the arrival, the cell's less than `capacity` slots after it):
+        // with the end of the committed run farther than that (all but the last buffer's
+        // worth of a run), the loop need not test it either (`NEVER` stands for it then).
+        let room = self.capacity.saturating_sub(x) as usize;
+        let reach = u64::from(self.capacity).saturating_mul(self.clock.shortest_slot().saturating_add(1));
+        let end = if stop.saturating_add(reach) <= self.commit_end { NEVER } else { self.commit_end };
         let mut pass = Busy {
             clock: &self.clock,
             stop,
-            end: self.commit_end,
-            capacity: self.capacity,
-            label,
+            end,
+            vc: label,
             next_label: hop.label,
+            label: if within { u32::from(label) } else { FIRST },
             latency: self.latency,
             next,
             first,
             x,
             max_queue: 0,
             stay: 0,
-            after: if within { 0 } else { F_EOF },
+            capacity: self.capacity,
             firsts,
             policy: &self.policy,
             vc_policy: &mut self.classes[v.class as usize].policy,
@@ -185,9 +259,9 @@ impl Port {
         // the moved cells arrive after those: only a pass into an empty input can lower it.
         let woken = out.is_empty();
         debug_assert!(woken || out.head_time().is_some_and(|h| world.sched.key(out.owner) <= h));
-        let n = input.relay(out, self.busy_limit, &mut pass);
-        let Busy { next, first, x, max_queue, stay, after, .. } = pass;
-        let now_within = after == 0;
+        let n = input.relay_chunks(out, self.busy_limit.min(room), &mut pass);
+        let Busy { next, first, x, max_queue, stay, label, .. } = pass;
+        let now_within = label != FIRST;
         // The retire and align of a cell left at the head happened here: kept, as its own
         // path would do them.
         self.clock.set_next(next);
