@@ -126,7 +126,8 @@ impl Busy<'_> {
             // back takes). Both are in bounds and aligned; `dst` is borrowed mutably (disjoint
             // from `src`), and nothing else reads or writes it while the loop runs.
             let o = (p as usize).wrapping_add(gap) as *mut (Time, Cell);
-            let (ta, cell) = unsafe { *p };
+            // The cell's fields are read where they are tested, not held across the retire.
+            let ta = unsafe { (*p).0 };
             if ta >= stop {
                 break;
             }
@@ -140,10 +141,15 @@ impl Busy<'_> {
             } else {
                 // A slot at or after `ta` is pending or next: the departures before `ta`
                 // retire, the walk ending at `next` at the latest (`first` is `next` when none
-                // is left), and a busy transmitter's next free slot needs no align.
-                while first.time() < ta {
+                // is left), and a busy transmitter's next free slot needs no align. Most often
+                // one retires (a cell in, a cell out): that step in line, any more out of line
+                // (a loop here would hold the grid's constants in registers the loop lacks).
+                if first.time() < ta {
                     clock.step(&mut first);
                     x -= 1;
+                    if first.time() < ta {
+                        x -= retire_rest(clock, &mut first, ta);
+                    }
                 }
             }
             debug_assert!(next.time() >= ta && x < self.capacity);
@@ -151,7 +157,9 @@ impl Busy<'_> {
             if END && next.time() >= self.end {
                 break;
             }
-            if u32::from(cell.vc) != label || cell.flags & (F_CONTROL | F_EOF) != 0 {
+            let (vc, flags) = unsafe { ((*p).1.vc, (*p).1.flags) };
+            if u32::from(vc) != label || flags & (F_CONTROL | F_EOF) != 0 {
+                let cell = unsafe { (*p).1 };
                 // A control cell or another VC's stops the pass. A first cell (the label is
                 // `FIRST` after an EOF, or where the pass began between frames): the policy's
                 // decision, and a frame it refuses stops the pass.
@@ -182,6 +190,20 @@ impl Busy<'_> {
         (self.x, self.max_queue, self.stay) = (x, max_queue, stay);
         (p as usize - start as usize) / std::mem::size_of::<(Time, Cell)>()
     }
+}
+
+/// The departures still before `ta` from `first` (a mark on `clock`'s grid, the rest of a
+/// consecutive run ending before the next free slot): `first` stepped past them; returns how
+/// many.
+#[cold]
+#[inline(never)]
+fn retire_rest(clock: &SlotClock, first: &mut SlotMark, ta: Time) -> u32 {
+    let mut k = 0;
+    while first.time() < ta {
+        clock.step(first);
+        k += 1;
+    }
+    k
 }
 
 impl ChunkRelayer<(Time, Cell), (Time, Cell)> for Busy<'_> {
