@@ -138,6 +138,25 @@ impl SlotMark {
     }
 }
 
+/// A slot of a [`SlotClock`]'s grid in [`SlotWalk`]'s biased form, without the grid's
+/// constants: for a loop that steps two slots of one grid ([`SlotClock::step_cursor`]; the
+/// busy pass's next free slot and first pending departure), where one set of constants serves
+/// both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SlotCursor {
+    t: Time,
+    /// The remainder minus den (mod 2^64): the carry of adding r says the slot lasts q + 1.
+    biased: u64,
+}
+
+impl SlotCursor {
+    /// The slot's start.
+    #[inline(always)]
+    pub fn time(&self) -> Time {
+        self.t
+    }
+}
+
 /// Consecutive slots of a [`SlotClock`] as arrival times at the far end of a link
 /// ([`SlotClock::walk`]): the grid's step in registers, with the latency added once.
 #[derive(Debug, Clone, Copy)]
@@ -304,6 +323,27 @@ impl SlotClock {
             r: self.r,
             neg_den: self.period.den.wrapping_neg(),
         }
+    }
+
+    /// `m`, a mark on this grid, as a cursor ([`SlotClock::step_cursor`]).
+    #[inline(always)]
+    pub fn cursor(&self, m: SlotMark) -> SlotCursor {
+        SlotCursor { t: m.t, biased: m.rem.wrapping_sub(self.period.den) }
+    }
+
+    /// The slot `c` (a cursor on this grid) stands at, as a mark.
+    #[inline(always)]
+    pub fn cursor_mark(&self, c: SlotCursor) -> SlotMark {
+        SlotMark { t: c.t, rem: c.biased.wrapping_add(self.period.den) }
+    }
+
+    /// Move `c`, a cursor on this grid, to the following slot: [`SlotClock::step`] with the
+    /// long slot told by a carry (an add, a select and an add with carry).
+    #[inline(always)]
+    pub fn step_cursor(&self, c: &mut SlotCursor) {
+        let (b, long) = c.biased.overflowing_add(self.r);
+        c.biased = if long { b.wrapping_sub(self.period.den) } else { b };
+        c.t += self.q + u64::from(long);
     }
 
     /// [`SlotClock::walk`] from the slot `m` (a mark on this grid) instead of the next free one.
@@ -481,6 +521,30 @@ mod tests {
         // 155.52e6 / 424 = 366792.45...: slot 366792 starts just before 1 s.
         assert!(c.next() < PS_PER_S && c.next() > PS_PER_S - p.ceil_ps());
         assert!((p.cells_per_s() - 155_520_000.0 / 424.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_cursor_steps_as_a_mark_does() {
+        // Periods whose remainder is far below, near and at den's half, and one of r = 0: the
+        // carry of the biased remainder tells every long slot. Fails with the select or the
+        // carry's add removed.
+        for period in [
+            CellPeriod::from_bps(155_520_000),
+            CellPeriod::from_cells_per_s(365_566),
+            CellPeriod::from_bps(155_520_000).scaled(-2e-5),
+            CellPeriod { num: 7, den: 3 },
+            CellPeriod { num: 6, den: 3 },
+        ] {
+            let clock = SlotClock::with_phase(period, 11);
+            let mut m = clock.mark();
+            let mut c = clock.cursor(m);
+            for _ in 0..5000 {
+                clock.step(&mut m);
+                clock.step_cursor(&mut c);
+                assert_eq!(c.time(), m.time(), "{period:?}");
+                assert_eq!(clock.cursor_mark(c), m, "{period:?}");
+            }
+        }
     }
 
     #[test]

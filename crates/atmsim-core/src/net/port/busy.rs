@@ -113,7 +113,9 @@ impl Busy<'_> {
         let n = src.len().min(dst.len());
         let clock = self.clock;
         let (stop, latency, next_label) = (self.stop, self.latency, self.next_label);
-        let (mut label, mut next, mut first) = (self.label, self.next, self.first);
+        let mut label = self.label;
+        // The next free slot stepped in biased form (an add's carry tells the long slot).
+        let (mut next, mut first) = (clock.cursor(self.next), self.first);
         let (mut x, mut max_queue, mut stay) = (self.x, self.max_queue, self.stay);
         let start = src.as_ptr();
         let last = start.wrapping_add(n);
@@ -136,8 +138,8 @@ impl Busy<'_> {
                 // retire at once, and the transmitter, idle, starts again in the first slot
                 // from `ta`.
                 x = 0;
-                next = clock.align_mark_in_line(next, ta);
-                first = next;
+                next = clock.cursor(clock.align_mark_in_line(clock.cursor_mark(next), ta));
+                first = clock.cursor_mark(next);
             } else {
                 // A slot at or after `ta` is pending or next: the departures before `ta`
                 // retire, the walk ending at `next` at the latest (`first` is `next` when none
@@ -183,10 +185,10 @@ impl Busy<'_> {
                 (*o).0 = next.time() + latency;
                 (*o).1.vc = next_label;
             }
-            clock.step(&mut next);
+            clock.step_cursor(&mut next);
             p = p.wrapping_add(1);
         }
-        (self.label, self.next, self.first) = (label, next, first);
+        (self.label, self.next, self.first) = (label, clock.cursor_mark(next), first);
         (self.x, self.max_queue, self.stay) = (x, max_queue, stay);
         (p as usize - start as usize) / std::mem::size_of::<(Time, Cell)>()
     }
