@@ -447,15 +447,34 @@ impl SlotClock {
         self.jumped(m, t)
     }
 
+    /// `m`, a mark on this grid, moved to the first slot starting at or after `t` (never to an
+    /// earlier one, as [`SlotClock::align_mark`]), and how many slots it moved: the departures
+    /// of a run in consecutive slots from `m` that start before `t` (the busy pass's retire,
+    /// `net/port/busy.rs`, taken at once rather than stepped slot by slot).
+    #[inline(always)]
+    pub fn align_mark_counted(&self, m: SlotMark, t: Time) -> (SlotMark, u64) {
+        if t <= m.t {
+            return (m, 0);
+        }
+        self.jumped_counted(m, t)
+    }
+
     /// The first slot starting at or after `t`, from `m` (a mark on this grid before `t`).
     #[inline(always)]
-    fn jumped(&self, mut m: SlotMark, t: Time) -> SlotMark {
+    fn jumped(&self, m: SlotMark, t: Time) -> SlotMark {
+        self.jumped_counted(m, t).0
+    }
+
+    /// [`SlotClock::jumped`], and how many slots after `m` that is.
+    #[inline(always)]
+    fn jumped_counted(&self, mut m: SlotMark, t: Time) -> (SlotMark, u64) {
         // A few slots ahead (a port idle for a cell time or two, common on every hop): step,
         // without the divisions below.
         let gap = t - m.t;
+        let mut moved = 0;
         if gap > 4 * (self.q + 1) {
             if gap > self.far {
-                return self.jump_exact(t);
+                return self.jump_exact(m, t);
             }
             // Jump without 128-bit arithmetic: each slot lasts q or q + 1 ps, so the slot
             // (gap - 1) / (q + 1) slots on starts before `t`, and most often the one after it
@@ -477,25 +496,29 @@ impl SlotClock {
             }
             m.t += n * self.q + whole;
             m.rem = rem;
+            moved = n;
             debug_assert!(self.before(m).t < t && t.saturating_sub(m.t) <= 4 * (self.q + 1));
         }
         while m.t < t {
             self.step(&mut m);
+            moved += 1;
         }
-        m
+        (m, moved)
     }
 
     /// `jumped` in one step of 128-bit arithmetic: gaps of many slots over many slots' worth
     /// of picoseconds (a fast link idle for long), where stepping would be slow.
     #[cold]
     #[inline(never)]
-    fn jump_exact(&self, t: Time) -> SlotMark {
+    fn jump_exact(&self, m: SlotMark, t: Time) -> (SlotMark, u64) {
         let (num, den) = (self.period.num as u128, self.period.den as u128);
         // smallest k with floor(k*num/den) >= t'  <=>  k*num >= t'*den  (t' = t - phase, an
         // integer; t > the mark >= phase here)
         let k = ((t - self.phase) as u128 * den).div_ceil(num);
         let prod = k * num;
-        SlotMark { t: self.phase + (prod / den) as Time, rem: (prod % den) as u64 }
+        // The mark's own index: its start and remainder are k_m * num split by den.
+        let from = ((m.t - self.phase) as u128 * den + u128::from(m.rem)) / num;
+        (SlotMark { t: self.phase + (prod / den) as Time, rem: (prod % den) as u64 }, (k - from) as u64)
     }
 }
 
@@ -779,7 +802,8 @@ mod tests {
                 if t - c.phase >= u64::MAX / 4 {
                     continue;
                 }
-                assert_eq!(c.jumped(m, t), c.jump_exact(t), "{period:?} gap {gap}");
+                // The mark and the slots moved (`align_mark_counted`).
+                assert_eq!(c.jumped_counted(m, t), c.jump_exact(m, t), "{period:?} gap {gap}");
             }
         }
     }
@@ -798,11 +822,13 @@ mod tests {
             for _ in 0..period.den {
                 let m = c.mark();
                 for t in m.t + 1..m.t + 40 * (c.q + 1) {
-                    let mut want = m;
+                    let (mut want, mut slots) = (m, 0);
                     while want.t < t {
                         c.step(&mut want);
+                        slots += 1;
                     }
                     assert_eq!(c.jumped(m, t), want, "{period:?} from {m:?} to {t}");
+                    assert_eq!(c.align_mark_counted(m, t), (want, slots), "{period:?} from {m:?} to {t}");
                     // `align_mark` steps in line only within q ps of `m` (a slot may last q).
                     assert_eq!(c.align_mark(m, t), want, "{period:?} from {m:?} to {t}");
                 }

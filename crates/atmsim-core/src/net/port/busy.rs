@@ -65,12 +65,12 @@ struct Busy<'a> {
     next: SlotMark,
     /// The committed departures not yet retired, in consecutive slots from `first` to the one
     /// before `next` (`CommittedRun::parts`: `first` is `next` when none is); their count `x`
-    /// is the buffer's occupancy. Kept as these two rather than a `CommittedRun`: a departure
-    /// retires while `first` is before both the arrival and `next`, and a commit adds one to
-    /// `x`, with no latest slot or empty run to keep apart.
+    /// is the buffer's occupancy once those before the arrival have retired. Within a stretch
+    /// those retire only where the occupancy must be exact (`retired`), so `first` stays out
+    /// of the loop's registers.
     first: SlotMark,
     x: u32,
-    /// The highest occupancy after an arrival taken.
+    /// The highest occupancy after an arrival, the port's so far included (`PortStats::max_queue`).
     max_queue: u32,
     /// The moved cells' time in the buffer, in all (in 64 bits: the pass's limit on cells).
     stay: u64,
@@ -140,20 +140,10 @@ impl Busy<'_> {
                 x = 0;
                 next = clock.cursor(clock.align_mark_in_line(clock.cursor_mark(next), ta));
                 first = clock.cursor_mark(next);
-            } else {
-                // A slot at or after `ta` is pending or next: the departures before `ta`
-                // retire, the walk ending at `next` at the latest (`first` is `next` when none
-                // is left), and a busy transmitter's next free slot needs no align. Most often
-                // one retires (a cell in, a cell out): that step in line, any more out of line
-                // (a loop here would hold the grid's constants in registers the loop lacks).
-                if first.time() < ta {
-                    clock.step(&mut first);
-                    x -= 1;
-                    if first.time() < ta {
-                        x -= retire_rest(clock, &mut first, ta);
-                    }
-                }
             }
+            // At a busy transmitter the departures before `ta` retire only where the count
+            // must be exact (`retired`): `x` counts them meanwhile (it is at least the
+            // occupancy, below the capacity), and `first` stays at the earliest of them.
             debug_assert!(next.time() >= ta && x < self.capacity);
             debug_assert!(END || next.time() < self.end);
             if END && next.time() >= self.end {
@@ -168,15 +158,24 @@ impl Busy<'_> {
                 if cell.is_control() {
                     break;
                 }
-                if u32::from(cell.vc) != label
-                    && (label != FIRST || cell.vc != self.vc || !self.firsts || self.refused(x, cell))
-                {
-                    break;
+                if u32::from(cell.vc) != label {
+                    if label != FIRST || cell.vc != self.vc || !self.firsts {
+                        break;
+                    }
+                    (first, x) = retired(clock, first, x, ta);
+                    if self.refused(x, cell) {
+                        break;
+                    }
                 }
                 label = if cell.is_eof() { FIRST } else { u32::from(cell.vc) };
             }
             x += 1;
-            max_queue = max_queue.max(x);
+            // The highest occupancy moves only when the count, an upper bound, passes it:
+            // there the count is made exact.
+            if x > max_queue {
+                (first, x) = retired(clock, first, x, ta);
+                max_queue = max_queue.max(x);
+            }
             stay += next.time() - ta;
             // The entry copied whole, then its time and label set (as `Pass::walk`).
             // SAFETY: `p` and `o` as above.
@@ -188,24 +187,25 @@ impl Busy<'_> {
             clock.step_cursor(&mut next);
             p = p.wrapping_add(1);
         }
+        let j = (p as usize - start as usize) / std::mem::size_of::<(Time, Cell)>();
+        // The state the per-cell path leaves after the last cell taken: its retire made exact.
+        if j > 0 {
+            (first, x) = retired(clock, first, x, src[j - 1].0);
+        }
         (self.label, self.next, self.first) = (label, clock.cursor_mark(next), first);
         (self.x, self.max_queue, self.stay) = (x, max_queue, stay);
-        (p as usize - start as usize) / std::mem::size_of::<(Time, Cell)>()
+        j
     }
 }
 
-/// The departures still before `ta` from `first` (a mark on `clock`'s grid, the rest of a
-/// consecutive run ending before the next free slot): `first` stepped past them; returns how
-/// many.
-#[cold]
-#[inline(never)]
-fn retire_rest(clock: &SlotClock, first: &mut SlotMark, ta: Time) -> u32 {
-    let mut k = 0;
-    while first.time() < ta {
-        clock.step(first);
-        k += 1;
-    }
-    k
+/// The departures of the run from `first` (a mark on `clock`'s grid; `x` of them, in
+/// consecutive slots before the next free one) that start before `ta` retire at once:
+/// `first` moved to the first slot from `ta` (at most the next free one), `x` less their count.
+#[inline(always)]
+fn retired(clock: &SlotClock, first: SlotMark, x: u32, ta: Time) -> (SlotMark, u32) {
+    let (first, gone) = clock.align_mark_counted(first, ta);
+    debug_assert!(gone <= u64::from(x));
+    (first, x - gone as u32)
 }
 
 impl ChunkRelayer<(Time, Cell), (Time, Cell)> for Busy<'_> {
@@ -271,7 +271,7 @@ impl Port {
             next,
             first,
             x,
-            max_queue: 0,
+            max_queue: self.stats.max_queue,
             stay: 0,
             capacity: self.capacity,
             firsts,
