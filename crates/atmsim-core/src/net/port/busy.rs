@@ -75,6 +75,9 @@ struct Busy<'a> {
     /// The moved cells' time in the buffer, in all (in 64 bits: the pass's limit on cells).
     stay: u64,
     capacity: u32,
+    /// An occupancy below which the policy admits every frame (`Port::admits_below`): a first
+    /// cell finding the count below it needs neither the exact occupancy nor the policy.
+    admits_below: u32,
     /// The policy decides from the buffer's total alone, with no state or draw of its own
     /// (`Policy::reads_vc_occupancy` false): the pass may ask it at a first cell, and a frame
     /// it refuses is asked again, to the same answer, by the per-cell path.
@@ -92,6 +95,16 @@ impl Busy<'_> {
     fn refused(&mut self, x: u32, cell: Cell) -> bool {
         let state = BufferState { x, k: self.capacity, y: x, active: u32::from(x > 0), clp1: cell.clp() };
         self.policy.frame_decision(&state, self.vc_policy, self.rng).is_some()
+    }
+
+    /// At a first cell whose count reaches `admits_below`: the departures before `ta` retired
+    /// (`retired`), and the run so left if the policy admits the frame at that occupancy
+    /// (`None`: it refuses). Out of line, as rare under the policies that have a bound.
+    #[cold]
+    #[inline(never)]
+    fn admitted(&mut self, first: SlotMark, x: u32, ta: Time, cell: Cell) -> Option<(SlotMark, u32)> {
+        let (first, x) = retired(self.clock, first, x, ta);
+        (!self.refused(x, cell)).then_some((first, x))
     }
 
     /// The pass's loop over a stretch of the input `src` into the output `dst` (of the same
@@ -162,9 +175,11 @@ impl Busy<'_> {
                     if label != FIRST || cell.vc != self.vc || !self.firsts {
                         break;
                     }
-                    (first, x) = retired(clock, first, x, ta);
-                    if self.refused(x, cell) {
-                        break;
+                    // Below `admits_below` the policy admits whatever the exact occupancy (at
+                    // most the count): no retire needed to know.
+                    if x >= self.admits_below {
+                        let Some(exact) = self.admitted(first, x, ta, cell) else { break };
+                        (first, x) = exact;
                     }
                 }
                 label = if cell.is_eof() { FIRST } else { u32::from(cell.vc) };
@@ -274,6 +289,7 @@ impl Port {
             max_queue: self.stats.max_queue,
             stay: 0,
             capacity: self.capacity,
+            admits_below: Port::admits_below(&self.policy),
             firsts,
             policy: &self.policy,
             vc_policy: &mut self.classes[v.class as usize].policy,
@@ -305,6 +321,19 @@ impl Port {
         u64::from(n)
     }
 
+    /// An occupancy below which `policy` admits every frame at its first cell, whatever else
+    /// its state holds: tail drop and PPD refuse none (only a full buffer cuts a frame there),
+    /// EPD none at or below its threshold (`epd_refuses`: X above it); 0 for the others (asked
+    /// every time). A policy admitting at X admits at any lower X here, so a busy pass may test
+    /// an upper bound of the occupancy against this.
+    pub(super) fn admits_below(policy: &Policy) -> u32 {
+        match *policy {
+            Policy::TailDrop | Policy::Ppd => u32::MAX,
+            Policy::Epd { threshold } => threshold.saturating_add(1),
+            _ => 0,
+        }
+    }
+
     /// The most cells one busy pass may take: each waits less than `capacity + 1` slots of at
     /// most q + 1 ps (`SlotClock`), so their summed time in the buffer stays in 64 bits.
     /// The shortest slot of any link of `periods`, less 1/64 for oscillator drift (far more
@@ -326,7 +355,7 @@ impl Port {
 
 #[cfg(test)]
 mod tests {
-    use crate::accept::{DropReason, Policy, VcPolicy};
+    use crate::accept::{BufferState, DropReason, Policy, VcPolicy};
     use crate::cell::{Cell, CellFifo, VcId, F_EOF, F_RM};
     use crate::frame::{Frame, FrameSlab};
     use crate::net::port::Port;
@@ -460,6 +489,32 @@ mod tests {
         p.arrive_plain_as::<false, true>(ta, cell, &mut w);
         assert_eq!(p.stats.drops[DropReason::EarlyPacket as usize], 1);
         assert_eq!(p.busy_pass(1, 50 * PS_PER_US, &mut w), 0, "no pass through a refused frame");
+    }
+
+    #[test]
+    fn below_admits_below_every_policy_admits_every_frame() {
+        // The busy pass admits a first cell without the exact occupancy when its count (an
+        // upper bound) is below `admits_below`: every occupancy below it must be admitted by
+        // the policy itself, CLP 0 or 1. Fails with EPD's bound one higher (checked).
+        for policy in [
+            Policy::TailDrop,
+            Policy::Ppd,
+            Policy::Epd { threshold: 0 },
+            Policy::Epd { threshold: 1 },
+            Policy::Epd { threshold: 800 },
+            Policy::FifoGfr { lbo: 300, hbo: 800 },
+            Policy::ThresholdDrop,
+        ] {
+            let below = Port::admits_below(&policy);
+            let (mut vc, mut rng) = (VcPolicy::default(), Rng::stream(5, "t"));
+            for x in (0..3000).filter(|&x| x < below) {
+                for clp1 in [false, true] {
+                    let state = BufferState { x, k: 3000, y: x, active: u32::from(x > 0), clp1 };
+                    assert_eq!(policy.frame_decision(&state, &mut vc, &mut rng), None, "{policy:?} x {x}");
+                }
+            }
+        }
+        assert_eq!(Port::admits_below(&Policy::Epd { threshold: 800 }), 801);
     }
 
     #[test]
