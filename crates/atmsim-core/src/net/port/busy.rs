@@ -10,15 +10,22 @@
 //! [`Port::busy_pass`] does that for the cells at the head of the input while they are of the
 //! VC of its head cell, not control cells, arrive before the run's end, find the buffer
 //! below its capacity and a slot before the end of the committed run, and, at a first cell,
-//! the policy admits the frame: per cell it retires the departures before the arrival (as
-//! `CommittedRun::retire_before` does, on the run's first slot and count: `CommittedRun::parts`),
-//! aligns the clock if the transmitter fell idle
-//! (`SlotClock::align_mark`), asks the policy at a first cell and commits the cell, with the
-//! next free slot, the committed run, the highest occupancy and the time in the buffer kept in
-//! locals and the two FIFOs walked with one bound (`CellFifo::relay`). Once per pass: the clock
-//! and the run written back, the arrivals, departures, `max_queue`, the VC's time in the buffer
-//! and frame state, and the receiver's wake-up (the earliest moved cell's, the only one that
-//! can lower its key).
+//! the policy admits the frame. Per cell: an idle transmitter (every pending departure before
+//! the arrival) restarts in the first slot from it (`SlotClock::align_mark`); the cell is
+//! committed in the next free slot, stepped in biased form (`SlotClock::step_cursor`). The
+//! pending departures (`CommittedRun::parts`: consecutive slots from the first, a count) are
+//! retired lazily: the count stays an upper bound of the occupancy, made exact at once by a
+//! jump (`SlotClock::align_mark_counted`) only where the exact value is needed: at a first
+//! cell the policy might refuse at that count (`Port::admits_below`), where the count passes
+//! the port's highest occupancy so far (`max_queue`), and at the end of each stretch. No test
+//! per cell for the capacity (the pass takes at most the buffer's room) nor, but within a
+//! buffer's worth of slots of it, for the end of the committed run (each slot taken starts
+//! less than `capacity` slots after its arrival); a frame's first cell is told by the label
+//! test (`FIRST` after an EOF). The loop (`Busy::walk`) runs out of line once per stretch of
+//! the two FIFOs that wraps in neither (`CellFifo::relay_chunks`), by pointer, with its values
+//! in registers. Once per pass: the clock and the run written back, the arrivals,
+//! departures, `max_queue`, the VC's time in the buffer and frame state, and the receiver's
+//! wake-up (the earliest moved cell's, the only one that can lower its key).
 //!
 //! First cells are taken only under a policy that decides from the buffer's total alone and
 //! keeps no state or draw of its own (tail drop, PPD, EPD, FIFO GFR: `Policy::reads_vc_occupancy`
@@ -26,10 +33,11 @@
 //! answer. A port counts only under other policies too when it has one class; there a pass
 //! stops at a first cell (the policy is asked once, by the per-cell path).
 //!
-//! The occupancy is the committed run's count throughout: a pass starts only when no cell is
-//! held back (`queued` equals the run's count) and holds none back. A cell the pass does not
-//! take is left at the head for `Port::arrive_plain_as`; the retire and align the pass did for
-//! it are the ones that path does first, which then change nothing. So every cell gets the
+//! The occupancy is the committed run's count (once retired) throughout: a pass starts only
+//! when no cell is held back (`queued` equals the run's count) and holds none back. A cell the
+//! pass does not take is left at the head for `Port::arrive_plain_as`; the retire and align the
+//! pass did are ones that path does first anyway (a departure before an arrival retires there
+//! too), which then change nothing. So every cell gets the
 //! slot, and every counter the value, of the per-cell path; `scripts/compare_engines.py` and
 //! the unit tests below hold the reports to that.
 
