@@ -138,6 +138,25 @@ impl SlotMark {
     }
 }
 
+/// A slot of a [`SlotClock`]'s grid in [`SlotWalk`]'s biased form, without the grid's
+/// constants: for a loop that steps two slots of one grid ([`SlotClock::step_cursor`]; the
+/// busy pass's next free slot and first pending departure), where one set of constants serves
+/// both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SlotCursor {
+    t: Time,
+    /// The remainder minus den (mod 2^64): the carry of adding r says the slot lasts q + 1.
+    biased: u64,
+}
+
+impl SlotCursor {
+    /// The slot's start.
+    #[inline(always)]
+    pub fn time(&self) -> Time {
+        self.t
+    }
+}
+
 /// Consecutive slots of a [`SlotClock`] as arrival times at the far end of a link
 /// ([`SlotClock::walk`]): the grid's step in registers, with the latency added once.
 #[derive(Debug, Clone, Copy)]
@@ -306,6 +325,27 @@ impl SlotClock {
         }
     }
 
+    /// `m`, a mark on this grid, as a cursor ([`SlotClock::step_cursor`]).
+    #[inline(always)]
+    pub fn cursor(&self, m: SlotMark) -> SlotCursor {
+        SlotCursor { t: m.t, biased: m.rem.wrapping_sub(self.period.den) }
+    }
+
+    /// The slot `c` (a cursor on this grid) stands at, as a mark.
+    #[inline(always)]
+    pub fn cursor_mark(&self, c: SlotCursor) -> SlotMark {
+        SlotMark { t: c.t, rem: c.biased.wrapping_add(self.period.den) }
+    }
+
+    /// Move `c`, a cursor on this grid, to the following slot: [`SlotClock::step`] with the
+    /// long slot told by a carry (an add, a select and an add with carry).
+    #[inline(always)]
+    pub fn step_cursor(&self, c: &mut SlotCursor) {
+        let (b, long) = c.biased.overflowing_add(self.r);
+        c.biased = if long { b.wrapping_sub(self.period.den) } else { b };
+        c.t += self.q + u64::from(long);
+    }
+
     /// [`SlotClock::walk`] from the slot `m` (a mark on this grid) instead of the next free one.
     #[inline(always)]
     pub fn walk_from(&self, m: SlotMark, latency: Time) -> SlotWalk {
@@ -407,15 +447,34 @@ impl SlotClock {
         self.jumped(m, t)
     }
 
+    /// `m`, a mark on this grid, moved to the first slot starting at or after `t` (never to an
+    /// earlier one, as [`SlotClock::align_mark`]), and how many slots it moved: the departures
+    /// of a run in consecutive slots from `m` that start before `t` (the busy pass's retire,
+    /// `net/port/busy.rs`, taken at once rather than stepped slot by slot).
+    #[inline(always)]
+    pub fn align_mark_counted(&self, m: SlotMark, t: Time) -> (SlotMark, u64) {
+        if t <= m.t {
+            return (m, 0);
+        }
+        self.jumped_counted(m, t)
+    }
+
     /// The first slot starting at or after `t`, from `m` (a mark on this grid before `t`).
     #[inline(always)]
-    fn jumped(&self, mut m: SlotMark, t: Time) -> SlotMark {
+    fn jumped(&self, m: SlotMark, t: Time) -> SlotMark {
+        self.jumped_counted(m, t).0
+    }
+
+    /// [`SlotClock::jumped`], and how many slots after `m` that is.
+    #[inline(always)]
+    fn jumped_counted(&self, mut m: SlotMark, t: Time) -> (SlotMark, u64) {
         // A few slots ahead (a port idle for a cell time or two, common on every hop): step,
         // without the divisions below.
         let gap = t - m.t;
+        let mut moved = 0;
         if gap > 4 * (self.q + 1) {
             if gap > self.far {
-                return self.jump_exact(t);
+                return self.jump_exact(m, t);
             }
             // Jump without 128-bit arithmetic: each slot lasts q or q + 1 ps, so the slot
             // (gap - 1) / (q + 1) slots on starts before `t`, and most often the one after it
@@ -437,25 +496,29 @@ impl SlotClock {
             }
             m.t += n * self.q + whole;
             m.rem = rem;
+            moved = n;
             debug_assert!(self.before(m).t < t && t.saturating_sub(m.t) <= 4 * (self.q + 1));
         }
         while m.t < t {
             self.step(&mut m);
+            moved += 1;
         }
-        m
+        (m, moved)
     }
 
     /// `jumped` in one step of 128-bit arithmetic: gaps of many slots over many slots' worth
     /// of picoseconds (a fast link idle for long), where stepping would be slow.
     #[cold]
     #[inline(never)]
-    fn jump_exact(&self, t: Time) -> SlotMark {
+    fn jump_exact(&self, m: SlotMark, t: Time) -> (SlotMark, u64) {
         let (num, den) = (self.period.num as u128, self.period.den as u128);
         // smallest k with floor(k*num/den) >= t'  <=>  k*num >= t'*den  (t' = t - phase, an
         // integer; t > the mark >= phase here)
         let k = ((t - self.phase) as u128 * den).div_ceil(num);
         let prod = k * num;
-        SlotMark { t: self.phase + (prod / den) as Time, rem: (prod % den) as u64 }
+        // The mark's own index: its start and remainder are k_m * num split by den.
+        let from = ((m.t - self.phase) as u128 * den + u128::from(m.rem)) / num;
+        (SlotMark { t: self.phase + (prod / den) as Time, rem: (prod % den) as u64 }, (k - from) as u64)
     }
 }
 
@@ -481,6 +544,30 @@ mod tests {
         // 155.52e6 / 424 = 366792.45...: slot 366792 starts just before 1 s.
         assert!(c.next() < PS_PER_S && c.next() > PS_PER_S - p.ceil_ps());
         assert!((p.cells_per_s() - 155_520_000.0 / 424.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_cursor_steps_as_a_mark_does() {
+        // Periods whose remainder is far below, near and at den's half, and one of r = 0: the
+        // carry of the biased remainder tells every long slot. Fails with the select or the
+        // carry's add removed.
+        for period in [
+            CellPeriod::from_bps(155_520_000),
+            CellPeriod::from_cells_per_s(365_566),
+            CellPeriod::from_bps(155_520_000).scaled(-2e-5),
+            CellPeriod { num: 7, den: 3 },
+            CellPeriod { num: 6, den: 3 },
+        ] {
+            let clock = SlotClock::with_phase(period, 11);
+            let mut m = clock.mark();
+            let mut c = clock.cursor(m);
+            for _ in 0..5000 {
+                clock.step(&mut m);
+                clock.step_cursor(&mut c);
+                assert_eq!(c.time(), m.time(), "{period:?}");
+                assert_eq!(clock.cursor_mark(c), m, "{period:?}");
+            }
+        }
     }
 
     #[test]
@@ -715,7 +802,8 @@ mod tests {
                 if t - c.phase >= u64::MAX / 4 {
                     continue;
                 }
-                assert_eq!(c.jumped(m, t), c.jump_exact(t), "{period:?} gap {gap}");
+                // The mark and the slots moved (`align_mark_counted`).
+                assert_eq!(c.jumped_counted(m, t), c.jump_exact(m, t), "{period:?} gap {gap}");
             }
         }
     }
@@ -734,11 +822,13 @@ mod tests {
             for _ in 0..period.den {
                 let m = c.mark();
                 for t in m.t + 1..m.t + 40 * (c.q + 1) {
-                    let mut want = m;
+                    let (mut want, mut slots) = (m, 0);
                     while want.t < t {
                         c.step(&mut want);
+                        slots += 1;
                     }
                     assert_eq!(c.jumped(m, t), want, "{period:?} from {m:?} to {t}");
+                    assert_eq!(c.align_mark_counted(m, t), (want, slots), "{period:?} from {m:?} to {t}");
                     // `align_mark` steps in line only within q ps of `m` (a slot may last q).
                     assert_eq!(c.align_mark(m, t), want, "{period:?} from {m:?} to {t}");
                 }

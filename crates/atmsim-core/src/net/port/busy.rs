@@ -10,15 +10,22 @@
 //! [`Port::busy_pass`] does that for the cells at the head of the input while they are of the
 //! VC of its head cell, not control cells, arrive before the run's end, find the buffer
 //! below its capacity and a slot before the end of the committed run, and, at a first cell,
-//! the policy admits the frame: per cell it retires the departures before the arrival (as
-//! `CommittedRun::retire_before` does, on the run's first slot and count: `CommittedRun::parts`),
-//! aligns the clock if the transmitter fell idle
-//! (`SlotClock::align_mark`), asks the policy at a first cell and commits the cell, with the
-//! next free slot, the committed run, the highest occupancy and the time in the buffer kept in
-//! locals and the two FIFOs walked with one bound (`CellFifo::relay`). Once per pass: the clock
-//! and the run written back, the arrivals, departures, `max_queue`, the VC's time in the buffer
-//! and frame state, and the receiver's wake-up (the earliest moved cell's, the only one that
-//! can lower its key).
+//! the policy admits the frame. Per cell: an idle transmitter (every pending departure before
+//! the arrival) restarts in the first slot from it (`SlotClock::align_mark`); the cell is
+//! committed in the next free slot, stepped in biased form (`SlotClock::step_cursor`). The
+//! pending departures (`CommittedRun::parts`: consecutive slots from the first, a count) are
+//! retired lazily: the count stays an upper bound of the occupancy, made exact at once by a
+//! jump (`SlotClock::align_mark_counted`) only where the exact value is needed: at a first
+//! cell the policy might refuse at that count (`Port::admits_below`), where the count passes
+//! the port's highest occupancy so far (`max_queue`), and at the end of each stretch. No test
+//! per cell for the capacity (the pass takes at most the buffer's room) nor, but within a
+//! buffer's worth of slots of it, for the end of the committed run (each slot taken starts
+//! less than `capacity` slots after its arrival); a frame's first cell is told by the label
+//! test (`FIRST` after an EOF). The loop (`Busy::walk`) runs out of line once per stretch of
+//! the two FIFOs that wraps in neither (`CellFifo::relay_chunks`), by pointer, with its values
+//! in registers. Once per pass: the clock and the run written back, the arrivals,
+//! departures, `max_queue`, the VC's time in the buffer and frame state, and the receiver's
+//! wake-up (the earliest moved cell's, the only one that can lower its key).
 //!
 //! First cells are taken only under a policy that decides from the buffer's total alone and
 //! keeps no state or draw of its own (tail drop, PPD, EPD, FIFO GFR: `Policy::reads_vc_occupancy`
@@ -26,10 +33,11 @@
 //! answer. A port counts only under other policies too when it has one class; there a pass
 //! stops at a first cell (the policy is asked once, by the per-cell path).
 //!
-//! The occupancy is the committed run's count throughout: a pass starts only when no cell is
-//! held back (`queued` equals the run's count) and holds none back. A cell the pass does not
-//! take is left at the head for `Port::arrive_plain_as`; the retire and align the pass did for
-//! it are the ones that path does first, which then change nothing. So every cell gets the
+//! The occupancy is the committed run's count (once retired) throughout: a pass starts only
+//! when no cell is held back (`queued` equals the run's count) and holds none back. A cell the
+//! pass does not take is left at the head for `Port::arrive_plain_as`; the retire and align the
+//! pass did are ones that path does first anyway (a departure before an arrival retires there
+//! too), which then change nothing. So every cell gets the
 //! slot, and every counter the value, of the per-cell path; `scripts/compare_engines.py` and
 //! the unit tests below hold the reports to that.
 
@@ -38,38 +46,46 @@ use crate::accept::{BufferState, Policy, VcPolicy};
 use crate::cell::{Cell, VcId, F_CONTROL, F_EOF};
 use crate::net::commit::CommittedRun;
 use crate::net::World;
-use crate::ring::Relayer;
+use crate::ring::ChunkRelayer;
 use crate::rng::Rng;
 use crate::time::{CellPeriod, SlotClock, SlotMark, Time, NEVER};
+
+/// [`Busy::label`] when the next cell is a frame's first: no cell carries it, so a first cell
+/// fails the loop's label test and takes the slow branch, where the policy is asked.
+const FIRST: u32 = u32::MAX;
 
 /// One busy pass's state: what stops it, and what it has done so far.
 struct Busy<'a> {
     clock: &'a SlotClock,
     /// The end of the input's run (the merge's runner-up, or the batch's end).
     stop: Time,
-    /// The end of the committed run: a cell whose slot is not before it is held back.
+    /// The end of the committed run: a cell whose slot is not before it is held back. Tested
+    /// per cell only by a pass within reach of it (`Port::busy_pass`; `walk::<true>`).
     end: Time,
-    capacity: u32,
     /// The VC taken, as labelled here and at the next hop.
-    label: VcId,
+    vc: VcId,
     next_label: VcId,
+    /// `vc` while the next cell is within a frame, else [`FIRST`]: the frame's state and the
+    /// label in one test per cell.
+    label: u32,
     latency: Time,
     /// The transmitter's next free slot.
     next: SlotMark,
     /// The committed departures not yet retired, in consecutive slots from `first` to the one
     /// before `next` (`CommittedRun::parts`: `first` is `next` when none is); their count `x`
-    /// is the buffer's occupancy. Kept as these two rather than a `CommittedRun`: a departure
-    /// retires while `first` is before both the arrival and `next`, and a commit adds one to
-    /// `x`, with no latest slot or empty run to keep apart.
+    /// is the buffer's occupancy once those before the arrival have retired. Within a stretch
+    /// those retire only where the occupancy must be exact (`retired`), so `first` stays out
+    /// of the loop's registers.
     first: SlotMark,
     x: u32,
-    /// The highest occupancy after an arrival taken.
+    /// The highest occupancy after an arrival, the port's so far included (`PortStats::max_queue`).
     max_queue: u32,
     /// The moved cells' time in the buffer, in all (in 64 bits: the pass's limit on cells).
     stay: u64,
-    /// `F_EOF` if the next cell is a frame's first (the last taken was an EOF, or the pass
-    /// began between frames), else 0: tested with the cell's control flags in one test.
-    after: u8,
+    capacity: u32,
+    /// An occupancy below which the policy admits every frame (`Port::admits_below`): a first
+    /// cell finding the count below it needs neither the exact occupancy nor the policy.
+    admits_below: u32,
     /// The policy decides from the buffer's total alone, with no state or draw of its own
     /// (`Policy::reads_vc_occupancy` false): the pass may ask it at a first cell, and a frame
     /// it refuses is asked again, to the same answer, by the per-cell path.
@@ -79,54 +95,150 @@ struct Busy<'a> {
     rng: &'a mut Rng,
 }
 
-impl Relayer<(Time, Cell), (Time, Cell)> for Busy<'_> {
+impl Busy<'_> {
+    /// Whether the policy refuses the frame whose first cell `cell` arrives with `x` cells in
+    /// the buffer: the decision `enqueue_plain` asks for at a count-only port (the class's
+    /// occupancy is the port's, `Port::vc_state`).
     #[inline(always)]
-    fn relay(&mut self, &(ta, cell): &(Time, Cell)) -> Option<(Time, Cell)> {
-        if ta >= self.stop || cell.vc != self.label {
-            return None;
+    fn refused(&mut self, x: u32, cell: Cell) -> bool {
+        let state = BufferState { x, k: self.capacity, y: x, active: u32::from(x > 0), clp1: cell.clp() };
+        self.policy.frame_decision(&state, self.vc_policy, self.rng).is_some()
+    }
+
+    /// At a first cell whose count reaches `admits_below`: the departures before `ta` retired
+    /// (`retired`), and the run so left if the policy admits the frame at that occupancy
+    /// (`None`: it refuses). Out of line, as rare under the policies that have a bound.
+    #[cold]
+    #[inline(never)]
+    fn admitted(&mut self, first: SlotMark, x: u32, ta: Time, cell: Cell) -> Option<(SlotMark, u32)> {
+        let (first, x) = retired(self.clock, first, x, ta);
+        (!self.refused(x, cell)).then_some((first, x))
+    }
+
+    /// The pass's loop over a stretch of the input `src` into the output `dst` (of the same
+    /// length, at most the cells the pass may take); returns how many cells it moved.
+    ///
+    /// Per cell, what `arrive_plain_as` does first (and redoes, to no effect, for a cell left
+    /// here, a control cell included): the departures before the arrival retire, and an idle
+    /// transmitter starts again in the first slot from it. Then one test for the rare cases
+    /// (another VC, a control cell, a frame's first or last cell), and the commit. The buffer
+    /// is below its capacity at every cell the loop sees (the pass's limit, `Port::busy_pass`),
+    /// and the slot before the end of the committed run unless `END` (the pass is within reach
+    /// of it): only then is that tested.
+    ///
+    /// Out of line (once per stretch), walked by pointer with the far jump in line, as
+    /// `Pass::walk` (`train.rs`): the loop's values get registers of their own, none saved
+    /// around a call.
+    #[inline(never)]
+    fn walk<const END: bool>(&mut self, src: &[(Time, Cell)], dst: &mut [(Time, Cell)]) -> usize {
+        let n = src.len().min(dst.len());
+        let clock = self.clock;
+        let (stop, latency, next_label) = (self.stop, self.latency, self.next_label);
+        let mut label = self.label;
+        // The next free slot stepped in biased form (an add's carry tells the long slot).
+        let (mut next, mut first) = (clock.cursor(self.next), self.first);
+        let (mut x, mut max_queue, mut stay) = (self.x, self.max_queue, self.stay);
+        let start = src.as_ptr();
+        let last = start.wrapping_add(n);
+        let gap = (dst.as_mut_ptr() as usize).wrapping_sub(start as usize);
+        let mut p = start;
+        while p != last {
+            // SAFETY: `p` is `start` plus j < n entries (the loop ends at `last`, `start` plus
+            // n): `src`'s entry j. `o` is `dst`'s entry j: `dst` holds n entries or more, and
+            // its pointer was cast to an integer above (exposing its provenance, which the cast
+            // back takes). Both are in bounds and aligned; `dst` is borrowed mutably (disjoint
+            // from `src`), and nothing else reads or writes it while the loop runs.
+            let o = (p as usize).wrapping_add(gap) as *mut (Time, Cell);
+            // The cell's fields are read where they are tested, not held across the retire.
+            let ta = unsafe { (*p).0 };
+            if ta >= stop {
+                break;
+            }
+            if next.time() <= ta {
+                // Every pending departure is before `ta` (they end right before `next`): all
+                // retire at once, and the transmitter, idle, starts again in the first slot
+                // from `ta`.
+                x = 0;
+                next = clock.cursor(clock.align_mark_in_line(clock.cursor_mark(next), ta));
+                first = clock.cursor_mark(next);
+            }
+            // At a busy transmitter the departures before `ta` retire only where the count
+            // must be exact (`retired`): `x` counts them meanwhile (it is at least the
+            // occupancy, below the capacity), and `first` stays at the earliest of them.
+            debug_assert!(next.time() >= ta && x < self.capacity);
+            debug_assert!(END || next.time() < self.end);
+            if END && next.time() >= self.end {
+                break;
+            }
+            let (vc, flags) = unsafe { ((*p).1.vc, (*p).1.flags) };
+            if u32::from(vc) != label || flags & (F_CONTROL | F_EOF) != 0 {
+                let cell = unsafe { (*p).1 };
+                // A control cell or another VC's stops the pass. A first cell (the label is
+                // `FIRST` after an EOF, or where the pass began between frames): the policy's
+                // decision, and a frame it refuses stops the pass.
+                if cell.is_control() {
+                    break;
+                }
+                if u32::from(cell.vc) != label {
+                    if label != FIRST || cell.vc != self.vc || !self.firsts {
+                        break;
+                    }
+                    // Below `admits_below` the policy admits whatever the exact occupancy (at
+                    // most the count): no retire needed to know.
+                    if x >= self.admits_below {
+                        let Some(exact) = self.admitted(first, x, ta, cell) else { break };
+                        (first, x) = exact;
+                    }
+                }
+                label = if cell.is_eof() { FIRST } else { u32::from(cell.vc) };
+            }
+            x += 1;
+            // The highest occupancy moves only when the count, an upper bound, passes it:
+            // there the count is made exact.
+            if x > max_queue {
+                (first, x) = retired(clock, first, x, ta);
+                max_queue = max_queue.max(x);
+            }
+            stay += next.time() - ta;
+            // The entry copied whole, then its time and label set (as `Pass::walk`).
+            // SAFETY: `p` and `o` as above.
+            unsafe {
+                *o = *p;
+                (*o).0 = next.time() + latency;
+                (*o).1.vc = next_label;
+            }
+            clock.step_cursor(&mut next);
+            p = p.wrapping_add(1);
         }
-        // What `arrive_plain_as` does first (and redoes, to no effect, for a cell left here,
-        // a control cell included).
-        if self.next.time() <= ta {
-            // Every pending departure is before `ta` (they end right before `next`): all
-            // retire at once, and the transmitter, idle, starts again in the first slot from
-            // `ta`.
-            self.x = 0;
-            self.next = self.clock.align_mark(self.next, ta);
-            self.first = self.next;
+        let j = (p as usize - start as usize) / std::mem::size_of::<(Time, Cell)>();
+        // The state the per-cell path leaves after the last cell taken: its retire made exact.
+        if j > 0 {
+            (first, x) = retired(clock, first, x, src[j - 1].0);
+        }
+        (self.label, self.next, self.first) = (label, clock.cursor_mark(next), first);
+        (self.x, self.max_queue, self.stay) = (x, max_queue, stay);
+        j
+    }
+}
+
+/// The departures of the run from `first` (a mark on `clock`'s grid; `x` of them, in
+/// consecutive slots before the next free one) that start before `ta` retire at once:
+/// `first` moved to the first slot from `ta` (at most the next free one), `x` less their count.
+#[inline(always)]
+fn retired(clock: &SlotClock, first: SlotMark, x: u32, ta: Time) -> (SlotMark, u32) {
+    let (first, gone) = clock.align_mark_counted(first, ta);
+    debug_assert!(gone <= u64::from(x));
+    (first, x - gone as u32)
+}
+
+impl ChunkRelayer<(Time, Cell), (Time, Cell)> for Busy<'_> {
+    #[inline(always)]
+    fn relay_chunk(&mut self, src: &[(Time, Cell)], dst: &mut [(Time, Cell)]) -> usize {
+        if self.end == NEVER {
+            self.walk::<false>(src, dst)
         } else {
-            // A slot at or after `ta` is pending or next: the departures before `ta` retire,
-            // the walk ending at `next` at the latest (`first` is `next` when none is left),
-            // and a busy transmitter's next free slot needs no align.
-            while self.first.time() < ta {
-                self.clock.step(&mut self.first);
-                self.x -= 1;
-            }
+            self.walk::<true>(src, dst)
         }
-        debug_assert!(self.next.time() >= ta);
-        let (x, slot) = (self.x, self.next.time());
-        if x >= self.capacity || slot >= self.end {
-            return None;
-        }
-        if (cell.flags & F_CONTROL) | self.after != 0 {
-            // A control cell stops the pass. A first cell (a pass starts within a frame or
-            // where it may take one: only after an EOF can this stop it, out of the per-cell
-            // checks): the policy's decision as `enqueue_plain` asks for it at a count-only port
-            // (the class's occupancy is the port's, `Port::vc_state`).
-            if cell.is_control() || !self.firsts {
-                return None;
-            }
-            let state = BufferState { x, k: self.capacity, y: x, active: u32::from(x > 0), clp1: cell.clp() };
-            if self.policy.frame_decision(&state, self.vc_policy, self.rng).is_some() {
-                return None;
-            }
-        }
-        self.x += 1;
-        self.max_queue = self.max_queue.max(x + 1);
-        self.stay += slot - ta;
-        self.after = cell.flags & F_EOF;
-        self.clock.step(&mut self.next);
-        Some((slot + self.latency, Cell { vc: self.next_label, ..cell }))
     }
 }
 
@@ -162,20 +274,30 @@ impl Port {
             }) == next,
             "the pending departures end right before the next free slot"
         );
+        // The pass takes no more cells than the buffer has room for before it (each raises the
+        // occupancy by one at most): the loop need not test the capacity. And every slot it
+        // takes starts before `stop` plus the buffer's worth of slots (the first pending slot
+        // is within a slot of the arrival, the cell's less than `capacity` slots after it):
+        // with the end of the committed run farther than that (all but the last buffer's
+        // worth of a run), the loop need not test it either (`NEVER` stands for it then).
+        let room = self.capacity.saturating_sub(x) as usize;
+        let reach = u64::from(self.capacity).saturating_mul(self.clock.shortest_slot().saturating_add(1));
+        let end = if stop.saturating_add(reach) <= self.commit_end { NEVER } else { self.commit_end };
         let mut pass = Busy {
             clock: &self.clock,
             stop,
-            end: self.commit_end,
-            capacity: self.capacity,
-            label,
+            end,
+            vc: label,
             next_label: hop.label,
+            label: if within { u32::from(label) } else { FIRST },
             latency: self.latency,
             next,
             first,
             x,
-            max_queue: 0,
+            max_queue: self.stats.max_queue,
             stay: 0,
-            after: if within { 0 } else { F_EOF },
+            capacity: self.capacity,
+            admits_below: Port::admits_below(&self.policy),
             firsts,
             policy: &self.policy,
             vc_policy: &mut self.classes[v.class as usize].policy,
@@ -185,9 +307,9 @@ impl Port {
         // the moved cells arrive after those: only a pass into an empty input can lower it.
         let woken = out.is_empty();
         debug_assert!(woken || out.head_time().is_some_and(|h| world.sched.key(out.owner) <= h));
-        let n = input.relay(out, self.busy_limit, &mut pass);
-        let Busy { next, first, x, max_queue, stay, after, .. } = pass;
-        let now_within = after == 0;
+        let n = input.relay_chunks(out, self.busy_limit.min(room), &mut pass);
+        let Busy { next, first, x, max_queue, stay, label, .. } = pass;
+        let now_within = label != FIRST;
         // The retire and align of a cell left at the head happened here: kept, as its own
         // path would do them.
         self.clock.set_next(next);
@@ -205,6 +327,19 @@ impl Port {
         self.stats.cells_in += u64::from(n);
         self.stats.cells_out += u64::from(n);
         u64::from(n)
+    }
+
+    /// An occupancy below which `policy` admits every frame at its first cell, whatever else
+    /// its state holds: tail drop and PPD refuse none (only a full buffer cuts a frame there),
+    /// EPD none at or below its threshold (`epd_refuses`: X above it); 0 for the others (asked
+    /// every time). A policy admitting at X admits at any lower X here, so a busy pass may test
+    /// an upper bound of the occupancy against this.
+    pub(super) fn admits_below(policy: &Policy) -> u32 {
+        match *policy {
+            Policy::TailDrop | Policy::Ppd => u32::MAX,
+            Policy::Epd { threshold } => threshold.saturating_add(1),
+            _ => 0,
+        }
     }
 
     /// The most cells one busy pass may take: each waits less than `capacity + 1` slots of at
@@ -228,7 +363,7 @@ impl Port {
 
 #[cfg(test)]
 mod tests {
-    use crate::accept::{DropReason, Policy, VcPolicy};
+    use crate::accept::{BufferState, DropReason, Policy, VcPolicy};
     use crate::cell::{Cell, CellFifo, VcId, F_EOF, F_RM};
     use crate::frame::{Frame, FrameSlab};
     use crate::net::port::Port;
@@ -362,6 +497,32 @@ mod tests {
         p.arrive_plain_as::<false, true>(ta, cell, &mut w);
         assert_eq!(p.stats.drops[DropReason::EarlyPacket as usize], 1);
         assert_eq!(p.busy_pass(1, 50 * PS_PER_US, &mut w), 0, "no pass through a refused frame");
+    }
+
+    #[test]
+    fn below_admits_below_every_policy_admits_every_frame() {
+        // The busy pass admits a first cell without the exact occupancy when its count (an
+        // upper bound) is below `admits_below`: every occupancy below it must be admitted by
+        // the policy itself, CLP 0 or 1. Fails with EPD's bound one higher (checked).
+        for policy in [
+            Policy::TailDrop,
+            Policy::Ppd,
+            Policy::Epd { threshold: 0 },
+            Policy::Epd { threshold: 1 },
+            Policy::Epd { threshold: 800 },
+            Policy::FifoGfr { lbo: 300, hbo: 800 },
+            Policy::ThresholdDrop,
+        ] {
+            let below = Port::admits_below(&policy);
+            let (mut vc, mut rng) = (VcPolicy::default(), Rng::stream(5, "t"));
+            for x in (0..3000).filter(|&x| x < below) {
+                for clp1 in [false, true] {
+                    let state = BufferState { x, k: 3000, y: x, active: u32::from(x > 0), clp1 };
+                    assert_eq!(policy.frame_decision(&state, &mut vc, &mut rng), None, "{policy:?} x {x}");
+                }
+            }
+        }
+        assert_eq!(Port::admits_below(&Policy::Epd { threshold: 800 }), 801);
     }
 
     #[test]
