@@ -16,8 +16,9 @@
 //! listed in order of distance, the scan stops at the first such one.
 //!
 //! The list of each component's nearest upstream components and their distances is computed once
-//! when the network is built (a shortest-path search backwards from it) and kept to [`NEAR`]
-//! entries; what lies beyond is covered by the distance of the first component left out
+//! when the network is built (a shortest-path search backwards from it; a component with one
+//! input takes its sender's list, every distance farther by the input's latency) and kept to
+//! [`NEAR`] entries; what lies beyond is covered by the distance of the first component left out
 //! (`rest`). A component with more than [`MAX_FAN_IN`] inputs is not looked through (its own
 //! inputs can bring it new work no earlier than `t` plus its smallest input latency, which is
 //! taken as a bound for everything behind it), and such a component runs ahead by its plain
@@ -126,6 +127,10 @@ struct Level {
     dist: Time,
 }
 
+/// Where a component's list is in the flat list of all (`start..end`), and whether it was cut at
+/// [`NEAR`] (`Horizons::lists`).
+type Span = (usize, usize, bool);
+
 /// Levels kept per list at most (the sentinel not counted).
 pub const LEVELS: usize = 2;
 
@@ -194,17 +199,7 @@ impl Horizons {
         let mut h = Horizons { each, at_slot: Vec::new(), near: Vec::new(), levels: Vec::new(), tree_len: 0 };
         // Every component's list (flat, `span[c]` in `all`), then the groups they meet, then the
         // lists with each whole group as one entry.
-        let (mut all, mut span) = (Vec::new(), vec![(0, 0, false); n]);
-        let mut queue = BinaryHeap::new();
-        let (mut seen, mut pushed) = (vec![u32::MAX; n], vec![(u32::MAX, NEVER); n]);
-        for c in 0..n {
-            if refine && (1..=MAX_FAN_IN).contains(&upstream[c].len()) {
-                let start = all.len();
-                let (rest, cut) = h.search(c, upstream, &mut all, &mut queue, &mut seen, &mut pushed);
-                h.each[c].rest = rest;
-                span[c] = (start, all.len(), cut);
-            }
-        }
+        let (all, span) = h.lists(upstream, refine, true);
         let layout = if group {
             let lists: Vec<List> = span.iter().map(|&(a, b, cut)| List { near: &all[a..b], cut }).collect();
             Layout::grouped(n, &lists)
@@ -228,6 +223,95 @@ impl Horizons {
         }
         h.check();
         (h, layout)
+    }
+
+    /// Every listed component's list (`span[c]`: `start..end` in `all`, and whether it was cut
+    /// at [`NEAR`]), its `rest` written to its record. `derive`: a component with one input takes
+    /// its sender's list shifted (`derive`) where that sender's is known, instead of searching.
+    fn lists(
+        &mut self,
+        upstream: &[Vec<(u32, Time)>],
+        refine: bool,
+        derive: bool,
+    ) -> (Vec<(u32, Time)>, Vec<Span>) {
+        let n = upstream.len();
+        let listed = |c: usize| refine && (1..=MAX_FAN_IN).contains(&upstream[c].len());
+        let (mut all, mut span) = (Vec::new(), vec![(0, 0, false); n]);
+        let mut queue = BinaryHeap::new();
+        let (mut seen, mut pushed) = (vec![u32::MAX; n], vec![(u32::MAX, NEVER); n]);
+        // `known[c]`: `span[c]` is written; `chain`: components to list, each the one sender of
+        // the one before, listed last first so that each sender's list is known before its
+        // receiver's (a ring of one-input components is searched once, where it closes).
+        let (mut known, mut queued, mut chain) = (vec![false; n], vec![false; n], Vec::new());
+        for c0 in 0..n {
+            if !listed(c0) || queued[c0] {
+                continue;
+            }
+            let mut x = c0;
+            loop {
+                chain.push(x);
+                queued[x] = true;
+                match upstream[x][..] {
+                    [(u, _)] if derive && listed(u as usize) && !queued[u as usize] => x = u as usize,
+                    _ => break,
+                }
+            }
+            while let Some(c) = chain.pop() {
+                let start = all.len();
+                let derived = match upstream[c][..] {
+                    [(u, latency)] if derive && known[u as usize] => {
+                        self.derive(u, latency, span[u as usize], &mut all)
+                    }
+                    _ => None,
+                };
+                let (rest, cut) = derived.unwrap_or_else(|| {
+                    self.search(c, upstream, &mut all, &mut queue, &mut seen, &mut pushed)
+                });
+                self.each[c].rest = rest;
+                span[c] = (start, all.len(), cut);
+                known[c] = true;
+            }
+        }
+        (all, span)
+    }
+
+    /// The list of a component whose one input comes from `u` at `latency`, appended to `all`
+    /// from `u`'s (`span`: where it is in `all`, and whether it was cut), with its `rest` and cut:
+    /// what `search` would find. Its search pops `u` first (the only one queued), then goes on
+    /// as `u`'s own search from `u`'s inputs, every distance `latency` farther, ties popped in
+    /// the same order, except that `u` is not listed again: `u` at `latency`, then `u`'s list
+    /// without `u`, kept to [`NEAR`]. `None` (nothing appended) where a distance would overflow
+    /// (`search` saturates, and its order among saturated distances is its own).
+    fn derive(
+        &self,
+        u: u32,
+        latency: Time,
+        (a, b, cut): Span,
+        all: &mut Vec<(u32, Time)>,
+    ) -> Option<(Time, bool)> {
+        // In order of distance: no distance overflows if the last's does not.
+        if all[a..b].last().is_some_and(|&(_, d)| d.checked_add(latency).is_none()) {
+            return None;
+        }
+        let start = all.len();
+        all.push((u, latency));
+        for i in a..b {
+            let (w, d) = all[i];
+            if w != u {
+                all.push((w, d + latency));
+            }
+        }
+        if all.len() - start <= NEAR {
+            // What `u`'s list kept and what it left out are the component's, farther by
+            // `latency`: the same bound for the rest (`u` has a list, so it is not a term).
+            return Some((self.each[u as usize].rest.saturating_add(latency), cut));
+        }
+        // One more than `NEAR` (`u`'s list held `NEAR` others): the last is the nearest left out.
+        // The bound for the rest is its distance or a term of a kept entry not looked through,
+        // which `u`'s rest (farther by `latency`) holds but for the last's own term and `u`'s
+        // nearest left out, both no nearer than the last itself.
+        let (_, next) = all.pop().expect("more than NEAR");
+        Some((self.each[u as usize].rest.saturating_add(latency).min(next), true))
     }
 
     /// Panic unless every record's list can be scanned without bounds checks (`bound`): from
@@ -698,6 +782,56 @@ mod tests {
     fn rng(x: &mut u64) -> u64 {
         *x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         *x >> 33
+    }
+
+    #[test]
+    fn a_list_through_one_input_is_its_senders_shifted() {
+        // Random graphs, most components with one input (chains, rings of them, loops through
+        // components with several), some with many or none, some latencies 0 (ties): every
+        // list taken from the sender's is the one the search finds, its rest and cut too,
+        // whether the sender's list was cut at `NEAR` or not.
+        let mut x = 41;
+        let (mut derived, mut cut, mut longer) = (0, 0, 0);
+        for _ in 0..300 {
+            let n = 2 + (rng(&mut x) % 150) as usize;
+            let zero = rng(&mut x).is_multiple_of(4);
+            let mut upstream = vec![Vec::new(); n];
+            for inputs in upstream.iter_mut() {
+                let fan_in = match rng(&mut x) % 20 {
+                    0 => 0,
+                    1 => 17 + (rng(&mut x) % 4) as usize,
+                    2..=5 => 2 + (rng(&mut x) % 3) as usize,
+                    _ => 1,
+                };
+                for _ in 0..fan_in {
+                    let latency = if zero { rng(&mut x) % 3 } else { 1 + rng(&mut x) % 50 };
+                    inputs.push(((rng(&mut x) % n as u64) as u32, latency));
+                }
+            }
+            let lookahead: Vec<Time> =
+                upstream.iter().map(|u| u.iter().map(|&(_, l)| l).min().unwrap_or(1000)).collect();
+            let each = |h: &Horizons| h.each.iter().map(|e| e.rest).collect::<Vec<_>>();
+            let (mut searched, mut shifted) = (Horizons::default(), Horizons::default());
+            for h in [&mut searched, &mut shifted] {
+                h.each = lookahead
+                    .iter()
+                    .map(|&lookahead| Each { lookahead, rest: NEVER, ..Each::default() })
+                    .collect();
+            }
+            let (all_s, span_s) = searched.lists(&upstream, true, false);
+            let (all_d, span_d) = shifted.lists(&upstream, true, true);
+            assert_eq!(each(&searched), each(&shifted), "the bounds for the rest");
+            for c in 0..n {
+                let ((a, b, cut_s), (p, q, cut_d)) = (span_s[c], span_d[c]);
+                assert_eq!((&all_s[a..b], cut_s), (&all_d[p..q], cut_d), "component {c}");
+                cut += usize::from(cut_s);
+                if let [(u, _)] = upstream[c][..] {
+                    derived += usize::from(span_s[u as usize].1 > span_s[u as usize].0);
+                    longer += usize::from(cut_s && span_s[u as usize].1 - span_s[u as usize].0 == NEAR);
+                }
+            }
+        }
+        assert!(derived > 5000 && cut > 1000 && longer > 500, "{derived} {cut} {longer}");
     }
 
     #[test]
