@@ -142,6 +142,11 @@ pub const LEVELS: usize = 2;
 /// `2 * NEAR`).
 pub const DOMINANCE_BUDGET: usize = 2 * NEAR;
 
+/// How many one-input senders back from a component its dominators are read from another's
+/// walk at most (`Horizons::levels_within`): a line of such components shares walks by this
+/// many, at a cost per list of this many steps.
+pub const CHAIN: usize = 16;
+
 /// "Not one input from a port" (`Each::gate`).
 pub const NO_GATE: u32 = u32::MAX;
 
@@ -520,18 +525,32 @@ impl Horizons {
     /// cells queue behind its backlog) and its own.
     /// A leveled list is a copy; `each` (the tests' bound without gates) keeps the full one.
     pub fn levels(&mut self, upstream: &[Vec<(u32, Time)>], layout: &Layout, is_port: impl Fn(u32) -> bool) {
-        self.levels_within(upstream, layout, is_port, DOMINANCE_BUDGET);
+        self.levels_within(upstream, layout, is_port, DOMINANCE_BUDGET, CHAIN);
     }
 
     /// [`Horizons::levels`], each dominator walk giving up after `budget` components (then each
-    /// port alone is under its level).
+    /// port alone is under its level); a component's walk is read from the walk of the sender
+    /// up to `chain` one-input senders back from it (0: its own walk).
+    ///
+    /// The walk upstream from a component `c` whose one input comes from `u` is `u`, then the
+    /// walk from `u`: every path from a component `w` to `c` is a path from `w` to `u` and the
+    /// input, so `w`'s dominators towards `c` are those towards `u` and `u` itself, and `u`'s is
+    /// `u` alone (`u` dominates nothing towards itself: a path into `u` that passes `u` has a
+    /// part that does not). Back along a chain `c <- u_k <- ... <- u_1 = r` of such inputs, the
+    /// dominators of `w` are its own towards `r` and the whole chain, and those of `u_j` are
+    /// `u_j .. u_k`. Components whose chains end at the same `r` (the N sources behind the
+    /// reverse trunk, the N destinations behind the bottleneck) then share one walk, taken
+    /// again only when `r` changes from one list to the next. The budget is the walk's size:
+    /// `r`'s and the chain's members not on it.
     fn levels_within(
         &mut self,
         upstream: &[Vec<(u32, Time)>],
         layout: &Layout,
         is_port: impl Fn(u32) -> bool,
         budget: usize,
+        chain: usize,
     ) {
+        let max_chain = chain;
         let leaves = layout.leaves;
         let mut slot_comp = vec![u32::MAX; leaves];
         for (c, &s) in layout.slot.iter().enumerate() {
@@ -550,6 +569,12 @@ impl Horizons {
             }
         }
         let mut dom = Dominators::new(upstream.len());
+        // The component whose walk `dom` holds, and whether it stayed within the budget.
+        let mut walked: Option<(u32, bool)> = None;
+        // A list's chain of one-input senders (from its component's own sender back), where each
+        // member is on it (stamped by slot), and the ports among each member and those before it.
+        let (mut chain, mut prefix) = (Vec::new(), Vec::new());
+        let mut on_chain = vec![(usize::MAX, 0); upstream.len()];
         // Entries of a list as bits (a list has at most `NEAR` entries).
         const _: () = assert!(NEAR <= 64);
         let mut ports: Vec<(usize, u64)> = Vec::new();
@@ -583,7 +608,23 @@ impl Horizons {
             if ports.is_empty() {
                 continue;
             }
-            if dom.build(e.comp, upstream, &down, budget) {
+            chain.clear();
+            let mut r = e.comp;
+            while chain.len() < max_chain {
+                let [(u, _)] = upstream[r as usize][..] else { break };
+                if u == e.comp || on_chain[u as usize].0 == s {
+                    break;
+                }
+                on_chain[u as usize] = (s, chain.len());
+                chain.push(u);
+                r = u;
+            }
+            if walked.map(|(w, _)| w) != Some(r) {
+                walked = Some((r, dom.build(r, upstream, &down, budget)));
+            }
+            let within = walked.is_some_and(|(_, ok)| ok)
+                && dom.walked() + chain.iter().filter(|&&u| !dom.reached(u)).count() <= budget;
+            if within {
                 // Per component upstream, the candidate ports among its dominators, as bits of
                 // `ports`; an entry is under each port that dominates all its members.
                 let bit = |p: u32| match port_of.get(p as usize) {
@@ -591,12 +632,21 @@ impl Horizons {
                     _ => 0,
                 };
                 dom.masks(bit, &mut masks);
+                prefix.clear();
+                let mut above = 0;
+                for &u in &chain {
+                    above |= bit(u);
+                    prefix.push(above);
+                }
+                let mask_of = |u: u32| match on_chain[u as usize] {
+                    (at, j) if at == s => prefix[j],
+                    _ if dom.reached(u) => dom.mask_of(u, &masks) | above,
+                    _ => 0,
+                };
                 for (k, n) in list.iter().enumerate() {
                     let mut under = match on(n) {
-                        Ok(u) => dom.mask_of(u, &masks),
-                        Err(g) => {
-                            layout.groups[g].members.iter().fold(u64::MAX, |m, &u| m & dom.mask_of(u, &masks))
-                        }
+                        Ok(u) => mask_of(u),
+                        Err(g) => layout.groups[g].members.iter().fold(u64::MAX, |m, &u| m & mask_of(u)),
                     };
                     while under != 0 {
                         ports[under.trailing_zeros() as usize].1 |= 1 << k;
@@ -996,7 +1046,7 @@ mod tests {
         let flat = levels.map(|_| h.clone());
         if let Some(budget) = levels {
             // Every component sends first come first served here: any may floor a level.
-            h.levels_within(upstream, &layout, |_| true, budget);
+            h.levels_within(upstream, &layout, |_| true, budget, CHAIN);
         }
         let mut sched = Sched::new(layout.leaves);
         let mut comp_at = vec![0; layout.leaves];
@@ -1099,6 +1149,50 @@ mod tests {
         assert!(sent > 10_000 && lengthened > 500, "{sent} {lengthened}");
         let (sent, lengthened) = random_slotted(29, fan_in, Some(2));
         assert!(sent > 10_000 && lengthened > 50, "{sent} {lengthened}");
+    }
+
+    #[test]
+    fn a_walk_read_along_one_input_senders_gives_the_same_levels() {
+        // Random graphs, most components with one input (chains, rings, loops through
+        // components with several), ports gating the components they alone feed, budgets that
+        // do and do not bind: every list's levels from the shared walks are those of the
+        // component's own walk.
+        let mut x = 43;
+        let (mut leveled, mut read) = (0, 0);
+        for round in 0..400 {
+            let n = 2 + (rng(&mut x) % 40) as usize;
+            let mut upstream = vec![Vec::new(); n];
+            for inputs in upstream.iter_mut() {
+                let fan_in = match rng(&mut x) % 10 {
+                    0 => 0,
+                    1..=3 => 2 + (rng(&mut x) % 2) as usize,
+                    _ => 1,
+                };
+                for _ in 0..fan_in {
+                    inputs.push(((rng(&mut x) % n as u64) as u32, 1 + rng(&mut x) % 50));
+                }
+            }
+            let ports: Vec<bool> = (0..n).map(|_| !rng(&mut x).is_multiple_of(3)).collect();
+            let is_port = |c: u32| ports[c as usize];
+            let budget = [2, 5, 12, DOMINANCE_BUDGET][round % 4];
+            let lookahead: Vec<Time> =
+                upstream.iter().map(|u| u.iter().map(|&(_, l)| l).min().unwrap_or(1000)).collect();
+            let (mut own, layout) = Horizons::new(lookahead, &upstream, true);
+            for (c, inputs) in upstream.iter().enumerate() {
+                if let [(sender, _)] = inputs[..] {
+                    if is_port(sender) {
+                        own.set_gate(layout.slot[c] as usize, sender);
+                    }
+                }
+            }
+            let mut shared = own.clone();
+            own.levels_within(&upstream, &layout, is_port, budget, 0);
+            shared.levels_within(&upstream, &layout, is_port, budget, CHAIN);
+            assert_eq!(format!("{own:?}"), format!("{shared:?}"), "round {round}");
+            leveled += own.at_slot.iter().filter(|e| own.levels[e.levels as usize].dist != NEVER).count();
+            read += upstream.iter().filter(|u| u.len() == 1).count();
+        }
+        assert!(leveled > 1000 && read > 5000, "{leveled} {read}");
     }
 
     #[test]
