@@ -530,7 +530,7 @@ impl Horizons {
 
     /// [`Horizons::levels`], each dominator walk giving up after `budget` components (then each
     /// port alone is under its level); a component's walk is read from the walk of the sender
-    /// up to `chain` one-input senders back from it (0: its own walk).
+    /// up to `max_chain` one-input senders back from it (0: its own walk).
     ///
     /// The walk upstream from a component `c` whose one input comes from `u` is `u`, then the
     /// walk from `u`: every path from a component `w` to `c` is a path from `w` to `u` and the
@@ -548,9 +548,8 @@ impl Horizons {
         layout: &Layout,
         is_port: impl Fn(u32) -> bool,
         budget: usize,
-        chain: usize,
+        max_chain: usize,
     ) {
-        let max_chain = chain;
         let leaves = layout.leaves;
         let mut slot_comp = vec![u32::MAX; leaves];
         for (c, &s) in layout.slot.iter().enumerate() {
