@@ -169,6 +169,16 @@ impl Dominators {
         }
     }
 
+    /// How many components the last walk reached (the component itself only by a loop).
+    pub fn walked(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the last walk reached `u`.
+    pub fn reached(&self, u: u32) -> bool {
+        self.number(u) != UNSEEN
+    }
+
     /// `u`'s union in `masks` (`Dominators::masks`); 0 if `u` is not upstream of the component.
     pub fn mask_of(&self, u: u32, masks: &[u64]) -> u64 {
         match self.number(u) {

@@ -16,8 +16,9 @@
 //! listed in order of distance, the scan stops at the first such one.
 //!
 //! The list of each component's nearest upstream components and their distances is computed once
-//! when the network is built (a shortest-path search backwards from it) and kept to [`NEAR`]
-//! entries; what lies beyond is covered by the distance of the first component left out
+//! when the network is built (a shortest-path search backwards from it; a component with one
+//! input takes its sender's list, every distance farther by the input's latency) and kept to
+//! [`NEAR`] entries; what lies beyond is covered by the distance of the first component left out
 //! (`rest`). A component with more than [`MAX_FAN_IN`] inputs is not looked through (its own
 //! inputs can bring it new work no earlier than `t` plus its smallest input latency, which is
 //! taken as a bound for everything behind it), and such a component runs ahead by its plain
@@ -126,6 +127,10 @@ struct Level {
     dist: Time,
 }
 
+/// Where a component's list is in the flat list of all (`start..end`), and whether it was cut at
+/// [`NEAR`] (`Horizons::lists`).
+type Span = (usize, usize, bool);
+
 /// Levels kept per list at most (the sentinel not counted).
 pub const LEVELS: usize = 2;
 
@@ -136,6 +141,11 @@ pub const LEVELS: usize = 2;
 /// instructions to set up before the levels, 132.6 M with a budget of `8 * NEAR`, 97.2 M with
 /// `2 * NEAR`).
 pub const DOMINANCE_BUDGET: usize = 2 * NEAR;
+
+/// How many one-input senders back from a component its dominators are read from another's
+/// walk at most (`Horizons::levels_within`): a line of such components shares walks by this
+/// many, at a cost per list of this many steps.
+pub const CHAIN: usize = 16;
 
 /// "Not one input from a port" (`Each::gate`).
 pub const NO_GATE: u32 = u32::MAX;
@@ -194,17 +204,7 @@ impl Horizons {
         let mut h = Horizons { each, at_slot: Vec::new(), near: Vec::new(), levels: Vec::new(), tree_len: 0 };
         // Every component's list (flat, `span[c]` in `all`), then the groups they meet, then the
         // lists with each whole group as one entry.
-        let (mut all, mut span) = (Vec::new(), vec![(0, 0, false); n]);
-        let mut queue = BinaryHeap::new();
-        let (mut seen, mut pushed) = (vec![u32::MAX; n], vec![(u32::MAX, NEVER); n]);
-        for c in 0..n {
-            if refine && (1..=MAX_FAN_IN).contains(&upstream[c].len()) {
-                let start = all.len();
-                let (rest, cut) = h.search(c, upstream, &mut all, &mut queue, &mut seen, &mut pushed);
-                h.each[c].rest = rest;
-                span[c] = (start, all.len(), cut);
-            }
-        }
+        let (all, span) = h.lists(upstream, refine, true);
         let layout = if group {
             let lists: Vec<List> = span.iter().map(|&(a, b, cut)| List { near: &all[a..b], cut }).collect();
             Layout::grouped(n, &lists)
@@ -228,6 +228,95 @@ impl Horizons {
         }
         h.check();
         (h, layout)
+    }
+
+    /// Every listed component's list (`span[c]`: `start..end` in `all`, and whether it was cut
+    /// at [`NEAR`]), its `rest` written to its record. `derive`: a component with one input takes
+    /// its sender's list shifted (`derive`) where that sender's is known, instead of searching.
+    fn lists(
+        &mut self,
+        upstream: &[Vec<(u32, Time)>],
+        refine: bool,
+        derive: bool,
+    ) -> (Vec<(u32, Time)>, Vec<Span>) {
+        let n = upstream.len();
+        let listed = |c: usize| refine && (1..=MAX_FAN_IN).contains(&upstream[c].len());
+        let (mut all, mut span) = (Vec::new(), vec![(0, 0, false); n]);
+        let mut queue = BinaryHeap::new();
+        let (mut seen, mut pushed) = (vec![u32::MAX; n], vec![(u32::MAX, NEVER); n]);
+        // `known[c]`: `span[c]` is written; `chain`: components to list, each the one sender of
+        // the one before, listed last first so that each sender's list is known before its
+        // receiver's (a ring of one-input components is searched once, where it closes).
+        let (mut known, mut queued, mut chain) = (vec![false; n], vec![false; n], Vec::new());
+        for c0 in 0..n {
+            if !listed(c0) || queued[c0] {
+                continue;
+            }
+            let mut x = c0;
+            loop {
+                chain.push(x);
+                queued[x] = true;
+                match upstream[x][..] {
+                    [(u, _)] if derive && listed(u as usize) && !queued[u as usize] => x = u as usize,
+                    _ => break,
+                }
+            }
+            while let Some(c) = chain.pop() {
+                let start = all.len();
+                let derived = match upstream[c][..] {
+                    [(u, latency)] if derive && known[u as usize] => {
+                        self.derive(u, latency, span[u as usize], &mut all)
+                    }
+                    _ => None,
+                };
+                let (rest, cut) = derived.unwrap_or_else(|| {
+                    self.search(c, upstream, &mut all, &mut queue, &mut seen, &mut pushed)
+                });
+                self.each[c].rest = rest;
+                span[c] = (start, all.len(), cut);
+                known[c] = true;
+            }
+        }
+        (all, span)
+    }
+
+    /// The list of a component whose one input comes from `u` at `latency`, appended to `all`
+    /// from `u`'s (`span`: where it is in `all`, and whether it was cut), with its `rest` and cut:
+    /// what `search` would find. Its search pops `u` first (the only one queued), then goes on
+    /// as `u`'s own search from `u`'s inputs, every distance `latency` farther, ties popped in
+    /// the same order, except that `u` is not listed again: `u` at `latency`, then `u`'s list
+    /// without `u`, kept to [`NEAR`]. `None` (nothing appended) where a distance would overflow
+    /// (`search` saturates, and its order among saturated distances is its own).
+    fn derive(
+        &self,
+        u: u32,
+        latency: Time,
+        (a, b, cut): Span,
+        all: &mut Vec<(u32, Time)>,
+    ) -> Option<(Time, bool)> {
+        // In order of distance: no distance overflows if the last's does not.
+        if all[a..b].last().is_some_and(|&(_, d)| d.checked_add(latency).is_none()) {
+            return None;
+        }
+        let start = all.len();
+        all.push((u, latency));
+        for i in a..b {
+            let (w, d) = all[i];
+            if w != u {
+                all.push((w, d + latency));
+            }
+        }
+        if all.len() - start <= NEAR {
+            // What `u`'s list kept and what it left out are the component's, farther by
+            // `latency`: the same bound for the rest (`u` has a list, so it is not a term).
+            return Some((self.each[u as usize].rest.saturating_add(latency), cut));
+        }
+        // One more than `NEAR` (`u`'s list held `NEAR` others): the last is the nearest left out.
+        // The bound for the rest is its distance or a term of a kept entry not looked through,
+        // which `u`'s rest (farther by `latency`) holds but for the last's own term and `u`'s
+        // nearest left out, both no nearer than the last itself.
+        let (_, next) = all.pop().expect("more than NEAR");
+        Some((self.each[u as usize].rest.saturating_add(latency).min(next), true))
     }
 
     /// Panic unless every record's list can be scanned without bounds checks (`bound`): from
@@ -436,17 +525,30 @@ impl Horizons {
     /// cells queue behind its backlog) and its own.
     /// A leveled list is a copy; `each` (the tests' bound without gates) keeps the full one.
     pub fn levels(&mut self, upstream: &[Vec<(u32, Time)>], layout: &Layout, is_port: impl Fn(u32) -> bool) {
-        self.levels_within(upstream, layout, is_port, DOMINANCE_BUDGET);
+        self.levels_within(upstream, layout, is_port, DOMINANCE_BUDGET, CHAIN);
     }
 
     /// [`Horizons::levels`], each dominator walk giving up after `budget` components (then each
-    /// port alone is under its level).
+    /// port alone is under its level); a component's walk is read from the walk of the sender
+    /// up to `max_chain` one-input senders back from it (0: its own walk).
+    ///
+    /// The walk upstream from a component `c` whose one input comes from `u` is `u`, then the
+    /// walk from `u`: every path from a component `w` to `c` is a path from `w` to `u` and the
+    /// input, so `w`'s dominators towards `c` are those towards `u` and `u` itself, and `u`'s is
+    /// `u` alone (`u` dominates nothing towards itself: a path into `u` that passes `u` has a
+    /// part that does not). Back along a chain `c <- u_k <- ... <- u_1 = r` of such inputs, the
+    /// dominators of `w` are its own towards `r` and the whole chain, and those of `u_j` are
+    /// `u_j .. u_k`. Components whose chains end at the same `r` (the N sources behind the
+    /// reverse trunk, the N destinations behind the bottleneck) then share one walk, taken
+    /// again only when `r` changes from one list to the next. The budget is the walk's size:
+    /// `r`'s and the chain's members not on it.
     fn levels_within(
         &mut self,
         upstream: &[Vec<(u32, Time)>],
         layout: &Layout,
         is_port: impl Fn(u32) -> bool,
         budget: usize,
+        max_chain: usize,
     ) {
         let leaves = layout.leaves;
         let mut slot_comp = vec![u32::MAX; leaves];
@@ -466,6 +568,12 @@ impl Horizons {
             }
         }
         let mut dom = Dominators::new(upstream.len());
+        // The component whose walk `dom` holds, and whether it stayed within the budget.
+        let mut walked: Option<(u32, bool)> = None;
+        // A list's chain of one-input senders (from its component's own sender back), where each
+        // member is on it (stamped by slot), and the ports among each member and those before it.
+        let (mut chain, mut prefix) = (Vec::new(), Vec::new());
+        let mut on_chain = vec![(usize::MAX, 0); upstream.len()];
         // Entries of a list as bits (a list has at most `NEAR` entries).
         const _: () = assert!(NEAR <= 64);
         let mut ports: Vec<(usize, u64)> = Vec::new();
@@ -499,7 +607,23 @@ impl Horizons {
             if ports.is_empty() {
                 continue;
             }
-            if dom.build(e.comp, upstream, &down, budget) {
+            chain.clear();
+            let mut r = e.comp;
+            while chain.len() < max_chain {
+                let [(u, _)] = upstream[r as usize][..] else { break };
+                if u == e.comp || on_chain[u as usize].0 == s {
+                    break;
+                }
+                on_chain[u as usize] = (s, chain.len());
+                chain.push(u);
+                r = u;
+            }
+            if walked.map(|(w, _)| w) != Some(r) {
+                walked = Some((r, dom.build(r, upstream, &down, budget)));
+            }
+            let within = walked.is_some_and(|(_, ok)| ok)
+                && dom.walked() + chain.iter().filter(|&&u| !dom.reached(u)).count() <= budget;
+            if within {
                 // Per component upstream, the candidate ports among its dominators, as bits of
                 // `ports`; an entry is under each port that dominates all its members.
                 let bit = |p: u32| match port_of.get(p as usize) {
@@ -507,12 +631,21 @@ impl Horizons {
                     _ => 0,
                 };
                 dom.masks(bit, &mut masks);
+                prefix.clear();
+                let mut above = 0;
+                for &u in &chain {
+                    above |= bit(u);
+                    prefix.push(above);
+                }
+                let mask_of = |u: u32| match on_chain[u as usize] {
+                    (at, j) if at == s => prefix[j],
+                    _ if dom.reached(u) => dom.mask_of(u, &masks) | above,
+                    _ => 0,
+                };
                 for (k, n) in list.iter().enumerate() {
                     let mut under = match on(n) {
-                        Ok(u) => dom.mask_of(u, &masks),
-                        Err(g) => {
-                            layout.groups[g].members.iter().fold(u64::MAX, |m, &u| m & dom.mask_of(u, &masks))
-                        }
+                        Ok(u) => mask_of(u),
+                        Err(g) => layout.groups[g].members.iter().fold(u64::MAX, |m, &u| m & mask_of(u)),
                     };
                     while under != 0 {
                         ports[under.trailing_zeros() as usize].1 |= 1 << k;
@@ -701,6 +834,56 @@ mod tests {
     }
 
     #[test]
+    fn a_list_through_one_input_is_its_senders_shifted() {
+        // Random graphs, most components with one input (chains, rings of them, loops through
+        // components with several), some with many or none, some latencies 0 (ties): every
+        // list taken from the sender's is the one the search finds, its rest and cut too,
+        // whether the sender's list was cut at `NEAR` or not.
+        let mut x = 41;
+        let (mut derived, mut cut, mut longer) = (0, 0, 0);
+        for _ in 0..300 {
+            let n = 2 + (rng(&mut x) % 150) as usize;
+            let zero = rng(&mut x).is_multiple_of(4);
+            let mut upstream = vec![Vec::new(); n];
+            for inputs in upstream.iter_mut() {
+                let fan_in = match rng(&mut x) % 20 {
+                    0 => 0,
+                    1 => 17 + (rng(&mut x) % 4) as usize,
+                    2..=5 => 2 + (rng(&mut x) % 3) as usize,
+                    _ => 1,
+                };
+                for _ in 0..fan_in {
+                    let latency = if zero { rng(&mut x) % 3 } else { 1 + rng(&mut x) % 50 };
+                    inputs.push(((rng(&mut x) % n as u64) as u32, latency));
+                }
+            }
+            let lookahead: Vec<Time> =
+                upstream.iter().map(|u| u.iter().map(|&(_, l)| l).min().unwrap_or(1000)).collect();
+            let each = |h: &Horizons| h.each.iter().map(|e| e.rest).collect::<Vec<_>>();
+            let (mut searched, mut shifted) = (Horizons::default(), Horizons::default());
+            for h in [&mut searched, &mut shifted] {
+                h.each = lookahead
+                    .iter()
+                    .map(|&lookahead| Each { lookahead, rest: NEVER, ..Each::default() })
+                    .collect();
+            }
+            let (all_s, span_s) = searched.lists(&upstream, true, false);
+            let (all_d, span_d) = shifted.lists(&upstream, true, true);
+            assert_eq!(each(&searched), each(&shifted), "the bounds for the rest");
+            for c in 0..n {
+                let ((a, b, cut_s), (p, q, cut_d)) = (span_s[c], span_d[c]);
+                assert_eq!((&all_s[a..b], cut_s), (&all_d[p..q], cut_d), "component {c}");
+                cut += usize::from(cut_s);
+                if let [(u, _)] = upstream[c][..] {
+                    derived += usize::from(span_s[u as usize].1 > span_s[u as usize].0);
+                    longer += usize::from(cut_s && span_s[u as usize].1 - span_s[u as usize].0 == NEAR);
+                }
+            }
+        }
+        assert!(derived > 5000 && cut > 1000 && longer > 500, "{derived} {cut} {longer}");
+    }
+
+    #[test]
     fn bounds_are_safe_and_exact_when_nothing_is_cut() {
         // Random graphs (loops, fan-in above the limit, components without inputs), random keys;
         // `t` is the smallest key, as when the scheduler pops a component.
@@ -862,7 +1045,7 @@ mod tests {
         let flat = levels.map(|_| h.clone());
         if let Some(budget) = levels {
             // Every component sends first come first served here: any may floor a level.
-            h.levels_within(upstream, &layout, |_| true, budget);
+            h.levels_within(upstream, &layout, |_| true, budget, CHAIN);
         }
         let mut sched = Sched::new(layout.leaves);
         let mut comp_at = vec![0; layout.leaves];
@@ -965,6 +1148,50 @@ mod tests {
         assert!(sent > 10_000 && lengthened > 500, "{sent} {lengthened}");
         let (sent, lengthened) = random_slotted(29, fan_in, Some(2));
         assert!(sent > 10_000 && lengthened > 50, "{sent} {lengthened}");
+    }
+
+    #[test]
+    fn a_walk_read_along_one_input_senders_gives_the_same_levels() {
+        // Random graphs, most components with one input (chains, rings, loops through
+        // components with several), ports gating the components they alone feed, budgets that
+        // do and do not bind: every list's levels from the shared walks are those of the
+        // component's own walk.
+        let mut x = 43;
+        let (mut leveled, mut read) = (0, 0);
+        for round in 0..400 {
+            let n = 2 + (rng(&mut x) % 40) as usize;
+            let mut upstream = vec![Vec::new(); n];
+            for inputs in upstream.iter_mut() {
+                let fan_in = match rng(&mut x) % 10 {
+                    0 => 0,
+                    1..=3 => 2 + (rng(&mut x) % 2) as usize,
+                    _ => 1,
+                };
+                for _ in 0..fan_in {
+                    inputs.push(((rng(&mut x) % n as u64) as u32, 1 + rng(&mut x) % 50));
+                }
+            }
+            let ports: Vec<bool> = (0..n).map(|_| !rng(&mut x).is_multiple_of(3)).collect();
+            let is_port = |c: u32| ports[c as usize];
+            let budget = [2, 5, 12, DOMINANCE_BUDGET][round % 4];
+            let lookahead: Vec<Time> =
+                upstream.iter().map(|u| u.iter().map(|&(_, l)| l).min().unwrap_or(1000)).collect();
+            let (mut own, layout) = Horizons::new(lookahead, &upstream, true);
+            for (c, inputs) in upstream.iter().enumerate() {
+                if let [(sender, _)] = inputs[..] {
+                    if is_port(sender) {
+                        own.set_gate(layout.slot[c] as usize, sender);
+                    }
+                }
+            }
+            let mut shared = own.clone();
+            own.levels_within(&upstream, &layout, is_port, budget, 0);
+            shared.levels_within(&upstream, &layout, is_port, budget, CHAIN);
+            assert_eq!(format!("{own:?}"), format!("{shared:?}"), "round {round}");
+            leveled += own.at_slot.iter().filter(|e| own.levels[e.levels as usize].dist != NEVER).count();
+            read += upstream.iter().filter(|u| u.len() == 1).count();
+        }
+        assert!(leveled > 1000 && read > 5000, "{leveled} {read}");
     }
 
     #[test]
