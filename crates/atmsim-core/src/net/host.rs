@@ -167,6 +167,40 @@ impl Reasm {
         self.last_flags = eof.flags;
         Some((at, eof, n))
     }
+
+    /// [`Reasm::whole_at_head`] for a PDU whose first cells an earlier batch took (its end cut
+    /// the frame; with `cell` at the head and cells held): if they are unmixed and of `cell`'s
+    /// frame, the rest of the frame, had none of it been lost, ends `ncells - held` cells from
+    /// the head; if all of it is in before `stop`, take it and return the EOF cell, its
+    /// arrival, how many cells were taken and the PDU's cell count.
+    #[inline(always)]
+    fn rest_at_head(
+        &mut self,
+        fifo: &mut CellFifo,
+        cell: Cell,
+        stop: Time,
+        frames: &FrameSlab,
+    ) -> Option<(Time, Cell, u32, u32)> {
+        if self.held == 0 || self.mixed || self.first != cell.frame || cell.flags & F_CONTROL != 0 {
+            return None;
+        }
+        let n = frames.get(cell.frame).ncells;
+        // Past the frame's cells (some were lost), the index is out of the FIFO or at a cell of
+        // another frame.
+        let k = n.wrapping_sub(self.held);
+        let (at, eof) = fifo.get(k.wrapping_sub(1))?;
+        if at >= stop || eof.frame != cell.frame || eof.flags & (F_EOF | F_CONTROL) != F_EOF {
+            return None;
+        }
+        debug_assert!(fifo
+            .iter()
+            .take(k as usize - 1)
+            .all(|&(_, c)| c.frame == cell.frame && !c.is_eof() && !c.is_control()));
+        fifo.skip(k);
+        self.last_flags = eof.flags;
+        self.held = 0;
+        Some((at, eof, k, n))
+    }
 }
 
 /// The adapter seen from a TCP endpoint: frames in, cells queued (or, at a committing host
@@ -404,9 +438,9 @@ impl Host {
         self.deliver(now, cell, first, held, mixed, world);
     }
 
-    /// The EOF cell of a PDU whose `held` cells (this one included) arrived back to back with
-    /// nothing of it held before (`take_middle_cells` saw them all): reassembly's state is
-    /// known without its record, which they never touched.
+    /// The EOF cell of a PDU whose `held` cells (this one included) are all of its frame
+    /// (`take_middle_cells` saw them back to back, or `Reasm::whole_at_head`/`rest_at_head`
+    /// counted them): reassembly's verdict is known without its record.
     #[inline(always)]
     fn receive_whole(&mut self, now: Time, cell: Cell, held: u32, world: &mut World) {
         self.deliver(now, cell, cell.frame, held, false, world);
@@ -756,9 +790,22 @@ impl Host {
         events
     }
 
-    /// [`Host::one_input_step`] of a committing host without sinks, out of line.
+    /// [`Host::one_input_step`] of a host whose PDUs are found whole by their count, out of
+    /// line; a PDU cut by an earlier batch's end is first finished by its count (`Reasm::rest_at_head`). Here, not in `advance_by_count`'s loop:
+    /// the WAN cases hardly cut a frame, and their loop runs slower with it (code layout).
     #[inline(never)]
     fn one_input_step_apart(&mut self, input: usize, horizon: Time, world: &mut World) -> (u64, bool) {
+        debug_assert!(self.whole_by_count, "called by advance_by_count only");
+        let stop = horizon.min(self.timers.min().saturating_add(1));
+        let fifo = &mut world.fifos[input];
+        if let Some((_, cell)) = fifo.front().filter(|&(t, _)| t < stop) {
+            let r = &mut self.reasm[cell.vc as usize];
+            if let Some((at, eof, k, n)) = r.rest_at_head(fifo, cell, stop, &world.frames) {
+                self.stats.cells_in += u64::from(k);
+                self.receive_whole(at, eof, n, world);
+                return (u64::from(k) + self.commit(world), true);
+            }
+        }
         self.one_input_step::<true>(input, horizon, world)
     }
 
