@@ -94,12 +94,17 @@ pub struct CellFifo {
     /// This input's bit in its consumer's [`InputMarks`](crate::net::InputMarks) word
     /// (`NO_MARK`: the consumer has one input, or reads them all).
     pub mark: u32,
+    /// 0, or its consumer is a host keyed at its next EOF or control cell (`net/host.rs`,
+    /// `Host::skips`): a data cell in the middle of its frame gives it work only at this time
+    /// (its run's end less one: every cell before the end is taken in the run) or at its own
+    /// arrival if later (see [`crate::net::work_at`]).
+    pub middle_floor: Time,
     q: Ring<(Time, Cell)>,
 }
 
 impl CellFifo {
     pub fn new(owner: u32) -> Self {
-        CellFifo { owner, mark: crate::net::NO_MARK, q: Ring::new() }
+        CellFifo { owner, mark: crate::net::NO_MARK, middle_floor: 0, q: Ring::new() }
     }
     #[inline]
     pub fn push(&mut self, at: Time, cell: Cell) {

@@ -25,6 +25,8 @@
 //! Under the lookahead schedule, a first-come-first-served transmitter (a FIFO port, a host
 //! adapter with plain VCs) *commits* its departures (`commit.rs`): a cell's slot is fixed when it
 //! is queued, so it is sent then, and the component's key is its next arrival or timer only.
+//! A host that finds its PDUs whole by their cell count skips the middle cells of its frames in
+//! its key (`host.rs`, [`work_at`]): they make it neither send nor answer.
 
 mod adapter;
 mod capture;
@@ -56,9 +58,9 @@ pub use sched::Sched;
 pub use sim::{Component, Sim, SOURCE_AHEAD};
 pub use source_queue::{SourceQueue, SOURCE_QUEUE_CELLS};
 
-use crate::cell::{Cell, CellFifo};
+use crate::cell::{Cell, CellFifo, F_CONTROL, F_EOF};
 use crate::frame::FrameSlab;
-use crate::time::{CellPeriod, Time};
+use crate::time::{CellPeriod, Time, NEVER};
 
 /// "No route": the far end of a channel does not carry this VC.
 pub const NO_ROUTE: u32 = u32::MAX;
@@ -110,23 +112,26 @@ impl World {
             self.sched.marks.mark(fifo.mark);
         }
         fifo.push(at, cell);
-        self.sched.wake(fifo.owner, at);
+        self.sched.wake(fifo.owner, work_at(fifo, at, cell));
     }
 
     /// Put a committed cell into `hop`'s input, arriving at `at`, relabelled for that hop.
     ///
     /// The receiver's key is at or before the head of each of its inputs holding cells (set so
     /// after its batches, and by the wake of each input's first cell), and cells arrive in
-    /// order: only a cell into an empty input can bring the key forward.
+    /// order: only a cell into an empty input can bring the key forward. A host that skips
+    /// middle cells is keyed by what its input holds ([`work_at`]), which an EOF behind middle
+    /// cells brings forward: its input is woken for such cells too.
     #[inline(always)]
     pub fn deliver(&mut self, hop: Hop, at: Time, cell: Cell) {
         let fifo = &mut self.fifos[hop.fifo as usize];
         let first = fifo.is_empty();
-        debug_assert!(first || self.sched.key(fifo.owner) <= at);
         fifo.push(at, Cell { vc: hop.label, ..cell });
-        if first {
-            self.sched.wake(fifo.owner, at);
+        // (Into a host that skips middle cells, a middle cell behind others changes nothing.)
+        if first || (cell.flags & (F_EOF | F_CONTROL) != 0 && fifo.middle_floor != 0) {
+            self.sched.wake(fifo.owner, work_at(fifo, at, cell));
         }
+        debug_assert!(self.sched.key(fifo.owner) <= work_at(fifo, at, cell));
     }
 
     /// Put FCVC credit cell `cell` on channel `ch` at `slot`, into `fifo` at the far end.
@@ -164,5 +169,104 @@ impl World {
     /// Cells on the wire (in some input FIFO) anywhere.
     pub fn cells_on_wire(&self) -> u64 {
         self.fifos.iter().map(|f| f.len() as u64).sum()
+    }
+}
+
+/// When the cell just pushed into `fifo`, arriving at `at`, gives the FIFO's consumer work:
+/// at `at`, unless the consumer is a host that skips middle cells (`CellFifo::middle_floor`
+/// set, `net/host.rs`). Such a host is keyed at its input's head while the input holds an EOF
+/// or control cell (the cells before it are taken in the same batch), and at the floor (its
+/// run's last instant, so that they are still taken in the run) or the head's arrival if later
+/// while it holds only data cells in the middle of their frames: those make it neither send
+/// nor answer.
+#[inline(always)]
+pub fn work_at(fifo: &CellFifo, at: Time, cell: Cell) -> Time {
+    if fifo.middle_floor == 0 {
+        at
+    } else if cell.flags & (F_EOF | F_CONTROL) != 0 {
+        fifo.head_time().unwrap_or(at)
+    } else {
+        at.max(fifo.middle_floor)
+    }
+}
+
+/// The earliest work the cells of `fifo` from its `k`-th on (0: the head) give its consumer,
+/// `NEVER` if there are none: the `k`-th's arrival, or at a host that skips middle cells
+/// ([`work_at`]) the head's if an EOF or control cell is among them, else the floor or the
+/// `k`-th's arrival if later. After a relay of `n` cells into `fifo`, `first_work(fifo, len - n)`
+/// wakes the consumer; after a host's batch, `first_work(fifo, 0)` is its input's part of its
+/// key.
+#[inline]
+pub fn first_work(fifo: &CellFifo, k: u32) -> Time {
+    match fifo.get(k) {
+        None => NEVER,
+        Some((at, _)) if fifo.middle_floor == 0 => at,
+        Some((at, cell)) => first_work_skipping(fifo, k, at, cell),
+    }
+}
+
+/// [`first_work`] at a host that skips middle cells: the scan stops at the first EOF or control
+/// cell.
+fn first_work_skipping(fifo: &CellFifo, mut k: u32, at: Time, mut cell: Cell) -> Time {
+    loop {
+        if cell.flags & (F_EOF | F_CONTROL) != 0 {
+            return fifo.head_time().unwrap_or(at);
+        }
+        k += 1;
+        match fifo.get(k) {
+            Some((_, next)) => cell = next,
+            None => return at.max(fifo.middle_floor),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cell::F_CLP;
+
+    fn data(flags: u8) -> Cell {
+        Cell { frame: 0, vc: 0, flags }
+    }
+
+    #[test]
+    fn a_host_that_skips_middle_cells_is_keyed_by_its_eofs_and_the_floor() {
+        // One input into slot 1, in a world of two slots; `skips`: its consumer skips middle
+        // cells, with the floor at 1000. Cells delivered one by one, the key read after each.
+        for skips in [false, true] {
+            let mut w = World {
+                fifos: vec![CellFifo::new(1)],
+                frames: FrameSlab::default(),
+                channels: Vec::new(),
+                sched: Sched::new(2),
+                captures: Captures::default(),
+                levels: Vec::new(),
+                shares: Vec::new(),
+            };
+            w.fifos[0].middle_floor = if skips { 1000 } else { 0 };
+            let hop = Hop { fifo: 0, label: 0, vc: 0 };
+            let key = |w: &World| w.sched.key(1);
+            w.deliver(hop, 10, data(0));
+            assert_eq!(key(&w), if skips { 1000 } else { 10 }, "a middle cell");
+            w.deliver(hop, 20, data(0));
+            assert_eq!(first_work(&w.fifos[0], 0), key(&w));
+            // An EOF behind middle cells: the head (the cells before it go in the same batch).
+            w.deliver(hop, 30, data(F_EOF));
+            assert_eq!(key(&w), 10, "an EOF in");
+            assert_eq!(first_work(&w.fifos[0], 0), 10);
+            assert_eq!(first_work(&w.fifos[0], 2), if skips { 10 } else { 30 }, "from the EOF on");
+            // What is left once the EOF is taken: middle cells again; past the floor, their own.
+            for _ in 0..3 {
+                w.fifos[0].pop();
+            }
+            w.deliver(hop, 40, data(F_CLP));
+            assert_eq!(first_work(&w.fifos[0], 0), if skips { 1000 } else { 40 });
+            w.fifos[0].pop();
+            w.deliver(hop, 2000, data(0));
+            assert_eq!(first_work(&w.fifos[0], 0), 2000);
+            w.deliver(hop, 2010, data(F_CONTROL));
+            assert_eq!(first_work(&w.fifos[0], 1), if skips { 2000 } else { 2010 }, "a control cell");
+            assert_eq!(first_work(&w.fifos[0], 2), NEVER);
+        }
     }
 }

@@ -305,7 +305,7 @@ impl Port {
         };
         // The receiver's key is at or before the head of each of its inputs holding cells, and
         // the moved cells arrive after those: only a pass into an empty input can lower it.
-        let woken = out.is_empty();
+        let woken = out.is_empty() || out.middle_floor != 0;
         debug_assert!(woken || out.head_time().is_some_and(|h| world.sched.key(out.owner) <= h));
         let n = input.relay_chunks(out, self.busy_limit.min(room), &mut pass);
         let Busy { next, first, x, max_queue, stay, label, .. } = pass;
@@ -321,7 +321,7 @@ impl Port {
         v.frame.passed(now_within, Port::pass_began(within, &v.frame, out, n));
         v.sojourn = v.sojourn.wrapping_add(u128::from(stay));
         if woken {
-            world.sched.wake(out.owner, out.time_back(n));
+            world.sched.wake(out.owner, crate::net::first_work(out, out.len() as u32 - n));
         }
         self.stats.max_queue = self.stats.max_queue.max(max_queue);
         self.stats.cells_in += u64::from(n);
