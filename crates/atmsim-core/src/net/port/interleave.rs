@@ -491,6 +491,37 @@ mod tests {
 
     const END: Time = 120 * PS_PER_US;
 
+    /// A pass's start: the port of `case` committing up to `END`, its merge built.
+    fn committed(case: (Policy, u32, Arbitration, [&[u32]; 3], [Time; 3])) -> (Port, World) {
+        let (policy, k, arbitration, frames, starts) = case;
+        let (mut p, mut w) = port(policy, k, arbitration, frames, starts);
+        p.commit_until(END, &w);
+        p.merge.rebuild(&w.fifos, &mut w.sched.marks, &p.inputs);
+        (p, w)
+    }
+
+    /// After a pass that took `taken` cells, the batch loop on to `END`: the wire and the
+    /// counters must be the per-cell `reference`'s (the merge's heads differ in the batches the
+    /// pass stood for).
+    fn finish_after_pass(
+        p: &mut Port,
+        w: &mut World,
+        taken: u64,
+        reference: &Outcome,
+        what: &str,
+    ) -> Outcome {
+        let events = taken + p.stats.cells_out;
+        w.channels[0].cells += p.stats.cells_out;
+        let outcome = finish(p, w, 0, END, PS_PER_US, events);
+        assert_eq!(outcome.0, reference.0, "{what}");
+        assert_eq!(
+            (&outcome.1, &outcome.2, outcome.3, outcome.4, &outcome.5, outcome.6, outcome.7),
+            (&reference.1, &reference.2, reference.3, reference.4, &reference.5, reference.6, reference.7),
+            "{what}"
+        );
+        outcome
+    }
+
     /// Cell by cell (`commit` false), or committing with passes (busy and interleaved) or
     /// without.
     fn run(
@@ -570,22 +601,12 @@ mod tests {
             [10 * GAP, 10 * GAP + GAP / 3, 16 * GAP],
         );
         let reference = run(case, false, false, PS_PER_US);
-        let (policy, k, arbitration, frames, starts) = case;
-        let (mut p, mut w) = port(policy, k, arbitration, frames, starts);
-        p.commit_until(END, &w);
-        p.merge.rebuild(&w.fifos, &mut w.sched.marks, &p.inputs);
+        let (mut p, mut w) = committed(case);
         let taken = p.paired_pass((0, 1), 8 * PS_PER_US, &mut w);
         // Cells of 0 at 10..=15 gaps and of 1 at 10⅓..=15⅓ come before input 2's first.
         assert_eq!(taken, 12);
         assert_eq!(p.merge.peek().1, 2, "input 2 is next");
-        let events = taken + p.stats.cells_out;
-        w.channels[0].cells += p.stats.cells_out;
-        let outcome = finish(&mut p, &mut w, 0, END, PS_PER_US, events);
-        assert_eq!(outcome.0, reference.0);
-        assert_eq!(
-            (outcome.1, outcome.2, outcome.3, outcome.4, outcome.5, outcome.6, outcome.7),
-            (reference.1, reference.2, reference.3, reference.4, reference.5, reference.6, reference.7)
-        );
+        finish_after_pass(&mut p, &mut w, taken, &reference, "");
     }
 
     #[test]
@@ -602,24 +623,14 @@ mod tests {
             [10 * GAP; 3],
         );
         let reference = run(case, false, false, PS_PER_US);
-        let (policy, k, arbitration, frames, starts) = case;
-        let (mut p, mut w) = port(policy, k, arbitration, frames, starts);
-        p.commit_until(END, &w);
-        p.merge.rebuild(&w.fifos, &mut w.sched.marks, &p.inputs);
+        let (mut p, mut w) = committed(case);
         let taken = p.interleaved_pass(8 * PS_PER_US, &mut w);
         let refused = p.stats.drops[DropReason::EarlyPacket as usize]
             + p.stats.drops[DropReason::PartialPacket as usize];
         assert!(refused >= 6, "{refused} cells of refused frames dropped in the pass");
         assert_eq!(taken, p.stats.cells_out + refused);
         assert_eq!(p.stats.frames_dropped, p.stats.drops[DropReason::EarlyPacket as usize]);
-        let events = taken + p.stats.cells_out;
-        w.channels[0].cells += p.stats.cells_out;
-        let outcome = finish(&mut p, &mut w, 0, END, PS_PER_US, events);
-        assert_eq!(outcome.0, reference.0);
-        assert_eq!(
-            (outcome.1, outcome.2, outcome.3, outcome.4, outcome.5, outcome.6, outcome.7),
-            (reference.1, reference.2, reference.3, reference.4, reference.5, reference.6, reference.7)
-        );
+        finish_after_pass(&mut p, &mut w, taken, &reference, "");
     }
 
     #[test]
@@ -636,24 +647,12 @@ mod tests {
                 [10 * GAP; 3],
             );
             let reference = run(case, false, false, PS_PER_US);
-            let (policy, k, arbitration, frames, starts) = case;
-            let (mut p, mut w) = port(policy, k, arbitration, frames, starts);
-            p.commit_until(END, &w);
-            p.merge.rebuild(&w.fifos, &mut w.sched.marks, &p.inputs);
+            let (mut p, mut w) = committed(case);
             let taken = p.interleaved_pass(8 * PS_PER_US, &mut w);
             assert!(taken >= 9, "{arbitration:?}: {taken} cells taken");
             assert_eq!(p.stats.cells_in, taken);
-            let events = taken + p.stats.cells_out;
-            w.channels[0].cells += p.stats.cells_out;
-            let outcome = finish(&mut p, &mut w, 0, END, PS_PER_US, events);
+            let outcome = finish_after_pass(&mut p, &mut w, taken, &reference, &format!("{arbitration:?}"));
             assert_eq!(outcome.0.len(), 21);
-            // (The merge's heads differ in the batches the direct pass stood for.)
-            assert_eq!(outcome.0, reference.0, "{arbitration:?}");
-            assert_eq!(
-                (outcome.1, outcome.2, outcome.3, outcome.4, outcome.5, outcome.6, outcome.7),
-                (reference.1, reference.2, reference.3, reference.4, reference.5, reference.6, reference.7),
-                "{arbitration:?}"
-            );
         }
     }
 }

@@ -455,6 +455,18 @@ mod tests {
         port_of(until, gap, policy, streams, 4)
     }
 
+    /// A port under `policy` fed no frames (the test pushes its own), committing up to `end`,
+    /// with room for 64 cells in its output FIFO (a pass does not grow it).
+    fn roomy_port(policy: Policy, end: Time) -> (Port, World) {
+        let (mut p, mut w) = port(0, 0, policy, 1);
+        p.commit_until(end, &w);
+        for _ in 0..64 {
+            w.fifos[0].push(0, Cell::default());
+        }
+        while w.fifos[0].pop().is_some() {}
+        (p, w)
+    }
+
     /// `port`, crossed by `vcs` VCs: 4 as there, or 1 (an egress port: every cell on VC 0,
     /// `streams` 1).
     fn port_of(until: Time, gap: Time, policy: Policy, streams: u16, vcs: u16) -> (Port, World) {
@@ -570,13 +582,7 @@ mod tests {
     fn a_train_takes_frames_at_an_idle_port_until_the_policy_refuses_one() {
         // FIFO GFR with LBO = 0 refuses every tagged frame, the empty buffer too (the GFR
         // study's section 6): the only count-only policy refusing a first cell at an idle port.
-        let (mut p, mut w) = port(0, 0, Policy::FifoGfr { lbo: 0, hbo: 20 }, 1);
-        p.commit_until(1000 * PS_PER_US, &w);
-        // Room in the output FIFO (a pass does not grow it).
-        for _ in 0..64 {
-            w.fifos[0].push(0, Cell::default());
-        }
-        while w.fifos[0].pop().is_some() {}
+        let (mut p, mut w) = roomy_port(Policy::FifoGfr { lbo: 0, hbo: 20 }, 1000 * PS_PER_US);
         // Three untagged frames, a tagged one, an untagged one; then another VC's frame.
         let t = frames(&mut w, 10 * PS_PER_US, 0, false, &[4, 1, 3]);
         let t = frames(&mut w, t, 0, true, &[3]);
@@ -613,12 +619,7 @@ mod tests {
 
     #[test]
     fn a_train_across_the_end_of_a_damaged_frame_starts_the_next_one_clean() {
-        let (mut p, mut w) = port(0, 0, Policy::TailDrop, 1);
-        p.commit_until(1000 * PS_PER_US, &w);
-        for _ in 0..64 {
-            w.fifos[0].push(0, Cell::default());
-        }
-        while w.fifos[0].pop().is_some() {}
+        let (mut p, mut w) = roomy_port(Policy::TailDrop, 1000 * PS_PER_US);
         // VC 0 within a frame that lost a cell here (tail drop lets the rest through): its last
         // three cells, then a frame of two; then the last two cells of another damaged frame.
         p.vcs[0].frame.begin(false);
@@ -641,12 +642,7 @@ mod tests {
         // the per-cell path): under EPD with a threshold of 0 (which would refuse a frame
         // there) the pass stops. One picosecond later it is idle, taken.
         for (late, taken) in [(0, 1), (1, 2), (2, 2)] {
-            let (mut p, mut w) = port(0, 0, Policy::Epd { threshold: 0 }, 1);
-            p.commit_until(1000 * PS_PER_US, &w);
-            for _ in 0..64 {
-                w.fifos[0].push(0, Cell::default());
-            }
-            while w.fifos[0].pop().is_some() {}
+            let (mut p, mut w) = roomy_port(Policy::Epd { threshold: 0 }, 1000 * PS_PER_US);
             let t0 = 10 * PS_PER_US + 17;
             let s0 = p.clock.grid().slot_at_or_after(t0);
             let frame = w.frames.insert(Frame { ncells: 2, alive: 2, ..Default::default() });
@@ -666,12 +662,7 @@ mod tests {
         let q = port(0, 0, Policy::TailDrop, 1).0.clock.shortest_slot();
         for late in [1, 2, q - 1, q, q + 1, q + 2, 2 * q, 2 * q + 1, 5 * q + 3] {
             let outcome = |trains: bool| {
-                let (mut p, mut w) = port(0, 0, Policy::TailDrop, 1);
-                p.commit_until(1000 * PS_PER_US, &w);
-                for _ in 0..64 {
-                    w.fifos[0].push(0, Cell::default());
-                }
-                while w.fifos[0].pop().is_some() {}
+                let (mut p, mut w) = roomy_port(Policy::TailDrop, 1000 * PS_PER_US);
                 let t0 = 10 * PS_PER_US + 17;
                 let s0 = p.clock.grid().slot_at_or_after(t0);
                 let s1 = p.clock.grid().slot_at_or_after(s0 + 1);
@@ -696,12 +687,7 @@ mod tests {
         // The stop is found once per stretch of the FIFO: a cell arriving at the batch's end
         // is the next batch's, one a picosecond before is this one's.
         for (stop, taken) in [(10 * PS_PER_US + 2 * 1_050_000, 2), (10 * PS_PER_US + 2 * 1_050_000 + 1, 3)] {
-            let (mut p, mut w) = port(0, 0, Policy::TailDrop, 1);
-            p.commit_until(1000 * PS_PER_US, &w);
-            for _ in 0..64 {
-                w.fifos[0].push(0, Cell::default());
-            }
-            while w.fifos[0].pop().is_some() {}
+            let (mut p, mut w) = roomy_port(Policy::TailDrop, 1000 * PS_PER_US);
             frames(&mut w, 10 * PS_PER_US, 0, false, &[6]);
             assert_eq!(p.train(1, stop, &mut w), taken, "stop at {stop}");
         }
@@ -716,12 +702,7 @@ mod tests {
         // committed run ending at the slot of the twenty-sixth (one such cell, arriving more
         // than a slot before the run's end), the pass stops there and the rest is held.
         let outcome = |trains: bool, end: Time| {
-            let (mut p, mut w) = port(0, 0, Policy::Epd { threshold: 6 }, 1);
-            p.commit_until(end, &w);
-            for _ in 0..64 {
-                w.fifos[0].push(0, Cell::default());
-            }
-            while w.fifos[0].pop().is_some() {}
+            let (mut p, mut w) = roomy_port(Policy::Epd { threshold: 6 }, end);
             let frame = w.frames.insert(Frame { ncells: 30, alive: 30, ..Default::default() });
             for i in 0..30 {
                 let flags = if i == 29 { F_EOF } else { 0 };
