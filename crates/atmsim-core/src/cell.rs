@@ -3,7 +3,7 @@
 //! A cell does not carry its 48 payload octets: it names the AAL5 frame it belongs to (an index
 //! into the [`FrameSlab`](crate::frame::FrameSlab)) and the header bits the mechanisms read.
 
-use crate::ring::{ChunkRelayer, Relayer, Ring};
+use crate::ring::{ChunkRelayer, Ring};
 use crate::time::{SlotClock, Time, NEVER};
 
 /// Index of a virtual connection: globally, scenario connections then background sources map to
@@ -162,23 +162,9 @@ impl CellFifo {
         self.q.front().copied()
     }
     /// Move at most `limit` cells from the head of this FIFO to `out`, each mapped by `f` (from
-    /// its arrival here to its arrival there), until `f` keeps one here, this FIFO is empty or
-    /// `out` has no room left without growing; returns how many moved (see
-    /// [`Ring::relay`]; `Port::train`).
-    #[inline(always)]
-    pub fn relay(
-        &mut self,
-        out: &mut CellFifo,
-        limit: usize,
-        f: &mut impl Relayer<(Time, Cell), (Time, Cell)>,
-    ) -> u32 {
-        let before = out.q.back().map_or(0, |&(t, _)| t);
-        let n = self.q.relay(&mut out.q, limit, f);
-        debug_assert!(out.last_in_order(before, n), "cells must arrive in order");
-        n as u32
-    }
-    /// [`CellFifo::relay`] with the step taken per stretch of cells ([`Ring::relay_chunks`];
-    /// `Port::train`).
+    /// its arrival here to its arrival there) a stretch at a time, until `f` keeps one here, this
+    /// FIFO is empty or `out` has no room left without growing; returns how many moved (see
+    /// [`Ring::relay_chunks`]; `Port::train`, `Port::busy_pass`).
     #[inline(always)]
     pub fn relay_chunks(
         &mut self,

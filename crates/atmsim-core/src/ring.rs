@@ -7,28 +7,6 @@
 //! bottleneck cell. Here the capacity is a power of two and the head and tail are free-running
 //! counters: an index is one mask, the length one subtraction.
 
-/// The step [`Ring::relay`] takes for each value (a trait rather than a closure, so that the
-/// step's `#[inline(always)]` puts it in the walk's loop and its state in registers).
-pub trait Relayer<T, U> {
-    /// What becomes of `v`: moved as this, or kept here (`None`: the walk stops at it).
-    fn relay(&mut self, v: &T) -> Option<U>;
-}
-
-/// A [`Relayer`] walked over a stretch value by value ([`Ring::relay`]).
-struct PerValue<'a, R>(&'a mut R);
-
-impl<T, U, R: Relayer<T, U>> ChunkRelayer<T, U> for PerValue<'_, R> {
-    #[inline(always)]
-    fn relay_chunk(&mut self, src: &[T], dst: &mut [U]) -> usize {
-        // One index for both slices (a zip with `enumerate` keeps three counters).
-        for j in 0..src.len() {
-            let Some(u) = self.0.relay(&src[j]) else { return j };
-            dst[j] = u;
-        }
-        src.len()
-    }
-}
-
 /// The walk [`Ring::relay_chunks`] takes over each stretch of values that wraps in neither ring
 /// (a caller whose loop keeps its state in registers across values, and leaves the loop for a
 /// rare case without a call inside it: `Port::train`).
@@ -135,24 +113,12 @@ impl<T: Copy + Default> Ring<T> {
     }
 
     /// Move at most `limit` values from the front of this ring to the back of `out`, each
-    /// mapped by `f` ([`Relayer`]), until `f` keeps one here, this ring is empty or `out` is
-    /// full (it does not grow here); returns how many moved. What `front`, `pop_front` and
-    /// `push_back` do in a loop, with one bound for the whole walk instead of an emptiness and a
-    /// capacity check per value, and the two rings walked as plain slices between wrap-arounds
-    /// (the cells of frames crossing an idle port, `Port::train`).
-    #[inline(always)]
-    pub fn relay<U: Copy + Default>(
-        &mut self,
-        out: &mut Ring<U>,
-        limit: usize,
-        f: &mut impl Relayer<T, U>,
-    ) -> usize {
-        self.relay_chunks(out, limit, &mut PerValue(f))
-    }
-
-    /// [`Ring::relay`] with the step taken per stretch of values that wraps in neither ring
-    /// ([`ChunkRelayer`]) rather than per value: the same values move, as the stretches'
-    /// steps map them.
+    /// mapped by `f` a stretch at a time ([`ChunkRelayer`]: a stretch wraps in neither ring),
+    /// until `f` keeps one here, this ring is empty or `out` is full (it does not grow here);
+    /// returns how many moved. What `front`, `pop_front` and `push_back` do in a loop, with one
+    /// bound for the whole walk instead of an emptiness and a capacity check per value, and the
+    /// two rings walked as plain slices between wrap-arounds (the cells of frames crossing an
+    /// idle port, `Port::train`; a busy port's pass, `Port::busy_pass`).
     #[inline(always)]
     pub fn relay_chunks<U: Copy + Default>(
         &mut self,
@@ -343,16 +309,8 @@ mod tests {
         assert!(r.capacity().is_power_of_two() && r.capacity() >= r.len());
     }
 
-    /// Moves values below `stop` (negated).
-    struct Below(u64);
-
-    impl Relayer<u64, u64> for Below {
-        fn relay(&mut self, &v: &u64) -> Option<u64> {
-            (v < self.0).then_some(!v)
-        }
-    }
-
-    /// `Below` a stretch at a time, counting the stretches it was handed.
+    /// Moves values below its first field (negated), a stretch at a time, counting the
+    /// stretches it was handed.
     struct BelowChunks(u64, usize);
 
     impl ChunkRelayer<u64, u64> for BelowChunks {
@@ -400,15 +358,12 @@ mod tests {
                 db.push_back(!v);
                 want += 1;
             }
-            // The same walk a stretch at a time, on copies.
-            let (mut ca, mut cb) = (a.clone(), b.clone());
+            let (moved_from, moved_to) = (a.head.wrapping_add(want), b.tail.wrapping_add(want));
             let mut chunks = BelowChunks(stop, 0);
-            assert_eq!(ca.relay_chunks(&mut cb, limit, &mut chunks), want);
+            assert_eq!(a.relay_chunks(&mut b, limit, &mut chunks), want);
             wrapped += usize::from(chunks.1 > 1);
-            assert_eq!(a.relay(&mut b, limit, &mut Below(stop)), want);
             assert!(a.iter().eq(da.iter()) && b.iter().eq(db.iter()));
-            assert!(ca.iter().eq(da.iter()) && cb.iter().eq(db.iter()));
-            assert_eq!((ca.head, ca.tail, cb.head, cb.tail), (a.head, a.tail, b.head, b.tail));
+            assert_eq!((a.head, b.tail), (moved_from, moved_to));
             // `b` grows only here (a relay fills at most its room).
             b.push_back(u64::MAX);
             db.push_back(u64::MAX);
