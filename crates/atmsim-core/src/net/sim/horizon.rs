@@ -833,6 +833,27 @@ mod tests {
         *x >> 33
     }
 
+    /// A random graph of `n` components: each one's inputs, `fan_in` of them, from random
+    /// senders (loops and repeats allowed) with a random `latency`, both drawn from `x`.
+    fn random_upstream(
+        n: usize,
+        x: &mut u64,
+        fan_in: impl Fn(&mut u64) -> usize,
+        latency: impl Fn(&mut u64) -> Time,
+    ) -> Vec<Vec<(u32, Time)>> {
+        (0..n)
+            .map(|_| {
+                let k = fan_in(x);
+                (0..k)
+                    .map(|_| {
+                        let sender = (rng(x) % n as u64) as u32;
+                        (sender, latency(x))
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
     #[test]
     fn a_list_through_one_input_is_its_senders_shifted() {
         // Random graphs, most components with one input (chains, rings of them, loops through
@@ -844,19 +865,14 @@ mod tests {
         for _ in 0..300 {
             let n = 2 + (rng(&mut x) % 150) as usize;
             let zero = rng(&mut x).is_multiple_of(4);
-            let mut upstream = vec![Vec::new(); n];
-            for inputs in upstream.iter_mut() {
-                let fan_in = match rng(&mut x) % 20 {
-                    0 => 0,
-                    1 => 17 + (rng(&mut x) % 4) as usize,
-                    2..=5 => 2 + (rng(&mut x) % 3) as usize,
-                    _ => 1,
-                };
-                for _ in 0..fan_in {
-                    let latency = if zero { rng(&mut x) % 3 } else { 1 + rng(&mut x) % 50 };
-                    inputs.push(((rng(&mut x) % n as u64) as u32, latency));
-                }
-            }
+            let fan_in = |x: &mut u64| match rng(x) % 20 {
+                0 => 0,
+                1 => 17 + (rng(x) % 4) as usize,
+                2..=5 => 2 + (rng(x) % 3) as usize,
+                _ => 1,
+            };
+            let latency = |x: &mut u64| if zero { rng(x) % 3 } else { 1 + rng(x) % 50 };
+            let upstream = random_upstream(n, &mut x, fan_in, latency);
             let lookahead: Vec<Time> =
                 upstream.iter().map(|u| u.iter().map(|&(_, l)| l).min().unwrap_or(1000)).collect();
             let each = |h: &Horizons| h.each.iter().map(|e| e.rest).collect::<Vec<_>>();
@@ -891,17 +907,12 @@ mod tests {
         let (mut exact_checked, mut beyond_one_hop) = (0, 0);
         for round in 0..300 {
             let n = 2 + (rng(&mut x) % 40) as usize;
-            let mut upstream = vec![Vec::new(); n];
-            for inputs in upstream.iter_mut() {
-                let fan_in = match rng(&mut x) % 10 {
-                    0 => 0,
-                    1 => 17 + (rng(&mut x) % 4) as usize,
-                    _ => 1 + (rng(&mut x) % 3) as usize,
-                };
-                for _ in 0..fan_in {
-                    inputs.push(((rng(&mut x) % n as u64) as u32, 1 + rng(&mut x) % 50));
-                }
-            }
+            let fan_in = |x: &mut u64| match rng(x) % 10 {
+                0 => 0,
+                1 => 17 + (rng(x) % 4) as usize,
+                _ => 1 + (rng(x) % 3) as usize,
+            };
+            let upstream = random_upstream(n, &mut x, fan_in, |x| 1 + rng(x) % 50);
             let lookahead: Vec<Time> =
                 upstream.iter().map(|u| u.iter().map(|&(_, l)| l).min().unwrap_or(1000)).collect();
             let (h, layout) = Horizons::new(lookahead.clone(), &upstream, true);
@@ -1115,12 +1126,7 @@ mod tests {
         let (mut sent, mut lengthened) = (0, 0);
         for _ in 0..60 {
             let n = 2 + (rng(&mut x) % 24) as usize;
-            let mut upstream = vec![Vec::new(); n];
-            for inputs in upstream.iter_mut() {
-                for _ in 0..fan_in(rng(&mut x) % 8) {
-                    inputs.push(((rng(&mut x) % n as u64) as u32, 1 + rng(&mut x) % 20));
-                }
-            }
+            let upstream = random_upstream(n, &mut x, |x| fan_in(rng(x) % 8), |x| 1 + rng(x) % 20);
             let lookahead: Vec<Time> =
                 upstream.iter().map(|u| u.iter().map(|&(_, l)| l).min().unwrap_or(30)).collect();
             let (s, l) = run_toy_slotted(&upstream, lookahead, Some(3 + rng(&mut x) % 8), levels, &mut x);
@@ -1160,17 +1166,12 @@ mod tests {
         let (mut leveled, mut read) = (0, 0);
         for round in 0..400 {
             let n = 2 + (rng(&mut x) % 40) as usize;
-            let mut upstream = vec![Vec::new(); n];
-            for inputs in upstream.iter_mut() {
-                let fan_in = match rng(&mut x) % 10 {
-                    0 => 0,
-                    1..=3 => 2 + (rng(&mut x) % 2) as usize,
-                    _ => 1,
-                };
-                for _ in 0..fan_in {
-                    inputs.push(((rng(&mut x) % n as u64) as u32, 1 + rng(&mut x) % 50));
-                }
-            }
+            let fan_in = |x: &mut u64| match rng(x) % 10 {
+                0 => 0,
+                1..=3 => 2 + (rng(x) % 2) as usize,
+                _ => 1,
+            };
+            let upstream = random_upstream(n, &mut x, fan_in, |x| 1 + rng(x) % 50);
             let ports: Vec<bool> = (0..n).map(|_| !rng(&mut x).is_multiple_of(3)).collect();
             let is_port = |c: u32| ports[c as usize];
             let budget = [2, 5, 12, DOMINANCE_BUDGET][round % 4];
@@ -1246,13 +1247,8 @@ mod tests {
         let mut sent = 0;
         for _ in 0..40 {
             let n = 2 + (rng(&mut x) % 24) as usize;
-            let mut upstream = vec![Vec::new(); n];
-            for inputs in upstream.iter_mut() {
-                let fan_in = if rng(&mut x).is_multiple_of(8) { 0 } else { 1 + (rng(&mut x) % 3) as usize };
-                for _ in 0..fan_in {
-                    inputs.push(((rng(&mut x) % n as u64) as u32, 1 + rng(&mut x) % 20));
-                }
-            }
+            let fan_in = |x: &mut u64| if rng(x).is_multiple_of(8) { 0 } else { 1 + (rng(x) % 3) as usize };
+            let upstream = random_upstream(n, &mut x, fan_in, |x| 1 + rng(x) % 20);
             let lookahead: Vec<Time> =
                 upstream.iter().map(|u| u.iter().map(|&(_, l)| l).min().unwrap_or(30)).collect();
             sent += run_toy(&upstream, lookahead, &mut x);
