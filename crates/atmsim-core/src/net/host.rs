@@ -155,16 +155,7 @@ impl Reasm {
             return None;
         }
         let n = frames.get(cell.frame).ncells;
-        let (at, eof) = fifo.get(n.wrapping_sub(1))?;
-        if at >= stop || eof.frame != cell.frame || eof.flags & (F_EOF | F_CONTROL) != F_EOF {
-            return None;
-        }
-        debug_assert!(fifo
-            .iter()
-            .take(n as usize - 1)
-            .all(|&(_, c)| c.frame == cell.frame && !c.is_eof() && !c.is_control()));
-        fifo.skip(n);
-        self.last_flags = eof.flags;
+        let (at, eof) = self.take_through_eof(fifo, cell.frame, n, stop)?;
         Some((at, eof, n))
     }
 
@@ -188,18 +179,33 @@ impl Reasm {
         // Past the frame's cells (some were lost), the index is out of the FIFO or at a cell of
         // another frame.
         let k = n.wrapping_sub(self.held);
+        let (at, eof) = self.take_through_eof(fifo, cell.frame, k, stop)?;
+        self.held = 0;
+        Some((at, eof, k, n))
+    }
+
+    /// If the `k`-th cell from the head of `fifo` is an EOF cell of `frame` (without control
+    /// flags) arriving before `stop`, take the `k` cells (skipped unread: the cells before it
+    /// are `frame`'s middle cells) and return the EOF cell and its arrival.
+    #[inline(always)]
+    fn take_through_eof(
+        &mut self,
+        fifo: &mut CellFifo,
+        frame: u32,
+        k: u32,
+        stop: Time,
+    ) -> Option<(Time, Cell)> {
         let (at, eof) = fifo.get(k.wrapping_sub(1))?;
-        if at >= stop || eof.frame != cell.frame || eof.flags & (F_EOF | F_CONTROL) != F_EOF {
+        if at >= stop || eof.frame != frame || eof.flags & (F_EOF | F_CONTROL) != F_EOF {
             return None;
         }
         debug_assert!(fifo
             .iter()
             .take(k as usize - 1)
-            .all(|&(_, c)| c.frame == cell.frame && !c.is_eof() && !c.is_control()));
+            .all(|&(_, c)| c.frame == frame && !c.is_eof() && !c.is_control()));
         fifo.skip(k);
         self.last_flags = eof.flags;
-        self.held = 0;
-        Some((at, eof, k, n))
+        Some((at, eof))
     }
 }
 
