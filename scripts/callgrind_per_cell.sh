@@ -6,6 +6,9 @@
 #   scripts/callgrind_per_cell.sh BIN vcs N
 #       wan5.toml with N sources for 1 s, the set-up (the same for 3 us) subtracted:
 #       the run's instructions per bottleneck cell at N active VCs
+#   scripts/callgrind_per_cell.sh BIN link FILE [KEY=VALUE ...]
+#       one scenario (overrides as `atmsim run --set`): total instructions / link cells (every
+#       cell a port or host put on a link: the ports' and hosts' cells_out), issue 25's measure
 #
 # BIN is an `examples/run` binary (cargo build --release -p atmsim-core --example run).
 # Output files go to ${OUT:-/tmp/callgrind-per-cell}.
@@ -40,8 +43,19 @@ vcs)
     cells=$(bottleneck "$OUT/vcs$n.json")
     echo "N=$n full=$full setup=$setup bottleneck_cells=$cells run_per_cell=$(((full - setup) / cells))"
     ;;
+link)
+    f=$3
+    shift 3
+    name=$(basename "$f" .toml)
+    valgrind --tool=callgrind --callgrind-out-file="$OUT/$name.cg" "$BIN" "$f" "$@" >"$OUT/$name.json" \
+        2>"$OUT/$name.err"
+    ins=$(collected "$OUT/$name.err")
+    cells=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); \
+print(sum(c['cells_out'] for k in ('ports', 'hosts') for c in r.get(k, [])))" "$OUT/$name.json")
+    echo "$name instructions=$ins link_cells=$cells per_link_cell=$((ins / cells))"
+    ;;
 *)
-    echo "usage: $0 BIN suite | $0 BIN vcs N" >&2
+    echo "usage: $0 BIN suite | $0 BIN vcs N | $0 BIN link FILE [KEY=VALUE ...]" >&2
     exit 2
     ;;
 esac

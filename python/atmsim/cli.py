@@ -15,6 +15,7 @@ from typing import List, NoReturn, Optional, Tuple
 
 from . import _core
 from .bench import DEFAULT_SCENARIO
+from .bench import SUITE as bench_suite
 from .examples import example
 from .limits import LimitError
 from .scenario import Scenario, load
@@ -143,10 +144,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     if args.suite:
         if args.file is not None:
-            raise CliError("bench: --suite runs its own four cases; give no FILE")
+            raise CliError("bench: --suite runs its own cases; give no FILE")
+        cases = bench.SUITE if args.cases is None else [c.strip() for c in args.cases.split(",") if c.strip()]
         try:
-            rows = bench.suite(args.duration)
-        except (FileNotFoundError, RuntimeError) as err:
+            rows = bench.suite(args.duration, cases)
+        except (FileNotFoundError, RuntimeError, ValueError) as err:
             raise CliError(str(err)) from None
         print(json.dumps(rows, indent=2) if args.json else bench.render_suite(rows))
         return 0
@@ -215,7 +217,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--suite",
         action="store_true",
-        help="run the four shipped benchmark cases (LAN/WAN, 5/15 sources), one process each",
+        help="run the shipped benchmark cases (UBR+ LAN/WAN 5/15 sources, then one per study "
+        "family), one process each",
+    )
+    p.add_argument(
+        "--cases",
+        metavar="NAME,...",
+        help="with --suite: only these cases (" + ", ".join(bench_suite) + ")",
     )
     p.add_argument("--json", action="store_true", help="print the measurements as JSON")
     p.set_defaults(func=cmd_bench, file=None)
