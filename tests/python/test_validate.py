@@ -1,0 +1,106 @@
+"""`atmsim validate`: the engine against closed-form results."""
+
+from __future__ import annotations
+
+import math
+from typing import Dict
+
+import pytest
+
+from atmsim import validate
+from atmsim.validate import CHECKS, CheckResult, Measurement, judge
+
+
+@pytest.fixture(scope="module")
+def results() -> Dict[str, CheckResult]:
+    # Every check once (about 10-20 s on a shared machine), shared by the tests below.
+    return {r.name: r for r in validate.run_checks()}
+
+
+def test_at_least_eight_checks_with_unique_names_and_sources():
+    names = [c.name for c in CHECKS]
+    assert len(names) >= 8
+    assert len(set(names)) == len(names)
+    assert all(c.source for c in CHECKS)
+
+
+def test_every_check_passes(results):
+    failed = [validate.render_one(r) for r in results.values() if not r.passed]
+    assert not failed, "\n".join(failed)
+    assert list(results) == validate.names()
+
+
+def test_tolerances_are_finite_and_measurements_numbers(results):
+    for r in results.values():
+        assert math.isfinite(r.expected) and math.isfinite(r.measured), r
+        assert r.tolerance >= 0 and math.isfinite(r.tolerance), r
+
+
+@pytest.mark.parametrize("name", [c.name for c in CHECKS])
+def test_a_wrong_expectation_fails(results, name):
+    r = results[name]
+    m = Measurement(r.expected, r.measured, r.tolerance)
+    assert judge(r.name, r.source, m).passed
+    # Just outside the tolerance, on either side, and a gross error.
+    step = r.tolerance + max(abs(r.expected), 1.0) * 1e-9
+    for wrong in (r.measured + step * 1.01, r.measured - step * 1.01, r.expected * 2 + 1):
+        assert not judge(r.name, r.source, m, expected=wrong).passed, (name, wrong)
+
+
+def test_a_wrong_prediction_in_a_check_fails():
+    check = next(c for c in CHECKS if c.name == "slow-start")
+    right = check.run()
+    assert right.passed
+    wrong = check.run(expected=right.expected + 1)
+    assert not wrong.passed and wrong.expected == right.expected + 1
+
+
+def test_nan_measurement_fails():
+    assert not judge("x", "s", Measurement(1.0, float("nan"), 10.0)).passed
+
+
+def test_closed_forms():
+    # Pollaczek-Khinchine (slotted): rho / (2 (1 - rho)).
+    assert validate.md1_expected(0.5) == pytest.approx(0.5)
+    assert validate.md1_expected(0.8) == pytest.approx(2.0)
+    # UBR+ section 3.2: 125.2 Mb/s for MSS 512 over AAL5 with LLC/SNAP on 155.52 Mb/s.
+    assert validate.cells_per_frame(512) == 12
+    assert round(validate.max_goodput_bps(512) / 1e6, 1) == 125.2
+    assert validate.cells_per_frame(9140) == 192
+    assert validate.cells_per_frame(0) == 2  # an ACK: 56 octets
+
+
+def test_virtual_scheduling_hand_sequence():
+    # T = 10, tau = 5, cells at 0, 3, 9, 12, 40: 0 conforms (TAT 10), 3 does not (10 > 8),
+    # 9 does (TAT 20), 12 does not (20 > 17), 40 does (TAT 50).
+    assert validate.vsa_conforming([0, 3, 9, 12, 40], 10, 5) == 3
+    # Periodic at 6 with T = 10: tau = 0 keeps every other cell, tau = 4 keeps 6/10.
+    cells = [6 * k for k in range(1, 10_001)]
+    assert validate.vsa_conforming(cells, 10, 0) == 5000
+    assert abs(validate.vsa_conforming(cells, 10, 4) - 6000) <= 1
+
+
+def test_cbr_arrivals_follow_the_access_grid():
+    from fractions import Fraction
+
+    assert validate.cbr_arrivals(7, Fraction(2), 4) == [8, 14, 22, 28]
+
+
+def test_as_dict_shape(results):
+    r = results["conservation"]
+    assert r.as_dict() == {
+        "name": "conservation",
+        "source": r.source,
+        "expected": 0.0,
+        "measured": 0.0,
+        "tolerance": 0.0,
+        "passed": True,
+    }
+
+
+def test_select_keeps_the_checks_order_and_rejects_unknown_names():
+    assert [c.name for c in validate.select(["cell-rate", "slow-start"])] == ["slow-start", "cell-rate"]
+    with pytest.raises(validate.UnknownCheck, match="'nope'"):
+        validate.select(["slow-start", "nope"])
+    with pytest.raises(validate.UnknownCheck):
+        validate.select([""])
