@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import math
-from typing import Dict
+from typing import Dict, List
 
 import pytest
 
 from atmsim import validate
 from atmsim.validate import CHECKS, CheckResult, Measurement, judge
+from conftest import run_cli
 
 
 @pytest.fixture(scope="module")
@@ -104,3 +106,45 @@ def test_select_keeps_the_checks_order_and_rejects_unknown_names():
         validate.select(["slow-start", "nope"])
     with pytest.raises(validate.UnknownCheck):
         validate.select([""])
+
+
+def test_cli_json_shape():
+    proc = run_cli("validate", "--json", "--only", "slow-start,cell-rate,conservation")
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert list(doc) == ["checks"]
+    checks: List[Dict[str, object]] = doc["checks"]
+    assert [c["name"] for c in checks] == ["slow-start", "cell-rate", "conservation"]
+    for c in checks:
+        assert set(c) == {"name", "source", "expected", "measured", "tolerance", "passed"}
+        assert c["passed"] is True
+
+
+def test_cli_text_prints_formula_numbers_and_verdict():
+    proc = run_cli("validate", "--only", "slow-start")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert out.startswith("PASS  slow-start")
+    assert "2^(k+1) - 1" in out and "expected 127" in out and "tolerance 0" in out
+    assert "1/1 checks passed" in out
+
+
+def test_cli_bad_only_name_is_one_line_naming_it():
+    proc = run_cli("validate", "--only", "slow-start,md1-rho-9")
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("atmsim: error: "), proc.stderr
+    assert "'md1-rho-9'" in lines[0] and "--only" in lines[0]
+    assert proc.stdout == "" and "Traceback" not in proc.stderr
+
+
+def test_cli_exits_1_when_a_check_fails(monkeypatch, capsys):
+    from atmsim import cli
+
+    wrong = validate.Check("always-wrong", "1 = 2", lambda: Measurement(2.0, 1.0, 0.0))
+    monkeypatch.setattr(validate, "CHECKS", [*CHECKS, wrong])
+    assert cli.main(["validate", "--only", "always-wrong", "--json"]) == 1
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)
+    assert doc["checks"][0]["passed"] is False
+    assert "always-wrong" in captured.err
