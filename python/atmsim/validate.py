@@ -193,7 +193,14 @@ def md1_expected(rho: float) -> float:
     return rho / (2 * (1 - rho))
 
 
-def md1_scenario(rho: float, seed: int, duration_s: float = MD1_DURATION) -> str:
+def md1_scenario(
+    rho: float, seed: int, duration_s: float = MD1_DURATION, buffer_cells: Optional[int] = None
+) -> str:
+    """Poisson cells at rho x 10 000 cells/s into the port s->b (infinite, or `buffer_cells`
+    with tail drop), arriving on an access link 100 times faster."""
+    ports = []
+    if buffer_cells is not None:
+        ports = [{"node": "s", "toward": "b", "buffer_cells": buffer_cells, "policy": {"kind": "tail_drop"}}]
     user_bps = rho * MD1_RATE * 44 * 8  # AAL3/4 messages: 44 user octets per cell
     return scenario(
         duration_s,
@@ -205,6 +212,7 @@ def md1_scenario(rho: float, seed: int, duration_s: float = MD1_DURATION) -> str
         ],
         seed=seed,
         phases="random",
+        ports=ports,
         background=[
             {
                 "name": "poisson",
@@ -230,6 +238,47 @@ def _md1(rho: float) -> Callable[[], Measurement]:
         )
 
     return measure
+
+
+MD1K_RHO, MD1K_BUFFER, MD1K_DURATION = 0.9, 10, 100.0
+
+
+def md1k_loss(rho: float, k: int) -> float:
+    """Cell loss ratio of the slotted M/D/1/K port (K waiting places, tail drop), from the
+    stationary law of its embedded chain at slot boundaries: Q' = min(max(Q - 1, 0) + A, K),
+    A Poisson of mean rho, and the cells lost in a slot max(Q - 1, 0) + A - K when positive.
+    The law is found by iterating the transition matrix to a fixed point."""
+    top = 80  # P(A >= 80) is below 1e-100 for rho <= 1
+    pa = [math.exp(-rho) * rho**a / math.factorial(a) for a in range(top)]
+    step = [[0.0] * (k + 1) for _ in range(k + 1)]
+    lost = [0.0] * (k + 1)
+    for q in range(k + 1):
+        left = max(q - 1, 0)
+        for a, p in enumerate(pa):
+            step[q][min(left + a, k)] += p
+            lost[q] += p * max(left + a - k, 0)
+    pi = [1.0 / (k + 1)] * (k + 1)
+    for _ in range(100_000):
+        nxt = [sum(pi[i] * step[i][j] for i in range(k + 1)) for j in range(k + 1)]
+        done = max(abs(x - y) for x, y in zip(nxt, pi)) < 1e-16
+        pi = nxt
+        if done:
+            break
+    return sum(p * d for p, d in zip(pi, lost)) / rho
+
+
+def _md1k() -> Measurement:
+    ratios = []
+    for seed in range(1, MD1_REPLICATIONS + 1):
+        text = md1_scenario(MD1K_RHO, seed, MD1K_DURATION, buffer_cells=MD1K_BUFFER)
+        p = _port(_report(text), "s->b")
+        ratios.append(int(p["cells_dropped"]) / int(p["cells_in"]))
+    return Measurement(
+        md1k_loss(MD1K_RHO, MD1K_BUFFER),
+        statistics.fmean(ratios),
+        half_width(ratios),
+        f"{MD1_REPLICATIONS} replications of {MD1K_DURATION:g} s at {MD1_RATE} cells/s",
+    )
 
 
 # --- TCP -----------------------------------------------------------------------------------
@@ -388,6 +437,25 @@ def _round_robin() -> Measurement:
     )
 
 
+FAIR_FLOWS = 4
+
+
+def _fairness() -> Measurement:
+    d1, d2 = 0.05, 1.05
+    port = {"policy": {"kind": "tail_drop"}, "scheduler": "round_robin"}
+    got = _steady_shares(FAIR_FLOWS, port, lambda i: {}, d1, d2)
+    jain = sum(got) ** 2 / (len(got) * sum(g * g for g in got))
+    # Each flow's count is exact to one segment at each end: a relative spread of at most
+    # d = 2 MSS / mean, and Jain's index of values mean x (1 +- d) is 1 / (1 + d^2).
+    d = 2 * 512 / statistics.fmean(got)
+    return Measurement(
+        1.0,
+        jain,
+        1 - 1 / (1 + d * d),
+        "goodput (Mb/s) " + ", ".join(f"{g * 8 / (d2 - d1) / 1e6:.3f}" for g in got),
+    )
+
+
 # --- GCRA ----------------------------------------------------------------------------------
 
 PS = 10**12
@@ -522,6 +590,12 @@ CHECKS: List[Check] = [
         _md1(0.8),
     ),
     Check(
+        "md1k-loss",
+        "slotted M/D/1/K, rho = 0.9, K = 10, tail drop: cell loss ratio from the stationary law "
+        "of the embedded chain Q' = min(max(Q - 1, 0) + A, K), A ~ Poisson(rho)",
+        _md1k,
+    ),
+    Check(
         "window-limited",
         "window-limited TCP throughput W / RTT (b/s), fixed window, no loss",
         _window_limited,
@@ -554,6 +628,11 @@ CHECKS: List[Check] = [
         "cell round robin: equal cells per VC, goodput ratio of MSS 9140 to MSS 512 = "
         "(9140 / ceil(9196/48)) / (512 / ceil(568/48))",
         _round_robin,
+    ),
+    Check(
+        "fairness-round-robin",
+        "Jain's index (sum x)^2 / (n sum x^2) of 4 identical greedy TCPs at a cell round-robin port = 1",
+        _fairness,
     ),
     Check(
         "gcra-cdvt-0",

@@ -72,6 +72,15 @@ def test_closed_forms():
     assert validate.cells_per_frame(0) == 2  # an ACK: 56 octets
 
 
+def test_finite_buffer_loss_closed_forms():
+    # K = 0 keeps nothing; K = 1: every slot keeps one of its arrivals, E[(A - 1)+] / rho.
+    assert validate.md1k_loss(0.9, 0) == pytest.approx(1.0)
+    rho = 0.7
+    assert validate.md1k_loss(rho, 1) == pytest.approx((rho - 1 + math.exp(-rho)) / rho)
+    losses = [validate.md1k_loss(0.9, k) for k in (2, 5, 10, 20)]
+    assert losses == sorted(losses, reverse=True) and losses[-1] < 0.01
+
+
 def test_virtual_scheduling_hand_sequence():
     # T = 10, tau = 5, cells at 0, 3, 9, 12, 40: 0 conforms (TAT 10), 3 does not (10 > 8),
     # 9 does (TAT 20), 12 does not (20 > 17), 40 does (TAT 50).
