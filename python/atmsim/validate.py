@@ -337,7 +337,7 @@ def window_rtt_s(mss: int, delay_us: float = WINDOW_DELAY_US) -> float:
 def _window_limited() -> Measurement:
     mss = 512
     window = WINDOW_SEGMENTS * mss
-    d1, d2 = 1.0, 41.0
+    d1, d2 = 1.0, 81.0
     tcp = {"mss": mss, "window_bytes": window, "initial_cwnd_segments": WINDOW_SEGMENTS}
     got = _steady_bps(lambda d: _one_hop_tcp(d, WINDOW_DELAY_US, tcp), d1, d2)
     rtt = window_rtt_s(mss)

@@ -157,3 +157,31 @@ def test_cli_exits_1_when_a_check_fails(monkeypatch, capsys):
     doc = json.loads(captured.out)
     assert doc["checks"][0]["passed"] is False
     assert "always-wrong" in captured.err
+
+
+def test_the_tolerances_are_tight_enough_to_tell_near_models_apart(results):
+    # Each of these predictions is a plausible but wrong model; the check must reject it.
+    def rejects(name: str, expected: float) -> bool:
+        r = results[name]
+        return not judge(name, r.source, Measurement(r.expected, r.measured, r.tolerance), expected).passed
+
+    # M/D/1 without the wait for the slot boundary: rho^2 / (2 (1 - rho)).
+    assert rejects("md1-rho-0.8", 0.8**2 / (2 * 0.2))
+    assert rejects("md1-rho-0.5", 0.5**2 / (2 * 0.5))
+    # W / RTT with the propagation delay alone (40 ms), no cell times.
+    assert rejects("window-limited", 16384 * 8 / 0.040)
+    # The goodput without LLC/SNAP (MSS + 48 octets per frame: 11.67 -> 12 cells for 512, the
+    # same) is indistinguishable there, but a SONET payload rate of 149.76 Mb/s is not.
+    assert rejects("aal5-goodput-mss512", validate.max_goodput_bps(512, 149_760_000))
+    assert rejects("cell-rate", 149_760_000 / 424)
+    # Strictly periodic arrivals every 7.3 us instead of the access grid's 7 and 8 us spacings.
+    periodic = [7_300_000 * k for k in range(1, 27_397)]
+    assert rejects("gcra-cdvt-2us", validate.vsa_conforming(periodic, 10_000_000, 2_000_000) / len(periodic))
+
+
+def test_every_check_is_described_in_the_docs():
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "validation.md").read_text()
+    missing = [c.name for c in CHECKS if f"`{c.name}`" not in page]
+    assert not missing, missing
