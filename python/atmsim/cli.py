@@ -202,12 +202,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_run)
 
-    from . import cli_reproduce, cli_scenarios, cli_store, cli_sweep
+    from . import cli_reproduce, cli_scenarios, cli_store, cli_sweep, cli_validate
 
     cli_reproduce.add_parser(sub)
     cli_sweep.add_parser(sub, _seed)
     cli_store.add_parser(sub)
     cli_scenarios.add_parser(sub)
+    cli_validate.add_parser(sub)
 
     p = sub.add_parser("bench", help="measure engine speed")
     p.add_argument(
