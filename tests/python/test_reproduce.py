@@ -25,6 +25,10 @@ ROW_KEYS = {
     "fairness",
     "paper_efficiency",
     "paper_fairness",
+    "comparator_efficiency",
+    "agrees_efficiency",
+    "comparator_fairness",
+    "agrees_fairness",
 }
 TABLE_NUMBER = {"1": 1, "2-3": 2, "4": 4, "5": 5, "6": 6}
 
@@ -93,7 +97,10 @@ def check_row(out: Dict[str, Any], row: PaperRow) -> None:
     assert 0.0 <= out["efficiency"] <= 1.0
     assert 0.0 <= out["fairness"] <= 1.0
     assert out["paper_efficiency"] == row.efficiency
+    # UBR+ prints every value in its tables: a point ("~"), distance = the difference.
+    assert out["comparator_efficiency"] == "~"
     assert out["diff_efficiency"] == pytest.approx(out["efficiency"] - row.efficiency)
+    assert isinstance(out["agrees_efficiency"], bool)
 
 
 def test_rows_through_the_store(tmp_path):
@@ -124,7 +131,8 @@ def test_rows_through_the_store(tmp_path):
     assert rows[0]["paper_max_queue_cells"] == 7591
     shown = text.render(rep)
     assert "Table 1" in shown and "efficiency (paper)" in shown and "7591" in shown
-    assert "max_queue_cells: mean relative |simulated - paper|" in shown
+    assert "max_queue_cells: mean relative distance to the paper's statement" in shown
+    assert "efficiency agrees" in shown
 
 
 def test_cli_quick_json(tmp_path):

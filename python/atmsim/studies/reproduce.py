@@ -27,7 +27,7 @@ from ..result import Result
 from ..store import Store
 from ..sweeps import execute
 from ..tables import summarize
-from . import agreement, replication
+from . import agreement, comparators, replication
 from . import sensitivity as sens
 from .assumptions import Assumption, Stated, concrete, document, expand, wildcard
 from .registry import Experiment, FigureFile, Study, StudyResults, TraceRun
@@ -131,8 +131,13 @@ def _relabelled(runs: "pd.DataFrame", experiments: Sequence[Experiment]) -> "pd.
 
 
 def _comparison(
-    study: Study, points: "pd.DataFrame", experiments: Sequence[Experiment]
+    study: Study,
+    points: "pd.DataFrame",
+    experiments: Sequence[Experiment],
 ) -> Dict[str, "pd.DataFrame"]:
+    """Per table, one row per experiment: the simulated value, the published one with its
+    comparator, whether they agree and the distance to the statement (comparators.py), the
+    95 % interval."""
     import pandas as pd
 
     out: Dict[str, pd.DataFrame] = {}
@@ -144,20 +149,47 @@ def _comparison(
             row: Dict[str, Any] = {"point": i, **{k: exp.labels.get(k) for k in spec.labels}}
             for c in spec.compared:
                 row[f"paper_{c.name}"] = exp.published.get(c.name)
+                known = exp.published.get(c.name) is not None
+                row[f"comparator_{c.name}"] = exp.comparator(c.name) if known else None
+                row[f"paper_high_{c.name}"] = exp.high(c.name)
             rows.append(row)
         frame = pd.DataFrame(rows)
         if not len(frame):
             continue
+        ranged = {c.name for c in spec.compared if (frame[f"comparator_{c.name}"] == "range").any()}
         for c in spec.compared:
             est = points[points["metric"] == c.metric].set_index("point")
             frame[c.name] = frame["point"].map(est["mean"])
-            frame[f"{c.name}_ci_low"] = frame["point"].map(est["ci_low"])
-            frame[f"{c.name}_ci_high"] = frame["point"].map(est["ci_high"])
-            paper = pd.to_numeric(frame[f"paper_{c.name}"], errors="coerce")
-            frame[f"diff_{c.name}"] = frame[c.name] - paper
+            low = frame["point"].map(est["ci_low"])
+            high = frame["point"].map(est["ci_high"])
+            diffs, agree, lows, highs = [], [], [], []
+            for k in range(len(frame)):
+                paper = frame.at[k, f"paper_{c.name}"]
+                comparator = str(frame.at[k, f"comparator_{c.name}"] or "~")
+                hi_end = frame.at[k, f"paper_high_{c.name}"]
+                sim = frame.at[k, c.name]
+                tol = comparators.tolerance(paper, c.unit, (low.iloc[k], high.iloc[k]))
+                d = comparators.distance(sim, paper, comparator, hi_end)
+                diffs.append(float("nan") if d is None else d)
+                agree.append(comparators.agrees(sim, paper, comparator, tol, hi_end))
+                lows.append(float(low.iloc[k]))
+                highs.append(float(high.iloc[k]))
+            frame[f"agrees_{c.name}"] = agree
+            frame[f"diff_{c.name}"] = diffs
+            frame[f"{c.name}_ci_low"] = lows
+            frame[f"{c.name}_ci_high"] = highs
         ordered = list(spec.labels)
         for c in spec.compared:
-            ordered += [c.name, f"paper_{c.name}", f"diff_{c.name}", f"{c.name}_ci_low", f"{c.name}_ci_high"]
+            ordered += [c.name, f"paper_{c.name}"]
+            if c.name in ranged:
+                ordered.append(f"paper_high_{c.name}")
+            ordered += [
+                f"comparator_{c.name}",
+                f"agrees_{c.name}",
+                f"diff_{c.name}",
+                f"{c.name}_ci_low",
+                f"{c.name}_ci_high",
+            ]
         out[spec.id] = frame[ordered].reset_index(drop=True)
     return out
 
