@@ -163,3 +163,52 @@ def test_text_table_shows_the_comparator_and_the_verdict():
     assert text._paper(pd.Series({"paper_rto": 0.5, "comparator_rto": "~"}), "rto") == "0.5"
     assert text._paper(pd.Series({"paper_rto": None, "comparator_rto": None}), "rto") == "-"
     assert [text._yes(v) for v in (True, False, None)] == ["yes", "no", ""]
+
+
+def test_interval_is_cut_to_the_quantitys_bounds_and_few_runs_are_shown():
+    """Two or three replications give a Student-t interval far past what the quantity can take
+    (fairness 0.788 ± 1.63 at 1 degree of freedom): the table cuts it as the figures do, and
+    with at most 3 replications carries them in `<name>_runs`."""
+    from atmsim.studies import text
+
+    class _S:
+        name = "t"
+        tables = [
+            PaperTable(
+                "T",
+                "t",
+                ["k"],
+                [Compared("fairness", "m.fair", "fairness"), Compared("drops", "m.drops", "drops")],
+            )
+        ]
+
+    sc = Scenario(small_scenario(buffer_cells=1000, policy="EPD"), "<t>")
+    exps = [Experiment("T", {"k": 1}, sc, {"fairness": 0.8, "drops": 0.0})]
+    points = pd.DataFrame(
+        [
+            {"point": 0, "metric": "m.fair", "mean": 0.79, "ci_low": -0.84, "ci_high": 2.42},
+            {"point": 0, "metric": "m.drops", "mean": 1.0, "ci_low": -3.3, "ci_high": 5.3},
+        ]
+    )
+    runs = pd.DataFrame(
+        {"point": [0, 0, 0], "run": [2, 0, 1], "m.fair": [0.82, 0.75, 0.80], "m.drops": [2.0, 0.0, 1.0]}
+    )
+    frame = _comparison(_S(), points, exps, runs)["T"]
+    row = frame.iloc[0]
+    assert (row["fairness_ci_low"], row["fairness_ci_high"]) == (0.0, 1.0)
+    assert (row["drops_ci_low"], row["drops_ci_high"]) == (0.0, 5.3)
+    assert row["fairness_runs"] == [0.75, 0.80, 0.82]  # in run order
+    assert text._cell(row, "fairness") == "0.79 [0.75, 0.8, 0.82]"
+    # More than three replications: no runs column, the half-width instead.
+    many = pd.DataFrame(
+        {"point": [0] * 4, "run": [0, 1, 2, 3], "m.fair": [0.7, 0.8, 0.8, 0.9], "m.drops": [0.0] * 4}
+    )
+    wide = _comparison(_S(), points, exps, many)["T"]
+    assert "fairness_runs" not in wide and " ± " in text._cell(wide.iloc[0], "fairness")
+
+
+def test_tagged_fraction_is_at_most_one():
+    from atmsim.figure_style import bounded
+
+    assert bounded("tagged_fraction", -0.2, 1.3) == (0.0, 1.0)
+    assert bounded("diff_tagged_fraction", -0.2, 1.3) == (-0.2, 1.3)

@@ -137,7 +137,8 @@ def test_replication_check_on_a_synthetic_table():
 def test_replications_per_mode():
     assert R.replications(1, quick=False) == 4
     assert R.replications(8, quick=False) == 8
-    assert R.replications(8, quick=True) == 2
+    assert R.replications(8, quick=True) == 3
+    assert R.replications(1, quick=True) == 3  # 2 degrees of freedom, not 1 (t = 12.7)
 
 
 @dataclass
@@ -367,7 +368,7 @@ def test_cli_sensitivity_json(tmp_path: Path):
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout, parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
     (study,) = doc["studies"]
-    assert study["replications"] == 2
+    assert study["replications"] == 3
     effects = study["sensitivity"]
     assert {e["assumption"] for e in effects} >= {"tick_ms", "delayed_ack", "vc_weight"}
     assert all(e["low"] <= e["high"] for e in effects)
@@ -392,10 +393,12 @@ def test_ubr_plus_declares_what_its_doc_discusses():
 
 
 def test_ubr_plus_text_path_runs_replications():
-    """`atmsim reproduce ubr-plus` (text tables) runs 2 replications with --quick and shows
-    mean ± half-width when they differ (random arbitration makes them differ)."""
+    """`atmsim reproduce ubr-plus` (text tables) runs 3 replications with --quick and shows
+    the mean and the replications themselves when they differ (random arbitration makes them
+    differ); --json has them as `<name>_runs`."""
     import json
 
+    from atmsim.numbers import fmt
     from conftest import run_cli
 
     command = (
@@ -414,11 +417,18 @@ def test_ubr_plus_text_path_runs_replications():
     done = run_cli(*command, "--json")
     assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)
-    assert rows and all(r["runs"] == 2 for r in rows)
+    assert rows and all(r["runs"] == 3 for r in rows)
     assert all(r["efficiency_ci_low"] <= r["efficiency"] <= r["efficiency_ci_high"] for r in rows)
+    # The interval respects the quantity's bounds, and the three replications are there.
+    assert all(r["efficiency_ci_low"] >= 0.0 and r["efficiency_ci_high"] <= 1.0 for r in rows)
+    assert all(r["fairness_ci_high"] <= 1.0 for r in rows)
+    for r in rows:
+        assert len(r["efficiency_runs"]) == 3
+        assert sum(r["efficiency_runs"]) / 3 == pytest.approx(r["efficiency"])
     text = run_cli(*command)
-    assert text.returncode == 0 and "2 replication(s) per row" in text.stdout
-    assert " ± " in text.stdout
+    assert text.returncode == 0 and "3 replication(s) per row" in text.stdout
+    shown = f"{fmt(rows[0]['efficiency'])} [{', '.join(fmt(v) for v in rows[0]['efficiency_runs'])}]"
+    assert shown in text.stdout
 
 
 def test_every_study_declares_oscillator_drift():

@@ -3,7 +3,7 @@ store, compare with the published values, draw the figures.
 
 This is the one path every study takes, whether the outcome is printed (`atmsim reproduce
 STUDY`) or written as a report folder (`--out`, or `all`). Each point runs
-`replication.replications` times (at least 4, 2 with --quick); a study whose points have a
+`replication.replications` times (at least 4, 3 with --quick); a study whose points have a
 random element but identical replications fails (`IdenticalReplications`). With
 `sensitivity`, the study's declared assumptions are swept one at a time on its declared subset
 (`sensitivity.py`) and the report gets a tornado figure.
@@ -15,18 +15,20 @@ runs only.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, cast
 
 from .. import _core
+from ..figure_style import bounded
 from ..literals import value_of
 from ..plan import Point
 from ..result import Result
 from ..store import Store
 from ..sweeps import execute
-from ..tables import summarize
+from ..tables import plain, summarize
 from . import agreement, comparators, replication
 from . import sensitivity as sens
 from .assumptions import Assumption, Stated, concrete, document, expand, wildcard
@@ -130,14 +132,33 @@ def _relabelled(runs: "pd.DataFrame", experiments: Sequence[Experiment]) -> "pd.
     return out
 
 
+SHOWN_RUNS = 3  # with at most this many replications, tables show the values themselves
+
+
+def _runs_of(runs: Optional["pd.DataFrame"], metric: str) -> Dict[int, List[Optional[float]]]:
+    """Per point, the replications' values of `metric` (in run order); empty without a run
+    table or with more than SHOWN_RUNS replications at some point."""
+    if runs is None or metric not in runs.columns or "point" not in runs.columns:
+        return {}
+    order = ["point", "run"] if "run" in runs.columns else ["point"]
+    out: Dict[int, List[Optional[float]]] = {}
+    for point, group in runs.sort_values(order, kind="stable").groupby("point", sort=True):
+        out[int(cast(Any, point))] = [plain(float(v)) for v in group[metric]]
+    if any(len(v) > SHOWN_RUNS for v in out.values()):
+        return {}
+    return out
+
+
 def _comparison(
     study: Study,
     points: "pd.DataFrame",
     experiments: Sequence[Experiment],
+    runs: Optional["pd.DataFrame"] = None,
 ) -> Dict[str, "pd.DataFrame"]:
     """Per table, one row per experiment: the simulated value, the published one with its
     comparator, whether they agree and the distance to the statement (comparators.py), the
-    95 % interval."""
+    95 % interval cut to the quantity's bounds (figure_style.bounded, as the figures draw it)
+    and, with at most SHOWN_RUNS replications, the replications themselves (`<name>_runs`)."""
     import pandas as pd
 
     out: Dict[str, pd.DataFrame] = {}
@@ -172,12 +193,18 @@ def _comparison(
                 d = comparators.distance(sim, paper, comparator, hi_end)
                 diffs.append(float("nan") if d is None else d)
                 agree.append(comparators.agrees(sim, paper, comparator, tol, hi_end))
-                lows.append(float(low.iloc[k]))
-                highs.append(float(high.iloc[k]))
+                lo_k, hi_k = float(low.iloc[k]), float(high.iloc[k])
+                if not (math.isnan(lo_k) or math.isnan(hi_k)):
+                    lo_k, hi_k = bounded(c.name, lo_k, hi_k)
+                lows.append(lo_k)
+                highs.append(hi_k)
             frame[f"agrees_{c.name}"] = agree
             frame[f"diff_{c.name}"] = diffs
             frame[f"{c.name}_ci_low"] = lows
             frame[f"{c.name}_ci_high"] = highs
+            shown = _runs_of(runs, c.metric)
+            if shown:
+                frame[f"{c.name}_runs"] = frame["point"].map(lambda p, s=shown: s.get(int(p)))
         ordered = list(spec.labels)
         for c in spec.compared:
             ordered += [c.name, f"paper_{c.name}"]
@@ -190,6 +217,8 @@ def _comparison(
                 f"{c.name}_ci_low",
                 f"{c.name}_ci_high",
             ]
+            if f"{c.name}_runs" in frame:
+                ordered.append(f"{c.name}_runs")
         out[spec.id] = frame[ordered].reset_index(drop=True)
     return out
 
@@ -318,7 +347,7 @@ def reproduce_study(
     if derive is not None:
         run_table = derive(run_table)
     indexed = summarize(run_table, by=["point"])
-    compared = _comparison(study, indexed, experiments)
+    compared = _comparison(study, indexed, experiments, run_table)
     traces = (
         []
         if out_dir is None

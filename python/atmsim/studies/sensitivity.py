@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, cast
 
+from ..figure_style import bounded
 from ..literals import value_of
 from ..plan import Point
 from ..store import Store
@@ -192,6 +193,10 @@ def _rows(
             if c.metric not in est.index:
                 continue
             r: Any = est.loc[c.metric]
+            # The interval cut to the values the quantity can take, as everywhere else.
+            lo, hi = float(r["ci_low"]), float(r["ci_high"])
+            if not (math.isnan(lo) or math.isnan(hi)):
+                lo, hi = bounded(c.name, lo, hi)
             rows.append(
                 {
                     "experiment": var.experiment,
@@ -204,8 +209,8 @@ def _rows(
                     "value": var.value,
                     "n": int(r["n"]),
                     "mean": float(r["mean"]),
-                    "ci_low": float(r["ci_low"]),
-                    "ci_high": float(r["ci_high"]),
+                    "ci_low": lo,
+                    "ci_high": hi,
                     "published": _float(exp.published.get(c.name)),
                 }
             )

@@ -21,8 +21,13 @@ if TYPE_CHECKING:
 
 
 def _cell(row: "pd.Series", name: str) -> str:
-    """A simulated value, with its 95 % half-width when the replications had a spread."""
+    """A simulated value: with at most three replications, the mean and the replications
+    themselves ("0.79 [0.75, 0.80, 0.82]"); otherwise with its 95 % half-width when the
+    replications had a spread."""
     text = fmt(row[name])
+    runs = row.get(f"{name}_runs")
+    if isinstance(runs, (list, tuple)) and len(runs) > 1:
+        return f"{text} [{', '.join(fmt(v) for v in runs)}]"
     try:
         half = (float(row[f"{name}_ci_high"]) - float(row[f"{name}_ci_low"])) / 2
     except (TypeError, ValueError):
@@ -83,7 +88,8 @@ def render(report: StudyReport) -> str:
     blocks = [
         f"{report.study.name}: {report.study.title}\n"
         f"{report.replications} replication(s) per row; a value with a spread is shown as "
-        f"mean ± half-width of its 95 % interval; the paper's value with its comparator "
+        f"mean ± half-width of its 95 % interval (with at most 3, the mean and "
+        f"[each replication]); the paper's value with its comparator "
         f"('> 20': more than 20; a plain number: about), 'agrees' per comparators.py"
     ]
     blocks += [_table(report, t.id) for t in report.study.tables if t.id in report.results.tables]
@@ -98,8 +104,9 @@ def rows(report: StudyReport) -> List[Dict[str, Any]]:
     `<name>`, `paper_<name>`, `comparator_<name>` (how the paper states it: "=", "~", "<",
     "<=", ">", ">=", "range"; null without a published value), `agrees_<name>`,
     `diff_<name>` (the distance to the statement, 0 for a satisfied bound), the 95 % interval
-    `<name>_ci_low`, `<name>_ci_high` (null with a single replication), and the other columns
-    the comparison table has for it (`paper_high_<name>` of a range)."""
+    `<name>_ci_low`, `<name>_ci_high` (null with a single replication, cut to the values the
+    quantity can take), `<name>_runs` (the replications' values, with at most 3), and the
+    other columns the comparison table has for it (`paper_high_<name>` of a range)."""
     out = []
     for spec in report.study.tables:
         frame = report.results.tables.get(spec.id)
