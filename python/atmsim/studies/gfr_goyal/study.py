@@ -208,6 +208,14 @@ class GfrGoyalStudy:
     def sensitivity_subset(self, quick: bool) -> Subset:
         return declared.sensitivity_subset(self.experiments(True))
 
+    def family(self, exp: Experiment) -> str:
+        """The rows the paper reports together: one experiment (a column of Tables 1-3, of
+        Tables 4-5) of a table; figure 3's four cases together."""
+        e = exp.labels.get("experiment")
+        if e is None:
+            return exp.table
+        return f"Tables {exp.table} experiment {e}" if "-" in exp.table else f"{exp.table} experiment {e}"
+
     tables = [
         PaperTable(
             "fig3",
