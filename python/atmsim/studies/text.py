@@ -59,7 +59,7 @@ def _table(report: StudyReport, table_id: str) -> str:
     for c in spec.compared:
         shown[c.name] = [_cell(row, c.name) for _, row in frame.iterrows()]
         shown[f"{c.name} (paper)"] = [_paper(row, c.name) for _, row in frame.iterrows()]
-        if f"agrees_{c.name}" in frame:
+        if f"agrees_{c.name}" in frame and frame[f"paper_{c.name}"].notna().any():
             shown[f"{c.name} agrees"] = [_yes(v) for v in frame[f"agrees_{c.name}"]]
     lines = [spec.title, pd.DataFrame(shown).to_string(index=False)]
     for _, a in report.agreement[report.agreement["table"] == table_id].iterrows():

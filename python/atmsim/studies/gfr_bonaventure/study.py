@@ -16,6 +16,7 @@ from ...scenario import Scenario
 from ..assumptions import Assumption
 from ..comparators import label as _label
 from ..registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
+from ..replication import replications
 from ..sensitivity import Subset
 from . import assumptions as declared
 from . import data, setups
@@ -369,7 +370,7 @@ def notes(quick: bool, results: StudyResults) -> List[str]:
             f"quick mode: {QUICK_DURATION_S:g} s runs instead of the paper's "
             f"{net.DURATION_S:g} s, privileged MCR {', '.join(map(str, QUICK_MCRS))} "
             f"only (figures {', '.join(BASE_FIGURES)}; the others "
-            f"{', '.join(map(str, QUICK_OTHER_MCRS))}), {GfrBonaventureStudy.runs} "
+            f"{', '.join(map(str, QUICK_OTHER_MCRS))}), {replications(GfrBonaventureStudy.runs, True)} "
             "replications: noisy, for a first look"
         )
     labels = {c.name: c.label for t in GfrBonaventureStudy.tables for c in t.compared}
