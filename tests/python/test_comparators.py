@@ -212,3 +212,16 @@ def test_tagged_fraction_is_at_most_one():
 
     assert bounded("tagged_fraction", -0.2, 1.3) == (0.0, 1.0)
     assert bounded("diff_tagged_fraction", -0.2, 1.3) == (-0.2, 1.3)
+
+
+def test_class_bounds_are_bounds():
+    """CLASS: "does not exceed 83 Mbit/s" (<=), "dropping to 0.5 or even less" (<=), Ba-Pa
+    unshaped "below 0.8" (<), figure 4 "drops to about 0.5" (~)."""
+    study = registry.get("ajmone-marsan")
+    found = {
+        (e.table, m, c) for e in study.experiments(False) for m, c in e.comparators.items() if c in C.BOUNDS
+    }
+    assert ("2", "goodput_mbps", "<=") in found and ("2", "efficiency", "<=") in found
+    assert ("8-9", "efficiency_Ba-Pa", "<") in found and ("10-11", "efficiency_Ba-Pa", "<") in found
+    fig4 = [e for e in study.experiments(False) if e.table == "4" and e.published.get("efficiency") == 0.5]
+    assert fig4 and all(e.comparator("efficiency") == "~" for e in fig4)
