@@ -22,6 +22,7 @@ import pandas as pd
 from atmsim.numbers import fmt
 from atmsim.studies import sensitivity
 from atmsim.studies.assumptions import fmt_value
+from atmsim.studies.replication import QUICK_RUNS
 
 KEEP = ("### Parameters the paper states", "### Assumptions (parameters the paper does not state)")
 
@@ -81,7 +82,7 @@ def main() -> int:
     print("## Assumptions and sensitivity\n")
     print(
         f"Generated from `{command}` ({settings[0] if settings else 'see the report'}). "
-        "Quick mode: 2 replications per point (and, in studies whose --quick shortens them, "
+        f"Quick mode: {QUICK_RUNS} replications per point (and, in studies whose --quick shortens them, "
         "shorter runs), so the intervals are wide and the values differ from the 4-replication "
         "ones above.\n"
     )

@@ -127,15 +127,18 @@ def nonnegative(name: str) -> bool:
 
 
 def ceiling(name: str) -> Optional[float]:
-    """The largest value a quantity can take, if it has one: Jain's fairness index and the
-    efficiency (goodput over the most the bottleneck can carry) are at most 1; a Student-t
-    interval from few replications near 1 would otherwise reach past it."""
+    """The largest value a quantity can take, if it has one: Jain's fairness index, the
+    efficiency (goodput over the most the bottleneck can carry) and a fraction (of PDUs
+    tagged) are at most 1; a Student-t interval from few replications near 1 would otherwise
+    reach past it."""
     words = set(re.split(r"[._]", name))
-    return 1.0 if not name.startswith("diff") and words & {"fairness", "efficiency"} else None
+    return 1.0 if not name.startswith("diff") and words & {"fairness", "efficiency", "fraction"} else None
 
 
 def bounded(name: str, low: float, high: float) -> Tuple[float, float]:
-    """An interval [low, high] of quantity `name` cut to the values the quantity can take."""
+    """An interval [low, high] of quantity `name` cut to the values the quantity can take
+    (`nonnegative`, `ceiling`): the one rule the figures' whiskers, the comparison tables
+    (and so the text tables, notes, CSV and --json), the docs and the sensitivity output use."""
     if nonnegative(name):
         low, high = max(low, 0.0), max(high, 0.0)
     top = ceiling(name)

@@ -137,7 +137,8 @@ def test_replication_check_on_a_synthetic_table():
 def test_replications_per_mode():
     assert R.replications(1, quick=False) == 4
     assert R.replications(8, quick=False) == 8
-    assert R.replications(8, quick=True) == 2
+    assert R.replications(8, quick=True) == 3
+    assert R.replications(1, quick=True) == 3  # 2 degrees of freedom, not 1 (t = 12.7)
 
 
 @dataclass
@@ -238,6 +239,8 @@ def test_sensitivity_runs_through_the_store_and_draws(tmp_path: Path):
     assert out.computed in (4, 5) and again.computed == 0 and again.cached == out.computed
     if out.computed == 4:
         assert any("phases = random: not run, the engine rejects it" in n for n in out.notes)
+    # Each point knows its family (the table, no declared grouping) and its comparator.
+    assert set(out.points["family"]) == {"T1"} and set(out.points["comparator"]) == {"~"}
     eff = out.effects.set_index("assumption")
     buf = eff.loc["buffer"]
     assert buf["low"] <= buf["baseline"] <= buf["high"]
@@ -249,19 +252,21 @@ def test_sensitivity_runs_through_the_store_and_draws(tmp_path: Path):
     assert [f.suffix for f in files] == [".png", ".svg"] and all(f.stat().st_size for f in files)
 
 
-def _sweep_rows(experiment, label, assumption, published, points):
+def _sweep_rows(experiment, label, assumption, published, points, family="T", comparator="~"):
     """Sensitivity rows of one published number: `points` are (value, mean, half-width)."""
     return [
         {
             "experiment": experiment,
             "table": "T",
+            "family": family,
+            "comparator": comparator,
             "label": label,
             "metric": "eff",
             "metric_label": "efficiency",
             "relative": False,
             "assumption": assumption,
             "value": v,
-            "n": 2,
+            "n": 3,
             "mean": m,
             "ci_low": m - h,
             "ci_high": m + h,
@@ -271,41 +276,80 @@ def _sweep_rows(experiment, label, assumption, published, points):
     ]
 
 
-def test_verdicts_name_the_assumption_or_the_model():
-    buffers = (100, 1000, 10000)
-    rows = (
-        _sweep_rows(0, "row A", "buffer", 0.9, [(v, m, 0.01) for v, m in zip(buffers, (0.6, 0.7, 0.89))])
-        + _sweep_rows(1, "row B", "buffer", 0.2, [(v, m, 0.01) for v, m in zip(buffers, (0.6, 0.7, 0.8))])
-        + _sweep_rows(2, "row C", "buffer", 0.9, [(v, m, 0.3) for v, m in zip(buffers, (0.6, 0.7, 0.75))])
-        + _sweep_rows(3, "row D", "buffer", 0.65, [(v, m, 0.01) for v, m in zip(buffers, (0.5, 0.8, 0.9))])
-        + _sweep_rows(4, "row E", "stagger", 0.88, [(False, 0.28, 0.0), (True, 0.93, 0.0)])
-        + _sweep_rows(5, "row F", "arb", 2.78, [("rotating", 2.94, 0.0), ("random", 2.95, 0.3)])
+BUFFERS = (100, 1000, 10000)
+
+
+def _verdicts(rows, used):
+    return S.verdicts(S.effects(pd.DataFrame(rows), used))
+
+
+def test_one_row_within_is_no_explanation_when_its_family_is_not():
+    """Goyal Tables 4-5 experiment 1: a value that brings VC 4 to the paper but leaves VC 5 far
+    off explains nothing: the verdict is a model question, naming what stays out."""
+    rows = _sweep_rows(0, "row A", "buffer", 0.9, [(v, m, 0.01) for v, m in zip(BUFFERS, (0.6, 0.7, 0.895))])
+    rows += _sweep_rows(1, "row B", "buffer", 0.2, [(v, m, 0.01) for v, m in zip(BUFFERS, (0.2, 0.2, 0.5))])
+    (line,) = _verdicts(rows, {"buffer": 1000})
+    assert line.startswith("row A, efficiency: simulated 0.7, paper 0.9: not explained: a model question")
+    assert "the closest, buffer = 10000" in line and "leaves 1 of 2 out: row B, efficiency" in line
+    # The same value, with row B still within tolerance there: explained, jointly, and the
+    # row it moves further from the paper is named.
+    rows[-1]["mean"], rows[-1]["ci_low"], rows[-1]["ci_high"] = 0.205, 0.195, 0.215
+    (line,) = _verdicts(rows, {"buffer": 1000})
+    assert ": explained by assumption buffer = 10000 (gives 0.895; all 2 published values of T" in line
+    assert "moves away: row B, efficiency (0 -> 0.005)" in line
+    # Row B in another family (another table or experiment): row A's family is row A alone.
+    rows = _sweep_rows(0, "row A", "buffer", 0.9, [(v, m, 0.01) for v, m in zip(BUFFERS, (0.6, 0.7, 0.895))])
+    rows += _sweep_rows(
+        1, "row B", "buffer", 0.2, [(v, m, 0.01) for v, m in zip(BUFFERS, (0.2, 0.2, 0.5))], family="U"
     )
-    eff = S.effects(pd.DataFrame(rows), {"buffer": 1000, "stagger": False, "arb": "rotating"})
-    lines = S.verdicts(eff)
-    # Row E: a yes/no assumption has no values in between; true closes most of the gap.
-    assert "row E" in lines[4] and "partly explained by assumption stagger = true" in lines[4]
-    assert "from 0.6 to 0.05" in lines[4]
-    # Row F: random's wide interval holds the paper's value but its mean is no nearer.
-    assert "row F" in lines[5] and "not explained by any declared assumption" in lines[5]
-    # Row D: 0.65 lies between buffer 100 (0.5) and the used 1000 (0.8).
-    assert "row D" in lines[3] and "within the range of assumption buffer between 100" in lines[3]
-    # Row C's baseline interval [0.4, 1.0] holds the paper's 0.9: noise, not attributed.
-    assert "row C" in lines[2] and "inside the baseline's 95 % interval" in lines[2]
-    assert "explained" not in lines[2]
-    assert "row A" in lines[0] and "explained by assumption buffer = 10000" in lines[0]
-    assert "row B" in lines[1] and "not explained by any declared assumption" in lines[1]
-    assert "buffer = 100, gives 0.6" in lines[1]
+    (line,) = _verdicts(rows, {"buffer": 1000})
+    assert "explained by assumption buffer = 10000" in line and "moves away: none" in line
+
+
+def test_goyal_families_are_one_experiment_of_a_table():
+    from atmsim.studies import registry
+
+    goyal = registry.get("gfr-goyal")
+    fams = {S.family_of(goyal, e) for e in goyal.experiments(True)}
+    assert {"Tables 1-3 experiment 1", "Tables 4-5 experiment 1", "Tables 4-5 experiment 2"} <= fams
+    ubr = registry.get("ubr-plus")
+    assert {S.family_of(ubr, e) for e in ubr.experiments(True)} == {"1", "2-3"}
+
+
+def test_verdicts_read_bounds_as_bounds():
+    """Bonaventure figure 22, "more than 20": a value that reaches 38 satisfies it; the
+    baseline 12 does not, and is 8 below the bound."""
+    rows = _sweep_rows(0, "fig 22", "ti", 20.0, [(1, 12.0, 1.0), (2, 38.0, 5.0)], comparator=">")
+    (line,) = _verdicts(rows, {"ti": 1})
+    assert line.startswith("fig 22, efficiency: simulated 12, paper > 20: explained by assumption ti = 2")
+    # A baseline above the bound is no disagreement at all.
+    rows = _sweep_rows(0, "fig 22", "ti", 20.0, [(1, 38.3, 1.0), (2, 12.0, 5.0)], comparator=">")
+    assert _verdicts(rows, {"ti": 1}) == []
+
+
+def test_verdicts_without_any_value_that_helps():
+    rows = _sweep_rows(0, "row E", "stagger", 0.88, [(False, 0.28, 0.0), (True, 0.6, 0.0)])
+    rows += _sweep_rows(1, "row F", "arb", 2.78, [("rotating", 2.94, 0.0), ("random", 2.95, 0.3)])
+    lines = _verdicts(rows, {"stagger": False, "arb": "rotating"})
+    assert len(lines) == 2 and all("not explained: a model question" in x for x in lines)
+    # Row F alone: random's wide interval holds the paper's value but its mean is no nearer
+    # than the baseline's: noise, not an explanation.
+    rows = _sweep_rows(1, "row F", "arb", 2.78, [("rotating", 2.94, 0.0), ("random", 2.95, 0.3)])
+    (line,) = _verdicts(rows, {"arb": "rotating"})
+    assert "not explained: a model question" in line and "the closest, arb = random" in line
+    # Within the noise: a baseline whose interval holds the paper's value agrees.
+    rows = _sweep_rows(2, "row C", "buffer", 0.9, [(v, m, 0.3) for v, m in zip(BUFFERS, (0.6, 0.7, 0.75))])
+    assert _verdicts(rows, {"buffer": 1000}) == []
 
 
 def test_verdict_counts_agreement_at_the_papers_precision():
-    """A value within the paper's printed precision (0.01) of the published one explains it,
-    however narrow its interval (UBR+ Table 5: two lockstep replications give 0.0359 with
-    [0.0337, 0.0381] for the printed 0.04)."""
+    """A value within half the printed unit (0.04: 0.005) of the published one agrees, however
+    narrow its interval (UBR+ Table 5: lockstep replications give 0.0359 with [0.0337,
+    0.0381] for the printed 0.04)."""
     rows = _sweep_rows(0, "row G", "timers", 0.04, [("random", 0.83, 0.17), ("aligned", 0.0359, 0.0022)])
     eff = S.effects(pd.DataFrame(rows), {"timers": "random"})
     (line,) = S.verdicts(eff)
-    assert ": explained by assumption timers = aligned (gives 0.0359)" in line
+    assert ": explained by assumption timers = aligned (gives 0.0359;" in line
 
 
 @pytest.mark.parametrize("name", ["ubr-plus", "gfr-bonaventure", "gfr-goyal", "gerla", "ajmone-marsan"])
@@ -367,7 +411,7 @@ def test_cli_sensitivity_json(tmp_path: Path):
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout, parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
     (study,) = doc["studies"]
-    assert study["replications"] == 2
+    assert study["replications"] == 3
     effects = study["sensitivity"]
     assert {e["assumption"] for e in effects} >= {"tick_ms", "delayed_ack", "vc_weight"}
     assert all(e["low"] <= e["high"] for e in effects)
@@ -392,10 +436,12 @@ def test_ubr_plus_declares_what_its_doc_discusses():
 
 
 def test_ubr_plus_text_path_runs_replications():
-    """`atmsim reproduce ubr-plus` (text tables) runs 2 replications with --quick and shows
-    mean ± half-width when they differ (random arbitration makes them differ)."""
+    """`atmsim reproduce ubr-plus` (text tables) runs 3 replications with --quick and shows
+    the mean and the replications themselves when they differ (random arbitration makes them
+    differ); --json has them as `<name>_runs`."""
     import json
 
+    from atmsim.numbers import fmt
     from conftest import run_cli
 
     command = (
@@ -414,11 +460,18 @@ def test_ubr_plus_text_path_runs_replications():
     done = run_cli(*command, "--json")
     assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)
-    assert rows and all(r["runs"] == 2 for r in rows)
+    assert rows and all(r["runs"] == 3 for r in rows)
     assert all(r["efficiency_ci_low"] <= r["efficiency"] <= r["efficiency_ci_high"] for r in rows)
+    # The interval respects the quantity's bounds, and the three replications are there.
+    assert all(r["efficiency_ci_low"] >= 0.0 and r["efficiency_ci_high"] <= 1.0 for r in rows)
+    assert all(r["fairness_ci_high"] <= 1.0 for r in rows)
+    for r in rows:
+        assert len(r["efficiency_runs"]) == 3
+        assert sum(r["efficiency_runs"]) / 3 == pytest.approx(r["efficiency"])
     text = run_cli(*command)
-    assert text.returncode == 0 and "2 replication(s) per row" in text.stdout
-    assert " ± " in text.stdout
+    assert text.returncode == 0 and "3 replication(s) per row" in text.stdout
+    shown = f"{fmt(rows[0]['efficiency'])} [{', '.join(fmt(v) for v in rows[0]['efficiency_runs'])}]"
+    assert shown in text.stdout
 
 
 def test_every_study_declares_oscillator_drift():

@@ -177,7 +177,7 @@ def test_short_end_to_end(tmp_path):
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     (study,) = doc["studies"]
-    assert study["name"] == "gfr-goyal" and study["runs_computed"] == 10  # 5 points x 2 replications
+    assert study["name"] == "gfr-goyal" and study["runs_computed"] == 15  # 5 points x 3 replications
     tables = {(a["table"], a["metric"]) for a in study["agreement"]}
     assert ("1-3", "ratio") in tables and ("4-5", "ratio") in tables
     assert ("fig3", "throughput_mbps") in tables and ("5q", "max_queue_cells") in tables

@@ -34,8 +34,8 @@ def test_reproduce_all_quick_report(quick_report):
     assert "gfr-goyal" in by_name
     ubr = by_name["ubr-plus"]
     assert (
-        ubr["name"] == "ubr-plus" and ubr["runs"] == 52 and ubr["runs_computed"] == 52
-    )  # 26 rows x 2 replications
+        ubr["name"] == "ubr-plus" and ubr["runs"] == 78 and ubr["runs_computed"] == 78
+    )  # 26 rows x 3 replications
     tables = {(a["table"], a["metric"]) for a in ubr["agreement"]}
     assert {("1", "efficiency"), ("1", "max_queue_cells"), ("2-3", "fairness")} <= tables
     for a in ubr["agreement"]:
@@ -67,7 +67,7 @@ def test_reproduce_all_quick_report(quick_report):
     again = run_cli(*args, timeout=900)
     assert again.returncode == 0, again.stderr
     ubr = {s["name"]: s for s in json.loads(again.stdout)["studies"]}["ubr-plus"]
-    assert (ubr["runs_computed"], ubr["runs_cached"]) == (0, 52)
+    assert (ubr["runs_computed"], ubr["runs_cached"]) == (0, 78)
 
 
 def test_reproduce_one_study_text(tmp_path):

@@ -25,6 +25,10 @@ ROW_KEYS = {
     "fairness",
     "paper_efficiency",
     "paper_fairness",
+    "comparator_efficiency",
+    "agrees_efficiency",
+    "comparator_fairness",
+    "agrees_fairness",
 }
 TABLE_NUMBER = {"1": 1, "2-3": 2, "4": 4, "5": 5, "6": 6}
 
@@ -93,7 +97,10 @@ def check_row(out: Dict[str, Any], row: PaperRow) -> None:
     assert 0.0 <= out["efficiency"] <= 1.0
     assert 0.0 <= out["fairness"] <= 1.0
     assert out["paper_efficiency"] == row.efficiency
+    # UBR+ prints every value in its tables: a point ("~"), distance = the difference.
+    assert out["comparator_efficiency"] == "~"
     assert out["diff_efficiency"] == pytest.approx(out["efficiency"] - row.efficiency)
+    assert isinstance(out["agrees_efficiency"], bool)
 
 
 def test_rows_through_the_store(tmp_path):
@@ -108,9 +115,9 @@ def test_rows_through_the_store(tmp_path):
         again = reproduce_study(ubr, True, short, store, None, jobs=2, progress=False, tables=tables)
     finally:
         store.close()
-    # Two Table 1 rows, 2 replications each with --quick.
-    assert (rep.runs, rep.computed, rep.cached) == (4, 4, 0)
-    assert (again.computed, again.cached) == (0, 4)
+    # Two Table 1 rows, 3 replications each with --quick.
+    assert (rep.runs, rep.computed, rep.cached) == (6, 6, 0)
+    assert (again.computed, again.cached) == (0, 6)
     assert rep.figures == [] and rep.results.traces == []  # no folder: nothing drawn
     rows = text.rows(rep)
     assert text.rows(again) == rows
@@ -119,16 +126,17 @@ def test_rows_through_the_store(tmp_path):
     for out, row in zip(rows, published):
         check_row(out, row)
         assert out["max_queue_cells"] >= 0
-        assert out["runs"] == 2
+        assert out["runs"] == 3
         assert out["efficiency_ci_low"] <= out["efficiency"] <= out["efficiency_ci_high"]
     assert rows[0]["paper_max_queue_cells"] == 7591
     shown = text.render(rep)
     assert "Table 1" in shown and "efficiency (paper)" in shown and "7591" in shown
-    assert "max_queue_cells: mean relative |simulated - paper|" in shown
+    assert "max_queue_cells: mean relative distance to the paper's statement" in shown
+    assert "efficiency agrees" in shown
 
 
 def test_cli_quick_json(tmp_path):
-    """The documented smoke run, full length: 26 rows x 2 replications."""
+    """The documented smoke run, full length: 26 rows x 3 replications."""
     proc = run_cli(
         "reproduce", "ubr-plus", "--quick", "--json", "--store", tmp_path / "s.sqlite", timeout=900
     )
@@ -160,7 +168,7 @@ def test_cli_quick_text_shortened(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "Table 1" in proc.stdout and "Tables 2-3" in proc.stdout
     assert "efficiency (paper)" in proc.stdout
-    assert "52 runs (52 computed, 0 from" in proc.stdout  # 26 rows x 2 replications
+    assert "78 runs (78 computed, 0 from" in proc.stdout  # 26 rows x 3 replications
     assert not (tmp_path / "report").exists()
 
 
@@ -225,7 +233,7 @@ def test_cli_set_wildcard_reaches_every_connection(tmp_path):
     assert ok.returncode == 0, ok.stderr
     with open_store(store) as db:
         runs = db.fetch()
-    assert len(runs) == 24  # 12 rows x 2 replications
+    assert len(runs) == 36  # 12 rows x 3 replications
     for r in runs:
         keys = {k for k, v in r.overrides if v == "7"}
         assert keys == {f"connection.{i}.tcp.min_rto_ticks" for i in range(r.params["sources"])}
@@ -268,4 +276,4 @@ def test_cli_docs_rewrites_the_measured_block(tmp_path):
     text = doc.read_text(encoding="utf-8")
     assert text.startswith("# UBR+\n\n> banner\n") and "Analysis written by hand." in text
     assert "## Measured numbers" in text and "atmsim reproduce ubr-plus --quick" in text
-    assert "### Table 1" in text and "4 runs" in text  # 2 rows x 2 replications
+    assert "### Table 1" in text and "6 runs" in text  # 2 rows x 3 replications

@@ -65,6 +65,8 @@ class Agreement:
 def agreement(tables: Dict[str, "pd.DataFrame"], specs: Sequence[PaperTable]) -> List[Agreement]:
     """Per table and compared metric the mean absolute difference over the rows with both
     values; tables with a `config` label also per configuration (subset)."""
+    import pandas as pd
+
     out: List[Agreement] = []
     for spec in specs:
         frame = tables.get(spec.id)
@@ -78,9 +80,15 @@ def agreement(tables: Dict[str, "pd.DataFrame"], specs: Sequence[PaperTable]) ->
                 continue
             for subset in subsets:
                 part = frame if not subset else frame[frame[SPLIT_LABEL].astype(str) == subset]
+                # Each row against its statement: a satisfied bound counts 0 (comparators.py).
+                ops = part.get(f"comparator_{c.name}", pd.Series(["~"] * len(part), index=part.index))
+                highs = part.get(f"paper_high_{c.name}", pd.Series([None] * len(part), index=part.index))
                 gaps = [
                     g
-                    for g in (gap(s, p, c.relative) for s, p in zip(part[c.name], part[f"paper_{c.name}"]))
+                    for g in (
+                        gap(s, p, c.relative, op if isinstance(op, str) else "~", h)
+                        for s, p, op, h in zip(part[c.name], part[f"paper_{c.name}"], ops, highs)
+                    )
                     if g is not None
                 ]
                 if gaps:
@@ -165,7 +173,12 @@ def _diff(row: "pd.Series", name: str, relative: bool) -> str:
     g = gap(row.get(name), row.get(f"paper_{name}"), False)
     if g is None:
         return "-"
-    d = float(row[name]) - float(row[f"paper_{name}"])
+    # The distance to the statement when the table has it (0 for a satisfied bound).
+    d = (
+        float(row[f"diff_{name}"])
+        if f"diff_{name}" in row
+        else float(row[name]) - float(row[f"paper_{name}"])
+    )
     text = f"{d:+.3g}"
     if relative and float(row[f"paper_{name}"]) != 0:
         text += f" ({100 * d / abs(float(row[f'paper_{name}'])):+.0f} %)"

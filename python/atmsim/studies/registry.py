@@ -39,6 +39,9 @@ class Compared:
     metric: str
     label: str
     relative: bool = False
+    # The coarsest unit the paper prints the column in (0.01 for a table of two decimals), for
+    # the tolerance of "~"/"=" comparisons (comparators.tolerance); None: read from the digits.
+    unit: Optional[float] = None
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,12 @@ class PaperTable:
 
 @dataclass(frozen=True)
 class Experiment:
-    """One published row: the scenario that reruns it and the values printed for it."""
+    """One published row: the scenario that reruns it and the values printed for it.
+
+    comparators: per published metric how the paper states it (studies/comparators.py: "=",
+    "~", "<", "<=", ">", ">=", "range"; missing = "~"); for "range" the published value is the
+    low end and `ranges[name]` the (low, high) pair. quotes: per metric stated as a bound (or
+    otherwise worth quoting), "the sentence it comes from", section or figure."""
 
     table: str
     labels: Mapping[str, Any]
@@ -61,6 +69,42 @@ class Experiment:
     published: Mapping[str, Optional[float]]
     overrides: Tuple[Tuple[str, str], ...] = ()
     cost: float = 1.0  # relative run time, to start long runs first
+    comparators: Mapping[str, str] = field(default_factory=dict)
+    ranges: Mapping[str, Tuple[float, float]] = field(default_factory=dict)
+    quotes: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        from .comparators import ComparatorError, check
+
+        where = f"experiment {self.table} {dict(self.labels)}"
+        for name, comparator in self.comparators.items():
+            check(comparator, f"{where}: comparators[{name!r}]")
+            if name not in self.published:
+                raise ComparatorError(f"{where}: comparators[{name!r}] names no published value")
+            if comparator == "range" and name not in self.ranges:
+                raise ComparatorError(
+                    f"{where}: comparators[{name!r}] is a range but ranges[{name!r}] is missing"
+                )
+        for name, pair in self.ranges.items():
+            if self.comparators.get(name) != "range":
+                raise ComparatorError(
+                    f"{where}: ranges[{name!r}] given but comparators[{name!r}] is not 'range'"
+                )
+            low, high = (float(v) for v in pair)
+            if not low <= high or self.published.get(name) != low:
+                raise ComparatorError(
+                    f"{where}: ranges[{name!r}] = {tuple(pair)!r} must be (low, high) with low = "
+                    f"the published value {self.published.get(name)!r}"
+                )
+
+    def comparator(self, name: str) -> str:
+        """How the published value `name` is stated ("~" unless declared)."""
+        return self.comparators.get(name, "~")
+
+    def high(self, name: str) -> Optional[float]:
+        """The high end of a "range" statement (None otherwise)."""
+        pair = self.ranges.get(name)
+        return None if pair is None else float(pair[1])
 
 
 @dataclass(frozen=True)
@@ -89,7 +133,11 @@ class StudyResults:
     """What a study's figures are drawn from.
 
     tables: per table id, one row per experiment: label columns, then per compared metric
-    `<name>`, `<name>_ci_low`, `<name>_ci_high`, `paper_<name>`, `diff_<name>`.
+    `<name>`, `paper_<name>`, `comparator_<name>`, `agrees_<name>`, `diff_<name>` (the
+    distance to what the statement allows, 0 when a bound is satisfied: comparators.py),
+    `<name>_ci_low`, `<name>_ci_high` (cut to the values the quantity can take) and, with at
+    most three replications, `<name>_runs` (their values); with a "range" statement in the
+    table also `paper_high_<name>`.
     points: every metric of every experiment, long form (table, labels, metric, n, mean, std,
     ci_low, ci_high), as atmsim.sweep returns them.
     traces: each trace run with its Result.traces (cwnd, queues, utilization tables).

@@ -3,7 +3,7 @@ store, compare with the published values, draw the figures.
 
 This is the one path every study takes, whether the outcome is printed (`atmsim reproduce
 STUDY`) or written as a report folder (`--out`, or `all`). Each point runs
-`replication.replications` times (at least 4, 2 with --quick); a study whose points have a
+`replication.replications` times (at least 4, 3 with --quick); a study whose points have a
 random element but identical replications fails (`IdenticalReplications`). With
 `sensitivity`, the study's declared assumptions are swept one at a time on its declared subset
 (`sensitivity.py`) and the report gets a tornado figure.
@@ -15,19 +15,21 @@ runs only.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, cast
 
 from .. import _core
+from ..figure_style import bounded
 from ..literals import value_of
 from ..plan import Point
 from ..result import Result
 from ..store import Store
 from ..sweeps import execute
-from ..tables import summarize
-from . import agreement, replication
+from ..tables import plain, summarize
+from . import agreement, comparators, replication
 from . import sensitivity as sens
 from .assumptions import Assumption, Stated, concrete, document, expand, wildcard
 from .registry import Experiment, FigureFile, Study, StudyResults, TraceRun
@@ -130,9 +132,33 @@ def _relabelled(runs: "pd.DataFrame", experiments: Sequence[Experiment]) -> "pd.
     return out
 
 
+SHOWN_RUNS = 3  # with at most this many replications, tables show the values themselves
+
+
+def _runs_of(runs: Optional["pd.DataFrame"], metric: str) -> Dict[int, List[Optional[float]]]:
+    """Per point, the replications' values of `metric` (in run order); empty without a run
+    table or with more than SHOWN_RUNS replications at some point."""
+    if runs is None or metric not in runs.columns or "point" not in runs.columns:
+        return {}
+    order = ["point", "run"] if "run" in runs.columns else ["point"]
+    out: Dict[int, List[Optional[float]]] = {}
+    for point, group in runs.sort_values(order, kind="stable").groupby("point", sort=True):
+        out[int(cast(Any, point))] = [plain(float(v)) for v in group[metric]]
+    if any(len(v) > SHOWN_RUNS for v in out.values()):
+        return {}
+    return out
+
+
 def _comparison(
-    study: Study, points: "pd.DataFrame", experiments: Sequence[Experiment]
+    study: Study,
+    points: "pd.DataFrame",
+    experiments: Sequence[Experiment],
+    runs: Optional["pd.DataFrame"] = None,
 ) -> Dict[str, "pd.DataFrame"]:
+    """Per table, one row per experiment: the simulated value, the published one with its
+    comparator, whether they agree and the distance to the statement (comparators.py), the
+    95 % interval cut to the quantity's bounds (figure_style.bounded, as the figures draw it)
+    and, with at most SHOWN_RUNS replications, the replications themselves (`<name>_runs`)."""
     import pandas as pd
 
     out: Dict[str, pd.DataFrame] = {}
@@ -144,20 +170,55 @@ def _comparison(
             row: Dict[str, Any] = {"point": i, **{k: exp.labels.get(k) for k in spec.labels}}
             for c in spec.compared:
                 row[f"paper_{c.name}"] = exp.published.get(c.name)
+                known = exp.published.get(c.name) is not None
+                row[f"comparator_{c.name}"] = exp.comparator(c.name) if known else None
+                row[f"paper_high_{c.name}"] = exp.high(c.name)
             rows.append(row)
         frame = pd.DataFrame(rows)
         if not len(frame):
             continue
+        ranged = {c.name for c in spec.compared if (frame[f"comparator_{c.name}"] == "range").any()}
         for c in spec.compared:
             est = points[points["metric"] == c.metric].set_index("point")
             frame[c.name] = frame["point"].map(est["mean"])
-            frame[f"{c.name}_ci_low"] = frame["point"].map(est["ci_low"])
-            frame[f"{c.name}_ci_high"] = frame["point"].map(est["ci_high"])
-            paper = pd.to_numeric(frame[f"paper_{c.name}"], errors="coerce")
-            frame[f"diff_{c.name}"] = frame[c.name] - paper
+            low = frame["point"].map(est["ci_low"])
+            high = frame["point"].map(est["ci_high"])
+            diffs, agree, lows, highs = [], [], [], []
+            for k in range(len(frame)):
+                paper = frame.at[k, f"paper_{c.name}"]
+                comparator = str(frame.at[k, f"comparator_{c.name}"] or "~")
+                hi_end = frame.at[k, f"paper_high_{c.name}"]
+                sim = frame.at[k, c.name]
+                tol = comparators.tolerance(paper, c.unit, (low.iloc[k], high.iloc[k]))
+                d = comparators.distance(sim, paper, comparator, hi_end)
+                diffs.append(float("nan") if d is None else d)
+                agree.append(comparators.agrees(sim, paper, comparator, tol, hi_end))
+                lo_k, hi_k = float(low.iloc[k]), float(high.iloc[k])
+                if not (math.isnan(lo_k) or math.isnan(hi_k)):
+                    lo_k, hi_k = bounded(c.name, lo_k, hi_k)
+                lows.append(lo_k)
+                highs.append(hi_k)
+            frame[f"agrees_{c.name}"] = agree
+            frame[f"diff_{c.name}"] = diffs
+            frame[f"{c.name}_ci_low"] = lows
+            frame[f"{c.name}_ci_high"] = highs
+            shown = _runs_of(runs, c.metric)
+            if shown:
+                frame[f"{c.name}_runs"] = frame["point"].map(lambda p, s=shown: s.get(int(p)))
         ordered = list(spec.labels)
         for c in spec.compared:
-            ordered += [c.name, f"paper_{c.name}", f"diff_{c.name}", f"{c.name}_ci_low", f"{c.name}_ci_high"]
+            ordered += [c.name, f"paper_{c.name}"]
+            if c.name in ranged:
+                ordered.append(f"paper_high_{c.name}")
+            ordered += [
+                f"comparator_{c.name}",
+                f"agrees_{c.name}",
+                f"diff_{c.name}",
+                f"{c.name}_ci_low",
+                f"{c.name}_ci_high",
+            ]
+            if f"{c.name}_runs" in frame:
+                ordered.append(f"{c.name}_runs")
         out[spec.id] = frame[ordered].reset_index(drop=True)
     return out
 
@@ -286,7 +347,7 @@ def reproduce_study(
     if derive is not None:
         run_table = derive(run_table)
     indexed = summarize(run_table, by=["point"])
-    compared = _comparison(study, indexed, experiments)
+    compared = _comparison(study, indexed, experiments, run_table)
     traces = (
         []
         if out_dir is None

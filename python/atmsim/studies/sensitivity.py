@@ -17,8 +17,20 @@ per experiment and replication. It does not see interactions; where two assumpti
 might explain a gap, the doc says so as a question rather than a finding.
 
 The outcome per published number and assumption: the mean at each value with its interval,
-the smallest and largest mean over the range (the tornado bar), and whether some value brings
-the simulated number within its interval of the published one ("explained by X at v").
+the smallest and largest mean over the range (the tornado bar), and the verdicts.
+
+Verdicts are joint (`verdicts`). A published number the baseline does not agree with
+(studies/comparators.py: a bound not satisfied, a point further than half its printed unit and
+the replications' 95 % half-width, the tolerance fixed before looking) is "explained by X = v"
+only if at that one value every published number of its family agrees: the rows the paper
+reports together, the table id or the study's declared `family(experiment)` (Goyal: one
+experiment of a table), over the rows of the sensitivity subset; the numbers the value moves
+further from the paper are named. Agreement by a wide interval alone is noise: the value's
+mean must also close at least a quarter of the number's gap and not add to the family's total
+distance. One value lands near almost any single number when 8-10
+assumptions of 2-8 values are swept; a whole family is a test. Otherwise the verdict is "not
+explained: a model question", with the closest value and the numbers it leaves out. Values are
+one at a time: a combination of two assumptions is not examined here.
 """
 
 from __future__ import annotations
@@ -28,11 +40,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, cast
 
+from ..figure_style import bounded
 from ..literals import value_of
 from ..plan import Point
 from ..store import Store
 from ..sweeps import execute
 from ..tables import summarize
+from . import comparators
 from .assumptions import Assumption, Pairs, concrete, document, expand, fmt_value
 from .registry import Experiment, Study
 
@@ -192,10 +206,18 @@ def _rows(
             if c.metric not in est.index:
                 continue
             r: Any = est.loc[c.metric]
+            # The interval cut to the values the quantity can take, as everywhere else.
+            lo, hi = float(r["ci_low"]), float(r["ci_high"])
+            if not (math.isnan(lo) or math.isnan(hi)):
+                lo, hi = bounded(c.name, lo, hi)
             rows.append(
                 {
                     "experiment": var.experiment,
                     "table": exp.table,
+                    "family": family_of(study, exp),
+                    "comparator": exp.comparator(c.name),
+                    "unit": c.unit,
+                    "published_high": exp.high(c.name),
                     "label": label(exp),
                     "metric": c.name,
                     "metric_label": c.label,
@@ -204,8 +226,8 @@ def _rows(
                     "value": var.value,
                     "n": int(r["n"]),
                     "mean": float(r["mean"]),
-                    "ci_low": float(r["ci_low"]),
-                    "ci_high": float(r["ci_high"]),
+                    "ci_low": lo,
+                    "ci_high": hi,
                     "published": _float(exp.published.get(c.name)),
                 }
             )
@@ -221,6 +243,13 @@ def _rows(
             if any(o["assumption"] == a.name and o["experiment"] == base_row["experiment"] for o in rows):
                 out.append(dict(base_row, assumption=a.name, value=used[a.name]))
     return out
+
+
+def family_of(study: Study, exp: Experiment) -> str:
+    """The rows the paper reports together with `exp`: the study's `family(exp)` if it
+    declares one, else the table id."""
+    declared = getattr(study, "family", None)
+    return str(declared(exp)) if declared is not None else exp.table
 
 
 def _float(v: Any) -> float:
@@ -311,9 +340,19 @@ def effects(points: "pd.DataFrame", used: Dict[str, Any]) -> "pd.DataFrame":
             }
         )
     frame = pd.DataFrame(out, columns=cols)
-    return frame.sort_values(
+    frame = frame.sort_values(
         ["experiment", "metric", "swing"], ascending=[True, True, False], kind="stable"
     ).reset_index(drop=True)
+    frame.attrs["points"] = _Held(points)  # for the joint verdicts (`verdicts`)
+    return frame
+
+
+class _Held:
+    """A frame kept in another frame's attrs: compared by identity, so that pandas, which
+    compares attrs when it concatenates, never compares two frames element-wise."""
+
+    def __init__(self, frame: "pd.DataFrame") -> None:
+        self.frame = frame
 
 
 def _swing(low: float, high: float) -> float:
@@ -343,74 +382,179 @@ def _within(published: float, row: Any) -> bool:
     return not (math.isnan(lo) or math.isnan(hi)) and lo <= published <= hi
 
 
-def verdicts(effects_: "pd.DataFrame", gap: float = 0.05) -> List[str]:
-    """For each published number far from the baseline (more than `gap`, absolute for
-    fractions, relative for quantities, and outside the baseline's 95 % interval): which
-    assumption at which value brings it within reach (its interval contains the published
-    value), or that none does. A gap inside the baseline's own interval is said to be within
-    the noise of the replications, not attributed."""
+@dataclass(frozen=True)
+class _Cell:
+    """One published number of a family at one setting: where it lands and whether it agrees."""
+
+    experiment: Any
+    metric: str
+    head: str
+    mean: float
+    distance: float
+    agrees: bool
+
+
+def _cell(row: Any, mean: float, ci: Tuple[float, float]) -> Tuple[float, bool]:
+    """Distance to the statement and agreement of `mean` (comparators.py), the tolerance fixed
+    by the published value's printed unit and the interval `ci`."""
+    pub = float(row["published"])
+    comparator = _text(row.get("comparator"), "~")
+    hi = row.get("published_high")
+    unit = row.get("unit")
+    tol = comparators.tolerance(pub, None if _missing(unit) else float(unit), ci)
+    d = comparators.distance(mean, pub, comparator, None if _missing(hi) else hi)
+    ok = comparators.agrees(mean, pub, comparator, tol, None if _missing(hi) else hi)
+    return (float("nan") if d is None else d), bool(ok)
+
+
+def _missing(v: Any) -> bool:
+    if v is None:
+        return True
+    try:
+        return math.isnan(float(v))
+    except (TypeError, ValueError):
+        return False
+
+
+def _text(v: Any, default: str) -> str:
+    return v if isinstance(v, str) else default
+
+
+def _size(cell: "_Cell", row: Any) -> float:
+    """|distance| of a number to its statement, relative for quantities (so that numbers of
+    several units add up)."""
+    pub = float(row["published"])
+    d = abs(cell.distance)
+    if math.isnan(d):
+        return 0.0
+    return d / abs(pub) if bool(row["relative"]) and pub else d
+
+
+def _far(cell: "_Cell", row: Any, gap: float) -> bool:
+    """Whether a number lies more than `gap` from its statement (relative for quantities)."""
+    pub = float(row["published"])
+    d = abs(cell.distance) / abs(pub) if bool(row["relative"]) and pub else abs(cell.distance)
+    return d > gap
+
+
+def verdicts(
+    effects_: "pd.DataFrame", gap: float = 0.05, points: Optional["pd.DataFrame"] = None
+) -> List[str]:
+    """One line per published number the baseline does not agree with and that lies more than
+    `gap` from its statement (absolute for fractions, relative for quantities): explained by
+    the one assumption value at which its whole family agrees (the numbers that value moves
+    further away named), or not explained, a model question, with the closest value and the
+    numbers it leaves out. `points` (default: `effects_.attrs["points"]`, which `effects`
+    sets) holds the mean of every published number at every value swept."""
+    held = effects_.attrs.get("points")
+    pts = points if points is not None else (held.frame if isinstance(held, _Held) else None)
+    if pts is None or not len(pts) or not len(effects_):
+        return []
+    pts = pts.copy()
+    if "family" not in pts:
+        pts["family"] = pts["table"]
     lines: List[str] = []
-    for _, g in effects_.groupby(["experiment", "metric"], sort=False):
-        first = g.iloc[0]
+    first_of = {(r["experiment"], r["metric"]): r for _, r in pts.iterrows()}
+    # The baseline per published number, with its agreement.
+    base: Dict[Tuple[Any, str], _Cell] = {}
+    key: Any
+    for key, g in effects_.groupby(["experiment", "metric"], sort=False):
+        e, m = key
         known = g[g["baseline"].notna()]
+        first = g.iloc[0]
         pub = float(first["published"])
         if math.isnan(pub) or not len(known):
             continue
-        base = float(known["baseline"].iloc[0])
-        blo, bhi = known["baseline_ci"].iloc[0]
-        diff = abs(base - pub) / abs(pub) if first["relative"] and pub else abs(base - pub)
-        if diff <= gap:
+        row = first_of.get((e, m))
+        if row is None:
             continue
-        head = f"{first['label']}, {first['metric_label']}: simulated {base:.3g}, paper {pub:.3g}"
-        if not (math.isnan(blo) or math.isnan(bhi)) and blo <= pub <= bhi:
-            lines.append(
-                f"{head}: inside the baseline's 95 % interval [{blo:.3g}, {bhi:.3g}] "
-                f"(too few replications to call it a disagreement)"
-            )
-            continue
-        # Explained: the paper's value inside the interval of a value the study does not use,
-        # whose mean also closes at least a quarter of the gap (a wide interval alone from
-        # two replications is not an explanation).
-        hits = g[g["reaches"] & ((g["closest_mean"] - pub).abs() <= 0.75 * abs(base - pub))]
-        if len(hits):
-            parts = [
-                f"{h['assumption']} = {fmt_value(h['closest_value'])} (gives {h['closest_mean']:.3g})"
-                for _, h in hits.iterrows()
-            ]
-            lines.append(f"{head}: explained by assumption " + "; or ".join(parts))
-            continue
-        numeric = g["low_value"].apply(_is_number) & g["high_value"].apply(_is_number)
-        bracket = g[numeric & (g["low"] <= pub) & (pub <= g["high"])]
-        if len(bracket):
-            parts = [
-                f"{b['assumption']} between {fmt_value(b['low_value'])} (gives "
-                f"{b['low']:.3g}) and {fmt_value(b['high_value'])} (gives {b['high']:.3g})"
-                for _, b in bracket.iterrows()
-            ]
-            lines.append(
-                f"{head}: within the range of assumption "
-                + "; or ".join(parts)
-                + " (no value swept reaches it; one in between may)"
-            )
-            continue
-        tried = g[g["closest_value"].notna()]
-        if not len(tried):
-            continue
-        best: Any = tried.loc[cast(Any, (tried["closest_mean"] - pub).abs().idxmin())]
-        left = abs(float(best["closest_mean"]) - pub)
-        if left <= 0.5 * abs(base - pub):
-            lines.append(
-                f"{head}: partly explained by assumption {best['assumption']} = "
-                f"{fmt_value(best['closest_value'])} (gives {best['closest_mean']:.3g}: "
-                f"the gap shrinks from {abs(base - pub):.3g} to {left:.3g})"
-            )
-            continue
-        lines.append(
-            f"{head}: not explained by any declared assumption (the closest, "
-            f"{best['assumption']} = {fmt_value(best['closest_value'])}, gives "
-            f"{best['closest_mean']:.3g}): a model question"
+        mean = float(known["baseline"].iloc[0])
+        d, ok = _cell(row, mean, tuple(known["baseline_ci"].iloc[0]))
+        head = f"{first['label']}, {first['metric_label']}: simulated {mean:.3g}, paper " + (
+            comparators.label(_text(row.get("comparator"), "~"), pub, row.get("published_high"), _g3)
         )
+        base[(e, m)] = _Cell(e, str(m), head, mean, d, ok)
+    family = {(r["experiment"], r["metric"]): str(r["family"]) for _, r in pts.iterrows()}
+    swept = pts[pts["assumption"] != BASELINE]
+    for fam in dict.fromkeys(family[k] for k in base):
+        members = [k for k in base if family[k] == fam]
+        wrong = [k for k in members if not base[k].agrees and _far(base[k], first_of[k], gap)]
+        if not wrong:
+            continue
+        sub = swept[[(e, m) in set(members) for e, m in zip(swept["experiment"], swept["metric"])]]
+        # Every (assumption, value) swept in the family, the family's numbers at that value
+        # (a number the assumption does not reach keeps its baseline).
+        candidates: List[Tuple[str, Any, Dict[Tuple[Any, str], _Cell]]] = []
+        used = {a: effects_[effects_["assumption"] == a]["used"].iloc[0] for a in sub["assumption"].unique()}
+        for (a, _), g in sub.groupby(["assumption", sub["value"].map(repr)], sort=False):
+            value = g["value"].iloc[0]
+            if _eq(value, used.get(a)):
+                continue
+            at: Dict[Tuple[Any, str], _Cell] = dict(base)
+            for _, r in g.iterrows():
+                k = (r["experiment"], r["metric"])
+                if k not in base or _missing(r["mean"]):
+                    continue
+                d, ok = _cell(r, float(r["mean"]), (r["ci_low"], r["ci_high"]))
+                at[k] = _Cell(k[0], k[1], base[k].head, float(r["mean"]), d, ok)
+            candidates.append((str(a), value, {k: at[k] for k in members}))
+        joint = [c for c in candidates if all(cell.agrees for cell in c[2].values())]
+        base_total = sum(_size(base[j], first_of[j]) for j in members)
+        n = len(members)
+        for k in wrong:
+            # Agreement by a wide interval alone is noise, not an explanation: the value's
+            # mean must also close a quarter of this number's gap, and not add to the family's.
+            explained = [
+                c
+                for c in joint
+                if abs(c[2][k].distance) <= 0.75 * abs(base[k].distance)
+                and sum(_size(c[2][j], first_of[j]) for j in members) <= base_total + 1e-12
+            ]
+            if explained:
+                parts = []
+                for a, value, cells in explained:
+                    away = [
+                        f"{_short(cells[j].head)} ({_g3(base[j].distance)} -> {_g3(cells[j].distance)})"
+                        for j in members
+                        if j != k and abs(cells[j].distance) > abs(base[j].distance) + 1e-12
+                    ]
+                    parts.append(
+                        f"{a} = {fmt_value(value)} (gives {cells[k].mean:.3g}; all {n} published "
+                        f"values of {fam} agree at it; moves away: {', '.join(away) or 'none'})"
+                    )
+                lines.append(f"{base[k].head}: explained by assumption " + "; or ".join(parts))
+                continue
+            if not candidates:
+                lines.append(
+                    f"{base[k].head}: not explained: a model question (no declared assumption swept here)"
+                )
+                continue
+            best = max(
+                candidates,
+                key=lambda c: (
+                    sum(cell.agrees for cell in c[2].values()),
+                    c[2][k].agrees,
+                    -abs(c[2][k].distance),
+                ),
+            )
+            a, value, cells = best
+            out = [_short(cells[j].head) for j in members if not cells[j].agrees]
+            lines.append(
+                f"{base[k].head}: not explained: a model question (no declared value brings "
+                f"all {n} published values of {fam} within tolerance; the closest, {a} = "
+                f"{fmt_value(value)}, gives {cells[k].mean:.3g} here and leaves "
+                f"{len(out)} of {n} out: {', '.join(out)})"
+            )
     return lines
+
+
+def _g3(v: Any) -> str:
+    return f"{float(v):.3g}"
+
+
+def _short(head: str) -> str:
+    """A number's name without its values: "T: buffer=1000, efficiency"."""
+    return head.split(": simulated", 1)[0]
 
 
 def run(
@@ -508,7 +652,7 @@ def render(s: Sensitivity) -> str:
                 f"{fmt_value(r['low_value'])} .. {r['high']:.3g} [{_ci(r['high_ci'])}] at "
                 f"{fmt_value(r['high_value'])}  (swing {r['swing']:.3g})"
             )
-    for line in verdicts(s.effects):
+    for line in verdicts(s.effects, points=s.points):
         lines.append(f"  * {line}")
     for note in s.notes:
         lines.append(f"  note: {note}")

@@ -131,14 +131,23 @@ MIRO_FREE_FRACTION = {0.8e9: 0.60, 1.0e9: 0.50, 1.2e9: 0.40}
 @dataclass(frozen=True)
 class Statement:
     """One stated number: the figure, the point it belongs to (labels of the experiment), the
-    compared quantity, the value and the sentence it comes from."""
+    compared quantity, the value, the sentence it comes from and how the sentence states it
+    (studies/comparators.py): "=" for "equal to", "grab 149.4", "sticks to one"; "~" for
+    "about"; "<=" for "does not exceed" and "or even less"; "<" for "below".
+
+    Bound statements of the text, all here: figure 2 "the goodput does not exceed 83 Mbit/s"
+    (<= 83), "dropping to 0.5 or even less" (<= 0.5); figures 8-11 Ba-Pa without shaping "the
+    efficiency remains very poor, below 0.8" (< 0.8). Not compared as a row: "the TCP goodput
+    can be at most either 22.5, or 33.8, or 45.1 Mbit/s" (the shaping caps, the paper's
+    arithmetic: ITALY_MAX_GOODPUT_MBPS), and the comparisons between curves ("always greater
+    than", "higher than") in QUALITATIVE."""
 
     figure: str
     point: Mapping[str, object]
     quantity: str
     value: float
     quote: str
-    bound: str = "="  # "=", "<=" (at most) or ">=" (at least)
+    comparator: str = "="  # "=", "~", "<", "<=", ">", ">=" (studies/comparators.py)
 
 
 STATEMENTS: List[Statement] = [
@@ -157,7 +166,7 @@ STATEMENTS: List[Statement] = [
         "goodput_mbps",
         83.0,
         "while without shaping the goodput does not exceed 83 Mbit/s, for 5000-cell node buffers",
-        bound="<=",
+        comparator="<=",
     ),
     Statement(
         "2",
@@ -175,7 +184,7 @@ STATEMENTS: List[Statement] = [
         "as soon as the total traffic offered to the network exceeds the bottleneck link "
         "capacity, the efficiency of the TCP protocol becomes very poor, dropping to 0.5 "
         "or even less",
-        bound="<=",
+        comparator="<=",
     ),
     Statement(
         "4",
@@ -198,6 +207,7 @@ STATEMENTS: List[Statement] = [
         "efficiency",
         0.5,
         "As soon as the link becomes overloaded, the TCP efficiency drops to about 0.5",
+        comparator="~",
     ),
     Statement(
         "4",
@@ -205,6 +215,7 @@ STATEMENTS: List[Statement] = [
         "efficiency",
         0.5,
         "As soon as the link becomes overloaded, the TCP efficiency drops to about 0.5",
+        comparator="~",
     ),
     Statement(
         "6",
@@ -220,6 +231,20 @@ STATEMENTS: List[Statement] = [
         1.0,
         "when buffers are 1000 cells long all connections attain efficiency 1",
     ),
+]
+# Figures 8-11, Ba-Pa with neither TCP nor background shaped, 100 and 1000-cell buffers.
+STATEMENTS += [
+    Statement(
+        figure,
+        {"shaping": "none", "bg_shaped": False},
+        "efficiency_Ba-Pa",
+        0.8,
+        "when no shaping is used, and the buffer size is increased from 100 to 1000 cells. The "
+        "goodput of the connection increases significantly with the larger buffers, but the "
+        "efficiency remains very poor, below 0.8",
+        comparator="<",
+    )
+    for figure in ("8-9", "10-11")
 ]
 
 # Qualitative statements, compared in the report notes.
@@ -247,10 +272,24 @@ def shaped_goodput_cap_mbps(rate_bps: float) -> float:
     return rate_bps / (53 * 8) / cells * SEGMENT_OCTETS * 8 / 1e6
 
 
+def _of(figure: str, labels: Mapping[str, object]) -> List[Statement]:
+    return [
+        st
+        for st in STATEMENTS
+        if st.figure == figure and all(labels.get(k) == v for k, v in st.point.items())
+    ]
+
+
 def published(figure: str, labels: Mapping[str, object]) -> Dict[str, Optional[float]]:
     """The stated values whose point matches `labels` (every key of the statement's point)."""
-    out: Dict[str, Optional[float]] = {}
-    for st in STATEMENTS:
-        if st.figure == figure and all(labels.get(k) == v for k, v in st.point.items()):
-            out[st.quantity] = st.value
-    return out
+    return {st.quantity: st.value for st in _of(figure, labels)}
+
+
+def comparators(figure: str, labels: Mapping[str, object]) -> Dict[str, str]:
+    """How each stated value of the point is stated ("~" left out: the default)."""
+    return {st.quantity: st.comparator for st in _of(figure, labels) if st.comparator != "~"}
+
+
+def quotes(figure: str, labels: Mapping[str, object]) -> Dict[str, str]:
+    """The sentence each stated value of the point comes from, with its figure."""
+    return {st.quantity: f'"{st.quote}", figure {figure}' for st in _of(figure, labels)}

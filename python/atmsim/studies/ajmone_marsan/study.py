@@ -14,6 +14,7 @@ included), retransmissions excluded, i.e. atmsim's goodput x 9180/9140.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
@@ -46,7 +47,7 @@ FIG4_RATES_MBPS = (15.0, 150 / 9, 18.75, 150 / 7, 25.0, 30.0, 37.5, 50.0, 75.0)
 QUICK_FIG4_RATES_MBPS = (25.0, 30.0, 37.5, 50.0)
 
 GOODPUT = Compared("goodput_mbps", "derived.goodput_mbps", "total TCP goodput (Mb/s)", relative=True)
-EFFICIENCY = Compared("efficiency", "derived.efficiency", "TCP efficiency")
+EFFICIENCY = Compared("efficiency", "derived.efficiency", "TCP efficiency", unit=0.01)
 TCP_LINK = Compared(
     "tcp_link_mbps", "derived.tcp_link_mbps", "TCP cells on L0 (Mb/s, link level)", relative=True
 )
@@ -61,11 +62,11 @@ def _per_flow(names: Sequence[str]) -> List[Compared]:
         out.append(
             Compared(f"goodput_{n}", f"derived.goodput_mbps.{n}", f"{n} goodput (Mb/s)", relative=True)
         )
-        out.append(Compared(f"efficiency_{n}", f"derived.efficiency.{n}", f"{n} efficiency"))
+        out.append(Compared(f"efficiency_{n}", f"derived.efficiency.{n}", f"{n} efficiency", unit=0.01))
     return out
 
 
-EFF_MIN = Compared("efficiency_min", "derived.efficiency_min", "lowest efficiency")
+EFF_MIN = Compared("efficiency_min", "derived.efficiency_min", "lowest efficiency", unit=0.01)
 
 
 def _shaping_label(shaping: net.Shaping) -> str:
@@ -214,6 +215,8 @@ def _two_node(
             text, f"ajmone-marsan figure {table}: " + " ".join(f"{k}={v}" for k, v in labels.items())
         ),
         published=data.published(table, labels),
+        comparators=data.comparators(table, labels),
+        quotes=data.quotes(table, labels),
         cost=duration * 0.5,
     )
 
@@ -235,6 +238,8 @@ def _italy(
             text, f"ajmone-marsan figure {table}: " + " ".join(f"{k}={v}" for k, v in labels.items())
         ),
         published=data.published(table, labels),
+        comparators=data.comparators(table, labels),
+        quotes=data.quotes(table, labels),
         cost=duration * 4 * total / 1e9,
     )
 
@@ -249,7 +254,9 @@ def table2_compared() -> Tuple[List[Compared], Dict[float, Dict[str, float]]]:
         for i, (a, b) in enumerate(zip(path, path[1:]), start=1):
             key = f"load_{name}_{i}"
             compared.append(
-                Compared(key, f"derived.load.{a}->{b}", f"{name} link {i} ({a}->{b}) background load")
+                Compared(
+                    key, f"derived.load.{a}->{b}", f"{name} link {i} ({a}->{b}) background load", unit=0.01
+                )
             )
             for total in data.ITALY_TOTALS_BPS:
                 published[total][key] = data.TABLE2[name][total][i - 1]
@@ -294,7 +301,8 @@ def notes(quick: bool, results: StudyResults) -> List[str]:
             )
             out.append(
                 f"figure {st.figure} ({where}): {st.quantity} atmsim "
-                f"{_fmt(r[st.quantity])}, paper {st.bound} {st.value:g} "
+                f"{_fmt(r[st.quantity])}, paper {st.comparator} {st.value:g}"
+                f"{_agreement(r.get('agrees_' + st.quantity))} "
                 f'("{st.quote[:90]}...")'
             )
     t2 = results.tables.get("T2")
@@ -305,6 +313,12 @@ def notes(quick: bool, results: StudyResults) -> List[str]:
             ]
             out.append(f"Table 2 check at {r['total_gbps']:g} Gb/s (simulated/paper): " + ", ".join(parts))
     return out
+
+
+def _agreement(agrees: Any) -> str:
+    if agrees is None or (isinstance(agrees, float) and math.isnan(agrees)):
+        return ""
+    return " (agrees)" if bool(agrees) else " (does not agree)"
 
 
 class AjmoneMarsanStudy:

@@ -127,6 +127,21 @@ STATEMENTS: List[Statement] = (
     ]
 )
 
+# How the compared values are stated (studies/comparators.py; missing = "~"): the saturation
+# goodputs "approximately gamma = 7.3, 12.2, 16.6" / "FCVC gets gamma = 9.6, 18.9, 27.4" are
+# points ("~"); B_av is the paper's arithmetic, printed as such ("="); "FCVC guarantees no
+# cell losses" is 0 ("="). The paper has no numeric bound statement ("more than", "less
+# than"): its other comparisons are between curves ("very close to a theoretical bound",
+# "a maximum around MSS = 2048", QUALITATIVE).
+COMPARATORS: Dict[str, str] = {"b_av_mbps": "=", "abr_cells_lost": "="}
+QUOTES: Dict[str, str] = {
+    "goodput_mbps": '"PRCA achieves approximately gamma = 7.3, 12.2, 16.6 Mbit/s, for the '
+    'respective values of b_g, whereas FCVC gets gamma = 9.6, 18.9, 27.4 Mbit/s", section IV',
+    "b_av_mbps": '"At ATM level the corresponding values of the average available bandwidth '
+    'are B_av = 13.6, 25, 34.6 Mbit/s respectively", section IV',
+    "abr_cells_lost": '"FCVC guarantees no cell losses", section II.D',
+}
+
 QUALITATIVE = {
     "fig5_fcvc": "the goodput increases with MSS for FCVC; it is very close to eta_OH x B_av, "
     "diverging slightly only for very short segments",

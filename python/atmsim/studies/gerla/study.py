@@ -104,6 +104,8 @@ def _experiment(table: str, control: str, b_g: float, sources: int, mss: int, du
         published["b_av_mbps"] = data.B_AV_MBPS[b_g]
     if control == "fcvc":
         published["abr_cells_lost"] = 0.0  # "FCVC guarantees no cell losses"
+    comparators = {k: data.COMPARATORS[k] for k in published if k in data.COMPARATORS}
+    quotes = {k: data.QUOTES[k] for k in published if k in data.QUOTES}
     return Experiment(
         table=table,
         labels=labels,
@@ -112,6 +114,8 @@ def _experiment(table: str, control: str, b_g: float, sources: int, mss: int, du
             f"gerla figure {table}: {control} b_g {b_g} N {sources} MSS {mss}",
         ),
         published=published,
+        comparators=comparators,
+        quotes=quotes,
         cost=duration * (1 + sources / 15),
     )
 

@@ -3,10 +3,25 @@ WFQ-based switches, LAN and WAN), for `atmsim reproduce gfr-bonaventure`.
 
 The figures themselves are plots without printed values; only what the text says in numbers
 is compared. Each statement: figure, TCP preset, privileged MCR (cells/s), the compared
-column (see gfr_bonaventure_study), the value, and the sentence it comes from. "About",
-"slightly less than", "close to", "more than" and "less than" are taken at the stated round
-value. Statements whose MCR the text does not give are in UNPLACED (compared in the notes with
-the mean over the MCR points), not in the tables.
+column (see gfr_bonaventure_study), the value, the sentence it comes from, and how the
+sentence states it (its comparator, studies/comparators.py): "about", "close to", "almost",
+"similar to", "twice", "only once" are points ("~"), read at their printed precision or the
+replications' interval; "is equal to", "is", "no cell losses", "did not reach" are "="; "less
+than" / "slightly less than" are "<", "more than" / "slightly larger than" are ">" (the
+"slightly" is not made a range: the paper gives no second end). Statements whose MCR the text
+does not give are in UNPLACED (compared in the notes with the mean over the MCR points), not in
+the tables.
+
+The bound statements of the text (sections 4-9), all with their comparator below: figure 5
+"slightly less than four times" (< 4 RTO per 10 MB), "slightly less than 50%" tagged (< 0.5);
+figure 9 "slightly larger than 14 milliseconds" (> 14 ms); figure 14 "Less than 1%" tagged
+(< 0.01), "always more than 50% full" (> 4096 cells); figure 22 "more than 20 times per 10
+MBytes" (> 20); figure 23 "more than one fifth of the AAL5-PDUs ... tagged" (> 0.2). Bounds in
+the text that are not a table value here: figure 5 "less than 50% of its reserved bandwidth"
+(the same point as "about 18 Mbps"), section 6 "still less than 50% of its reserved
+throughput" (LBO 2048, TCP_fast; in QUALITATIVE), figure 24 "almost does not even reach its
+reserved throughput" (QUALITATIVE), and section 5 "a window of at least 120 KBytes" (the
+paper's arithmetic, not a measurement).
 """
 
 from __future__ import annotations
@@ -23,6 +38,7 @@ class Statement:
     column: str
     value: float
     quote: str
+    comparator: str = "~"  # how the sentence states the value (studies/comparators.py)
 
 
 STATEMENTS: List[Statement] = [
@@ -58,6 +74,7 @@ STATEMENTS: List[Statement] = [
         "rto_per_10mb",
         4.0,
         "the retransmission timer expired on average slightly less than four times during each transfer",
+        comparator="<",
     ),
     Statement(
         "5",
@@ -67,6 +84,7 @@ STATEMENTS: List[Statement] = [
         0.5,
         "With its MCR set to 100000 cells per second, slightly less than 50% of the "
         "AAL5-PDUs sent by the privileged source were tagged",
+        comparator="<",
     ),
     Statement(
         "5",
@@ -84,6 +102,7 @@ STATEMENTS: List[Statement] = [
         0.0,
         "the output buffer of the bottleneck switch did not reach the HBO threshold, and "
         "only CLP=1 AAL5-PDUs were discarded",
+        comparator="=",
     ),
     Statement(
         "7",
@@ -131,6 +150,7 @@ STATEMENTS: List[Statement] = [
         14.0,
         "with a 180000 cells per second MCR, the average packet round-trip-time for the "
         "privileged source was slightly larger than 14 milliseconds",
+        comparator=">",
     ),
 ]
 
@@ -145,6 +165,7 @@ STATEMENTS += [
         "the simulations performed with an MCR of 180000 cells per second and a 512 bytes "
         "MSS for the privileged source [...] Less than 1% of the segments sent by the "
         "privileged source were CLP=1 segments",
+        comparator="<",
     ),
     Statement(
         "14",
@@ -161,6 +182,7 @@ STATEMENTS += [
         "mean_queue_cells",
         4096.0,
         "the output buffer of the bottleneck switch is on average always more than 50% full",
+        comparator=">",
     ),
     Statement(
         "14",
@@ -169,6 +191,7 @@ STATEMENTS += [
         "rtt_ms",
         12.6,
         "Such a high occupancy [...] corresponds to an average round-trip-time of 12.6 milliseconds",
+        comparator="=",
     ),
     Statement(
         "14",
@@ -189,6 +212,7 @@ STATEMENTS += [
         "with the MCR of the privileged source set to 180000 cells per second, the "
         "average packet delay from the privileged source to the privileged destination "
         "is equal to 1.16 milliseconds",
+        comparator="=",
     ),
     Statement(
         "17",
@@ -198,6 +222,7 @@ STATEMENTS += [
         32.7,
         "while the average packet delay from a background source to the corresponding "
         "background destination is 32.7 milliseconds",
+        comparator="=",
     ),
     Statement(
         "22",
@@ -207,6 +232,7 @@ STATEMENTS += [
         20.0,
         "With an MCR set to 20000 cells per second, the retransmission timer of the "
         "privileged source expired more than 20 times per 10 MBytes transfer",
+        comparator=">",
     ),
     Statement(
         "23",
@@ -216,6 +242,7 @@ STATEMENTS += [
         0.2,
         "On average, more than one fifth of the AAL5-PDUs sent by the privileged source "
         "are tagged by the F-GCRA",
+        comparator=">",
     ),
 ]
 # Figure 16: "there were no cell losses, and [...] the available throughput was fairly
@@ -230,6 +257,7 @@ for _mcr in (20000, 60000, 100000, 140000, 180000):
             "bottleneck_drops",
             0.0,
             "the simulations performed with a 9140 bytes MSS showed that there were no cell losses",
+            comparator="=",
         ),
         Statement(
             "16",
@@ -270,6 +298,7 @@ for _figure, _preset in (("lbo0", "tcp_default"), ("lbo0-sack", "tcp_sack")):
             LBO0_KBPS,
             "each TCP source is only able to achieve a throughput of 275 kilobits per second "
             "with their MCR set to 20000 cells per second",
+            comparator="=",
         ),
         Statement(
             _figure,
@@ -279,6 +308,7 @@ for _figure, _preset in (("lbo0", "tcp_default"), ("lbo0-sack", "tcp_sack")):
             LBO0_KBPS,
             "each TCP source is only able to achieve a throughput of 275 kilobits per second "
             "with their MCR set to 20000 cells per second",
+            comparator="=",
         ),
         Statement(
             _figure,
@@ -288,6 +318,7 @@ for _figure, _preset in (("lbo0", "tcp_default"), ("lbo0-sack", "tcp_sack")):
             LBO0_KBPS,
             "With its MCR set to 180000 cells per second, the privileged source still achieves "
             "only 275 kilobits per second",
+            comparator="=",
         ),
     ]
 STATEMENTS += [
@@ -356,8 +387,20 @@ QUALITATIVE = {
 }
 
 
+def _of(figure: str, preset: str, mcr: int) -> List[Statement]:
+    return [s for s in STATEMENTS if s.figure == figure and s.preset == preset and s.mcr == mcr]
+
+
 def published(figure: str, preset: str, mcr: int) -> Dict[str, Optional[float]]:
     """The stated values for one point, by compared column."""
-    return {
-        s.column: s.value for s in STATEMENTS if s.figure == figure and s.preset == preset and s.mcr == mcr
-    }
+    return {s.column: s.value for s in _of(figure, preset, mcr)}
+
+
+def comparators(figure: str, preset: str, mcr: int) -> Dict[str, str]:
+    """How each stated value of one point is stated ("~" ones left out: the default)."""
+    return {s.column: s.comparator for s in _of(figure, preset, mcr) if s.comparator != "~"}
+
+
+def quotes(figure: str, preset: str, mcr: int) -> Dict[str, str]:
+    """The sentence each stated value of one point comes from, with its figure."""
+    return {s.column: f'"{s.quote}", figure {figure}' for s in _of(figure, preset, mcr)}

@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
 from ...numbers import fmt as _fmt
 from ...scenario import Scenario
 from ..assumptions import Assumption
+from ..comparators import label as _label
 from ..registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
+from ..replication import replications
 from ..sensitivity import Subset
 from . import assumptions as declared
 from . import data, setups
@@ -59,7 +61,7 @@ RTO = Compared("rto_per_10mb", "flows.priv.rto_per_10mb", "RTO expirations per 1
 RETX = Compared(
     "retx_kb_per_10mb", "derived.priv_retx_kb_per_10mb", "KB retransmitted per 10 MB", relative=True
 )
-TAGGED = Compared("tagged_fraction", "flows.priv.tagged_fraction", "tagged fraction")
+TAGGED = Compared("tagged_fraction", "flows.priv.tagged_fraction", "tagged fraction", unit=0.01)
 HBO = Compared("hbo_drops", f"ports.{BOTTLENECK}.drops.hbo", "HBO drops (cells)")
 QUEUE = Compared(
     "mean_queue_cells", f"ports.{BOTTLENECK}.mean_queue_cells", "mean bottleneck queue (cells)", relative=True
@@ -67,7 +69,10 @@ QUEUE = Compared(
 RTT = Compared("rtt_ms", "derived.priv_rtt_ms", "privileged mean RTT (ms)", relative=True)
 DROPS = Compared("bottleneck_drops", f"ports.{BOTTLENECK}.cells_dropped", "cells dropped at the bottleneck")
 FAIR = Compared(
-    "priv_fair_ratio", "derived.priv_fair_ratio", "privileged goodput / its MCR-weighted share of the total"
+    "priv_fair_ratio",
+    "derived.priv_fair_ratio",
+    "privileged goodput / its MCR-weighted share of the total",
+    unit=0.1,  # "in proportion to the MCR" prints no digits: read as 1.0
 )
 PRIV_DELAY = Compared(
     "priv_delay_ms", "derived.priv_delay_ms", "privileged mean packet delay (ms)", relative=True
@@ -183,6 +188,7 @@ def _experiment(
     setup: setups.Setup, mcr: int, duration: float, published: Dict[str, Optional[float]]
 ) -> Experiment:
     text = setup.scenario_text(mcr, duration)
+    stated = setup.mode != "ubr"  # figure 4's values are the reserved rates, not statements
     return Experiment(
         table=setup.figure,
         labels={
@@ -195,6 +201,8 @@ def _experiment(
         ),
         published=published,
         cost=duration * setup.cost(),
+        comparators=data.comparators(setup.figure, setup.preset, mcr) if stated else {},
+        quotes=data.quotes(setup.figure, setup.preset, mcr) if stated else {},
     )
 
 
@@ -342,6 +350,17 @@ def _comparisons(results: StudyResults) -> List[str]:
     return out
 
 
+def _stated(comparator: str, value: float) -> str:
+    """A stated value with its comparator: "~18e+06", "> 20", "= 0"."""
+    return f"~{value:g}" if comparator == "~" else _label(comparator, value)
+
+
+def _verdict(agrees: Any) -> str:
+    if agrees is None or (isinstance(agrees, float) and math.isnan(agrees)):
+        return ""
+    return ": agrees" if bool(agrees) else ": does not agree"
+
+
 def notes(quick: bool, results: StudyResults) -> List[str]:
     """The settings, then every number the paper's text states beside the simulated value,
     then the text's comparisons between the TCP variants and between figures."""
@@ -351,7 +370,7 @@ def notes(quick: bool, results: StudyResults) -> List[str]:
             f"quick mode: {QUICK_DURATION_S:g} s runs instead of the paper's "
             f"{net.DURATION_S:g} s, privileged MCR {', '.join(map(str, QUICK_MCRS))} "
             f"only (figures {', '.join(BASE_FIGURES)}; the others "
-            f"{', '.join(map(str, QUICK_OTHER_MCRS))}), {GfrBonaventureStudy.runs} "
+            f"{', '.join(map(str, QUICK_OTHER_MCRS))}), {replications(GfrBonaventureStudy.runs, True)} "
             "replications: noisy, for a first look"
         )
     labels = {c.name: c.label for t in GfrBonaventureStudy.tables for c in t.compared}
@@ -366,7 +385,8 @@ def notes(quick: bool, results: StudyResults) -> List[str]:
         out.append(
             f"figure {st.figure}, {st.preset}, MCR {st.mcr}: {labels[st.column]} atmsim "
             f"{_fmt(r[st.column])} (95 % CI {_fmt(r[st.column + '_ci_low'])}.."
-            f'{_fmt(r[st.column + "_ci_high"])}), paper ~{st.value:g} ("{st.quote}")'
+            f"{_fmt(r[st.column + '_ci_high'])}), paper {_stated(st.comparator, st.value)} "
+            f'("{st.quote}"){_verdict(r.get("agrees_" + st.column))}'
         )
     retx = {t: _metric_mean(results, t, "derived.retx_segments_all") for t in ("5", "7")}
     if retx["5"] and retx["7"] is not None:

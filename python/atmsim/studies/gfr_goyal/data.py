@@ -82,6 +82,17 @@ TABLE5_RATIO: Dict[int, Tuple[float, ...]] = {
 }
 # Prose after Table 5: maximum queue (cells) at the first backbone switch per experiment.
 TABLE5_MAX_QUEUE_CELLS: Dict[int, int] = {1: 3185, 2: 5980, 3: 11992}
+TABLE5_MAX_QUEUE_QUOTE = (
+    '"the maximum observed queue sizes in cells in the first backbone switch (the main '
+    'bottleneck) were 3185, 5980 and 11992 respectively", section 4 after Table 5'
+)
+# Comparators (studies/comparators.py): the printed table values and figure 3's throughputs are
+# points read at their printed precision ("~"); the maximum queues are stated as measured ("=").
+# Bound statements of the paper, none a compared value: figure 3 "over 600000 bytes" (the
+# no-drop case's mean window, which the study does not compare), Table 2 "approximately 126
+# Mbps at the TCP layer" (the capacity, the paper's arithmetic), Tables 4-5 "the achieved link
+# utilization was almost 100%", Table 3 / Table 5 "close to 1" (the printed ratios are
+# compared), section 2 "at least mu x_i / x" (a derivation).
 
 # Figure 3 (section 2): one SACK TCP, one segment dropped each time its cwnd reaches the
 # threshold (octets; None = no drop). The paper reads the mean window of the linear phase off

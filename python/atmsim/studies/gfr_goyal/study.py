@@ -34,13 +34,14 @@ if TYPE_CHECKING:
     import pandas as pd
 
 # Derived metrics (computed per run by derive_metrics).
-RATIO = Compared("ratio", "derived.ratio", "(mu_i/mu)/(r_i/r)")
+# Tables 2, 3 and 5 print two decimals; the maximum queues whole cells.
+RATIO = Compared("ratio", "derived.ratio", "(mu_i/mu)/(r_i/r)", unit=0.01)
 THROUGHPUT = Compared(
-    "throughput_mbps", "derived.throughput_mbps", "throughput per TCP (Mb/s)", relative=True
+    "throughput_mbps", "derived.throughput_mbps", "throughput per TCP (Mb/s)", relative=True, unit=0.01
 )
 
 MAX_QUEUE = Compared(
-    "max_queue_cells", "summary.max_queue_cells", "maximum queue at sw1->sw2 (cells)", relative=True
+    "max_queue_cells", "summary.max_queue_cells", "maximum queue at sw1->sw2 (cells)", relative=True, unit=1
 )
 
 # Figure 3: the window-controlled cases 125000 and 500000 octets in quick mode; all four full.
@@ -112,6 +113,8 @@ def _experiments_4_5(quick: bool) -> List[Experiment]:
                 labels={"experiment": e, "sum_r_i": data.TABLE4_TOTALS[e]},
                 scenario=scenario,
                 published={"max_queue_cells": data.TABLE5_MAX_QUEUE_CELLS[e]},
+                comparators={"max_queue_cells": "="},
+                quotes={"max_queue_cells": data.TABLE5_MAX_QUEUE_QUOTE},
                 cost=1.3,
             )
         )
@@ -204,6 +207,14 @@ class GfrGoyalStudy:
 
     def sensitivity_subset(self, quick: bool) -> Subset:
         return declared.sensitivity_subset(self.experiments(True))
+
+    def family(self, exp: Experiment) -> str:
+        """The rows the paper reports together: one experiment (a column of Tables 1-3, of
+        Tables 4-5) of a table; figure 3's four cases together."""
+        e = exp.labels.get("experiment")
+        if e is None:
+            return exp.table
+        return f"Tables {exp.table} experiment {e}" if "-" in exp.table else f"{exp.table} experiment {e}"
 
     tables = [
         PaperTable(

@@ -15,6 +15,16 @@ against the text. OCR damage repaired here (see shared/papers/README.md):
 Values printed as "1" are fairness 1.0. The paper is not always self-consistent (for example
 Table 4's Selective Drop at Z = 0.8 and Table 5's FBA at R = 0.9, Z = 0.8 differ slightly or
 greatly from the Selective Drop and FBA columns of Tables 2-3); each table is kept as printed.
+
+Comparators (studies/comparators.py): every compared value is a printed table cell, a point
+read at the table's precision (two decimals, whole cells: `Compared.unit`), so all are "~".
+The paper's bound statements are about those tables or about parameters, none a value of its
+own: section 4 "LAN simulations have very low efficiency values (less than 50%)" (Table 1's
+tail drop cells, each compared as printed), "the sum of the window sizes is less than 6 times
+the buffer size" (the configuration), "maximum possible throughput = ... 125.2 Mbps
+approximately" (the arithmetic of the efficiency's denominator), section 6 "any Z value
+between 0.8 and 1 produces good results" and section 7 "the best value of R was about 0.9 and
+Z about 0.8" (parameter choices), "the highest values of fairness (close to 1)".
 """
 
 from __future__ import annotations

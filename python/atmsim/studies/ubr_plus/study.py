@@ -24,9 +24,10 @@ from . import assumptions as declared
 from . import scenarios
 from .data import PaperRow
 
-EFFICIENCY = Compared("efficiency", "summary.efficiency", "efficiency")
-FAIRNESS = Compared("fairness", "summary.fairness", "fairness")
-MAX_QUEUE = Compared("max_queue_cells", "summary.max_queue_cells", "max queue (cells)", relative=True)
+# Tables 1-6 print two decimals and whole cells.
+EFFICIENCY = Compared("efficiency", "summary.efficiency", "efficiency", unit=0.01)
+FAIRNESS = Compared("fairness", "summary.fairness", "fairness", unit=0.01)
+MAX_QUEUE = Compared("max_queue_cells", "summary.max_queue_cells", "max queue (cells)", relative=True, unit=1)
 
 # Paper table number (as ubr_plus numbers them) -> report table id.
 TABLE_ID = {1: "1", 2: "2-3", 4: "4", 5: "5", 6: "6"}
