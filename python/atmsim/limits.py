@@ -25,8 +25,9 @@ DEFAULT_MEMORY_SHARE = 0.5
 
 
 class LimitError(ValueError):
-    """Input refused by a limit (too large, not text, or too costly to run); str() is one line
-    naming what and why."""
+    """Input refused by a limit: a scenario file over 16 MiB or not UTF-8, or a run or sweep
+    whose estimated memory exceeds the cap. A `ValueError`; str() is one line naming what and
+    why."""
 
 
 def decode(data: bytes, source: str) -> str:
@@ -60,7 +61,17 @@ def read_stdin() -> str:
 
 @dataclass(frozen=True)
 class Estimate:
-    """What one run is expected to cost (see crates/atmsim-core/src/estimate.rs)."""
+    """What one run is expected to cost, as `atmsim.estimate` returns it (the engine's model:
+    crates/atmsim-core/src/estimate.rs).
+
+    Attributes:
+        cells: Cells the hosts are expected to send (data, ACK, RM) plus credit cells.
+        cell_hops: Cells times the links each crosses.
+        events: Events the engine is expected to process (the report's `events`).
+        memory_bytes: Peak memory of the run, in bytes.
+        wall_s: Wall-clock time, in seconds, at the engine's nominal event rate
+            (`EVENTS_PER_WALL_S` in estimate.rs).
+    """
 
     cells: float
     cell_hops: float
@@ -69,6 +80,7 @@ class Estimate:
     wall_s: float
 
     def line(self) -> str:
+        """The estimate as one line of text ("1.2e+07 cells, ... wall time")."""
         return (
             f"{self.cells:.3g} cells, {self.events:.3g} events, "
             f"{format_bytes(self.memory_bytes)} memory, {format_duration(self.wall_s)} wall time"

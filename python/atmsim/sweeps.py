@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
 StoreLike = Union[Store, PathLike, None]
+"""Where a sweep keeps its runs: a path of a results store, an open `Store`, or None (in
+memory, nothing persists)."""
 
 
 class SweepError(Exception):
@@ -248,21 +250,50 @@ def sweep(
     detail: bool = False,
     max_memory: Optional[int] = None,
     text: Optional[str] = None,
-) -> "pd.DataFrame":
-    """Run a parameter study and return a tidy DataFrame.
+) -> pd.DataFrame:
+    """Run a parameter study with replications and return a tidy table.
 
-    grid: {dotted key: [values]}, crossed (cartesian product); zip: {dotted key: [values]},
-    all lists one length, advanced in lockstep and crossed with the grid. Each point runs
-    `runs` times; run r gets seed `atmsim.seeds.derive_seed(base_seed, r)`. overrides apply to
-    every point. Finished runs are committed to `store` (a path, default "results.sqlite"; a
-    Store; None keeps them in memory) and found there next time.
+    Each point runs `runs` times, run r with seed `derive_seed(base_seed, r)` (the same seeds
+    at every point). Each finished run is committed to the store at once and found there next
+    time, so an interrupted sweep resumes where it stopped. In a script, call it under
+    `if __name__ == "__main__":`: with the `spawn` and `forkserver` start methods the local
+    worker processes import the script.
 
-    Returns one row per (point, metric) with n, mean, std, ci_low, ci_high (95 % Student t),
-    or with summary=False one row per run (parameters and metrics as columns).
-    `.attrs["runs_computed"]` and `.attrs["runs_cached"]` say how many runs were computed now
-    and found in the store. max_memory (bytes) refuses, before anything runs, a sweep whose
-    estimated memory for the runs in flight exceeds it. text= gives TOML text whatever its
-    shape (see `atmsim.scenario.as_scenario`).
+    Args:
+        scenario: A `Scenario`, a path or TOML text, as for `run`.
+        grid: `{dotted key: [values]}`, crossed (the cartesian product of the lists).
+            Default None: no grid axes.
+        zip: `{dotted key: [values]}`, all lists one length, advanced in lockstep and crossed
+            with the grid. Default None: no zipped axes.
+        runs: Replications per point, at least 1.
+        overrides: Dotted-key overrides applied to every point, as for `run`.
+        base_seed: Base of the replications' seeds (an integer >= 0).
+        store: Where runs are committed and looked up: a path (default "results.sqlite" in
+            the working directory), an open `Store`, or None to keep them in memory.
+        executor: A `concurrent.futures.Executor` or a `dask.distributed.Client` to run on
+            (not shut down here). Default None: `jobs` local processes.
+        jobs: Local worker processes. Default None: one per core this process may use.
+        progress: Show a progress bar on stderr. Default None: only when stderr is a
+            terminal.
+        summary: Return one row per (point, metric); False: one row per run.
+        detail: Add every numeric field of every flow and port to the metrics.
+        max_memory: Refuse, before anything runs, a sweep whose estimated memory for the runs
+            in flight at once exceeds this many bytes. Default None: no check.
+        text: TOML text, as for `run`.
+
+    Returns:
+        A pandas DataFrame. With `summary`: one row per (point, metric) with `point`,
+            `scenario_hash`, one column per parameter, `metric`, `n`, `mean`, `std`, `ci_low`,
+            `ci_high` (95 % Student-t interval). Without: one row per run (identity columns,
+            parameters, metrics). `.attrs["runs_computed"]` and `.attrs["runs_cached"]` count
+            the runs computed now and those found in the store.
+
+    Raises:
+        ScenarioError: A point the engine rejects.
+        SweepSpecError: A bad grid, zip or run count (a `ValueError` naming the option).
+        LimitError: The estimated memory exceeds `max_memory`.
+        StoreError: The store cannot be opened or written.
+        SweepError: A worker runs another engine version than this process.
     """
     sc = as_scenario(scenario, text)
     fixed = tuple(normalize(overrides))
