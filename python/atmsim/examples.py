@@ -21,7 +21,8 @@ _SUFFIX = ".toml"
 
 
 class UnknownExample(LookupError):
-    """A name that is not one of the shipped scenarios."""
+    """A name that is not one of the shipped scenarios (a `LookupError`; the message lists
+    the names there are)."""
 
 
 def examples() -> List[str]:

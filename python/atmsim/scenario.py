@@ -85,6 +85,19 @@ def as_scenario(scenario: Optional[ScenarioLike] = None, text: Optional[str] = N
     The rule, with no guessing from the file system: an `os.PathLike` is a path; a `str` with a
     line break is TOML text (scenarios span lines), a `str` on one line is a path. TOML text on
     one line is given as `text=` (or as `Scenario(text)`).
+
+    Args:
+        scenario: A `Scenario`, a path or TOML text.
+        text: TOML text, whatever its shape.
+
+    Returns:
+        The Scenario (the one given, one read from the path, or one of the text).
+
+    Raises:
+        TypeError: Both or neither given, or a value of another type.
+        FileNotFoundError: A path that does not exist (the message says a one-line `str` is
+            taken for a path).
+        LimitError: A file larger than 16 MiB or not UTF-8.
     """
     if text is not None:
         if scenario is not None:

@@ -45,12 +45,27 @@ _LIGHT = "key, scenario, source, overrides, params, seed, run, engine_version, m
 
 
 class StoreError(Exception):
-    """A store that cannot be opened or used; str() starts with its path."""
+    """A store that cannot be opened or used (not an atmsim store, another format, disk full,
+    locked, damaged); str() is one line starting with its path."""
 
 
 @dataclass(frozen=True)
 class StoredRun:
-    """One row of the store, JSON columns decoded (result only if it was read)."""
+    """One row of the store, JSON columns decoded, as `Store.fetch` returns it.
+
+    Args:
+        key: The run's content key (`runkey.run_key`).
+        scenario: The scenario's TOML text, as given to the engine.
+        source: Where the text came from (a path, or `"<text>"`).
+        overrides: `(dotted key, TOML literal)` pairs, in the order applied.
+        params: `{dotted key: value}`: the overrides as values.
+        seed: The seed the run used.
+        run: Replication number within its point.
+        engine_version: Version of the engine that ran it.
+        metrics: `{metric: value}` (None for a missing value).
+        created_at: Unix time of the commit, in seconds.
+        result: The engine's full JSON report, if it was read (`with_result=True`).
+    """
 
     key: str
     scenario: str

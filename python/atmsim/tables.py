@@ -26,7 +26,14 @@ POINT_STATS = ["n", "mean", "std", "ci_low", "ci_high"]
 
 
 def plain(v: Any) -> Any:
-    """A table cell as a JSON-ready value: numpy scalars as Python ones, NaN as None."""
+    """A table cell as a JSON-ready value.
+
+    Args:
+        v: The cell.
+
+    Returns:
+        numpy scalars as Python ones, NaN as None, anything else unchanged.
+    """
     if hasattr(v, "item"):
         v = v.item()
     if isinstance(v, float) and math.isnan(v):

@@ -87,7 +87,9 @@ def section(doc: str, title: str) -> Optional[str]:
 
 
 def documented_args(doc: str) -> Set[str]:
-    body = section(doc, "Args") or ""
+    """Names the `Args:` section documents (for a dataclass that users read rather than
+    build, such as `limits.Estimate`, its `Attributes:` section instead)."""
+    body = section(doc, "Args") or section(doc, "Attributes") or ""
     indent = min((len(x) - len(x.lstrip()) for x in body.splitlines() if x.strip()), default=0)
     pattern = rf"^ {{{indent}}}\*{{0,2}}(\w+)(?: \([^)]*\))?:"
     return set(re.findall(pattern, body, re.M))
@@ -116,46 +118,70 @@ def stub_params(node: ast.FunctionDef) -> List[str]:
     return names
 
 
-def callables() -> List[Tuple[str, Optional[str], List[str], bool]]:
-    """(name, docstring, parameter names, returns a value) of every public function, every
-    public class (its constructor) and every public method of those classes."""
+Entry = Tuple[str, Optional[str], List[str], bool]
+
+
+def entries(label: str, obj: Any) -> List[Entry]:
+    """(label, docstring, parameter names, returns a value) of a function, or of a class (its
+    constructor) and each of its public methods and properties."""
+    if not inspect.isclass(obj):
+        return [(label, inspect.getdoc(obj), runtime_params(obj), returns_something(obj))]
+    if issubclass(obj, BaseException):
+        return [(label, obj.__doc__, [], False)]
+    # merge_init_into_class: the class docstring documents the constructor's parameters.
+    init = obj.__dict__.get("__init__")
+    doc = "\n\n".join(d for d in (obj.__doc__, getattr(init, "__doc__", None)) if d)
+    out: List[Entry] = [(label, doc, runtime_params(obj), False)]
+    for member, value in vars(obj).items():
+        if member.startswith("_"):
+            continue
+        if isinstance(value, property):
+            out.append((f"{label}.{member}", value.__doc__, [], False))
+            continue
+        func = value.__func__ if isinstance(value, (classmethod, staticmethod)) else value
+        if inspect.isfunction(func):
+            params = runtime_params(func)
+            out.append((f"{label}.{member}", inspect.getdoc(func), params, returns_something(func)))
+    return out
+
+
+def callables() -> List[Entry]:
+    """Entries of every name of `atmsim.__all__` (those from `_core` read from the stub)."""
     stub = stub_objects()
-    out: List[Tuple[str, Optional[str], List[str], bool]] = []
+    out: List[Entry] = []
     for name in PUBLIC:
-        if name in stub:
-            node = stub[name]
-            doc = ast.get_docstring(node)
-            if isinstance(node, ast.FunctionDef):
-                returns = node.returns is not None and ast.unparse(node.returns) != "None"
-                out.append((name, doc, stub_params(node), returns))
-            else:
-                out.append((name, doc, [], False))  # an exception: ValueError's constructor
-            continue
-        obj = getattr(atmsim, name)
-        if not inspect.isclass(obj):
-            out.append((name, inspect.getdoc(obj), runtime_params(obj), returns_something(obj)))
-            continue
-        if issubclass(obj, BaseException):
-            out.append((name, obj.__doc__, [], False))
-            continue
-        # merge_init_into_class: the class docstring documents the constructor's parameters.
-        init = obj.__dict__.get("__init__")
-        doc = "\n\n".join(d for d in (obj.__doc__, getattr(init, "__doc__", None)) if d)
-        out.append((name, doc, runtime_params(obj), False))
-        for member, value in vars(obj).items():
-            if member.startswith("_"):
-                continue
-            if isinstance(value, property):
-                out.append((f"{name}.{member}", value.__doc__, [], False))
-                continue
-            func = value.__func__ if isinstance(value, (classmethod, staticmethod)) else value
-            if inspect.isfunction(func):
-                params = runtime_params(func)
-                out.append((f"{name}.{member}", inspect.getdoc(func), params, returns_something(func)))
+        node = stub.get(name)
+        if isinstance(node, ast.FunctionDef):
+            returns = node.returns is not None and ast.unparse(node.returns) != "None"
+            out.append((name, ast.get_docstring(node), stub_params(node), returns))
+        elif isinstance(node, ast.ClassDef):
+            out.append((name, ast.get_docstring(node), [], False))  # an exception
+        else:
+            out.extend(entries(name, getattr(atmsim, name)))
+    return out
+
+
+# The modules behind the public names: their other public functions and classes (used by the
+# command line and the studies, and read with help()) follow the same rules.
+MODULES = ["runner", "sweeps", "scenario", "examples", "result", "store", "tables", "seeds", "limits"]
+
+
+def module_callables() -> List[Entry]:
+    out: List[Entry] = []
+    for short in MODULES:
+        module = importlib.import_module(f"atmsim.{short}")
+        for name, obj in vars(module).items():
+            if (
+                not name.startswith("_")
+                and callable(obj)
+                and getattr(obj, "__module__", None) == module.__name__
+            ):
+                out.extend(entries(f"{short}.{name}", obj))
     return out
 
 
 CALLABLES = callables()
+MODULE_CALLABLES = module_callables()
 
 
 def test_every_public_name_is_documented_under_the_name_users_import():
@@ -182,9 +208,19 @@ def test_no_public_name_is_documented_through_the_module_that_defines_it():
 
 @pytest.mark.parametrize("name,doc,params,returns", CALLABLES, ids=[c[0] for c in CALLABLES])
 def test_public_callables_document_their_parameters(name, doc, params, returns):
+    check_sections(name, doc, params, returns)
+
+
+@pytest.mark.parametrize("name,doc,params,returns", MODULE_CALLABLES, ids=[c[0] for c in MODULE_CALLABLES])
+def test_the_modules_behind_them_document_their_parameters(name, doc, params, returns):
+    check_sections(name, doc, params, returns)
+
+
+def check_sections(name: str, doc: Optional[str], params: List[str], returns: bool) -> None:
     assert doc and doc.strip(), f"atmsim.{name} has no docstring"
     if params:
-        assert section(doc, "Args") is not None, f"atmsim.{name}: no Args: section for {params}"
+        has_args = section(doc, "Args") is not None or section(doc, "Attributes") is not None
+        assert has_args, f"atmsim.{name}: no Args: section for {params}"
         undocumented = [p for p in params if p not in documented_args(doc)]
         assert not undocumented, f"atmsim.{name}: Args: does not name {undocumented}"
         unknown = sorted(documented_args(doc) - set(params))
