@@ -30,7 +30,8 @@ def derive_seed(base_seed: int, run: int) -> int:
         run: The replication number, 0, 1, 2, ...
 
     Returns:
-        The seed, 0 <= seed < 2**63 (`atmsim run FILE --seed S` repeats that run).
+        The seed, 0 <= seed < 2**63 (`atmsim run FILE --set ... --seed S` repeats that run
+            alone).
 
     Raises:
         ValueError: `base_seed` or `run` is negative.
