@@ -3,7 +3,15 @@
 from typing import List, Optional, Sequence, Tuple
 
 class ScenarioError(ValueError):
-    """A scenario that cannot be run; str(err) is 'field: reason'."""
+    """A scenario the engine rejects: a bad field, value or combination, or invalid TOML.
+
+    A `ValueError`, raised by `run`, `run_with_captures`, `estimate` and `sweep`; str(err) is
+    one line, "field: reason".
+
+    Attributes:
+        field: Dotted path of the offending field, e.g. "n_source.sources".
+        reason: Why it was rejected.
+    """
 
     field: str  # dotted path of the offending field, e.g. "n_source.sources"
     reason: str  # why it was rejected
@@ -45,7 +53,12 @@ CELL_BITS: int
 """Bits in one ATM cell on the wire: 53 octets (ITU-T I.361), the engine's `time::CELL_BITS`."""
 
 def version() -> str:
-    """Engine version, also recorded in every report as engine_version."""
+    """The engine's version.
+
+    Returns:
+        The version string (also `atmsim.__version__`), recorded in every report as
+            `engine_version` and part of every stored run's key.
+    """
 
 def eta_oh(mss: int, mean_bytes: float) -> float:
     """The credit/rate study's protocol-overhead bound eta_OH (its eq. 2): the fraction of the

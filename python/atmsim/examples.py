@@ -21,18 +21,33 @@ _SUFFIX = ".toml"
 
 
 class UnknownExample(LookupError):
-    """A name that is not one of the shipped scenarios."""
+    """A name that is not one of the shipped scenarios (a `LookupError`; the message lists
+    the names there are)."""
 
 
 def examples() -> List[str]:
-    """Names of the shipped scenarios (file names without `.toml`), sorted."""
+    """Names of the shipped scenarios.
+
+    Returns:
+        The names, sorted: file names without `.toml` (`"ubr-plus-lan5"`, ...), each one a
+            valid argument of `example` and `copy_example`.
+    """
     return sorted(p.name[: -len(_SUFFIX)] for p in _DIR.glob("*" + _SUFFIX))
 
 
 def example(name: str) -> Path:
-    """Path of the shipped scenario `name` (with or without `.toml`).
+    """Path of a shipped scenario, to run or read.
 
-    Raises UnknownExample (a LookupError) naming the scenarios there are.
+    Args:
+        name: One of `examples()`, with or without `.toml` (`"ubr-plus-lan5"`).
+
+    Returns:
+        The path of the scenario file inside the installed package (do not edit it there:
+            `copy_example` makes a copy).
+
+    Raises:
+        UnknownExample: No shipped scenario has that name (a `LookupError`; the message lists
+            the names there are).
     """
     stem = name[: -len(_SUFFIX)] if name.endswith(_SUFFIX) else name
     path = _DIR / (stem + _SUFFIX)
@@ -42,7 +57,17 @@ def example(name: str) -> Path:
 
 
 def describe(name: str) -> str:
-    """The first line of the scenario's leading comment, or "" if it has none."""
+    """The first line of a shipped scenario's leading comment.
+
+    Args:
+        name: One of `examples()`.
+
+    Returns:
+        That line without its `#`, or "" if the file starts with no comment.
+
+    Raises:
+        UnknownExample: No shipped scenario has that name.
+    """
     for line in example(name).read_text(encoding="utf-8").splitlines():
         if line.startswith("#"):
             return line.lstrip("#").strip()
@@ -52,11 +77,20 @@ def describe(name: str) -> str:
 
 
 def copy_example(name: str, dest: Optional[Union[str, Path]] = None, overwrite: bool = False) -> Path:
-    """Copy the shipped scenario `name` to `dest` and return the path written.
+    """Copy a shipped scenario, to edit it.
 
-    `dest` is a file path, or an existing directory to copy into (default: the working
-    directory), the file then keeping its name. An existing file is not replaced unless
-    `overwrite`: FileExistsError.
+    Args:
+        name: One of `examples()`, with or without `.toml`.
+        dest: A file path, or an existing directory to copy into under the scenario's own
+            file name. Default None: the working directory.
+        overwrite: Replace an existing file.
+
+    Returns:
+        The path written.
+
+    Raises:
+        UnknownExample: No shipped scenario has that name (a `LookupError`).
+        FileExistsError: The target exists and `overwrite` is False.
     """
     src = example(name)
     target = Path(dest) if dest is not None else Path.cwd()

@@ -25,12 +25,24 @@ DEFAULT_MEMORY_SHARE = 0.5
 
 
 class LimitError(ValueError):
-    """Input refused by a limit (too large, not text, or too costly to run); str() is one line
-    naming what and why."""
+    """Input refused by a limit: a scenario file over 16 MiB or not UTF-8, or a run or sweep
+    whose estimated memory exceeds the cap. A `ValueError`; str() is one line naming what and
+    why."""
 
 
 def decode(data: bytes, source: str) -> str:
-    """Scenario bytes as text: UTF-8 (a BOM allowed), at most MAX_SCENARIO_BYTES."""
+    """Scenario bytes as text.
+
+    Args:
+        data: The bytes, UTF-8 (a BOM allowed).
+        source: What they came from, for the message (a path, "<stdin>").
+
+    Returns:
+        The text, without the BOM.
+
+    Raises:
+        LimitError: More than `MAX_SCENARIO_BYTES` (16 MiB), or not UTF-8.
+    """
     if len(data) > MAX_SCENARIO_BYTES:
         raise LimitError(
             f"{source}: larger than {MAX_SCENARIO_BYTES // (1024 * 1024)} MiB; "
@@ -43,24 +55,63 @@ def decode(data: bytes, source: str) -> str:
 
 
 def read_limited(stream: IO[bytes], source: str) -> str:
-    """Read a scenario from a binary stream, never more than the limit plus one byte."""
+    """Read a scenario from a binary stream, never more than the limit plus one byte.
+
+    Args:
+        stream: The stream, read to its end or the limit.
+        source: What it is, for the message.
+
+    Returns:
+        The text, as `decode` gives it.
+
+    Raises:
+        LimitError: Larger than the limit, or not UTF-8.
+    """
     return decode(stream.read(MAX_SCENARIO_BYTES + 1), source)
 
 
 def read_file(path: "str | os.PathLike[str]") -> str:
-    """A scenario file's text (raises OSError if it cannot be opened, LimitError if it is too
-    large or not UTF-8)."""
+    """A scenario file's text.
+
+    Args:
+        path: The file.
+
+    Returns:
+        The text, as `decode` gives it.
+
+    Raises:
+        OSError: The file cannot be opened (FileNotFoundError if it does not exist).
+        LimitError: Larger than the limit, or not UTF-8.
+    """
     with open(path, "rb") as f:
         return read_limited(f, os.fspath(path))
 
 
 def read_stdin() -> str:
+    """A scenario from standard input, as `read_limited` reads it (source "<stdin>").
+
+    Returns:
+        The text.
+
+    Raises:
+        LimitError: Larger than the limit, or not UTF-8.
+    """
     return read_limited(sys.stdin.buffer, "<stdin>")
 
 
 @dataclass(frozen=True)
 class Estimate:
-    """What one run is expected to cost (see crates/atmsim-core/src/estimate.rs)."""
+    """What one run is expected to cost, as `atmsim.estimate` returns it (the engine's model:
+    crates/atmsim-core/src/estimate.rs).
+
+    Attributes:
+        cells: Cells the hosts are expected to send (data, ACK, RM) plus credit cells.
+        cell_hops: Cells times the links each crosses.
+        events: Events the engine is expected to process (the report's `events`).
+        memory_bytes: Peak memory of the run, in bytes.
+        wall_s: Wall-clock time, in seconds, at the engine's nominal event rate
+            (`EVENTS_PER_WALL_S` in estimate.rs).
+    """
 
     cells: float
     cell_hops: float
@@ -69,6 +120,11 @@ class Estimate:
     wall_s: float
 
     def line(self) -> str:
+        """The estimate for people.
+
+        Returns:
+            One line: "1.2e+07 cells, 3.4e+07 events, 45 MB memory, 2.3 s wall time".
+        """
         return (
             f"{self.cells:.3g} cells, {self.events:.3g} events, "
             f"{format_bytes(self.memory_bytes)} memory, {format_duration(self.wall_s)} wall time"
@@ -78,12 +134,29 @@ class Estimate:
 def estimate(
     text: str, overrides: Optional[List[Tuple[str, str]]] = None, seed: Optional[int] = None
 ) -> Estimate:
-    """The engine's cost estimate for scenario text (raises ScenarioError if invalid)."""
+    """The engine's cost estimate for scenario text (`atmsim.estimate` takes any scenario).
+
+    Args:
+        text: The scenario's TOML text.
+        overrides: `(dotted key, TOML literal)` pairs; None: none.
+        seed: Replaces `simulation.seed`; None: the scenario's.
+
+    Returns:
+        The `Estimate`.
+
+    Raises:
+        ScenarioError: The engine rejects the scenario.
+    """
     doc = json.loads(_core.estimate_json(text, list(overrides or []), seed))
     return Estimate(**{k: float(doc[k]) for k in ("cells", "cell_hops", "events", "memory_bytes", "wall_s")})
 
 
 def machine_memory() -> Optional[int]:
+    """The machine's physical memory.
+
+    Returns:
+        Bytes, or None where the system does not say (no `os.sysconf`).
+    """
     try:
         return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
     except (ValueError, OSError, AttributeError):
@@ -91,6 +164,12 @@ def machine_memory() -> Optional[int]:
 
 
 def default_max_memory() -> Optional[int]:
+    """The default memory cap of `--max-memory`.
+
+    Returns:
+        `DEFAULT_MEMORY_SHARE` (half) of the machine's memory in bytes, or None (no cap)
+            when it is unknown.
+    """
     total = machine_memory()
     return None if total is None else int(total * DEFAULT_MEMORY_SHARE)
 
@@ -99,7 +178,18 @@ _SIZE = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*([kKmMgGtT]?)i?[bB]?\s*$")
 
 
 def parse_size(text: str) -> Optional[int]:
-    """'8G', '500M', '1.5GiB', '123456' (bytes) -> bytes; 'off' or 'none' -> None (no cap)."""
+    """A `--max-memory` value in bytes.
+
+    Args:
+        text: A size with an optional binary unit: "8G", "500M", "1.5GiB", "123456"
+            (bytes); "off", "none" or "unlimited" for no cap.
+
+    Returns:
+        Bytes (units are powers of 1024), or None for no cap.
+
+    Raises:
+        LimitError: Not a size.
+    """
     if text.strip().lower() in ("off", "none", "unlimited"):
         return None
     m = _SIZE.match(text)
@@ -110,7 +200,17 @@ def parse_size(text: str) -> Optional[int]:
 
 
 def check_memory(est: Estimate, cap: Optional[int], what: str, concurrent: int = 1) -> None:
-    """Refuse when `concurrent` runs of this estimate would need more than `cap` bytes."""
+    """Refuse a run (or `concurrent` runs at once) that would need more memory than the cap.
+
+    Args:
+        est: The estimate of one run.
+        cap: The cap in bytes; None: no cap.
+        what: What is refused, for the message (a file, "sweep point ...").
+        concurrent: Runs of this estimate in flight at once.
+
+    Raises:
+        LimitError: `concurrent` times the estimated memory exceeds `cap`.
+    """
     need = est.memory_bytes * concurrent
     if cap is not None and need > cap:
         many = f" x {concurrent} concurrent runs" if concurrent > 1 else ""
@@ -122,6 +222,14 @@ def check_memory(est: Estimate, cap: Optional[int], what: str, concurrent: int =
 
 
 def format_bytes(n: float) -> str:
+    """A byte count for people.
+
+    Args:
+        n: Bytes.
+
+    Returns:
+        Three significant digits in decimal units ("1.5 GB", "12 kB", "800 B").
+    """
     for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
         if n >= scale:
             return f"{n / scale:.3g} {unit}"
@@ -129,6 +237,14 @@ def format_bytes(n: float) -> str:
 
 
 def format_duration(s: float) -> str:
+    """A duration for people.
+
+    Args:
+        s: Seconds.
+
+    Returns:
+        Three significant digits in s, min, h or days ("4.2 min", "1.3 days").
+    """
     if s >= 86400:
         return f"{s / 86400:.3g} days"
     if s >= 3600:

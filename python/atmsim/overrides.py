@@ -9,6 +9,9 @@ from __future__ import annotations
 from typing import Iterable, List, Mapping, Optional, Tuple, Union
 
 Overrides = Union[Mapping[str, object], Iterable[Union[str, Tuple[str, object]]], None]
+"""Dotted-key overrides of a scenario: a mapping `{"n_source.policy": "epd"}`, an iterable of
+`("dotted.key", value)` pairs or of `"key=value"` strings, or None (none). Values are str, int,
+float or bool, written as the TOML literal they mean (a str is taken as it is)."""
 
 
 def parse_set(item: str) -> Tuple[str, str]:

@@ -14,7 +14,15 @@ if TYPE_CHECKING:
 
 
 class Result:
-    """Report of one run. `.raw` is the engine's document as a dict; `.json` its text."""
+    """Report of one run, as `run` returns it: the engine's JSON document plus pandas views.
+
+    `.raw` is the document as a dict, `.json` its text; the properties below read from it
+    (fields and units: the "Report fields" page).
+
+    Args:
+        raw: The engine's report as a dict (what `json.loads` gives of `.json`).
+        text: The report's JSON text, if it is at hand. Default None: `json.dumps(raw)`.
+    """
 
     def __init__(self, raw: Dict[str, Any], text: Optional[str] = None) -> None:
         self.raw = raw
@@ -22,11 +30,20 @@ class Result:
 
     @classmethod
     def from_json(cls, text: str) -> "Result":
+        """A Result from the engine's JSON report.
+
+        Args:
+            text: The report as JSON text (what `atmsim run --json` prints).
+
+        Returns:
+            The Result, its `.json` that same text.
+        """
         return cls(json.loads(text), text)
 
     @property
     def flows(self) -> "pd.DataFrame":
-        """One row per TCP flow: name, goodput_bps, bytes_delivered, segments_sent, ..."""
+        """One row per TCP flow: name, goodput_bps (bit/s), bytes_delivered, segments_sent,
+        ... (a pandas DataFrame)."""
         import pandas as pd
 
         return pd.DataFrame(self.raw.get("flows", []))
@@ -52,7 +69,8 @@ class Result:
 
     @property
     def ports(self) -> "pd.DataFrame":
-        """One row per switch output port: name, cells_in, cells_out, cells_dropped, ..."""
+        """One row per switch output port: name, cells_in, cells_out, cells_dropped, ... (a
+        pandas DataFrame)."""
         import pandas as pd
 
         return pd.DataFrame(self.raw.get("ports", []))
@@ -70,31 +88,42 @@ class Result:
 
     @property
     def summary(self) -> Dict[str, Any]:
-        """total_goodput_bps, efficiency, fairness, max_queue_cells (bottleneck port), ..."""
+        """The run's summary (a dict): total_goodput_bps (bit/s), efficiency, fairness,
+        max_queue_cells (of the bottleneck port), ..."""
         return dict(self.raw.get("summary", {}))
 
     @property
     def seed(self) -> Optional[int]:
+        """The seed the run used (None if the report has none)."""
         return self.raw.get("seed")
 
     @property
     def duration_s(self) -> float:
+        """Simulated time, in seconds."""
         return float(self.raw["duration_s"])
 
     @property
     def wall_s(self) -> float:
+        """Wall-clock time the engine took, in seconds."""
         return float(self.raw["wall_s"])
 
     @property
     def events(self) -> int:
+        """Events the engine processed."""
         return int(self.raw["events"])
 
     @property
     def engine_version(self) -> Optional[str]:
+        """Version of the engine that produced the report (as `atmsim.version()`)."""
         return self.raw.get("engine_version")
 
     def bottleneck_port(self) -> Optional[Dict[str, Any]]:
-        """The port the summary names as bottleneck, else the one that sent the most cells."""
+        """The bottleneck port's row of the report.
+
+        Returns:
+            The port the summary names as bottleneck, else the one that sent the most cells,
+                as a dict of its report fields; None if the report lists no port.
+        """
         ports: List[Dict[str, Any]] = self.raw.get("ports", [])
         if not ports:
             return None

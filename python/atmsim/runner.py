@@ -20,14 +20,28 @@ def run(
     *,
     text: Optional[str] = None,
 ) -> Result:
-    """Run a scenario and return its Result.
+    """Run a scenario and return its report.
 
-    scenario is a Scenario, a path (os.PathLike, or a str on one line) or TOML text (a str
-    spanning lines); text= takes TOML text whatever its shape (see `scenario.as_scenario`).
+    Args:
+        scenario: A `Scenario`, a path (an `os.PathLike`, or a `str` on one line) or TOML text
+            (a `str` spanning lines). Give either this or `text`.
+        seed: Replaces the scenario's `simulation.seed` (an integer, 0 <= seed < 2**64).
+            Default None: the scenario's own seed.
+        overrides: Dotted-key overrides applied after the scenario's own: a mapping
+            (`{"n_source.policy": "epd"}`), or an iterable of `("dotted.key", value)` pairs or
+            `"key=value"` strings; values are str, int, float or bool.
+        text: TOML text, whatever its shape (a one-line scenario given as `scenario` would be
+            taken for a path).
 
-    seed replaces simulation.seed; overrides is a mapping or iterable of ("dotted.key", value)
-    pairs or "key=value" strings. Raises ScenarioError (a ValueError) for a scenario the
-    engine rejects and FileNotFoundError for a missing file.
+    Returns:
+        The run's `Result`: `.summary`, `.flows`, `.ports`, `.raw` (the engine's report).
+
+    Raises:
+        ScenarioError: The engine rejects the scenario (a `ValueError`; `.field` and `.reason`
+            say which field and why).
+        FileNotFoundError: The path does not exist.
+        LimitError: The file is larger than 16 MiB or not UTF-8 (a `ValueError`).
+        TypeError: Both `scenario` and `text`, neither, or an argument of another type.
     """
     sc = as_scenario(scenario, text)
     return Result.from_json(_core.run_json(sc.text, list(sc.overrides) + normalize(overrides), seed))
@@ -43,9 +57,23 @@ def run_with_captures(
 ) -> Tuple[Result, Dict[str, bytes]]:
     """Run a scenario and record its packet captures.
 
-    The capture points are those of the scenario's [capture] table plus `captures` (links
-    "from->to" or host names). Returns the Result and {file stem: pcap file contents}, one
-    classic pcap file (nanosecond timestamps) per capture point.
+    Args:
+        scenario: A `Scenario`, a path or TOML text, as for `run`.
+        seed: Replaces the scenario's `simulation.seed`, as for `run`.
+        overrides: Dotted-key overrides, as for `run`.
+        captures: Capture points besides those of the scenario's `[capture]` table: links
+            `"from->to"` or host names.
+        text: TOML text, as for `run`.
+
+    Returns:
+        The run's `Result` and `{file stem: pcap file contents}`, one classic pcap file
+            (nanosecond timestamps) per capture point.
+
+    Raises:
+        ScenarioError: The engine rejects the scenario or a capture point.
+        FileNotFoundError: The path does not exist.
+        LimitError: The file is larger than 16 MiB or not UTF-8.
+        TypeError: Both `scenario` and `text`, neither, or an argument of another type.
     """
     sc = as_scenario(scenario, text)
     report, files = _core.run_with_captures(
@@ -60,9 +88,24 @@ def estimate(
     overrides: Overrides = None,
     *,
     text: Optional[str] = None,
-) -> "Estimate":
-    """What running the scenario would cost, without running it: cells, events,
-    memory_bytes and wall_s (an `atmsim.limits.Estimate`)."""
+) -> Estimate:
+    """What running the scenario would cost, without running it.
+
+    Args:
+        scenario: A `Scenario`, a path or TOML text, as for `run`.
+        seed: Replaces the scenario's `simulation.seed`, as for `run`.
+        overrides: Dotted-key overrides, as for `run`.
+        text: TOML text, as for `run`.
+
+    Returns:
+        An `atmsim.limits.Estimate`: `cells`, `cell_hops`, `events`, `memory_bytes` (bytes)
+            and `wall_s` (seconds of wall-clock time).
+
+    Raises:
+        ScenarioError: The engine rejects the scenario (the run would not start either).
+        FileNotFoundError: The path does not exist.
+        LimitError: The file is larger than 16 MiB or not UTF-8.
+    """
     from .limits import estimate as engine_estimate
 
     sc = as_scenario(scenario, text)

@@ -15,27 +15,65 @@ from .overrides import Overrides, normalize
 
 @dataclass(frozen=True)
 class Scenario:
-    """Scenario text, where it came from (for messages), and dotted-key overrides applied to it
-    before any given when it is run (`(key, TOML literal)` pairs, in order)."""
+    """A scenario's TOML text, where it came from, and overrides to apply to it.
+
+    `atmsim.load` makes one from a file; `Scenario(text)` from text in memory. Frozen:
+    `with_overrides` returns a copy.
+
+    Args:
+        text: The scenario as TOML text (the format of the scenario files).
+        source: Where the text came from, for messages and the results store (a path, or
+            the default `"<text>"`).
+        overrides: `(dotted key, TOML literal)` pairs applied, in order, before any given
+            when it is run (`run(..., overrides=...)`).
+    """
 
     text: str
     source: str = "<text>"
     overrides: Tuple[Tuple[str, str], ...] = ()
 
-    def with_overrides(self, overrides: Overrides = None, **values: object) -> "Scenario":
-        """A copy with more overrides: a mapping or pairs of ("dotted.key", value), "key=value"
-        strings, or keyword arguments with `__` for dots (`n_source__policy="epd"`)."""
+    def with_overrides(self, overrides: Overrides = None, **values: object) -> Scenario:
+        """A copy with more overrides, applied after the ones it has.
+
+        Args:
+            overrides: A mapping `{"dotted.key": value}`, or an iterable of
+                `("dotted.key", value)` pairs or `"key=value"` strings; values are str, int,
+                float or bool.
+            **values: More overrides as keyword arguments, `__` standing for a dot
+                (`n_source__policy="epd"` is `n_source.policy`).
+
+        Returns:
+            A new `Scenario`; this one is unchanged.
+
+        Raises:
+            ValueError: A `"key=value"` string without `=` or with an empty key.
+            TypeError: A value that is not a str, int, float or bool.
+        """
         extra = normalize(overrides) + normalize({k.replace("__", "."): v for k, v in values.items()})
         return Scenario(self.text, self.source, self.overrides + tuple(extra))
 
 
 ScenarioLike = Union[Scenario, str, "os.PathLike[str]"]
+"""What `run`, `estimate` and `sweep` take as a scenario: a `Scenario`, a path (an
+`os.PathLike`, or a `str` on one line) or TOML text (a `str` spanning lines)."""
 
 
-def load(path: Union[str, "os.PathLike[str]"], overrides: Overrides = None) -> Scenario:
-    """Read a scenario file, optionally with overrides by dotted key. Raises FileNotFoundError
-    (an OSError) if it does not exist, and LimitError (a ValueError) if it is larger than
-    `limits.MAX_SCENARIO_BYTES` or not UTF-8."""
+def load(path: Union[str, os.PathLike[str]], overrides: Overrides = None) -> Scenario:
+    """Read a scenario file.
+
+    Args:
+        path: The scenario file (TOML), a `str` or an `os.PathLike`.
+        overrides: Dotted-key overrides carried with the scenario and applied when it is run,
+            as for `Scenario.with_overrides`.
+
+    Returns:
+        A `Scenario` with the file's text, `source` set to the path.
+
+    Raises:
+        FileNotFoundError: The file does not exist (other `OSError`s for other failures).
+        LimitError: The file is larger than 16 MiB (`limits.MAX_SCENARIO_BYTES`) or not
+            UTF-8 (a `ValueError`).
+    """
     from .limits import read_file
 
     return Scenario(text=read_file(path), source=os.fspath(path), overrides=tuple(normalize(overrides)))
@@ -47,6 +85,19 @@ def as_scenario(scenario: Optional[ScenarioLike] = None, text: Optional[str] = N
     The rule, with no guessing from the file system: an `os.PathLike` is a path; a `str` with a
     line break is TOML text (scenarios span lines), a `str` on one line is a path. TOML text on
     one line is given as `text=` (or as `Scenario(text)`).
+
+    Args:
+        scenario: A `Scenario`, a path or TOML text.
+        text: TOML text, whatever its shape.
+
+    Returns:
+        The Scenario (the one given, one read from the path, or one of the text).
+
+    Raises:
+        TypeError: Both or neither given, or a value of another type.
+        FileNotFoundError: A path that does not exist (the message says a one-line `str` is
+            taken for a path).
+        LimitError: A file larger than 16 MiB or not UTF-8.
     """
     if text is not None:
         if scenario is not None:

@@ -19,10 +19,22 @@ _TAG = "atmsim-seed-v1"
 
 
 def derive_seed(base_seed: int, run: int) -> int:
-    """Seed of replication `run` (0, 1, 2, ...) of a sweep whose base seed is `base_seed`.
+    """Seed of one replication of a sweep.
 
-    derive_seed(b, r) = first 8 bytes of SHA-256("atmsim-seed-v1:<b>:<r>") as a big-endian
-    integer, shifted right by one bit (0 <= seed < 2**63).
+    `derive_seed(b, r)` is the first 8 bytes of SHA-256 of `"atmsim-seed-v1:<b>:<r>"` as a
+    big-endian integer, shifted right by one bit: the same on every machine and in every
+    order the runs are scheduled in.
+
+    Args:
+        base_seed: The sweep's base seed (`sweep(..., base_seed=1)`), an integer >= 0.
+        run: The replication number, 0, 1, 2, ...
+
+    Returns:
+        The seed, 0 <= seed < 2**63 (`atmsim run FILE --set ... --seed S` repeats that run
+            alone).
+
+    Raises:
+        ValueError: `base_seed` or `run` is negative.
     """
     if base_seed < 0 or run < 0:
         raise ValueError(f"base seed and run number must be >= 0, got {base_seed}, {run}")

@@ -45,12 +45,27 @@ _LIGHT = "key, scenario, source, overrides, params, seed, run, engine_version, m
 
 
 class StoreError(Exception):
-    """A store that cannot be opened or used; str() starts with its path."""
+    """A store that cannot be opened or used (not an atmsim store, another format, disk full,
+    locked, damaged); str() is one line starting with its path."""
 
 
 @dataclass(frozen=True)
 class StoredRun:
-    """One row of the store, JSON columns decoded (result only if it was read)."""
+    """One row of the store, JSON columns decoded, as `Store.fetch` returns it.
+
+    Args:
+        key: The run's content key (`runkey.run_key`).
+        scenario: The scenario's TOML text, as given to the engine.
+        source: Where the text came from (a path, or `"<text>"`).
+        overrides: `(dotted key, TOML literal)` pairs, in the order applied.
+        params: `{dotted key: value}`: the overrides as values.
+        seed: The seed the run used.
+        run: Replication number within its point.
+        engine_version: Version of the engine that ran it.
+        metrics: `{metric: value}` (None for a missing value).
+        created_at: Unix time of the commit, in seconds.
+        result: The engine's full JSON report, if it was read (`with_result=True`).
+    """
 
     key: str
     scenario: str
@@ -69,7 +84,15 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 
 class Store:
-    """An open results store. Use `open_store(path)`; close it (or use `with`) when done."""
+    """An open results store (SQLite), one row per finished run.
+
+    Made by `open_store(path)`, not directly; close it (or use it in a `with` block) when
+    done.
+
+    Args:
+        connection: The open SQLite connection.
+        path: The store's path (":memory:" for one kept in memory), for messages.
+    """
 
     def __init__(self, connection: sqlite3.Connection, path: str) -> None:
         self._db = connection
@@ -90,7 +113,26 @@ class Store:
         metrics: Dict[str, Optional[float]],
         result: str,
     ) -> bool:
-        """Commit one finished run. False if a run with this key was already stored."""
+        """Commit one finished run, in its own transaction.
+
+        Args:
+            key: The run's content key (`runkey.run_key`): the row's primary key.
+            scenario: The scenario's TOML text, as given to the engine.
+            source: Where the text came from (a path, or `"<text>"`).
+            overrides: `(dotted key, TOML literal)` pairs, in the order applied.
+            params: `{dotted key: value}`: the overrides as values.
+            seed: The seed the run used.
+            run: Replication number within its point.
+            engine_version: Version of the engine that ran it.
+            metrics: `{metric: value}`, as `metrics.flatten` gives of the report.
+            result: The engine's full JSON report.
+
+        Returns:
+            True if stored, False if a run with this key was already there (it is kept).
+
+        Raises:
+            StoreError: The database cannot be written (disk full, locked, ...).
+        """
         row = (
             key,
             scenario,
@@ -118,16 +160,36 @@ class Store:
     # -- reading ---------------------------------------------------------------------------
 
     def count(self) -> int:
+        """How many runs are stored.
+
+        Returns:
+            The number of stored runs.
+        """
         with self._errors():
             (n,) = self._db.execute("SELECT COUNT(*) FROM runs").fetchone()
         return int(n)
 
     def keys(self) -> Set[str]:
+        """Which runs are stored.
+
+        Returns:
+            The keys of all stored runs.
+        """
         with self._errors():
             return {k for (k,) in self._db.execute("SELECT key FROM runs")}
 
     def existing(self, keys: Iterable[str]) -> Set[str]:
-        """The subset of `keys` already stored."""
+        """Which of these runs are stored already.
+
+        Args:
+            keys: Run keys (`runkey.run_key`).
+
+        Returns:
+            The subset of `keys` that is stored.
+
+        Raises:
+            StoreError: One of them is stored with a damaged result (not an atmsim report).
+        """
         wanted = list(keys)
         found: Set[str] = set()
         with self._errors():
@@ -150,8 +212,16 @@ class Store:
         return found
 
     def fetch(self, keys: Optional[Sequence[str]] = None, with_result: bool = False) -> List[StoredRun]:
-        """Stored runs with these keys (in that order; missing ones skipped), or all of them
-        in the order they were committed."""
+        """Read stored runs.
+
+        Args:
+            keys: Run keys to read, in the order wanted (missing ones are skipped); None:
+                every run, in the order they were committed.
+            with_result: Also read each run's full report (the bulk of the file).
+
+        Returns:
+            One `StoredRun` per run found.
+        """
         columns = _LIGHT + (", result" if with_result else "")
         out: List[StoredRun] = []
         with self._errors():
@@ -168,15 +238,31 @@ class Store:
         return out
 
     def result(self, key: str) -> Optional[Dict[str, Any]]:
-        """The full engine report of one run, or None."""
+        """The full engine report of one run.
+
+        Args:
+            key: The run's key.
+
+        Returns:
+            The report as a dict, or None if no run has that key.
+        """
         with self._errors():
             row = self._db.execute("SELECT result FROM runs WHERE key = ?", (key,)).fetchone()
         return None if row is None else dict(json.loads(row[0]))
 
     def runs(self, detail: bool = False) -> "Any":
-        """Tidy pandas DataFrame, one row per stored run: identity columns (key, source,
-        scenario_hash, run, seed, engine_version, created_at), one column per parameter and
-        one per metric (see atmsim.metrics). detail=True adds every flow and port field."""
+        """Every stored run as a run table.
+
+        Args:
+            detail: Add every numeric field of every flow and port to the metrics (reads the
+                full reports: slower).
+
+        Returns:
+            A pandas DataFrame, one row per stored run: identity columns (key, source,
+                scenario_hash, run, seed, engine_version, created_at), one column per
+                parameter and one per metric (see `atmsim.metrics`); `summarize` turns it into
+                per-point statistics.
+        """
         from .tables import runs_frame
 
         return runs_frame(self.fetch(with_result=detail), detail=detail)
@@ -184,6 +270,7 @@ class Store:
     # -- lifetime --------------------------------------------------------------------------
 
     def close(self) -> None:
+        """Close the database; every committed run is on disk already."""
         self._db.close()
 
     def __enter__(self) -> "Store":
@@ -259,10 +346,20 @@ def _refuse_foreign(name: str) -> None:
 
 
 def open_store(path: Optional[PathLike] = DEFAULT_PATH, create: bool = True) -> Store:
-    """Open (or create) a results store. path None keeps it in memory (nothing persists).
+    """Open (or create) a results store.
 
-    Raises StoreError for a path that cannot be opened, a file that is not an atmsim store,
-    or (with create=False) a store that does not exist.
+    Args:
+        path: The SQLite file, a `str` or an `os.PathLike` (default "results.sqlite" in the
+            working directory); None keeps the store in memory (nothing persists).
+        create: Create the file if it does not exist.
+
+    Returns:
+        The open `Store`; close it, or use it in a `with` block.
+
+    Raises:
+        StoreError: The path cannot be opened (a directory, a missing parent directory), the
+            file is not an atmsim store or has another store format, or with `create=False`
+            the store does not exist.
     """
     name = IN_MEMORY if path is None else os.fspath(path)
     if name != IN_MEMORY:

@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
 StoreLike = Union[Store, PathLike, None]
+"""Where a sweep keeps its runs: a path of a results store, an open `Store`, or None (in
+memory, nothing persists)."""
 
 
 class SweepError(Exception):
@@ -47,13 +49,31 @@ class SweepError(Exception):
 
 
 def compute(text: str, overrides: List[Tuple[str, str]], seed: int) -> str:
-    """One run, as a worker executes it: the engine's JSON report."""
+    """One run, as a worker executes it.
+
+    Args:
+        text: The scenario's TOML text.
+        overrides: `(dotted key, TOML literal)` pairs.
+        seed: The run's seed.
+
+    Returns:
+        The engine's report as JSON text.
+    """
     return _core.run_json(text, overrides, seed)
 
 
 @dataclass
 class SweepResult:
-    """Points, tasks and how many runs were computed now or found in the store."""
+    """What `execute` did: the sweep's points and tasks, its run table, and how many runs were
+    computed now or found in the store.
+
+    Args:
+        points: The parameter combinations, in order.
+        tasks: One task per (point, run).
+        runs: The run table, one row per task (as `summarize` takes it).
+        computed: Runs computed by this call.
+        cached: Runs found in the store.
+    """
 
     points: List[plan.Point]
     tasks: List[plan.Task]
@@ -62,6 +82,14 @@ class SweepResult:
     cached: int
 
     def summary(self, level: float = 0.95) -> "pd.DataFrame":
+        """Per-point statistics of the runs, as `summarize` gives them.
+
+        Args:
+            level: Confidence level of the Student-t interval.
+
+        Returns:
+            One row per (point, metric).
+        """
         from .tables import summarize
 
         return summarize(self.runs, level=level)
@@ -134,14 +162,33 @@ def _commit(store: Store, point: plan.Point, task: plan.Task, text: str, engine:
 
 
 def estimate_points(points: Sequence[plan.Point]) -> List[Estimate]:
-    """The engine's cost estimate of one run of each point (raises ScenarioError for a point
-    the engine would refuse, before anything runs)."""
+    """The engine's cost estimate of one run of each point, before anything runs.
+
+    Args:
+        points: The sweep's points.
+
+    Returns:
+        One `Estimate` per point, in order.
+
+    Raises:
+        ScenarioError: A point the engine would refuse.
+    """
     return [estimate(p.scenario.text, list(p.overrides)) for p in points]
 
 
 def check_points(points: Sequence[plan.Point], max_memory: Optional[int], workers: int) -> None:
-    """Refuse (LimitError) when `workers` runs of any point would need more than max_memory
-    bytes by the estimate (None: no check)."""
+    """Refuse a sweep whose runs in flight would need too much memory.
+
+    Args:
+        points: The sweep's points.
+        max_memory: The cap in bytes; None: no check (and no estimate).
+        workers: Runs in flight at once.
+
+    Raises:
+        LimitError: `workers` runs of some point need more than `max_memory` bytes by the
+            estimate.
+        ScenarioError: A point the engine would refuse (only when there is a cap).
+    """
     if max_memory is None:
         return
     for p, est in zip(points, estimate_points(points)):
@@ -162,13 +209,32 @@ def execute(
 ) -> SweepResult:
     """Run every point `runs` times, skipping runs already in the store.
 
-    executor: a concurrent.futures Executor or a dask Client (not shut down here); default a
-    pool of `jobs` local processes. cost: relative run time of a point, to start long runs
-    first. max_memory: refuse (LimitError) before running if the estimated memory of the runs
-    in flight at once exceeds it (bytes; None: no check).
-
     Tasks are made lazily and checked against the store a chunk at a time, so the memory a
     sweep holds does not grow with `runs`; every finished run is committed at once.
+
+    Args:
+        points: The points to run (`plan.points`).
+        runs: Replications per point, at least 1.
+        base_seed: Base of the replications' seeds (`derive_seed`).
+        store: A store path, an open `Store`, or None (in memory).
+        executor: A concurrent.futures Executor or a dask Client (not shut down here); None:
+            a pool of `jobs` local processes.
+        jobs: Local worker processes; None: one per core this process may use.
+        show_progress: Progress bar on stderr; None: only when stderr is a terminal.
+        cost: Relative run time of a point, to start long runs first; None: in order.
+        detail: Metrics from every numeric field of every flow and port.
+        max_memory: Refuse (LimitError) before running if the estimated memory of the runs in
+            flight at once exceeds it (bytes); None: no check.
+
+    Returns:
+        The points, tasks, run table and the computed and cached counts.
+
+    Raises:
+        SweepSpecError: `runs` below 1.
+        LimitError: The estimated memory exceeds `max_memory`.
+        ScenarioError: A point the engine rejects.
+        StoreError: The store cannot be opened or written.
+        SweepError: A worker runs another engine version than this process.
     """
     from .tables import runs_frame
 
@@ -248,21 +314,50 @@ def sweep(
     detail: bool = False,
     max_memory: Optional[int] = None,
     text: Optional[str] = None,
-) -> "pd.DataFrame":
-    """Run a parameter study and return a tidy DataFrame.
+) -> pd.DataFrame:
+    """Run a parameter study with replications and return a tidy table.
 
-    grid: {dotted key: [values]}, crossed (cartesian product); zip: {dotted key: [values]},
-    all lists one length, advanced in lockstep and crossed with the grid. Each point runs
-    `runs` times; run r gets seed `atmsim.seeds.derive_seed(base_seed, r)`. overrides apply to
-    every point. Finished runs are committed to `store` (a path, default "results.sqlite"; a
-    Store; None keeps them in memory) and found there next time.
+    Each point runs `runs` times, run r with seed `derive_seed(base_seed, r)` (the same seeds
+    at every point). Each finished run is committed to the store at once and found there next
+    time, so an interrupted sweep resumes where it stopped. In a script, call it under
+    `if __name__ == "__main__":`: with the `spawn` and `forkserver` start methods the local
+    worker processes import the script.
 
-    Returns one row per (point, metric) with n, mean, std, ci_low, ci_high (95 % Student t),
-    or with summary=False one row per run (parameters and metrics as columns).
-    `.attrs["runs_computed"]` and `.attrs["runs_cached"]` say how many runs were computed now
-    and found in the store. max_memory (bytes) refuses, before anything runs, a sweep whose
-    estimated memory for the runs in flight exceeds it. text= gives TOML text whatever its
-    shape (see `atmsim.scenario.as_scenario`).
+    Args:
+        scenario: A `Scenario`, a path or TOML text, as for `run`.
+        grid: `{dotted key: [values]}`, crossed (the cartesian product of the lists).
+            Default None: no grid axes.
+        zip: `{dotted key: [values]}`, all lists one length, advanced in lockstep and crossed
+            with the grid. Default None: no zipped axes.
+        runs: Replications per point, at least 1.
+        overrides: Dotted-key overrides applied to every point, as for `run`.
+        base_seed: Base of the replications' seeds (an integer >= 0).
+        store: Where runs are committed and looked up: a path (default "results.sqlite" in
+            the working directory), an open `Store`, or None to keep them in memory.
+        executor: A `concurrent.futures.Executor` or a `dask.distributed.Client` to run on
+            (not shut down here). Default None: `jobs` local processes.
+        jobs: Local worker processes. Default None: one per core this process may use.
+        progress: Show a progress bar on stderr. Default None: only when stderr is a
+            terminal.
+        summary: Return one row per (point, metric); False: one row per run.
+        detail: Add every numeric field of every flow and port to the metrics.
+        max_memory: Refuse, before anything runs, a sweep whose estimated memory for the runs
+            in flight at once exceeds this many bytes. Default None: no check.
+        text: TOML text, as for `run`.
+
+    Returns:
+        A pandas DataFrame. With `summary`: one row per (point, metric) with `point`,
+            `scenario_hash`, one column per parameter, `metric`, `n`, `mean`, `std`, `ci_low`,
+            `ci_high` (95 % Student-t interval). Without: one row per run (identity columns,
+            parameters, metrics). `.attrs["runs_computed"]` and `.attrs["runs_cached"]` count
+            the runs computed now and those found in the store.
+
+    Raises:
+        ScenarioError: A point the engine rejects.
+        SweepSpecError: A bad grid, zip or run count (a `ValueError` naming the option).
+        LimitError: The estimated memory exceeds `max_memory`.
+        StoreError: The store cannot be opened or written.
+        SweepError: A worker runs another engine version than this process.
     """
     sc = as_scenario(scenario, text)
     fixed = tuple(normalize(overrides))

@@ -26,7 +26,14 @@ POINT_STATS = ["n", "mean", "std", "ci_low", "ci_high"]
 
 
 def plain(v: Any) -> Any:
-    """A table cell as a JSON-ready value: numpy scalars as Python ones, NaN as None."""
+    """A table cell as a JSON-ready value.
+
+    Args:
+        v: The cell.
+
+    Returns:
+        numpy scalars as Python ones, NaN as None, anything else unchanged.
+    """
     if hasattr(v, "item"):
         v = v.item()
     if isinstance(v, float) and math.isnan(v):
@@ -46,8 +53,18 @@ def runs_frame(
     stored: Sequence["StoredRun"],
     detail: bool = False,
     extra: Optional[Sequence[Dict[str, Any]]] = None,
-) -> "pd.DataFrame":
-    """One row per stored run. `extra` adds columns per row (e.g. the sweep's point index)."""
+) -> pd.DataFrame:
+    """The run table of stored runs, one row per run.
+
+    Args:
+        stored: The runs, as `Store.fetch` returns them.
+        detail: Metrics from every numeric field of every flow and port (needs the runs
+            fetched with their results).
+        extra: Columns to add, one dict per run (e.g. the sweep's point index).
+
+    Returns:
+        A pandas DataFrame: identity columns, then parameters, then metrics (floats).
+    """
     import pandas as pd
 
     rows = []
@@ -82,15 +99,25 @@ def runs_frame(
 
 
 def summarize(
-    runs: "pd.DataFrame",
+    runs: pd.DataFrame,
     by: Optional[Sequence[str]] = None,
     metrics: Optional[Sequence[str]] = None,
     level: float = 0.95,
-) -> "pd.DataFrame":
-    """Per point and metric: n, mean, std, ci_low, ci_high (Student t at `level`).
+) -> pd.DataFrame:
+    """Per-point statistics of a run table: what `sweep` returns by default.
 
-    `by` defaults to the run table's parameter columns plus scenario_hash (and `point` when
-    present); `metrics` to its metric columns.
+    Args:
+        runs: A run table, one row per run: `sweep(..., summary=False)` or
+            `Store.runs()` (its `.attrs["params"]` and `.attrs["metrics"]` name the columns).
+        by: Columns that identify a point. Default None: `point` (when present),
+            `scenario_hash` and the parameter columns.
+        metrics: Metric columns to summarise. Default None: all of them.
+        level: Confidence level of the two-sided Student-t interval, in (0, 1).
+
+    Returns:
+        A pandas DataFrame, one row per (point, metric): the `by` columns, `metric`, `n`,
+            `mean`, `std`, `ci_low`, `ci_high` (missing values skipped; `std` and the interval
+            are NaN with fewer than two values).
     """
     import pandas as pd
 
