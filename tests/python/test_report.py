@@ -48,7 +48,8 @@ def test_reproduce_all_quick_report(quick_report):
         # Stated parameters and assumptions, apart, beside the tables.
         assert "Parameters the paper states" in text
         assert "Assumptions (parameters the paper does not state)" in text
-        assert "Assumed for this table (not stated by the paper): phase_locked_ties = none" in text
+        assert "Assumed for this table (not stated by the paper): arbitration = random" in text
+        assert "phases = aligned" not in text.split("Assumed for this table")[1].split("\n")[0]
         assert "NOT comparable" in text  # the shortened runs are flagged
     assert "fairness (paper)" in readme
     figures = sorted((out / "ubr-plus").glob("*.svg"))

@@ -20,8 +20,13 @@ POLICY_KEY = {"UBR": "tail_drop", "EPD": "epd", "SD": "selective_drop", "FBA": "
 # The paper's tables as `data` numbers them; Table 3 is the fairness half of Table 2.
 TABLES = (1, 2, 4, 5, 6)
 
-# The model has no randomness (section 3.1: "no randomization in any component"); the seed
-# is fixed only so the recorded reports are complete.
+# Section 3.1: "There is no processing delay, delay variation or randomization in any
+# component of the simulation": every link's slot grid and every host's timer ticks start at 0
+# and no oscillator drifts (phases = "aligned"). Cells of equal links then reach a port at the
+# same instants; the order of such ties is the one choice the paper leaves open, declared as
+# the assumption `arbitration` (assumptions.py): random, drawn from the seed.
+PHASES = "aligned"
+ARBITRATION = "random"
 SEED = 1
 
 
@@ -42,12 +47,14 @@ def scenario_text(
         "[simulation]",
         f"duration_s = {float(duration)!r}",
         f"seed = {seed}",
+        f'phases = "{PHASES}"',
         "",
         "[n_source]",
         f"sources = {sources}",
         f'config = "{config}"',
         f"buffer_cells = {buffer}",
         f'policy = "{POLICY_KEY[policy]}"',
+        f'arbitration = "{ARBITRATION}"',
     ]
     # R and Z mean something only to the per-VC policies; EPD keeps the engine's default
     # threshold (buffer - 200 cells), which is the paper's.
