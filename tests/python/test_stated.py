@@ -101,3 +101,84 @@ def test_stated_quotation_is_part_of_the_source():
     s = A.Stated("rate", "155.52 Mb/s", "section 3.1", "All link bandwidths are 155.52 Mbps.")
     assert s.source() == '"All link bandwidths are 155.52 Mbps.", section 3.1'
     assert A.Stated("EPD", "K - 200", "section 5").source() == "section 5"
+
+
+def test_class_default_is_slotted_and_phase_locked_with_a_declared_tie_order():
+    """CLASS is time-driven, slotted and synchronous: every run is phase-locked, every port
+    takes arrivals on its slot boundaries, and the order of a tie is the declared assumption."""
+    study = registry.get("ajmone-marsan")
+    declared = {a.name: a for a in assumptions_of(study)}
+    arbitration = declared["arbitration"]
+    assert not arbitration.stated and set(arbitration.values) == {"random", "rotating", "fixed"}
+    assert declared["arrivals"].stated and declared["arrivals"].value == "slotted"
+    assert declared["phases"].value == "aligned" and declared["phases"].stated
+    for e in study.experiments(quick=True):
+        doc = tomllib.loads(e.scenario.text)
+        assert doc["simulation"]["phases"] == "aligned" and "clock_ppm" not in doc["simulation"]
+        assert doc["port"] and all(p["arrivals"] == "slotted" for p in doc["port"])
+        assert all(p["arbitration"] == arbitration.value for p in doc["port"])
+
+
+def test_class_timer_clock_is_an_assumption_not_a_statement():
+    """The paper states the code ("the officially distributed C code of the BSD 4.3-reno
+    release"), not the 500 ms clock it ran on."""
+    study = registry.get("ajmone-marsan")
+    stated = {s.name: s for s in stated_of(study)}
+    assert not any("500 ms" in s.value or "slow timer" in s.value for s in stated.values())
+    assert "officially distributed C code of the BSD 4.3-reno release" in stated["TCP"].source()
+    clock = {a.name: a for a in assumptions_of(study)}["timer_clock_ms"]
+    assert not clock.stated and clock.value == 500.0 and {100.0, 10.0} <= set(clock.values)
+    doc = A.document(study.experiments(quick=True)[0].scenario.text)
+    pairs = dict(clock.overrides(doc, 10.0))
+    n = len(doc["connection"])
+    assert n and len(pairs) == 3 * n
+    # 4.3BSD's tick-counted limits on the finer clock: 6 ticks first RTO, 128 ticks at most.
+    assert float(pairs["connection.0.tcp.tick_ms"]) == 10.0
+    assert float(pairs["connection.0.tcp.initial_rto_s"]) == pytest.approx(0.06)
+    assert float(pairs["connection.0.tcp.max_rto_s"]) == pytest.approx(1.28)
+
+
+def test_class_reports_both_readings_of_its_goodput():
+    """'discarding all the faulty and the retransmitted segments': the efficiency is reported
+    with the retransmissions that repaired a loss counted once (efficiency) and discarded too
+    (efficiency_first), both against the paper's efficiency."""
+    import pandas as pd
+
+    from atmsim.studies.ajmone_marsan import study as class_study
+
+    runs = pd.DataFrame(
+        [
+            {
+                "flows.tcp1.goodput_bps": 8e6,
+                "flows.tcp1.bytes_delivered": 1_000_000,
+                "flows.tcp1.bytes_retransmitted": 250_000,
+                "duration_s": 1.0,
+            }
+        ]
+    )
+    runs.attrs["metrics"] = []
+    out = class_study.derive_metrics(runs)
+    assert out["derived.efficiency"][0] == pytest.approx(1_000_000 / 1_250_000)
+    assert out["derived.efficiency_first"][0] == pytest.approx(750_000 / 1_250_000)
+    assert out["derived.goodput_first_mbps"][0] == pytest.approx(out["derived.goodput_mbps"][0] * 0.75)
+    fig2 = [e for e in registry.get("ajmone-marsan").experiments(quick=True) if e.table == "2"]
+    with_eff = [e for e in fig2 if "efficiency" in e.published]
+    assert with_eff and all(e.published["efficiency_first"] == e.published["efficiency"] for e in with_eff)
+    table = {t.id: t for t in registry.get("ajmone-marsan").tables}["2"]
+    assert "efficiency_first" in [c.name for c in table.compared]
+
+
+def test_goyal_figure3_is_compared_with_the_papers_equation_1():
+    from atmsim.studies.gfr_goyal import data
+    from atmsim.studies.gfr_goyal import study as goyal
+
+    # Equation 1 on the paper's own mean windows gives the values it prints beside them.
+    for cwnd, printed in zip(data.FIGURE3_MEAN_CWND_BYTES[:3], data.FIGURE3_EQ1_MBPS[:3]):
+        assert goyal.equation1_mbps(cwnd) == pytest.approx(printed, abs=0.05)
+    # Equation 2: the linear phase from 62500 to 125000 octets averages about 3/4 of the top.
+    assert goyal.equation2_cwnd(125000) == pytest.approx(0.75 * 125000, rel=0.01)
+    fig3 = [e for e in registry.get("gfr-goyal").experiments(quick=False) if e.table == "fig3"]
+    assert [e.published["equation1_mbps"] for e in fig3] == list(data.FIGURE3_EQ1_MBPS)
+    assert fig3[0].labels["eq1_at_threshold_mbps"] == pytest.approx(25.13, abs=0.01)
+    table = {t.id: t for t in registry.get("gfr-goyal").tables}["fig3"]
+    assert [c.name for c in table.compared] == ["throughput_mbps", "equation1_mbps"]
