@@ -22,6 +22,14 @@ LINK_150 = 353774
 LINK_OC3 = 366792
 
 STATED = [
+    Stated(
+        "simulator",
+        "a simulation program in the MAISIE language; the switch modelled on ATOM",
+        "section II",
+        "The model of the ATM LAN used in our simulation program, written in MAISIE language "
+        "[BL90], is based on a single switch (fig. 1). We use the ATOM [SNS+89] architecture as "
+        "a model for the basic switching functions",
+    ),
     Stated("switch", "one output-buffered switch (ATOM), guaranteed traffic served first", "section II"),
     Stated("ABR buffer", "165 cells", "section III"),
     Stated("links", "70 us including processing", "section III"),
@@ -37,6 +45,9 @@ STATED = [
         "timers and round-trip estimations exclude transmission times: they count from a "
         "segment's transmission completion (tcp.timing_excludes_transmission = true)",
         "section II",
+        "In our simulation, timers and round-trip estimations do not include transmission "
+        "times, meaning that the reference instant is the time of a segment transmission "
+        "completion.",
     ),
     Stated(
         "PRCA",
@@ -109,7 +120,11 @@ def assumptions() -> List[Assumption]:
             [False, True],
             keys=["connection.*.tcp.fast_retransmit"],
         ),
-    ] + randomness_seam()
+    ] + randomness_seam(
+        "Not stated. The paper counts time in 'cell transmission slots' (fig. 6) and models an "
+        "ATOM switch, but says nothing of its inputs' phases; its sources are random anyway "
+        "(on-off guaranteed traffic, exponential messages)."
+    )
 
 
 def sensitivity_subset(quick_experiments: List[Experiment]) -> Subset:

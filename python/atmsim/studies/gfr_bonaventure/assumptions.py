@@ -17,7 +17,23 @@ from ..sensitivity import Subset
 
 WFQ_TABLES = ["16", "17", "18", "19", "20", "21", "22", "23"]
 
+# What the paper says of its simulator and of the randomness in it (section 3).
+STCP = (
+    "STCP is an event-driven simulator which has been written to study the behaviour of TCP in "
+    "ATM networks. ... STCP contains the real 4.4 BSD Lite working TCP code."
+)
+IDLE_RANDOMNESS = (
+    "These idle times are exponentially distributed with a mean duration of 0.1 second. They are "
+    "used to introduce some randomness in the simulations to avoid synchronisation effects."
+)
+
 STATED = [
+    Stated(
+        "simulator",
+        "STCP: event-driven, with the 4.4BSD-Lite TCP code (not a simplified TCP model)",
+        "section 3",
+        STCP,
+    ),
     Stated(
         "network",
         "UNI1 - switch - NNI - switch - UNI2, 1 privileged + 9 background sources",
@@ -36,7 +52,13 @@ STATED = [
         "octet buffers, no delayed ACK), TCP_fast (10 ms, 2 dupacks), TCP_SACK",
         "Tables 2.1-2.3",
     ),
-    Stated("application", "10 MB transfers separated by exponential idle times, mean 0.1 s", "section 3"),
+    Stated(
+        "application",
+        "10 MB transfers separated by exponential idle times, mean 0.1 s; the idle times are "
+        "the randomness the paper names",
+        "section 3",
+        IDLE_RANDOMNESS,
+    ),
     Stated("duration", "250 s", "section 3"),
 ]
 
@@ -65,11 +87,17 @@ def assumptions() -> List[Assumption]:
             "arbitration",
             "order of simultaneous arrivals at a port",
             "rotating",
-            "Not stated; the engine's least-recently-served order.",
+            "Not stated; the engine's least-recently-served order. (An event-driven simulator "
+            "orders simultaneous events somehow; the paper does not say how.)",
             ["rotating", "random"],
             keys=["port.*.arbitration"],
         ),
-    ] + randomness_seam()
+    ] + randomness_seam(
+        "Not stated. The paper names its idle times as the randomness 'to avoid "
+        "synchronisation effects' (section 3), which suggests a simulator otherwise without it "
+        "(aligned), but says nothing of link phases or clocks, and an event-driven simulator "
+        "need not align slots (STCP's links are not described)."
+    )
 
 
 def _first(experiments: List[Experiment], table: str, mcr: int) -> Experiment:
