@@ -178,7 +178,7 @@ def test_goyal_figure3_is_compared_with_the_papers_equation_1():
     # Equation 2: the linear phase from 62500 to 125000 octets averages about 3/4 of the top.
     assert goyal.equation2_cwnd(125000) == pytest.approx(0.75 * 125000, rel=0.01)
     fig3 = [e for e in registry.get("gfr-goyal").experiments(quick=False) if e.table == "fig3"]
-    assert [e.published["equation1_mbps"] for e in fig3] == list(data.FIGURE3_EQ1_MBPS)
+    assert [e.published["throughput_vs_equation1_mbps"] for e in fig3] == list(data.FIGURE3_EQ1_MBPS)
     assert fig3[0].labels["eq1_at_threshold_mbps"] == pytest.approx(25.13, abs=0.01)
     table = {t.id: t for t in registry.get("gfr-goyal").tables}["fig3"]
-    assert [c.name for c in table.compared] == ["throughput_mbps", "equation1_mbps"]
+    assert [c.name for c in table.compared] == ["throughput_mbps", "throughput_vs_equation1_mbps"]
