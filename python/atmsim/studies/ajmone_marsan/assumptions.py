@@ -1,6 +1,7 @@
-"""What the CLASS paper (Ajmone Marsan et al., shared/papers/004_...) states and what the
-`ajmone-marsan` study assumes (see `assumptions.py`, the model section of
-docs/ajmone-marsan-reproduction.md and docs/italian-network.md).
+"""What the CLASS paper (Ajmone Marsan, Bianco, Lo Cigno, Munafò, "Some simulation results
+about TCP connections in ATM networks") states and what the `ajmone-marsan` study assumes
+(see `assumptions.py`, the model section of docs/ajmone-marsan-reproduction.md and
+docs/italian-network.md).
 
 The paper names its TCP ("the officially distributed C code of the BSD 4.3-reno release",
 MSS 9140, no delayed or selective ACKs, connections closed by backoff), the networks, buffers,

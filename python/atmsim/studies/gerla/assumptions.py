@@ -1,4 +1,4 @@
-"""What the credit/rate paper (Gerla, Pazos, Signore, shared/papers/001_...) states and what
+"""What the credit/rate paper (Gerla, Pazos, Signore) states and what
 the `gerla` study assumes (see `assumptions.py` and docs/gerla-reproduction.md).
 
 The paper fixes the switch (165-cell ABR buffer behind a priority class), the links (70 us),

@@ -1,4 +1,4 @@
-"""What Bonaventure's GFR paper (shared/papers/000_...) states and what the
+"""What Bonaventure's GFR paper (TCP over the GFR service category) states and what the
 `gfr-bonaventure` study assumes (see `assumptions.py` and the model section of
 docs/gfr-bonaventure-reproduction.md).
 

@@ -1,4 +1,4 @@
-"""What the GFR rate-guarantee paper (Goyal, Jain, Fahmy, Vandalore, shared/papers/003_...)
+"""What the GFR rate-guarantee paper (Goyal, Jain, Fahmy, Vandalore, LCN 1998)
 states and what the `gfr-goyal` study assumes (see `assumptions.py`, and the model section of
 docs/gfr-goyal-reproduction.md).
 

@@ -1,4 +1,4 @@
-"""What the UBR+ paper (Goyal, Jain et al., shared/papers/002_...) states and what the study
+"""What the UBR+ paper (Goyal, Jain et al., ICC 1997) states and what the study
 assumes where it is silent (see `assumptions.py`).
 
 The paper is unusually explicit about its TCP (section 3.1: MSS 512, 100 ms timer
