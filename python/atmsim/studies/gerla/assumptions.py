@@ -31,8 +31,13 @@ STATED = [
         "a model for the basic switching functions",
     ),
     Stated("switch", "one output-buffered switch (ATOM), guaranteed traffic served first", "section II"),
-    Stated("ABR buffer", "165 cells", "section III"),
-    Stated("links", "70 us including processing", "section III"),
+    Stated("ABR buffer", "165 cells", "section III", "The ABR buffer size is 165 cells."),
+    Stated(
+        "links",
+        "70 us including processing",
+        "section III",
+        "The link propagation delay, including processing time, is 70 us.",
+    ),
     Stated(
         "guaranteed traffic",
         "14 on-off VBR sources, 10 Mb/s peak, 4.8 KB mean burst, burstiness b_g = 1.1/1.2/1.3",
@@ -55,7 +60,12 @@ STATED = [
         "section III.E",
     ),
     Stated("FCVC", "per-VC buffers N2 + N3, credit every N2 = 10 cells, N3 from eq. 1", "section III.D"),
-    Stated("duration", "20 s", "section IV"),
+    Stated(
+        "duration",
+        "20 s",
+        "section IV",
+        "All TCP connections are kept opened throughout the whole simulation (20 seconds of actual time).",
+    ),
 ]
 
 

@@ -39,12 +39,27 @@ STATED = [
         "UNI1 - switch - NNI - switch - UNI2, 1 privileged + 9 background sources",
         "section 3, figure 2",
     ),
-    Stated("links", "365566 cells/s; LAN 10 us UNI / 100 us NNI, WAN 2.5 ms / 10 ms", "section 3"),
-    Stated("buffers", "8192 cells per port; LBO 6144, HBO 7168", "sections 5-6"),
+    Stated(
+        "links",
+        "365566 cells/s; LAN 10 us UNI / 100 us NNI, WAN 2.5 ms / 10 ms",
+        "section 3",
+        "All the links in this network have a bandwidth of 155 Mbps (365566 cells/sec). For the "
+        "LAN simulations, we use a delay of 10 usec on the UNI links and a delay of 100 usec on "
+        "the NNI link.",
+    ),
+    Stated(
+        "buffers",
+        "8192 cells per port; LBO 6144, HBO 7168",
+        "sections 5-6",
+        "Most of the simulations shown in this paper were performed with output queues of 8192 "
+        "cells and HBO and LBO thresholds of respectively 7168 and 6144 cells",
+    ),
     Stated(
         "GFR contract",
         "MCR (swept 20000..180000 cells/s for the privileged source), MFS 200 cells",
         "sections 4-6",
+        "The MFS is set to 200 cells for both types of sources, and the PCR is set to the line "
+        "rate (365566 cells per second) for both types of sources.",
     ),
     Stated(
         "TCP",
@@ -59,7 +74,13 @@ STATED = [
         "section 3",
         IDLE_RANDOMNESS,
     ),
-    Stated("duration", "250 s", "section 3"),
+    Stated(
+        "duration",
+        "250 s",
+        "section 3",
+        "the simulation results reported in this paper correspond to average values for a "
+        "simulation corresponding to 250 seconds of simulated time",
+    ),
 ]
 
 
