@@ -182,3 +182,26 @@ def test_goyal_figure3_is_compared_with_the_papers_equation_1():
     assert fig3[0].labels["eq1_at_threshold_mbps"] == pytest.approx(25.13, abs=0.01)
     table = {t.id: t for t in registry.get("gfr-goyal").tables}["fig3"]
     assert [c.name for c in table.compared] == ["throughput_mbps", "throughput_vs_equation1_mbps"]
+
+
+def test_a_bad_tie_order_is_one_line_naming_the_key(tmp_path):
+    """The declared tie order is one setting away; a value the engine does not know is a
+    one-line error naming the key, before anything runs."""
+    from conftest import run_cli
+
+    done = run_cli(
+        "reproduce",
+        "ubr-plus",
+        "--quick",
+        "--tables",
+        "1",
+        "--duration",
+        "0.05",
+        "--set",
+        "n_source.arbitration=sideways",
+        "--store",
+        tmp_path / "s.sqlite",
+    )
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "n_source.arbitration" in lines[0] and "sideways" in lines[0]
