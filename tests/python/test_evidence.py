@@ -108,8 +108,12 @@ def test_random_elements():
     assert any("start_jitter_s" in e for e in jitter)
     onoff = R.random_elements(TOPOLOGY, (("background.0.source.kind", "on_off"),), False)
     assert any("on_off" in e for e in onoff)
-    assert R.random_elements(small_scenario(), has_phases=False) == []
-    assert R.random_elements(small_scenario(), (("n_source.arbitration", "random"),), False)
+    assert R.random_elements(small_scenario(arbitration="rotating"), has_phases=False) == []
+    assert R.random_elements(
+        small_scenario(arbitration="rotating"), (("n_source.arbitration", "random"),), False
+    )
+    # The UBR+ default orders its ties at random: a random element even when phase-locked.
+    assert R.random_elements(small_scenario(), has_phases=True) == ['n_source.arbitration = "random"']
 
 
 def _runs(values_by_point):
@@ -153,7 +157,7 @@ class TinyStudy:
     )
 
     def experiments(self, quick: bool) -> List[Experiment]:
-        sc = Scenario(small_scenario(buffer_cells=1000, policy="EPD"), "<tiny>")
+        sc = Scenario(small_scenario(buffer_cells=1000, policy="EPD", arbitration="rotating"), "<tiny>")
         return [Experiment("T1", {"buffer": 1000}, sc, {"efficiency": 0.5})]
 
     def trace_runs(self, quick: bool) -> List[TraceRun]:

@@ -39,8 +39,10 @@ def scenario_text(
     z: Optional[float] = None,
     duration_s: Optional[float] = None,
     seed: int = SEED,
+    arbitration: str = ARBITRATION,
 ) -> str:
-    """The N-source scenario for one paper row (policy as a paper label: UBR, EPD, SD, FBA)."""
+    """The N-source scenario for one paper row (policy as a paper label: UBR, EPD, SD, FBA),
+    phase-locked, its ties in the `arbitration` order (the study's declared one by default)."""
     duration = DURATION_S[config] if duration_s is None else duration_s
     buffer = '"infinite"' if buffer_cells is None else str(buffer_cells)
     lines = [
@@ -54,7 +56,7 @@ def scenario_text(
         f'config = "{config}"',
         f"buffer_cells = {buffer}",
         f'policy = "{POLICY_KEY[policy]}"',
-        f'arbitration = "{ARBITRATION}"',
+        f'arbitration = "{arbitration}"',
     ]
     # R and Z mean something only to the per-VC policies; EPD keeps the engine's default
     # threshold (buffer - 200 cells), which is the paper's.
