@@ -101,7 +101,8 @@ def add_parser(sub: Any) -> None:
         "--assumptions",
         action="store_true",
         help="list the parameters the paper states and those the study assumes "
-        "(value, why, range swept), then stop",
+        "(value, why, range swept), then stop (--json: {stated: [{name, value, source}], "
+        "assumed: [{name, value, range, why}]}; for all: {studies: [...]})",
     )
     p.add_argument(
         "--docs",
@@ -125,13 +126,20 @@ def _records(frame: Any) -> List[Dict[str, Any]]:
 
 
 def cmd_assumptions(args: argparse.Namespace) -> int:
-    """`atmsim reproduce NAME --assumptions`: no runs, the declarations only."""
+    """`atmsim reproduce NAME --assumptions [--json]`: no runs, the declarations only."""
     from .studies import assumptions, registry, sensitivity
     from .studies.reproduce import assumptions_of, stated_of
 
     with user_errors():
         names = registry.names() if args.study == "all" else [args.study]
         studies = [registry.get(n) for n in names]
+    if args.json:
+        docs = [
+            {"study": study.name, **assumptions.listing(assumptions_of(study), stated_of(study))}
+            for study in studies
+        ]
+        print(json.dumps(docs[0] if args.study != "all" else {"studies": docs}, indent=2))
+        return 0
     for study in studies:
         print(f"== {study.name}: {study.title}")
         declared = assumptions_of(study)

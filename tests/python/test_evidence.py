@@ -108,8 +108,12 @@ def test_random_elements():
     assert any("start_jitter_s" in e for e in jitter)
     onoff = R.random_elements(TOPOLOGY, (("background.0.source.kind", "on_off"),), False)
     assert any("on_off" in e for e in onoff)
-    assert R.random_elements(small_scenario(), has_phases=False) == []
-    assert R.random_elements(small_scenario(), (("n_source.arbitration", "random"),), False)
+    assert R.random_elements(small_scenario(arbitration="rotating"), has_phases=False) == []
+    assert R.random_elements(
+        small_scenario(arbitration="rotating"), (("n_source.arbitration", "random"),), False
+    )
+    # The UBR+ default orders its ties at random: a random element even when phase-locked.
+    assert R.random_elements(small_scenario(), has_phases=True) == ['n_source.arbitration = "random"']
 
 
 def _runs(values_by_point):
@@ -154,7 +158,7 @@ class TinyStudy:
     )
 
     def experiments(self, quick: bool) -> List[Experiment]:
-        sc = Scenario(small_scenario(buffer_cells=1000, policy="EPD"), "<tiny>")
+        sc = Scenario(small_scenario(buffer_cells=1000, policy="EPD", arbitration="rotating"), "<tiny>")
         return [Experiment("T1", {"buffer": 1000}, sc, {"efficiency": 0.5})]
 
     def trace_runs(self, quick: bool) -> List[TraceRun]:
@@ -432,7 +436,7 @@ def test_ubr_plus_declares_what_its_doc_discusses():
     from atmsim.studies.reproduce import assumptions_of
 
     names = {a.name for a in assumptions_of(registry.get("ubr-plus"))}
-    assert {"phase_locked_ties", "timer_phases", "phases", "min_rto_ticks", "initial_rto_s"} <= names
+    assert {"arbitration", "timer_phases", "phases", "min_rto_ticks", "initial_rto_s"} <= names
 
 
 def test_ubr_plus_text_path_runs_replications():
@@ -475,13 +479,15 @@ def test_ubr_plus_text_path_runs_replications():
 
 
 def test_every_study_declares_oscillator_drift():
-    """clock_ppm (oscillator drift, default 20 ppm) is an assumption of every study, swept from
-    phase-locked rates (0) to a cheap crystal (100)."""
+    """clock_ppm (oscillator drift) is declared by every study, swept from phase-locked rates
+    (0) to a cheap crystal (100): 20 ppm where the paper is silent, 0 where the paper (or its
+    simulator) is phase-locked, a stated condition whose variants are the drifts."""
     from atmsim.studies import registry
     from atmsim.studies.reproduce import assumptions_of
 
     for name in registry.names():
         drift = [a for a in assumptions_of(registry.get(name)) if a.name == "clock_ppm"]
         assert len(drift) == 1, name
-        assert drift[0].value == 20.0 and list(drift[0].values) == [0.0, 5.0, 20.0, 100.0]
+        assert drift[0].value == (0.0 if drift[0].stated else 20.0), name
+        assert list(drift[0].values) == [0.0, 5.0, 20.0, 100.0]
         assert drift[0].keys == ["simulation.clock_ppm"]

@@ -48,7 +48,8 @@ def test_reproduce_all_quick_report(quick_report):
         # Stated parameters and assumptions, apart, beside the tables.
         assert "Parameters the paper states" in text
         assert "Assumptions (parameters the paper does not state)" in text
-        assert "Assumed for this table (not stated by the paper): phase_locked_ties = none" in text
+        assert "Assumed for this table (not stated by the paper): arbitration = random" in text
+        assert "phases = aligned" not in text.split("Assumed for this table")[1].split("\n")[0]
         assert "NOT comparable" in text  # the shortened runs are flagged
     assert "fairness (paper)" in readme
     figures = sorted((out / "ubr-plus").glob("*.svg"))
@@ -61,7 +62,9 @@ def test_reproduce_all_quick_report(quick_report):
     # Trace figures need the engine's [trace] support; without it the report says so.
     assert any("trace" in f.name for f in figures) or any("trace" in n for n in ubr["notes"])
     assert (out / "ubr-plus" / "table-2-3.csv").read_text().count("\n") == 25
-    assert "timer_phases" in (out / "ubr-plus" / "assumptions.csv").read_text()
+    assumed_csv = (out / "ubr-plus" / "assumptions.csv").read_text()
+    assert "min_rto_ticks" in assumed_csv and "arbitration" in assumed_csv
+    assert "timer_phases" not in assumed_csv  # a stated condition (section 3.1), not assumed
 
     # A second run finds every run in the store.
     again = run_cli(*args, timeout=900)

@@ -66,12 +66,13 @@ def test_scenario_text_is_the_template():
     tomllib = pytest.importorskip("tomllib")
     fba = tomllib.loads(ubr_plus.scenario_text("WAN", 15, 24000, "FBA", r=0.5, z=0.2))
     assert fba == {
-        "simulation": {"duration_s": 20.0, "seed": 1},
+        "simulation": {"duration_s": 20.0, "seed": 1, "phases": "aligned"},
         "n_source": {
             "sources": 15,
             "config": "WAN",
             "buffer_cells": 24000,
             "policy": "fba",
+            "arbitration": "random",
             "r": 0.5,
             "z": 0.2,
         },

@@ -9,6 +9,14 @@ standard or common practice it follows), a plausible range to sweep, and how it 
 a run (which scenario keys it overrides). `Stated` records list what the paper does give, so
 the report can show the two apart.
 
+Some conditions the paper states are still worth sweeping: UBR+ section 3.1 states "no ...
+delay variation or randomization in any component", so the study's default is phase-locked
+links, and the random phases and oscillator drift a real network has are a variant against the
+paper, one declared setting away. Such a record is an `Assumption` with `stated` set (the
+quotation and its section): its `value` is the paper's condition, which the default run uses;
+its other values are variants. Listings (`render`, `listing`) show it among the stated
+parameters, with its variants, never among the assumed ones.
+
 The `keys` of an assumption are dotted scenario keys (`n_source.buffer_cells`,
 `tcp.tick_ms`). A `*` part stands for every element of an array of tables in the experiment's
 scenario (`port.*.arbitration` sets the arbitration of every port), so one declaration fits
@@ -29,11 +37,22 @@ Pairs = Tuple[Tuple[str, str], ...]
 
 @dataclass(frozen=True)
 class Stated:
-    """A parameter the paper gives: its name, value and where the paper says it."""
+    """A parameter the paper gives: its name, value and where the paper says it (`where`: the
+    section; `quote`: the paper's words, when the value is not printed as such)."""
 
     name: str
     value: str
     where: str
+    quote: str = ""
+
+    def source(self) -> str:
+        """Where the paper says it: the quotation (if any) and the section."""
+        return f"{quote_text(self.quote)}, {self.where}" if self.quote else self.where
+
+
+def quote_text(text: str) -> str:
+    """A quotation as printed in listings: in double quotes unless it already is."""
+    return text if text.startswith('"') else f'"{text}"'
 
 
 @dataclass(frozen=True)
@@ -47,7 +66,9 @@ class Assumption:
     scenario keys a value is written to (`*` = every element of that array); applies: how it
     is applied, in words, when keys alone do not say it (e.g. a study parameter); tables: the
     paper tables it matters for (empty: all of the study's); apply: for assumptions that are
-    not one scenario key, a function (experiment scenario's parsed TOML, value) -> overrides.
+    not one scenario key, a function (experiment scenario's parsed TOML, value) -> overrides;
+    stated: when the paper states the condition (its quotation and section), `value` is the
+    paper's and every other value a variant against it, kept to be swept (listed as stated).
     """
 
     name: str
@@ -59,12 +80,17 @@ class Assumption:
     applies: str = ""
     tables: Sequence[str] = ()
     apply: Optional[Callable[[Mapping[str, Any], Any], Pairs]] = field(default=None, compare=False)
+    stated: str = ""
 
     def __post_init__(self) -> None:
         if not self.keys and self.apply is None:
             raise ValueError(f"assumption {self.name}: give keys or an apply function")
         if not self.values:
             raise ValueError(f"assumption {self.name}: an empty range cannot be swept")
+
+    def variants(self) -> List[Any]:
+        """The values other than the one used (for a stated condition: the variants)."""
+        return [v for v in self.values if v != self.value]
 
     def how(self) -> str:
         """How the assumption is applied, in words, for listings."""
@@ -158,15 +184,26 @@ def document(text: str, overrides: Pairs = ()) -> Dict[str, Any]:
 
 
 def render(assumptions: Sequence[Assumption], stated: Sequence[Stated] = ()) -> str:
-    """Plain-text listing (`atmsim reproduce NAME --assumptions`)."""
+    """Plain-text listing (`atmsim reproduce NAME --assumptions`): the stated parameters (and
+    the stated conditions kept as sweepable records, with their variants), then the assumed."""
     lines: List[str] = []
-    if stated:
+    conditions = [a for a in assumptions if a.stated]
+    if stated or conditions:
         lines.append("Stated by the paper:")
         for s in stated:
-            lines.append(f"  {s.name} = {s.value}  ({s.where})")
+            lines.append(f"  {s.name} = {s.value}  ({s.source()})")
+        for a in conditions:
+            lines.append(f"  {a.name} = {fmt_value(a.value)}  [{a.label}]  ({a.stated})")
+            lines.append(
+                f"      variants (against the paper): {', '.join(fmt_value(v) for v in a.variants())}"
+            )
+            lines.append(f"      applied as: {a.how()}")
+            lines.append(f"      why: {a.why}")
         lines.append("")
     lines.append("Assumed (not stated by the paper):")
     for a in assumptions:
+        if a.stated:
+            continue
         lines.append(f"  {a.name} = {fmt_value(a.value)}  [{a.label}]")
         lines.append(f"      range swept: {', '.join(fmt_value(v) for v in a.values)}")
         lines.append(f"      applied as: {a.how()}")
@@ -174,6 +211,43 @@ def render(assumptions: Sequence[Assumption], stated: Sequence[Stated] = ()) -> 
             lines.append(f"      tables: {', '.join(a.tables)}")
         lines.append(f"      why: {a.why}")
     return "\n".join(lines)
+
+
+def _plain(v: Any) -> Any:
+    return v if isinstance(v, (bool, int, float, str)) or v is None else str(v)
+
+
+def listing(assumptions: Sequence[Assumption], stated: Sequence[Stated] = ()) -> Dict[str, Any]:
+    """The JSON form of `render` (`--assumptions --json`): `stated` entries {name, value,
+    source} (a stated condition kept for sweeps adds its `variants`), `assumed` entries
+    {name, value, range, why} (with `label` and `applied`)."""
+    out_stated: List[Dict[str, Any]] = [
+        {"name": s.name, "value": s.value, "source": s.source()} for s in stated
+    ]
+    out_assumed: List[Dict[str, Any]] = []
+    for a in assumptions:
+        if a.stated:
+            out_stated.append(
+                {
+                    "name": a.name,
+                    "value": fmt_value(a.value),
+                    "source": a.stated,
+                    "variants": [_plain(v) for v in a.variants()],
+                    "why": a.why,
+                }
+            )
+        else:
+            out_assumed.append(
+                {
+                    "name": a.name,
+                    "value": _plain(a.value),
+                    "range": [_plain(v) for v in a.values],
+                    "why": a.why,
+                    "label": a.label,
+                    "applied": a.how(),
+                }
+            )
+    return {"stated": out_stated, "assumed": out_assumed}
 
 
 def fmt_value(v: Any) -> str:
@@ -196,6 +270,8 @@ def check(assumptions: Sequence[Assumption]) -> None:
             raise ValueError(
                 f"assumption {a.name}: the value used ({a.value!r}) is not in its range {list(a.values)!r}"
             )
+        if a.stated and '"' not in a.stated and "'" not in a.stated:
+            raise ValueError(f'assumption {a.name}: stated must quote the paper ("words", section)')
 
 
 def on_ports(path: str, kinds: Sequence[str]) -> Callable[[Mapping[str, Any], Any], Pairs]:
@@ -214,16 +290,34 @@ def on_ports(path: str, kinds: Sequence[str]) -> Callable[[Mapping[str, Any], An
     return apply
 
 
-def randomness_seam(phases_why: str = "", jitter: bool = True) -> List[Assumption]:
+def randomness_seam(phases_why: str = "", jitter: bool = True, stated: str = "") -> List[Assumption]:
     """The settings of the project's randomness seam (COMMON.md) as assumptions: the links'
     slot phases, their oscillators' rate error (when the engine has it) and the sources' start
-    jitter. The value used for phases is what the
-    installed engine does ("random" once it has the setting, "aligned" before); an engine
-    without the settings rejects them, and the sensitivity run says so instead of sweeping."""
+    jitter. Without `stated`, the value used for phases is what the installed engine does
+    ("random" once it has the setting, "aligned" before); an engine without the settings
+    rejects them, and the sensitivity run says so instead of sweeping. With `stated` (the
+    quotation, and section or reference, of a paper or simulator that was phase-locked), the
+    study's scenarios set `simulation.phases = "aligned"` (hence no drift) and the records say
+    so: aligned phases and 0 ppm are the stated condition, random phases (with the engine's
+    20 ppm drift) and drift the variants against it."""
     from .replication import engine_has_clock_ppm, engine_has_phases
 
-    out = [
-        Assumption(
+    if stated:
+        phases = Assumption(
+            "phases",
+            "slot phase of every link and timer tick (simulation.phases)",
+            "aligned",
+            (phases_why + " " if phases_why else "")
+            + "Stated: every link's slot grid and every host's timer ticks start at 0, as in the "
+            "paper's simulator. The variant random (each grid and tick at its own random phase, "
+            "transmitters +-20 ppm off nominal, COMMON.md) is what a real network has, against "
+            "the paper's statement.",
+            ["aligned", "random"],
+            keys=["simulation.phases"],
+            stated=stated,
+        )
+    else:
+        phases = Assumption(
             "phases",
             "slot phase of every link (simulation.phases)",
             "random" if engine_has_phases() else "aligned",
@@ -233,21 +327,31 @@ def randomness_seam(phases_why: str = "", jitter: bool = True) -> List[Assumptio
             ["aligned", "random"],
             keys=["simulation.phases"],
         )
-    ]
+    out = [phases]
     if engine_has_clock_ppm():
+        why = (
+            "Each transmitter's cell clock runs off its nominal rate "
+            "by a uniform draw in +-clock_ppm: 20 is a free-running SONET clock's free-run "
+            "accuracy (GR-253-CORE SONET Minimum Clock, ITU-T G.813 option 2), so equal "
+            "links slip up to 40 us a second against each other; 0 is equipment "
+            "frequency-locked to one reference (only the phases differ), 5 a better "
+            "(stratum-3-like, 4.6 ppm) oscillator, 100 a cheap uncompensated crystal."
+        )
         out.append(
             Assumption(
                 "clock_ppm",
                 "oscillator rate error bound of every transmitter (ppm, simulation.clock_ppm)",
-                20.0,
-                "Not stated by the paper. Each transmitter's cell clock runs off its nominal rate "
-                "by a uniform draw in +-clock_ppm: 20 is a free-running SONET clock's free-run "
-                "accuracy (GR-253-CORE SONET Minimum Clock, ITU-T G.813 option 2), so equal "
-                "links slip up to 40 us a second against each other; 0 is equipment "
-                "frequency-locked to one reference (only the phases differ), 5 a better "
-                "(stratum-3-like, 4.6 ppm) oscillator, 100 a cheap uncompensated crystal.",
+                0.0 if stated else 20.0,
+                (
+                    "Stated: no rate error (the phase-locked simulator's exact rates); 5-100 are "
+                    "variants against it. "
+                    if stated
+                    else "Not stated by the paper. "
+                )
+                + why,
                 [0.0, 5.0, 20.0, 100.0],
                 keys=["simulation.clock_ppm"],
+                stated=stated,
             )
         )
     if jitter:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, List, Sequence
 
 from ..numbers import fmt, percent, plus_minus
-from .assumptions import fmt_value
+from .assumptions import fmt_value, listing
 from .registry import PaperTable
 from .reproduce import Reproduction, StudyReport, assumptions_of, stated_of
 from .sensitivity import verdicts
@@ -137,13 +137,15 @@ EFFECT_HEAD = [
 
 
 def _stated_rows(s: StudyReport) -> List[List[str]]:
-    return [[p.name, p.value, p.where] for p in stated_of(s.study)]
+    doc = listing(assumptions_of(s.study), stated_of(s.study))
+    return [[p["name"], p["value"], p["source"]] for p in doc["stated"]]
 
 
 def _assumed_rows(s: StudyReport) -> List[List[str]]:
     return [
         [a.name, a.label, fmt_value(a.value), ", ".join(fmt_value(v) for v in a.values), a.how(), a.why]
         for a in assumptions_of(s.study)
+        if not a.stated
     ]
 
 
@@ -152,7 +154,7 @@ def _table_assumptions(s: StudyReport, table: str) -> str:
     used = [
         f"{a.name} = {fmt_value(a.value)}"
         for a in assumptions_of(s.study)
-        if not a.tables or table in a.tables
+        if not a.stated and (not a.tables or table in a.tables)
     ]
     return ("Assumed for this table (not stated by the paper): " + "; ".join(used)) if used else ""
 

@@ -53,6 +53,21 @@ def _bg_source(user_bps: float, shaped: bool, beta: float) -> List[str]:
     return lines
 
 
+# CLASS is time-driven, slotted and synchronous (Ajmone Marsan et al., "ATM simulation with
+# CLASS", Performance Evaluation, 1995): every link's slots start together, a switch takes the
+# cells of its inputs on the slot boundary they reach it, and cells of different inputs on one
+# boundary tie. So every grid and timer starts at 0 with no drift (phases = "aligned"), every
+# port counts arrivals from its next slot boundary (arrivals = "slotted"), and the order of a
+# tie is the declared assumption `arbitration` (assumptions.py).
+PHASES = "aligned"
+ARRIVALS = "slotted"
+ARBITRATION = "random"
+
+
+def _simulation(duration_s: float, seed: int) -> str:
+    return f'[simulation]\nduration_s = {float(duration_s)!r}\nseed = {seed}\nphases = "{PHASES}"'
+
+
 def _port(
     node: str,
     toward: str,
@@ -62,7 +77,8 @@ def _port(
 ) -> str:
     text = (
         f'[[port]]\nnode = "{node}"\ntoward = "{toward}"\nbuffer_cells = {buffer_cells}\n'
-        'policy = { kind = "tail_drop" }'
+        'policy = { kind = "tail_drop" }\n'
+        f'arrivals = "{ARRIVALS}"\narbitration = "{ARBITRATION}"'
     )
     if thresholds is not None:
         fair = (
@@ -97,7 +113,7 @@ def two_node_scenario(
     l0, *access = data.LENGTHS_KM[lengths]
     adaptive = shaping == "adaptive"
     out = [
-        f"[simulation]\nduration_s = {float(duration_s)!r}\nseed = {seed}",
+        _simulation(duration_s, seed),
         '[metrics]\nbottleneck = "A->B"',
         '[[node]]\nname = "A"\nkind = "switch"',
         '[[node]]\nname = "B"\nkind = "switch"',
@@ -187,7 +203,7 @@ def italy_scenario(
     link (the check of Table 2's background loads)."""
     adaptive = shaping == "adaptive"
     paths = it.routes(links)
-    out = [f"[simulation]\nduration_s = {float(duration_s)!r}\nseed = {seed}"]
+    out = [_simulation(duration_s, seed)]
     out += [f'[[node]]\nname = "{c}"\nkind = "switch"' for c in it.NODES]
     for link in links:
         out.append(

@@ -1,4 +1,4 @@
-"""What the credit/rate paper (Gerla, Pazos, Signore, shared/papers/001_...) states and what
+"""What the credit/rate paper (Gerla, Pazos, Signore) states and what
 the `gerla` study assumes (see `assumptions.py` and docs/gerla-reproduction.md).
 
 The paper fixes the switch (165-cell ABR buffer behind a priority class), the links (70 us),
@@ -22,9 +22,22 @@ LINK_150 = 353774
 LINK_OC3 = 366792
 
 STATED = [
+    Stated(
+        "simulator",
+        "a simulation program in the MAISIE language; the switch modelled on ATOM",
+        "section II",
+        "The model of the ATM LAN used in our simulation program, written in MAISIE language "
+        "[BL90], is based on a single switch (fig. 1). We use the ATOM [SNS+89] architecture as "
+        "a model for the basic switching functions",
+    ),
     Stated("switch", "one output-buffered switch (ATOM), guaranteed traffic served first", "section II"),
-    Stated("ABR buffer", "165 cells", "section III"),
-    Stated("links", "70 us including processing", "section III"),
+    Stated("ABR buffer", "165 cells", "section III", "The ABR buffer size is 165 cells."),
+    Stated(
+        "links",
+        "70 us including processing",
+        "section III",
+        "The link propagation delay, including processing time, is 70 us.",
+    ),
     Stated(
         "guaranteed traffic",
         "14 on-off VBR sources, 10 Mb/s peak, 4.8 KB mean burst, burstiness b_g = 1.1/1.2/1.3",
@@ -37,6 +50,9 @@ STATED = [
         "timers and round-trip estimations exclude transmission times: they count from a "
         "segment's transmission completion (tcp.timing_excludes_transmission = true)",
         "section II",
+        "In our simulation, timers and round-trip estimations do not include transmission "
+        "times, meaning that the reference instant is the time of a segment transmission "
+        "completion.",
     ),
     Stated(
         "PRCA",
@@ -44,7 +60,12 @@ STATED = [
         "section III.E",
     ),
     Stated("FCVC", "per-VC buffers N2 + N3, credit every N2 = 10 cells, N3 from eq. 1", "section III.D"),
-    Stated("duration", "20 s", "section IV"),
+    Stated(
+        "duration",
+        "20 s",
+        "section IV",
+        "All TCP connections are kept opened throughout the whole simulation (20 seconds of actual time).",
+    ),
 ]
 
 
@@ -109,7 +130,11 @@ def assumptions() -> List[Assumption]:
             [False, True],
             keys=["connection.*.tcp.fast_retransmit"],
         ),
-    ] + randomness_seam()
+    ] + randomness_seam(
+        "Not stated. The paper counts time in 'cell transmission slots' (fig. 6) and models an "
+        "ATOM switch, but says nothing of its inputs' phases; its sources are random anyway "
+        "(on-off guaranteed traffic, exponential messages)."
+    )
 
 
 def sensitivity_subset(quick_experiments: List[Experiment]) -> Subset:

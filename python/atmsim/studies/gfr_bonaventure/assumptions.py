@@ -1,4 +1,4 @@
-"""What Bonaventure's GFR paper (shared/papers/000_...) states and what the
+"""What Bonaventure's GFR paper (TCP over the GFR service category) states and what the
 `gfr-bonaventure` study assumes (see `assumptions.py` and the model section of
 docs/gfr-bonaventure-reproduction.md).
 
@@ -17,18 +17,49 @@ from ..sensitivity import Subset
 
 WFQ_TABLES = ["16", "17", "18", "19", "20", "21", "22", "23"]
 
+# What the paper says of its simulator and of the randomness in it (section 3).
+STCP = (
+    "STCP is an event-driven simulator which has been written to study the behaviour of TCP in "
+    "ATM networks. ... STCP contains the real 4.4 BSD Lite working TCP code."
+)
+IDLE_RANDOMNESS = (
+    "These idle times are exponentially distributed with a mean duration of 0.1 second. They are "
+    "used to introduce some randomness in the simulations to avoid synchronisation effects."
+)
+
 STATED = [
+    Stated(
+        "simulator",
+        "STCP: event-driven, with the 4.4BSD-Lite TCP code (not a simplified TCP model)",
+        "section 3",
+        STCP,
+    ),
     Stated(
         "network",
         "UNI1 - switch - NNI - switch - UNI2, 1 privileged + 9 background sources",
         "section 3, figure 2",
     ),
-    Stated("links", "365566 cells/s; LAN 10 us UNI / 100 us NNI, WAN 2.5 ms / 10 ms", "section 3"),
-    Stated("buffers", "8192 cells per port; LBO 6144, HBO 7168", "sections 5-6"),
+    Stated(
+        "links",
+        "365566 cells/s; LAN 10 us UNI / 100 us NNI, WAN 2.5 ms / 10 ms",
+        "section 3",
+        "All the links in this network have a bandwidth of 155 Mbps (365566 cells/sec). For the "
+        "LAN simulations, we use a delay of 10 usec on the UNI links and a delay of 100 usec on "
+        "the NNI link.",
+    ),
+    Stated(
+        "buffers",
+        "8192 cells per port; LBO 6144, HBO 7168",
+        "sections 5-6",
+        "Most of the simulations shown in this paper were performed with output queues of 8192 "
+        "cells and HBO and LBO thresholds of respectively 7168 and 6144 cells",
+    ),
     Stated(
         "GFR contract",
         "MCR (swept 20000..180000 cells/s for the privileged source), MFS 200 cells",
         "sections 4-6",
+        "The MFS is set to 200 cells for both types of sources, and the PCR is set to the line "
+        "rate (365566 cells per second) for both types of sources.",
     ),
     Stated(
         "TCP",
@@ -36,8 +67,20 @@ STATED = [
         "octet buffers, no delayed ACK), TCP_fast (10 ms, 2 dupacks), TCP_SACK",
         "Tables 2.1-2.3",
     ),
-    Stated("application", "10 MB transfers separated by exponential idle times, mean 0.1 s", "section 3"),
-    Stated("duration", "250 s", "section 3"),
+    Stated(
+        "application",
+        "10 MB transfers separated by exponential idle times, mean 0.1 s; the idle times are "
+        "the randomness the paper names",
+        "section 3",
+        IDLE_RANDOMNESS,
+    ),
+    Stated(
+        "duration",
+        "250 s",
+        "section 3",
+        "the simulation results reported in this paper correspond to average values for a "
+        "simulation corresponding to 250 seconds of simulated time",
+    ),
 ]
 
 
@@ -65,11 +108,17 @@ def assumptions() -> List[Assumption]:
             "arbitration",
             "order of simultaneous arrivals at a port",
             "rotating",
-            "Not stated; the engine's least-recently-served order.",
+            "Not stated; the engine's least-recently-served order. (An event-driven simulator "
+            "orders simultaneous events somehow; the paper does not say how.)",
             ["rotating", "random"],
             keys=["port.*.arbitration"],
         ),
-    ] + randomness_seam()
+    ] + randomness_seam(
+        "Not stated. The paper names its idle times as the randomness 'to avoid "
+        "synchronisation effects' (section 3), which suggests a simulator otherwise without it "
+        "(aligned), but says nothing of link phases or clocks, and an event-driven simulator "
+        "need not align slots (STCP's links are not described)."
+    )
 
 
 def _first(experiments: List[Experiment], table: str, mcr: int) -> Experiment:

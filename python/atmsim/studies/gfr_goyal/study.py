@@ -40,6 +40,15 @@ THROUGHPUT = Compared(
     "throughput_mbps", "derived.throughput_mbps", "throughput per TCP (Mb/s)", relative=True, unit=0.01
 )
 
+# Figure 3 against the paper's own equation 1 (throughput = 8e-6 x mean CWND / RTT), whose
+# values the paper prints beside its simulated ones (24.32, 48.5, 96.9, 125.6 Mb/s).
+THROUGHPUT_EQ1 = Compared(
+    "throughput_vs_equation1_mbps",
+    "derived.throughput_mbps",
+    "throughput against the paper's equation 1 (Mb/s)",
+    relative=True,
+)
+
 MAX_QUEUE = Compared(
     "max_queue_cells", "summary.max_queue_cells", "maximum queue at sw1->sw2 (cells)", relative=True, unit=1
 )
@@ -74,6 +83,18 @@ def _threshold_label(t: Optional[int]) -> str:
     return "none" if t is None else str(t)
 
 
+def equation1_mbps(mean_cwnd_bytes: float, rtt_s: float = data.RTT_S) -> float:
+    """The paper's equation 1: throughput (Mb/s) = 8e-6 x average CWND (octets) / RTT (s)."""
+    return 8e-6 * mean_cwnd_bytes / rtt_s
+
+
+def equation2_cwnd(cwnd_max: float, mss: float = data.MSS_BYTES) -> float:
+    """The paper's equation 2: the mean window of the linear phase, from CWND_max / 2 up to
+    CWND_max by one MSS per round trip over T = CWND_max / (2 MSS) round trips."""
+    rounds = max(1, int(cwnd_max / 2 // mss))
+    return sum(cwnd_max / 2 + mss * i for i in range(1, rounds + 1)) / rounds
+
+
 def _experiments_fig3(quick: bool) -> List[Experiment]:
     out = []
     for k, t in enumerate(data.FIGURE3_THRESHOLDS):
@@ -82,11 +103,21 @@ def _experiments_fig3(quick: bool) -> List[Experiment]:
         out.append(
             Experiment(
                 table="fig3",
-                labels={"threshold_octets": _threshold_label(t), "paper_eq1_mbps": data.FIGURE3_EQ1_MBPS[k]},
+                labels={
+                    "threshold_octets": _threshold_label(t),
+                    "paper_eq1_mbps": data.FIGURE3_EQ1_MBPS[k],
+                    # Equations 1-2 at the drop threshold (no mean window without a drop).
+                    "eq1_at_threshold_mbps": None
+                    if t is None
+                    else round(equation1_mbps(equation2_cwnd(t)), 2),
+                },
                 scenario=Scenario(
                     model.single_tcp_scenario(t), f"gfr-goyal figure 3: drop at cwnd {_threshold_label(t)}"
                 ),
-                published={"throughput_mbps": data.FIGURE3_SIM_MBPS[k]},
+                published={
+                    "throughput_mbps": data.FIGURE3_SIM_MBPS[k],
+                    "throughput_vs_equation1_mbps": data.FIGURE3_EQ1_MBPS[k],
+                },
                 cost=0.5,
             )
         )
@@ -220,9 +251,11 @@ class GfrGoyalStudy:
         PaperTable(
             "fig3",
             "Figure 3: one SACK TCP, one segment dropped each time its cwnd reaches the "
-            "threshold (octets); throughput (the paper's equation 1 from its mean window beside)",
-            ["threshold_octets", "paper_eq1_mbps"],
-            [THROUGHPUT],
+            "threshold (octets); throughput against the paper's simulation and against its "
+            "equation 1 (from the mean window read off its figure; eq1_at_threshold_mbps: "
+            "equations 1-2 at the threshold)",
+            ["threshold_octets", "paper_eq1_mbps", "eq1_at_threshold_mbps"],
+            [THROUGHPUT, THROUGHPUT_EQ1],
         ),
         PaperTable(
             "1-3",

@@ -20,8 +20,13 @@ POLICY_KEY = {"UBR": "tail_drop", "EPD": "epd", "SD": "selective_drop", "FBA": "
 # The paper's tables as `data` numbers them; Table 3 is the fairness half of Table 2.
 TABLES = (1, 2, 4, 5, 6)
 
-# The model has no randomness (section 3.1: "no randomization in any component"); the seed
-# is fixed only so the recorded reports are complete.
+# Section 3.1: "There is no processing delay, delay variation or randomization in any
+# component of the simulation": every link's slot grid and every host's timer ticks start at 0
+# and no oscillator drifts (phases = "aligned"). Cells of equal links then reach a port at the
+# same instants; the order of such ties is the one choice the paper leaves open, declared as
+# the assumption `arbitration` (assumptions.py): random, drawn from the seed.
+PHASES = "aligned"
+ARBITRATION = "random"
 SEED = 1
 
 
@@ -34,20 +39,24 @@ def scenario_text(
     z: Optional[float] = None,
     duration_s: Optional[float] = None,
     seed: int = SEED,
+    arbitration: str = ARBITRATION,
 ) -> str:
-    """The N-source scenario for one paper row (policy as a paper label: UBR, EPD, SD, FBA)."""
+    """The N-source scenario for one paper row (policy as a paper label: UBR, EPD, SD, FBA),
+    phase-locked, its ties in the `arbitration` order (the study's declared one by default)."""
     duration = DURATION_S[config] if duration_s is None else duration_s
     buffer = '"infinite"' if buffer_cells is None else str(buffer_cells)
     lines = [
         "[simulation]",
         f"duration_s = {float(duration)!r}",
         f"seed = {seed}",
+        f'phases = "{PHASES}"',
         "",
         "[n_source]",
         f"sources = {sources}",
         f'config = "{config}"',
         f"buffer_cells = {buffer}",
         f'policy = "{POLICY_KEY[policy]}"',
+        f'arbitration = "{arbitration}"',
     ]
     # R and Z mean something only to the per-VC policies; EPD keeps the engine's default
     # threshold (buffer - 200 cells), which is the paper's.

@@ -75,7 +75,7 @@ class UbrPlusStudy:
         "R. Goyal, R. Jain, S. Kalyanaraman, S. Fahmy, B. Vandalore, "
         '"UBR+: Improving Performance of TCP over ATM-UBR Service", ICC 1997'
     )
-    runs = 1  # the paper's model has no randomness (section 3.1); see replication.py
+    runs = 1  # the paper's model has no randomness (section 3.1); ties are ordered at random (declared)
     stated = declared.STATED
     tables = [
         PaperTable(
