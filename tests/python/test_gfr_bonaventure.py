@@ -10,9 +10,10 @@ import pytest
 
 import atmsim
 from atmsim.studies import registry
-from atmsim.studies.gfr_bonaventure import data, setups
+from atmsim.studies.gfr_bonaventure import data, setups, text_runs
 from atmsim.studies.gfr_bonaventure import scenarios as net
 from atmsim.studies.gfr_bonaventure.study import (
+    ALL_SETUPS,
     STUDY,
     GfrBonaventureStudy,
     derive_metrics,
@@ -121,24 +122,30 @@ def test_statements_belong_to_the_study():
     compared = {t.id: {c.name for c in t.compared} for t in STUDY.tables}
     for s in data.STATEMENTS:
         assert s.column in compared[s.figure], s
-        assert s.mcr in net.MCRS and s.preset == setups.SETUPS[s.figure].preset
+        assert s.mcr in net.MCRS and s.preset == ALL_SETUPS[s.figure].preset
     for u in data.UNPLACED:
         assert u.column in compared[u.figure]
     assert data.published("5", "tcp_default", 180000)["rto_per_10mb"] == 4.0
     assert data.published("9", "tcp_sack", 20000) == {}
     assert data.published("17", "tcp_sack", 180000) == {"priv_delay_ms": 1.16, "bg_delay_ms": 32.7}
     # every stated MCR is among the quick points of its figure (figure 16's statement holds
-    # at every MCR)
+    # at every MCR); the runs without a figure (text_runs) are full-mode tables, with one
+    # quick row, but every statement of theirs is among their full-mode points
     quick = {(e.table, e.labels["mcr"]) for e in STUDY.experiments(True)}
+    full = {(e.table, e.labels["mcr"]) for e in STUDY.experiments(False)}
     for s in data.STATEMENTS:
-        assert (s.figure, s.mcr) in quick or s.figure == "16"
+        assert (s.figure, s.mcr) in quick or s.figure == "16" or s.figure in text_runs.SETUPS
+        assert (s.figure, s.mcr) in full
 
 
 def test_experiments_quick_and_full():
     quick, full = STUDY.experiments(True), STUDY.experiments(False)
     n_quick, n_variants = len(setups.QUICK_VARIANTS), len(setups.VARIANTS)
-    assert len(quick) == 4 * 3 + 14 * 2 + n_quick * 2 and len(full) == 4 * 9 + 14 * 5 + n_variants * 3
-    assert {e.table for e in full} == set(setups.FIGURES + setups.VARIANTS) == {t.id for t in STUDY.tables}
+    n_text, n_text_quick = len(text_runs.TABLES), len(text_runs.QUICK)
+    assert len(quick) == 4 * 3 + 14 * 2 + n_quick * 2 + n_text_quick
+    assert len(full) == 4 * 9 + 14 * 5 + n_variants * 3 + n_text * 3
+    tables = set(setups.FIGURES + setups.VARIANTS + text_runs.TABLES)
+    assert {e.table for e in full} == tables == {t.id for t in STUDY.tables}
     assert {e.labels["mcr"] for e in quick if e.table == "5"} == {20000, 100000, 180000}
     assert {e.labels["mcr"] for e in quick if e.table == "22"} == {20000, 180000}
     assert "duration_s = 20.0" in quick[0].scenario.text

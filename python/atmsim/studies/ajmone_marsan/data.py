@@ -1,5 +1,5 @@
 """What Ajmone Marsan, Bianco, Lo Cigno and Munafò state in "Some simulation results about TCP
-connections in ATM networks" (the CLASS study, shared/papers/004_e911ca70df55f06a.txt), for
+connections in ATM networks" (the CLASS study), for
 `atmsim reproduce ajmone-marsan`: the settings of both networks, the traffic matrix of Table 1,
 the measured background loads of Table 2 and every number the text gives about the figures.
 
@@ -137,7 +137,10 @@ class Statement:
 
     Bound statements of the text, all here: figure 2 "the goodput does not exceed 83 Mbit/s"
     (<= 83), "dropping to 0.5 or even less" (<= 0.5); figures 8-11 Ba-Pa without shaping "the
-    efficiency remains very poor, below 0.8" (< 0.8). Not compared as a row: "the TCP goodput
+    efficiency remains very poor, below 0.8" (< 0.8); figure 3 "the connection with length 1000
+    km still gets a lower bandwidth" (ratio < 1); the closures by backoff (>= 1: two-node at
+    100 Mb/s, To-Fi in figures 8-9 and 12; see the readings above the closure statements).
+    Not compared as a row: "the TCP goodput
     can be at most either 22.5, or 33.8, or 45.1 Mbit/s" (the shaping caps, the paper's
     arithmetic: ITALY_MAX_GOODPUT_MBPS), and the comparisons between curves ("always greater
     than", "higher than") in QUALITATIVE."""
@@ -148,6 +151,7 @@ class Statement:
     value: float
     quote: str
     comparator: str = "="  # "=", "~", "<", "<=", ">", ">=" (studies/comparators.py)
+    section: str = ""  # where the sentence is, when not beside its figure ("" = the figure)
 
 
 STATEMENTS: List[Statement] = [
@@ -247,6 +251,178 @@ STATEMENTS += [
     for figure in ("8-9", "10-11")
 ]
 
+# The prose about figures 3 and 8-12 and the connections closed by backoff, as comparable
+# statements. Readings (each stated in its quote where it is not the paper's words):
+#  * figure 3, unshaped: "the goodput obtained by the connections is inversely proportional to
+#    the connection length": goodput ratios 1000 km / 505 km = 505/1000 and 550 km / 505 km =
+#    505/550, read at 0.1 (0.5, 0.9: the sentence prints no digits). 50 Mb/s shaping: "the goodput
+#    difference between the connections of length 505 and 550 km is negligible" (ratio ~ 1),
+#    "the connection with length 1000 km still gets a lower bandwidth" (ratio < 1). Both:
+#    "the efficiency of the connection is independent from the connection length" (lowest /
+#    highest efficiency ~ 1). 15 Mb/s shaping (not drawn): "all of the connections obtain
+#    exactly the same goodput" (lowest / highest goodput = 1). At the loads 0-75 Mb/s: at 100
+#    the text says the network is overloaded and a connection is closed.
+#  * figures 8-11: Mi-Ro "operates with efficiency one, grabbing all the resources it can, in
+#    all case except one" (unshaped TCP and background, 100-cell buffers): efficiency = 1
+#    elsewhere, and goodput / the shaping cap ~ 1 when shaped (the cap is the text's "the TCP
+#    goodput can be at most either 22.5, or 33.8, or 45.1 Mbit/s"; the ratio is read at 0.01,
+#    the caps' printed precision). To-Fi and Ve-To "completely use their assigned bandwidth
+#    when both their traffic and the background traffic are shaped, or when the node buffers
+#    are large enough" (1000 cells): goodput / cap ~ 1 for shaped TCP.
+#  * closures (flows[].aborts: connections the sender gave up after too many successive
+#    timeouts): two-node network at 100 Mb/s of background (figures 2 and 3, every shaping),
+#    at least one connection closed; To-Fi without shaping of TCP or background, 100-cell
+#    buffers: "the missing points ... those referring to the To-Fi connection" do not say at
+#    which loads; "those" is plural, so at least two of the three, read as the two heavier
+#    (1.0 and 1.2 Gb/s); figure 12, 100-cell buffers: To-Fi "still forced to close when the
+#    background load is 1.2 Gbit/s".
+FIG3_LOADS = (0, 25, 50, 75)
+_INVERSE = (
+    "When the TCP connections are unshaped, it can be noticed that the goodput obtained by the "
+    "connections is inversely proportional to the connection length"
+)
+_EFF_LENGTH = (
+    "It is interesting to notice that the efficiency of the connection is independent from the "
+    "connection length, even if no shaping is performed on the connections"
+)
+for _bg in FIG3_LOADS:
+    STATEMENTS += [
+        Statement(
+            "3",
+            {"shaping": "none", "bg_mbps": _bg},
+            "goodput_ratio_1000_505",
+            0.5,
+            _INVERSE + " (derived: 505 km / 1000 km = 0.505, read at 0.1)",
+            comparator="~",
+        ),
+        Statement(
+            "3",
+            {"shaping": "none", "bg_mbps": _bg},
+            "goodput_ratio_550_505",
+            0.9,
+            _INVERSE + " (derived: 505 km / 550 km = 0.918, read at 0.1)",
+            comparator="~",
+        ),
+        Statement(
+            "3",
+            {"shaping": "50", "bg_mbps": _bg},
+            "goodput_ratio_550_505",
+            1.0,
+            "In this case [50 Mbit/s shaping] the goodput difference between the connections of "
+            "length 505 and 550 km is negligible",
+            comparator="~",
+        ),
+        Statement(
+            "3",
+            {"shaping": "50", "bg_mbps": _bg},
+            "goodput_ratio_1000_505",
+            1.0,
+            "while the connection with length 1000 km still gets a lower bandwidth",
+            comparator="<",
+        ),
+        Statement(
+            "3",
+            {"shaping": "15", "bg_mbps": _bg},
+            "goodput_min_max",
+            1.0,
+            "The shaping at 15 Mbit/s is not reported for the sake of brevity since all of the "
+            "connections obtain exactly the same goodput",
+        ),
+    ]
+    STATEMENTS += [
+        Statement(
+            "3", {"shaping": _s, "bg_mbps": _bg}, "efficiency_min_max", 1.0, _EFF_LENGTH, comparator="~"
+        )
+        for _s in ("none", "50")
+    ]
+_CLOSED_TWO_NODE = (
+    "with the exception of the case when ABR-like services are simulated, the 2-node network "
+    "with 100 Mbit/s background traffic was so overloaded that one of the TCP connections was "
+    "forced to close by the backoff mechanism"
+)
+STATEMENTS += [
+    Statement(
+        _figure,
+        {"bg_mbps": 100},
+        "aborts",
+        1.0,
+        _CLOSED_TWO_NODE,
+        comparator=">=",
+        section="section 2",
+    )
+    for _figure in ("2", "3")
+]
+# Figures 8-11.
+_MIRO = (
+    "The Mi-Ro connection has a lot of spare bandwidth to exploit; thus it operates with "
+    "efficiency one, grabbing all the resources it can, in all case except one: if neither the "
+    "TCP traffic nor the background traffic are shaped and the node buffers are small (100 cells)"
+)
+_CAP = "; the cap: the TCP goodput can be at most either 22.5, or 33.8, or 45.1 Mbit/s"
+_TOFI_VETO = (
+    "Both of them [To-Fi and Ve-To] completely use their assigned bandwidth when both their "
+    "traffic and the background traffic are shaped, or when the node buffers are large enough "
+    "to absorb the background traffic burstiness"
+)
+_SHAPED_LABELS = ("25", "37.5", "50")
+for _figure, _buffer in (("8-9", 100), ("10-11", 1000)):
+    for _bg_shaped in (True, False):
+        for _s in ("none",) + _SHAPED_LABELS:
+            if not (_buffer == 100 and _s == "none" and not _bg_shaped):
+                STATEMENTS.append(
+                    Statement(
+                        _figure, {"shaping": _s, "bg_shaped": _bg_shaped}, "efficiency_Mi-Ro", 1.0, _MIRO
+                    )
+                )
+        for _s in _SHAPED_LABELS:
+            STATEMENTS.append(
+                Statement(
+                    _figure,
+                    {"shaping": _s, "bg_shaped": _bg_shaped},
+                    "cap_use_Mi-Ro",
+                    1.0,
+                    _MIRO + _CAP,
+                    comparator="~",
+                )
+            )
+            if _bg_shaped or _buffer == 1000:
+                STATEMENTS += [
+                    Statement(
+                        _figure,
+                        {"shaping": _s, "bg_shaped": _bg_shaped},
+                        f"cap_use_{_name}",
+                        1.0,
+                        _TOFI_VETO + _CAP,
+                        comparator="~",
+                    )
+                    for _name in ("To-Fi", "Ve-To")
+                ]
+STATEMENTS += [
+    Statement(
+        "8-9",
+        {"shaping": "none", "bg_shaped": False, "total_gbps": _total},
+        "aborts_To-Fi",
+        1.0,
+        "the missing points in the graphs, like for instance those referring to the To-Fi "
+        "connection without shaping of the background and TCP traffics with 100 cells buffers, "
+        "correspond to simulations where the TCP connections were closed due to the TCP backoff "
+        "mechanism (read at the two heavier loads: 'those' points are at least two)",
+        comparator=">=",
+    )
+    for _total in (1.0, 1.2)
+]
+STATEMENTS.append(
+    Statement(
+        "12",
+        {"buffer": 100, "total_gbps": 1.2},
+        "aborts_To-Fi",
+        1.0,
+        "Notice that in these conditions [adaptive shaping, 100 cell buffers] the To-Fi "
+        "connection is still forced to close when the background load is 1.2 Gbit/s",
+        comparator=">=",
+    )
+)
+
 # Qualitative statements, compared in the report notes.
 QUALITATIVE = {
     "fig2_order": "the goodput with 50 Mbit/s shaping is always greater than the unshaped "
@@ -291,5 +467,5 @@ def comparators(figure: str, labels: Mapping[str, object]) -> Dict[str, str]:
 
 
 def quotes(figure: str, labels: Mapping[str, object]) -> Dict[str, str]:
-    """The sentence each stated value of the point comes from, with its figure."""
-    return {st.quantity: f'"{st.quote}", figure {figure}' for st in _of(figure, labels)}
+    """The sentence each stated value of the point comes from, with its figure (or section)."""
+    return {st.quantity: f'"{st.quote}", ' + (st.section or f"figure {figure}") for st in _of(figure, labels)}

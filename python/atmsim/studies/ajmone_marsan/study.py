@@ -59,6 +59,30 @@ TCP_LINK = Compared(
     "tcp_link_mbps", "derived.tcp_link_mbps", "TCP cells on L0 (Mb/s, link level)", relative=True
 )
 ABORTS = Compared("aborts", "derived.aborts", "connections closed by backoff")
+ABORTS_TOFI = Compared("aborts_To-Fi", "flows.To-Fi.aborts", "To-Fi closed by backoff")
+# Figure 3's prose: goodput ratios between the connections (tcp1 505 km, tcp2 550 km, tcp3
+# 1000 km) and the spread of goodput and efficiency. "Inversely proportional", "negligible",
+# "independent" print no digits: read at 0.1; "exactly the same goodput" at 0.01.
+RATIO_1000 = Compared(
+    "goodput_ratio_1000_505", "derived.goodput_ratio.tcp3_tcp1", "goodput 1000 km / 505 km", unit=0.1
+)
+RATIO_550 = Compared(
+    "goodput_ratio_550_505", "derived.goodput_ratio.tcp2_tcp1", "goodput 550 km / 505 km", unit=0.1
+)
+GOODPUT_EVEN = Compared(
+    "goodput_min_max", "derived.goodput_min_max", "lowest / highest connection goodput", unit=0.01
+)
+EFF_EVEN = Compared(
+    "efficiency_min_max", "derived.efficiency_min_max", "lowest / highest connection efficiency", unit=0.1
+)
+FIG3_EXTRA = [RATIO_1000, RATIO_550, GOODPUT_EVEN, EFF_EVEN]
+# Figures 8-11's prose: a shaped connection's goodput over the cap the text states for its
+# shaping rate ("completely use their assigned bandwidth": 1, read at 0.01, the precision the
+# caps 22.5 / 33.8 / 45.1 are printed at).
+CAP_USE = [
+    Compared(f"cap_use_{n}", f"derived.cap_use.{n}", f"{n} goodput / its shaping cap", unit=0.01)
+    for n in ("Mi-Ro", "To-Fi", "Ve-To")
+]
 TWO_NODE = ("tcp1", "tcp2", "tcp3")
 ITALY = tuple(n for n, _, _ in data.ITALY_CONNECTIONS)
 
@@ -100,8 +124,10 @@ def pd_min(columns: List[Any]) -> Any:
 
 def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
     """Per run: total and per-connection goodput in the paper's unit, total efficiency, lowest
-    efficiency, aborted connections, TCP cells on the two-node bottleneck, and for the Table 2
-    check every switch-to-switch port's load as a fraction of its capacity."""
+    efficiency, aborted connections, TCP cells on the two-node bottleneck, the two-node
+    connections' goodput ratios (tcp3 / tcp1, tcp2 / tcp1) and the lowest over the highest
+    connection goodput and efficiency, and for the Table 2 check every switch-to-switch
+    port's load as a fraction of its capacity."""
     import numpy as np
 
     out = runs.copy()
@@ -111,6 +137,17 @@ def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
         derived[f"derived.goodput_mbps.{name}"] = runs[col] * SEGMENT_FACTOR / 1e6
     if goodput:
         derived["derived.goodput_mbps"] = runs[list(goodput.values())].sum(axis=1) * SEGMENT_FACTOR / 1e6
+    if "tcp1" in goodput:
+        first = runs[goodput["tcp1"]].where(runs[goodput["tcp1"]] > 0)
+        for other in ("tcp2", "tcp3"):
+            if other in goodput:
+                derived[f"derived.goodput_ratio.{other}_tcp1"] = runs[goodput[other]] / first
+    if len(goodput) > 1:
+        derived["derived.goodput_min_max"] = _min_over_max(runs[list(goodput.values())])
+    if "shaping" in runs and goodput:
+        stated_caps = runs["shaping"].map(_stated_cap)
+        for name, col in goodput.items():
+            derived[f"derived.cap_use.{name}"] = runs[col] * SEGMENT_FACTOR / 1e6 / stated_caps
     # Efficiency: goodput over the offered TCP load, i.e. payload delivered over payload
     # delivered plus payload retransmitted. (flows[].efficiency divides by every octet sent,
     # which also counts the window still in flight, or waiting in a shaper, at the end of the
@@ -133,6 +170,12 @@ def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
             )
         derived["derived.efficiency_first"] = first / (tot_d + tot_r).where(tot_d + tot_r > 0)
         derived["derived.efficiency_min"] = pd_min([derived[c] for c in per_flow])
+        if len(per_flow) > 1:
+            import pandas as pd
+
+            derived["derived.efficiency_min_max"] = _min_over_max(
+                pd.concat([derived[c] for c in per_flow], axis=1)
+            )
     aborts = list(_flows(runs, "aborts").values())
     if aborts:
         derived["derived.aborts"] = runs[aborts].sum(axis=1)
@@ -168,6 +211,22 @@ def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
     kept = [m for m in runs.attrs.get("metrics", []) if _kept(m)]
     out.attrs["metrics"] = kept + list(derived)
     return out
+
+
+def _stated_cap(shaping: Any) -> float:
+    """The goodput cap the text states for a shaping label ("25", "37.5", "50": 22.5, 33.8,
+    45.1 Mb/s); NaN for "none", "adaptive" and rates it states no cap for."""
+    try:
+        rate = float(shaping) * 1e6
+    except (TypeError, ValueError):
+        return math.nan
+    return data.ITALY_MAX_GOODPUT_MBPS.get(rate, math.nan)
+
+
+def _min_over_max(frame: "pd.DataFrame") -> Any:
+    """Row-wise lowest over highest value (NaN when the highest is not positive)."""
+    high = frame.max(axis=1)
+    return frame.min(axis=1) / high.where(high > 0)
 
 
 _FLOW_FIELDS = (
@@ -374,9 +433,9 @@ class AjmoneMarsanStudy:
         ),
         PaperTable(
             "3",
-            "Figure 3: 505/550/1000 km connections, 5000 cells, unshaped / 50 Mb/s",
+            "Figure 3: 505/550/1000 km connections, 5000 cells, unshaped / 50 Mb/s (and the text's 15 Mb/s)",
             ["shaping", "bg_mbps"],
-            [GOODPUT, EFFICIENCY, EFFICIENCY_FIRST, ABORTS] + _per_flow(TWO_NODE),
+            [GOODPUT, EFFICIENCY, EFFICIENCY_FIRST, ABORTS] + _per_flow(TWO_NODE) + FIG3_EXTRA,
         ),
         PaperTable(
             "4",
@@ -403,19 +462,19 @@ class AjmoneMarsanStudy:
             "8-9",
             "Figures 8-9: Italian network, 100-cell buffers",
             ["total_gbps", "shaping", "bg_shaped"],
-            _per_flow(ITALY) + [ABORTS],
+            _per_flow(ITALY) + CAP_USE + [ABORTS, ABORTS_TOFI],
         ),
         PaperTable(
             "10-11",
             "Figures 10-11: Italian network, 1000-cell buffers",
             ["total_gbps", "shaping", "bg_shaped"],
-            _per_flow(ITALY) + [ABORTS],
+            _per_flow(ITALY) + CAP_USE + [ABORTS, ABORTS_TOFI],
         ),
         PaperTable(
             "12",
             "Figure 12: Italian network, adaptive shaping",
             ["total_gbps", "buffer", "bg_shaped"],
-            _per_flow(ITALY) + [EFF_MIN, ABORTS],
+            _per_flow(ITALY) + [EFF_MIN, ABORTS, ABORTS_TOFI],
         ),
         PaperTable(
             "T2",
@@ -440,9 +499,10 @@ class AjmoneMarsanStudy:
             for shaping in data.TWO_NODE_SHAPING_BPS:
                 for bg in loads:
                     out.append(_two_node("2", buffer, shaping, bg, "1000", True, t2n))
-        # Figure 3
-        for shaping in (None, 50e6):
-            for bg in (0, 50) if quick else data.BG_LOADS_MBPS:
+        # Figure 3, and the 15 Mb/s shaping the text reports without drawing it (quick: one
+        # row of it)
+        for shaping in (None, 50e6, 15e6):
+            for bg in ((50,) if shaping == 15e6 else (0, 50)) if quick else data.BG_LOADS_MBPS:
                 out.append(_two_node("3", 5000, shaping, bg, "mixed", True, t2n))
         # Figure 4
         rates = QUICK_FIG4_RATES_MBPS if quick else FIG4_RATES_MBPS

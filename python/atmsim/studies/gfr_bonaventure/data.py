@@ -16,7 +16,12 @@ The bound statements of the text (sections 4-9), all with their comparator below
 "slightly less than four times" (< 4 RTO per 10 MB), "slightly less than 50%" tagged (< 0.5);
 figure 9 "slightly larger than 14 milliseconds" (> 14 ms); figure 14 "Less than 1%" tagged
 (< 0.01), "always more than 50% full" (> 4096 cells); figure 22 "more than 20 times per 10
-MBytes" (> 20); figure 23 "more than one fifth of the AAL5-PDUs ... tagged" (> 0.2). Bounds in
+MBytes" (> 20); figure 23 "more than one fifth of the AAL5-PDUs ... tagged" (> 0.2). The runs
+without a figure (text_runs, `section` set): section 5 "between these two values" for the
+Emulated Ethernet / Token Ring MSS (<= figure 5's stated throughput), section 9 GFR.2 with
+homogeneous MSS "similar results" as figure 18 "a lot of difficulties to efficiently use its
+reserved throughput" (< 1 of the reserved rate); section 7 "almost its weighted fair
+throughput" and figure 19's "almost able to achieve its reserved throughput" are "~". Bounds in
 the text that are not a table value here: figure 5 "less than 50% of its reserved bandwidth"
 (the same point as "about 18 Mbps"), section 6 "still less than 50% of its reserved
 throughput" (LBO 2048, TCP_fast; in QUALITATIVE), figure 24 "almost does not even reach its
@@ -39,6 +44,8 @@ class Statement:
     value: float
     quote: str
     comparator: str = "~"  # how the sentence states the value (studies/comparators.py)
+    # Where the sentence is, for runs without a figure (text_runs); "" = its figure.
+    section: str = ""
 
 
 STATEMENTS: List[Statement] = [
@@ -334,6 +341,88 @@ STATEMENTS += [
     for mcr in (20000, 180000)
 ]
 
+# The runs the text reports without a figure (text_runs: tables of their own).
+# Section 7, WFQ-based switch, GFR.1, TCP_SACK, heterogeneous MSS: at every MCR point run.
+for _figure in ("wfq-p512-b9140", "wfq-p9140-b512"):
+    STATEMENTS += [
+        Statement(
+            _figure,
+            "tcp_sack",
+            _mcr,
+            "priv_fair_ratio",
+            1.0,
+            "With TCP_SACK, there were almost no difference when the privileged source used a "
+            "512 bytes MSS while the background sources used a 9140 bytes MSS or the opposite "
+            "[2]. In both cases, the privileged source was able to achieve almost its weighted "
+            "fair throughput",
+            section="section 7 (no figure)",
+        )
+        for _mcr in (20000, 100000, 180000)
+    ]
+# Section 9, WFQ-based switch, GFR.2, TCP_SACK, 64 KB, homogeneous MSS: "similar results" as
+# figures 18 and 19 (text_runs), whose statements apply at the MCR where reserving matters.
+_GFR2_SIMILAR = (
+    "Simulations performed with 64 KBytes windows, TCP_SACK and homogeneous MSS sizes (9140 "
+    "or 1460 bytes) for the privileged and the background sources produced similar results as "
+    "those presented in section 17 [figures 18-19]"
+)
+STATEMENTS += [
+    Statement(
+        "gfr2-mss9140",
+        "tcp_sack",
+        180000,
+        "priv_reserved_ratio",
+        1.0,
+        _GFR2_SIMILAR + "; figure 18: With a 9140 bytes MSS, a 64 KBytes window and TCP_SACK, "
+        "the privileged source had a lot of difficulties to efficiently use its reserved "
+        "throughput",
+        comparator="<",
+        section="section 9 (no figure), with section 7 (figure 18)",
+    ),
+    Statement(
+        "gfr2-mss1460",
+        "tcp_sack",
+        180000,
+        "priv_reserved_ratio",
+        1.0,
+        _GFR2_SIMILAR + "; figure 19: with a 1460 bytes MSS it was almost able to achieve its "
+        "reserved throughput",
+        section="section 9 (no figure), with section 7 (figure 19)",
+    ),
+]
+# Section 5, FIFO-based switch, TCP_default, every source at an Emulated Ethernet / Token Ring
+# MSS: between the 512-octet run and figure 5 (9140 octets), whose throughput the text states
+# at two MCRs: below those.
+for _figure in ("mss1460", "mss4424"):
+    STATEMENTS += [
+        Statement(
+            _figure,
+            "tcp_default",
+            _mcr,
+            "priv_goodput_bps",
+            _bps,
+            "The throughputs achieved by TCP_default with the MSS sizes corresponding to an "
+            "Emulated Ethernet and an Emulated Token Ring are between these two values [512 "
+            "bytes MSS and figure 5's 9140 bytes MSS]; figure 5: " + _five,
+            comparator="<=",
+            section="section 5 (no figure), with figure 5",
+        )
+        for _mcr, _bps, _five in (
+            (
+                100000,
+                18e6,
+                "With its MCR set to 100000 cells per second the privileged source "
+                "achieved only about 18 Mbps",
+            ),
+            (
+                180000,
+                25e6,
+                "With its MCR set to 180000 cells per second, the privileged source "
+                "only achieved a throughput of about 25 Mbps",
+            ),
+        )
+    ]
+
 UNPLACED: List[Unplaced] = [
     Unplaced(
         "18",
@@ -346,6 +435,21 @@ UNPLACED: List[Unplaced] = [
         "rto_per_10mb",
         1.0,
         "while with the 1460 bytes MSS, it expired on average only once per 10 MBytes transfer",
+    ),
+    # Section 9's homogeneous GFR.2 runs: "similar results" as figures 18 and 19.
+    Unplaced(
+        "gfr2-mss9140",
+        "rto_per_10mb",
+        10.0,
+        "similar results as figure 18: with a 9140 bytes MSS, the retransmission timer expired "
+        "on average 10 times per 10 MBytes transfer",
+    ),
+    Unplaced(
+        "gfr2-mss1460",
+        "rto_per_10mb",
+        1.0,
+        "similar results as figure 19: with the 1460 bytes MSS, it expired on average only "
+        "once per 10 MBytes transfer",
     ),
 ]
 
@@ -381,6 +485,12 @@ QUALITATIVE = {
     "privileged source has the same difficulties to use its reserved throughput)",
     "mss512": "TCP_default with a 512-octet MSS: slightly lower than with 9140 (figure 5)",
     "fifo_inf": "with infinite buffers the TCP throughput is almost independent of the MCR",
+    "gfr2_homogeneous": "GFR.2 with homogeneous MSS (9140 or 1460): similar results as GFR.1 "
+    "(figures 18 and 19); the F-GCRA tagging did not seem to influence the throughput",
+    "wfq_heterogeneous": "GFR.1 with heterogeneous MSS: almost no difference between privileged "
+    "512 / background 9140 and the opposite; both almost at the weighted fair throughput",
+    "lane_mss": "TCP_default with the Emulated Ethernet and Token Ring MSS: between the 512-octet "
+    "MSS and the 9140-octet MSS (figure 5)",
     "figure24": "the privileged source (WAN, WFQ, GFR.2, TCP_SACK, MCR 180000) almost does not "
     "even reach its reserved throughput during a 100 ms period; more than one fifth of its "
     "AAL5-PDUs are tagged",
@@ -402,5 +512,6 @@ def comparators(figure: str, preset: str, mcr: int) -> Dict[str, str]:
 
 
 def quotes(figure: str, preset: str, mcr: int) -> Dict[str, str]:
-    """The sentence each stated value of one point comes from, with its figure."""
-    return {s.column: f'"{s.quote}", figure {figure}' for s in _of(figure, preset, mcr)}
+    """The sentence each stated value of one point comes from, with its figure (or, for a run
+    without a figure, its section)."""
+    return {s.column: f'"{s.quote}", ' + (s.section or f"figure {figure}") for s in _of(figure, preset, mcr)}

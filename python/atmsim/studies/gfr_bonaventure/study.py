@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence
 
 from ...numbers import fmt as _fmt
 from ...scenario import Scenario
@@ -19,7 +19,7 @@ from ..registry import Compared, Experiment, FigureFile, PaperTable, StudyResult
 from ..replication import replications
 from ..sensitivity import Subset
 from . import assumptions as declared
-from . import data, setups
+from . import data, setups, text_runs
 from . import scenarios as net
 
 if TYPE_CHECKING:
@@ -109,6 +109,16 @@ WFQ_COMPARED = [
     PRIV_VCQ,
     BG_VCQ,
 ]
+RESERVED = Compared(
+    "priv_reserved_ratio",
+    "derived.priv_reserved_ratio",
+    "privileged goodput / its reserved throughput (application level)",
+    unit=0.1,  # "almost able to achieve its reserved throughput" prints no digits
+)
+# The runs the text reports without a figure (text_runs) compare the reserved ratio too.
+TEXT_WFQ_COMPARED = WFQ_COMPARED + [RESERVED]
+# Every table's setup: the figures, the section-6 variants and the text-only runs.
+ALL_SETUPS: Dict[str, setups.Setup] = {**setups.SETUPS, **text_runs.SETUPS}
 FIGURE_OF = {"tcp_default": "5", "tcp_fast": "7", "tcp_sack": "9"}
 LABELS = ["preset", "mcr", "reserved_bps"]
 
@@ -123,7 +133,7 @@ def _flow_columns(runs: "pd.DataFrame", field: str) -> Dict[str, str]:
 def _mcr_share(table: Any, mcr: Any) -> float:
     """The privileged source's MCR over the sum of all MCRs of the figure's network (NaN when
     the row's figure or MCR is unknown)."""
-    s = setups.SETUPS.get(str(table))
+    s = ALL_SETUPS.get(str(table))
     try:
         m = float(mcr)
     except (TypeError, ValueError):
@@ -133,12 +143,25 @@ def _mcr_share(table: Any, mcr: Any) -> float:
     return m / (m + s.background_sources * s.background_mcr)
 
 
+def _reserved(table: Any, mcr: Any) -> float:
+    """The privileged source's reserved throughput at application level (bit/s) for its MSS
+    in the row's figure (NaN when the figure or MCR is unknown, or the figure is UBR)."""
+    s = ALL_SETUPS.get(str(table))
+    try:
+        m = float(mcr)
+    except (TypeError, ValueError):
+        return math.nan
+    if s is None or s.mode == "ubr" or math.isnan(m) or m <= 0:
+        return math.nan
+    return net.reserved_bps(m, s.priv_segment)
+
+
 def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
     """Add per run: privileged goodput, mean background goodput, privileged KB retransmitted
     per 10 MB delivered, privileged RTT and mean packet delay in ms, mean background delay,
     privileged and mean background per-VC occupancy at the bottleneck, retransmitted segments
     of all flows, and (with the run's `table` and `mcr`) the privileged goodput over its
-    MCR-weighted share of the total goodput."""
+    MCR-weighted share of the total goodput and over its reserved throughput."""
     out = runs.copy()
     derived: Dict[str, Any] = {}
     priv_name = net.privileged()
@@ -174,6 +197,8 @@ def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
         share = [_mcr_share(t, m) for t, m in zip(runs["table"], runs["mcr"])]
         total = runs[list(goodput.values())].sum(axis=1)
         derived["derived.priv_fair_ratio"] = runs[priv] / (total * share)
+        reserved = [_reserved(t, m) for t, m in zip(runs["table"], runs["mcr"])]
+        derived["derived.priv_reserved_ratio"] = runs[priv] / reserved
     retx = list(_flow_columns(runs, "segments_retransmitted").values())
     if retx:
         derived["derived.retx_segments_all"] = runs[retx].sum(axis=1)
@@ -337,6 +362,7 @@ def _comparisons(results: StudyResults) -> List[str]:
                 f"atmsim {v:.3g}, paper ~{u.value:g} at an MCR it does not give "
                 f'("{u.quote}")'
             )
+    out += _text_run_comparisons(results, priv)
     for a, b in (("18", "19"), ("21", "22")):
         if priv(a, hi) is not None and priv(b, hi) is not None:
             key = f"figure{a}_{b}"
@@ -347,6 +373,44 @@ def _comparisons(results: StudyResults) -> List[str]:
                 f" / {_mbps(_at(results, b, hi, 'bg_goodput_bps'))} (paper: "
                 f"{data.QUALITATIVE[key]})"
             )
+    return out
+
+
+def _text_run_comparisons(results: StudyResults, priv: Callable[[str, int], Optional[float]]) -> List[str]:
+    """The text-only runs (text_runs) beside the runs the text likens them to."""
+    out: List[str] = []
+    mcrs = sorted({int(m) for f in results.tables.values() if "mcr" in f for m in f["mcr"]})
+    for table, base in text_runs.SIMILAR_TO.items():
+        for mcr in mcrs:
+            if priv(table, mcr) is not None and priv(base, mcr) is not None:
+                out.append(
+                    f"{text_runs.SETUPS[table].title} at MCR {mcr}: privileged "
+                    f"{_mbps(priv(table, mcr))} Mb/s, mean background "
+                    f"{_mbps(_at(results, table, mcr, 'bg_goodput_bps'))}; GFR.1 (figure {base}) "
+                    f"{_mbps(priv(base, mcr))} / {_mbps(_at(results, base, mcr, 'bg_goodput_bps'))} "
+                    f"(paper: {data.QUALITATIVE['gfr2_homogeneous']})"
+                )
+    a, b = "wfq-p512-b9140", "wfq-p9140-b512"
+    for mcr in mcrs:
+        fa, fb = (_at(results, t, mcr, "priv_fair_ratio") for t in (a, b))
+        if fa is not None and fb is not None:
+            out.append(
+                f"WFQ, GFR.1, heterogeneous MSS at MCR {mcr}: privileged goodput over its "
+                f"weighted fair share {_fmt(fa)} (privileged 512 / background 9140) and "
+                f"{_fmt(fb)} (the opposite) (paper: {data.QUALITATIVE['wfq_heterogeneous']})"
+            )
+    low, high = text_runs.BETWEEN
+    for table in ("mss1460", "mss4424"):
+        for mcr in mcrs:
+            v, lo, hi = priv(table, mcr), priv(low, mcr), priv(high, mcr)
+            if v is not None and lo is not None and hi is not None:
+                inside = min(lo, hi) <= v <= max(lo, hi)
+                out.append(
+                    f"{text_runs.SETUPS[table].title} at MCR {mcr}: privileged {_mbps(v)} Mb/s, "
+                    f"MSS 512 {_mbps(lo)}, MSS 9140 (figure 5) {_mbps(hi)}: "
+                    f"{'between' if inside else 'not between'} the two "
+                    f"(paper: {data.QUALITATIVE['lane_mss']})"
+                )
     return out
 
 
@@ -426,7 +490,7 @@ def _table(setup: setups.Setup) -> PaperTable:
             setup.figure,
             f"{setup.title} (per-VC Virtual Spacing, LBO {setup.lbo_cells}, HBO {net.HBO_CELLS}, T_i = MBS)",
             LABELS,
-            WFQ_COMPARED,
+            TEXT_WFQ_COMPARED if setup.figure in text_runs.SETUPS else WFQ_COMPARED,
         )
     if setup.infinite_buffer:
         return PaperTable(setup.figure, f"{setup.title} (no drops, adapter tagging)", LABELS, GFR_COMPARED)
@@ -449,22 +513,31 @@ def _published(setup: setups.Setup, mcr: int) -> Dict[str, Optional[float]]:
 
 
 def experiment_list(quick: bool, figures: Optional[Sequence[str]] = None) -> List[Experiment]:
-    """One experiment per figure (and section-6 variant) and privileged MCR; quick: shorter
-    runs at fewer MCRs, and only the variants of setups.QUICK_VARIANTS."""
+    """One experiment per figure (and section-6 variant, and run the text reports without a
+    figure: text_runs) and privileged MCR; quick: shorter runs at fewer MCRs, only the
+    variants of setups.QUICK_VARIANTS and the text runs' text_runs.QUICK rows."""
+    default = figures is None
     if figures is None:
-        figures = setups.FIGURES + (setups.QUICK_VARIANTS if quick else setups.VARIANTS)
+        figures = setups.FIGURES + (setups.QUICK_VARIANTS if quick else setups.VARIANTS + text_runs.TABLES)
     duration = QUICK_DURATION_S if quick else net.DURATION_S
     out = []
     for f in figures:
+        if f not in ALL_SETUPS:
+            raise ValueError(f"gfr-bonaventure: no table {f!r} (choose from {', '.join(ALL_SETUPS)})")
         mcrs: Sequence[int]
         if f in BASE_FIGURES:
             mcrs = QUICK_MCRS if quick else net.MCRS
+        elif f in text_runs.SETUPS:
+            mcrs = QUICK_OTHER_MCRS if quick else text_runs.MCRS
         elif f in setups.VARIANTS:
             mcrs = QUICK_OTHER_MCRS if quick else VARIANT_MCRS
         else:
             mcrs = QUICK_OTHER_MCRS if quick else OTHER_MCRS
+        out += [_experiment(ALL_SETUPS[f], mcr, duration, _published(ALL_SETUPS[f], mcr)) for mcr in mcrs]
+    if default and quick:
         out += [
-            _experiment(setups.SETUPS[f], mcr, duration, _published(setups.SETUPS[f], mcr)) for mcr in mcrs
+            _experiment(text_runs.SETUPS[f], mcr, duration, _published(text_runs.SETUPS[f], mcr))
+            for f, mcr in text_runs.QUICK
         ]
     return out
 
@@ -518,7 +591,7 @@ class GfrBonaventureStudy:
         return declared.sensitivity_subset(self.experiments(True))
 
     detail_metrics = True
-    tables = [_table(setups.SETUPS[f]) for f in setups.FIGURES + setups.VARIANTS]
+    tables = [_table(ALL_SETUPS[f]) for f in setups.FIGURES + setups.VARIANTS + text_runs.TABLES]
 
     @staticmethod
     def derive_metrics(runs: "pd.DataFrame") -> "pd.DataFrame":
