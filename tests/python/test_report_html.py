@@ -394,3 +394,62 @@ def test_note_verdicts(text_, verdict):
 
     assert classify(text_) == verdict
     assert classify(SimpleNamespace(verdict="explained")) == "explained"
+
+
+def test_compare_branch_columns_replications_ranges_and_agree_share(tmp_path):
+    frame = _frame(
+        {
+            "fairness_runs": [[0.95, 0.97, 0.99], None, [0.4, 0.4, 0.4]],
+            "comparator_fairness": ["range", None, "<="],
+            "paper_high_fairness": [1.0, None, None],
+        }
+    )
+    rep = _reproduction(tmp_path, frame=frame)
+    rep.studies[0].agreement["agree"] = 0.5
+    html = report.html_page(rep, tmp_path)
+    grid = _section(html, "demo-study-table-1")
+    assert "0.97 [0.95, 0.97, 0.99]" in grid  # few replications: each shown
+    assert ">0.98..1<" in grid  # a range as low..high
+    assert "agree (comparator)" in _section(html, "demo-study-agreement") and "50 %" in html
+
+
+def test_morris_object_with_notes_and_factorial(tmp_path):
+    rep = _reproduction(tmp_path)
+    morris = SimpleNamespace(
+        frame=pd.DataFrame(
+            [
+                {
+                    "study": "demo-study",
+                    "table": "1",
+                    "row": "r",
+                    "metric": "fairness",
+                    "assumption": "ties",
+                    "mu_star": 0.3,
+                    "sigma": 0.2,
+                    "mu": 0.1,
+                }
+            ]
+        ),
+        notes=["simulation.seed fixed by --set: not varied"],
+    )
+    rep.studies[0].morris = morris  # type: ignore[attr-defined]
+    (tmp_path / "demo-study").mkdir(parents=True)
+    (tmp_path / "demo-study" / "factorial.csv").write_text("a,b\n")
+    html = report.html_page(rep, tmp_path)
+    morris_part = html[html.index('id="demo-study-morris"') :]
+    assert "ties" in morris_part and "not varied" in morris_part
+    assert 'href="demo-study/factorial.csv"' in morris_part
+
+
+def test_markdown_has_no_runs_of_blank_lines_or_trailing_spaces(tmp_path):
+    md = report.markdown(_reproduction(tmp_path), tmp_path)
+    assert "\n\n\n" not in md and not any(line != line.rstrip() for line in md.splitlines())
+
+
+def test_note_verdict_stated_by_the_note_and_ranges():
+    from atmsim.studies.note_verdict import verdict as classify
+
+    assert classify('x: atmsim 38.3 (95 % CI 30..45), paper > 20 ("more than 20"): agrees') == "agrees"
+    assert classify('x: atmsim 0.9 (95 % CI 0.8..1), paper ~0.9 ("q"): does not agree') == "disagrees"
+    assert classify("x: atmsim 0.4, paper 0.3..0.5") == "agrees"
+    assert classify("x: atmsim 0.6, paper 0.3..0.5") == "disagrees"

@@ -153,15 +153,32 @@ def _scaled(name: str, v: Any) -> Any:
 
 
 def _sim_cell(frame: "pd.DataFrame", i: int, c: Compared, cls: str) -> Cell:
-    """A simulated value, with its 95 % half-width when the runs had a spread."""
+    """A simulated value: with the replications' values (`<name>_runs`, when the table has
+    them: at most three runs) the mean and each run, "0.79 [0.75, 0.8, 0.82]"; otherwise the
+    mean with its 95 % half-width when the runs had a spread."""
     factor = style.scale(c.name)
     v = _number(frame.at[i, c.name]) * factor
+    runs = frame.at[i, f"{c.name}_runs"] if f"{c.name}_runs" in frame else None
+    if isinstance(runs, (list, tuple)) and len(runs) > 1:
+        each = ", ".join(fmt(_number(r) * factor) for r in runs)
+        return cell(f"{fmt(v)} [{each}]", True, cls)
     lo, hi = (
         _number(frame.at[i, f"{c.name}_ci_low"]) if f"{c.name}_ci_low" in frame else math.nan,
         _number(frame.at[i, f"{c.name}_ci_high"]) if f"{c.name}_ci_high" in frame else math.nan,
     )
     half = (hi - lo) / 2 * factor
     return cell(plus_minus(v, None if half == 0 else half), True, cls)
+
+
+def _paper_text(frame: "pd.DataFrame", i: int, name: str) -> str:
+    """The published value, scaled; a range (`comparator_<name>` "range" with
+    `paper_high_<name>`) as "low..high"."""
+    paper = _scaled(name, frame.at[i, f"paper_{name}"])
+    comp = _py(frame.at[i, f"comparator_{name}"]) if f"comparator_{name}" in frame else None
+    high = _py(frame.at[i, f"paper_high_{name}"]) if f"paper_high_{name}" in frame else None
+    if comp == "range" and not _missing(high) and not _missing(paper):
+        return f"{fmt(paper)}..{fmt(_scaled(name, high))}"
+    return fmt(paper)
 
 
 def _agrees(frame: "pd.DataFrame", i: int, c: Compared) -> Optional[bool]:
@@ -208,7 +225,7 @@ def paper_table(spec: PaperTable, frame: "pd.DataFrame") -> Table:
             cls = "" if ok is None else ("ok" if ok else "far")
             paper = _py(frame.at[i, f"paper_{c.name}"])
             cells.append(_sim_cell(frame, i, c, cls))
-            cells.append(cell(fmt(_scaled(c.name, paper)), _is_num(paper)))
+            cells.append(cell(_paper_text(frame, i, c.name), _is_num(paper)))
             if f"comparator_{c.name}" in frame:
                 comp = _py(frame.at[i, f"comparator_{c.name}"])
                 cells.append(cell("" if _missing(comp) or _missing(paper) else str(comp)))
@@ -227,9 +244,12 @@ AGREEMENT_HEAD = ["table", "metric", "rows", "mean abs. difference", "within ±0
 
 
 def agreement_table(report: StudyReport) -> Table:
-    """The agreement summary, without the (table, metric) pairs that have no published value."""
+    """The agreement summary, without the (table, metric) pairs that have no published value;
+    with the share of rows that agree with their comparator when the summary has it
+    (`agree`)."""
     rows = []
     omitted = 0
+    shared = "agree" in report.agreement
     for _, r in report.agreement.iterrows():
         if not r["rows"] or _missing(r["rows"]):
             omitted += 1
@@ -244,8 +264,10 @@ def agreement_table(report: StudyReport) -> Table:
                 cell(percent(r["within_0.05"]), True),
                 cell(percent(r["within_0.10"]), True),
             ]
+            + ([cell(percent(r["agree"]), True)] if shared else [])
         )
-    return table([cell(h, i >= 2) for i, h in enumerate(AGREEMENT_HEAD)], rows, omitted)
+    head = AGREEMENT_HEAD + (["agree (comparator)"] if shared else [])
+    return table([cell(h, i >= 2) for i, h in enumerate(head)], rows, omitted)
 
 
 # -- the parts of a study -------------------------------------------------------------------
@@ -418,7 +440,10 @@ def morris_frame(s: StudyReport, out_dir: Path) -> Optional["pd.DataFrame"]:
     else a `morris.csv` in the study's folder or the report folder (rows of this study)."""
     import pandas as pd
 
-    frame = getattr(s, "morris", None)
+    found = getattr(s, "morris", None)  # a morris.Morris (its .frame) or a DataFrame
+    frame = getattr(found, "frame", found)
+    if frame is not None and not isinstance(frame, pd.DataFrame):
+        frame = None
     if frame is None:
         for path in (out_dir / s.study.name / "morris.csv", out_dir / "morris.csv"):
             if path.is_file():
@@ -457,7 +482,18 @@ def _morris(s: StudyReport, out_dir: Path) -> Optional[Dict[str, Any]]:
             break
     if frame is None and figure is None:
         return None
-    out: Dict[str, Any] = {"figure": figure, "table": None}
+    factorial = out_dir / s.study.name / "factorial.csv"
+    out: Dict[str, Any] = {
+        "figure": figure,
+        "table": None,
+        "notes": [note(n) for n in getattr(getattr(s, "morris", None), "notes", None) or ()],
+        "factorial": _rel(factorial, out_dir) if factorial.is_file() else "",
+        "csv": "",
+    }
+    for path in (out_dir / s.study.name / "morris.csv", out_dir / "morris.csv"):
+        if path.is_file():
+            out["csv"] = _rel(path, out_dir)
+            break
     if frame is not None:
         cols = [c for c in MORRIS_COLUMNS if c in frame]
         top = frame.sort_values("mu_star", ascending=False) if "mu_star" in frame else frame
@@ -637,7 +673,13 @@ def html_page(rep: Reproduction, out_dir: Path, checks: Optional[Sequence[Any]] 
 
 
 def markdown(rep: Reproduction, out_dir: Path, checks: Optional[Sequence[Any]] = None) -> str:
-    return environment().get_template("report.md.j2").render(context(rep, out_dir, checks))
+    return _tidy(environment().get_template("report.md.j2").render(context(rep, out_dir, checks)))
+
+
+def _tidy(md: str) -> str:
+    """Markdown without trailing spaces or runs of blank lines."""
+    lines = [line.rstrip() for line in md.splitlines()]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n") + "\n"
 
 
 def write(rep: Reproduction, out_dir: Path, checks: Optional[Sequence[Any]] = None) -> List[Path]:
@@ -673,6 +715,7 @@ def write(rep: Reproduction, out_dir: Path, checks: Optional[Sequence[Any]] = No
     env = environment()
     for name, template in (("README.md", "report.md.j2"), ("index.html", "report.html.j2")):
         path = out_dir / name
-        path.write_text(env.get_template(template).render(ctx), encoding="utf-8")
+        page = env.get_template(template).render(ctx)
+        path.write_text(_tidy(page) if name.endswith(".md") else page, encoding="utf-8")
         written.append(path)
     return written
