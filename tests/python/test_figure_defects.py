@@ -52,7 +52,7 @@ def _class_frame(bg: list, same: bool = True) -> pd.DataFrame:
 
 
 def test_class_coincident_series_stay_visible():
-    fig, _, single = class_figures.panel_figure(
+    fig, _, _, single = class_figures.panel_figure(
         _class_frame([0, 50, 75]), "bg_mbps", ["buffer", "shaping"], ["goodput_mbps", "efficiency"], "t", "2"
     )
     assert not single
@@ -88,10 +88,10 @@ def test_class_single_point_panels_are_said_so(tmp_path):
 
 def test_class_stated_upper_bound_is_drawn_as_a_bound():
     # Figure 2, no shaping, 50 Mb/s background: "efficiency ... dropping to 0.5 or even less".
-    fig, stated, _ = class_figures.panel_figure(
+    fig, stated, bounds, _ = class_figures.panel_figure(
         _class_frame([0, 50, 75]), "bg_mbps", ["buffer", "shaping"], ["efficiency"], "t", "2"
     )
-    assert stated
+    assert stated and bounds == ["upper"]
     assert style.UPPER_MARKER in _markers(fig)
     marks = [ln for ln in fig.axes[0].get_lines() if ln.get_marker() == style.UPPER_MARKER]
     assert any(list(ln.get_ydata()) == [0.5] for ln in marks)
@@ -139,3 +139,22 @@ def test_dotted_keys_have_axis_words():
     assert style.label("n_source.buffer_cells") == "Buffer size (cells)"
     assert style.label("summary.efficiency") == "Efficiency"
     assert style.label("n_source.policy") == "Drop policy"
+
+
+def test_class_caption_names_the_bounds_it_draws(tmp_path):
+    (with_bound,) = class_figures._panel(
+        _class_frame([0, 50]),
+        "bg_mbps",
+        ["buffer", "shaping"],
+        ["efficiency"],
+        tmp_path / "a",
+        "t",
+        "2",
+        "Cap.",
+    )
+    assert "Carets: bounds the text states, at most" in with_bound.caption
+    plain = _class_frame([0, 50]).assign(paper_efficiency=math.nan)
+    (without,) = class_figures._panel(
+        plain, "bg_mbps", ["buffer", "shaping"], ["efficiency"], tmp_path / "b", "t", "2", "Cap."
+    )
+    assert "Caret" not in without.caption and "Crosses" not in without.caption

@@ -453,3 +453,9 @@ def test_note_verdict_stated_by_the_note_and_ranges():
     assert classify('x: atmsim 0.9 (95 % CI 0.8..1), paper ~0.9 ("q"): does not agree') == "disagrees"
     assert classify("x: atmsim 0.4, paper 0.3..0.5") == "agrees"
     assert classify("x: atmsim 0.6, paper 0.3..0.5") == "disagrees"
+
+
+def test_label_headers_read_without_tex():
+    assert report._label_words("r_i") == "Threshold r_i (cells)"
+    assert "$" not in report._label_words("sum_r_i") and "\\" not in report._label_words("sum_r_i")
+    assert report._label_words("no_such_column") == "no_such_column"

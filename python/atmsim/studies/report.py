@@ -141,10 +141,13 @@ def unit_label(name: str, words: str) -> str:
 
 
 def _label_words(name: str) -> str:
+    """A label column's header: its axis words (without TeX: "$r_i$" reads r_i), else its
+    name."""
     try:
-        return style.label(name)
+        words = style.label(name)
     except KeyError:
         return unit_label(name, name)
+    return re.sub(r"\$([^$]*)\$", lambda m: m.group(1).replace("\\", ""), words)
 
 
 def _scaled(name: str, v: Any) -> Any:

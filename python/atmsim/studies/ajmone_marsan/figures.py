@@ -69,11 +69,12 @@ def panel_figure(
     columns: Sequence[str],
     title: str,
     table: str,
-) -> "Tuple[Figure, bool, bool]":
+) -> "Tuple[Figure, bool, List[str], bool]":
     """The panels of one CLASS figure: one per column, one series per combination of
     `groups`, each with its own marker and line style (series with equal values stay
     visible), published values marked (bounds as bounds). Returns the figure, whether any
-    published value was drawn, and whether every series is a single point."""
+    published value was drawn, the kinds of bound drawn ("upper", "lower") and whether every
+    series is a single point."""
     stated_any = False
     fig = plots._figure(max(10.0, 3.4 * len(columns)), 3.8)
     axes = fig.subplots(1, len(columns))
@@ -114,7 +115,7 @@ def panel_figure(
     if handles:
         fig.legend(handles, names, loc="outside right upper", fontsize="small")
     fig.suptitle(title + (" (one point per series)" if single else ""), fontsize=10)
-    return fig, stated_any, single
+    return fig, stated_any, list(dict.fromkeys(bounds)), single
 
 
 def _mask(frame: "pd.DataFrame", groups: Sequence[str], key: Sequence[object]) -> "pd.Series":
@@ -140,17 +141,15 @@ def _panel(
 ) -> List[FigureFile]:
     if frame is None or not len(frame):
         return []
-    fig, stated_any, single = panel_figure(frame, x, groups, columns, title, table)
+    fig, stated_any, bounds, single = panel_figure(frame, x, groups, columns, title, table)
     for ax in fig.axes:
         for y in hlines:
             ax.axhline(y, color=style.REFERENCE_COLOR, linestyle=":", linewidth=0.8)
     files = plots.save(fig, out)
-    note = (
-        " Crosses, in their series' colour: values stated in the paper's text; a caret on "
-        "a value: a bound the text states (at most ▼, at least ▲)."
-        if stated_any
-        else ""
-    )
+    note = " Crosses, in their series' colour: values stated in the paper's text." if stated_any else ""
+    if bounds:
+        words = {"upper": "at most (▼ on the bound)", "lower": "at least (▲ on the bound)"}
+        note += " Carets: bounds the text states, " + " and ".join(words[b] for b in bounds) + "."
     if single:
         note += SINGLE_POINT_NOTE.format(x=style.label(x).split(" (")[0].lower())
     return [FigureFile(table, caption + note, files)]
