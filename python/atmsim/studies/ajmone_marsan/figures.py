@@ -51,7 +51,8 @@ def _bounds(table: str, column: str, rows: "pd.DataFrame") -> List[Optional[str]
                 and statement.quantity == column
                 and all(k in r and r[k] == v for k, v in statement.point.items())
             ):
-                found = statement.bound
+                # `bound` here, `comparator` once every published value carries one.
+                found = getattr(statement, "comparator", None) or getattr(statement, "bound", None)
         out.append(found)
     return out
 
