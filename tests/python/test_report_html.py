@@ -451,6 +451,8 @@ def test_note_verdict_stated_by_the_note_and_ranges():
 
     assert classify('x: atmsim 38.3 (95 % CI 30..45), paper > 20 ("more than 20"): agrees') == "agrees"
     assert classify('x: atmsim 0.9 (95 % CI 0.8..1), paper ~0.9 ("q"): does not agree') == "disagrees"
+    assert classify('x: atmsim 0.7, paper < 0.8 (does not agree) ("below 0.8")') == "disagrees"
+    assert classify('x: atmsim 0.9, paper < 0.8 (agrees) ("q")') == "agrees"
     assert classify("x: atmsim 0.4, paper 0.3..0.5") == "agrees"
     assert classify("x: atmsim 0.6, paper 0.3..0.5") == "disagrees"
 

@@ -5,7 +5,8 @@ The studies write their notes as sentences (`report_notes`, the sensitivity verd
 verdict is read from what the sentence carries, not from where it comes from:
 
 - a note object with a `verdict` attribute (one of `VERDICTS`) says it itself, and so does a
-  note ending in ": agrees" or ": does not agree" (the comparator's own verdict);
+  note ending in ": agrees" or ": does not agree", or saying "(agrees)" or "(does not
+  agree)" (the comparator's own verdict);
 - the sensitivity wording: "explained by" / "partly explained" / "within the range of" ->
   explained, "not explained ... a model question" -> model question, "inside the baseline's
   95 % interval" -> agrees (not a disagreement the replications can show);
@@ -102,9 +103,9 @@ def verdict(note: Any) -> str:
     if "inside the baseline's 95 % interval" in low:
         return "agrees"
     # A verdict the note states itself, at its end (": agrees", ": does not agree").
-    if re.search(r":\s*(does not agree|disagrees)\W*$", low):
+    if re.search(r":\s*(does not agree|disagrees)\W*$|\((does not agree|disagrees)\)", low):
         return "disagrees"
-    if re.search(r":\s*agrees\W*$", low):
+    if re.search(r":\s*agrees\W*$|\(agrees\)", low):
         return "agrees"
     found = pairs(text)
     if not found:
