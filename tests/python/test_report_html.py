@@ -241,7 +241,9 @@ def test_section_order_within_a_study(tmp_path):
             name="epd-throughput",
             statement="EPD improves throughput",
             source="abstract",
-            check=lambda r: SimpleNamespace(verdict="partly", evidence="2 of 3 rows", numbers={"rows": 2}),
+            check=lambda r: SimpleNamespace(
+                verdict="partly", evidence="2 of 3 rows", numbers={"rows": 2, "per_row": [{"a": 0.123456}]}
+            ),
         )
     ]
     study.stated = [SimpleNamespace(name="buffer", value="1000 cells", where="section 3")]  # type: ignore[attr-defined]
@@ -258,7 +260,7 @@ def test_section_order_within_a_study(tmp_path):
     assert positions == sorted(positions)
     claims = _section(html, "demo-study-claims")
     assert "c-partly" in html and "EPD improves throughput" in html and "2 of 3 rows" in html
-    assert claims
+    assert "rows = 2" in claims and "0.123456" not in claims  # scalars only; the rest is in --json
 
 
 def test_claims_section_absent_without_claims_and_failed_check_shown(tmp_path):

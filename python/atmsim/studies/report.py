@@ -412,7 +412,12 @@ def _claim_row(claim: Any, verdict: Any) -> Dict[str, Any]:
         "verdict": v or "check failed",
         "cls": CLAIM_CLASSES.get(v, "failed"),
         "evidence": str(_field(verdict, "evidence")),
-        "numbers": ", ".join(f"{k} = {fmt(_py(n))}" for k, n in dict(numbers).items()),
+        # The scalar numbers; per-row lists and nested parts are in --json (`claims`).
+        "numbers": ", ".join(
+            f"{k} = {fmt(_py(n))}"
+            for k, n in dict(numbers).items()
+            if isinstance(_py(n), (int, float, str, bool)) or n is None
+        ),
     }
 
 
