@@ -188,7 +188,6 @@ def _update_docs(docs: Dict[str, Path], rep: Any, out: Path, args: argparse.Name
 
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from . import cli, executors, store
-    from .numbers import fmt
     from .overrides import duration
     from .studies import registry, replication, report, text
     from .studies.reproduce import reproduce, select_tables
@@ -280,9 +279,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
             f"{s.study.name}: {s.runs} runs ({s.computed} computed, {s.cached} from "
             f"{db.path}), {len(s.figures)} figures"
         )
-        print(s.agreement.to_string(index=False, float_format=fmt))
-        for note in s.notes:
-            print(f"note: {note}")
+        print(text.summary(s))
         if s.sensitivity is not None:
             from .studies.sensitivity import render
 

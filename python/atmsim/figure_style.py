@@ -102,9 +102,14 @@ DIFFERENCE_RANGE = 0.5
 
 
 def label(name: str) -> str:
-    """The axis words for a column or metric; KeyError for a name without them."""
+    """The axis words for a column or metric; KeyError for a name without them. A dotted
+    scenario key or metric (`n_source.buffer_cells`, `summary.efficiency`) reads as its last
+    part when that has words."""
     if name in LABELS:
         return LABELS[name]
+    tail = name.rsplit(".", 1)[-1]
+    if tail != name and tail in LABELS:
+        return LABELS[tail]
     for prefix, words in FLOW_LABELS.items():
         if name.startswith(prefix) and len(name) > len(prefix):
             return words.format(name[len(prefix) :])
@@ -169,21 +174,61 @@ def whiskers(
     return below, above
 
 
-def paper_marks(ax: "Axes", x: Iterable[Any], y: Iterable[Any], color: Any) -> None:
-    """Published values as marks in the colour of their simulated series."""
-    ax.plot(
-        list(x),
-        list(y),
-        linestyle="none",
-        marker=PAPER_MARKER,
-        markersize=PAPER_MARKER_SIZE,
-        mew=PAPER_MARKER_WIDTH,
-        color=color,
-    )
+# A published bound is drawn as a bound: a caret with its base on the bound, pointing to
+# the side the value lies on ("at most 83" points down), never as a point. The comparators
+# are those of the comparison tables (`comparator_<name>`: =, ~, <, <=, >, >=, range).
+UPPER = ("<", "<=")
+LOWER = (">", ">=")
+UPPER_MARKER = 11  # matplotlib CARETDOWNBASE
+LOWER_MARKER = 10  # matplotlib CARETUPBASE
+BOUND_MARKER_SIZE = 11
+BOUND_LEGEND = {"upper": "paper: at most (▼ on the bound)", "lower": "paper: at least (▲ on the bound)"}
 
 
-def paper_legend(ax: "Axes") -> None:
-    """The one legend entry for every published mark of the axes."""
+def bound_kind(comparator: Any) -> Optional[str]:
+    """ "upper", "lower" or None (a value, not a bound) for a comparator."""
+    c = str(comparator).strip() if comparator is not None else ""
+    return "upper" if c in UPPER else "lower" if c in LOWER else None
+
+
+def comparators(frame: Any, name: str) -> Optional[List[Any]]:
+    """The comparator of each row of a comparison table for metric `name`
+    (`comparator_<name>`), or None when the table has none."""
+    column = f"comparator_{name}"
+    return list(frame[column]) if column in frame else None
+
+
+def paper_marks(
+    ax: "Axes",
+    x: Iterable[Any],
+    y: Iterable[Any],
+    color: Any,
+    comparators: Optional[Sequence[Any]] = None,
+) -> List[str]:
+    """Published values as marks in the colour of their simulated series: × for a value, a
+    caret on the bound for an upper or lower bound (`comparators`, one per mark). Returns
+    the kinds of bound drawn, for `paper_legend`."""
+    xs, ys = list(x), list(y)
+    kinds = [bound_kind(c) for c in comparators] if comparators is not None else [None] * len(xs)
+    drawn: List[str] = []
+    for kind, marker, size in (
+        (None, PAPER_MARKER, PAPER_MARKER_SIZE),
+        ("upper", UPPER_MARKER, BOUND_MARKER_SIZE),
+        ("lower", LOWER_MARKER, BOUND_MARKER_SIZE),
+    ):
+        px = [a for a, k in zip(xs, kinds) if k == kind]
+        py = [b for b, k in zip(ys, kinds) if k == kind]
+        if not px:
+            continue
+        ax.plot(px, py, linestyle="none", marker=marker, markersize=size, mew=PAPER_MARKER_WIDTH, color=color)
+        if kind is not None:
+            drawn.append(kind)
+    return drawn
+
+
+def paper_legend(ax: "Axes", bounds: Iterable[str] = ()) -> None:
+    """The one legend entry for every published mark of the axes, and one per kind of bound
+    drawn (`paper_marks`' return values)."""
     ax.plot(
         [],
         [],
@@ -194,6 +239,35 @@ def paper_legend(ax: "Axes") -> None:
         color="black",
         label=PAPER_LEGEND,
     )
+    for kind in dict.fromkeys(bounds):
+        ax.plot(
+            [],
+            [],
+            linestyle="none",
+            marker=UPPER_MARKER if kind == "upper" else LOWER_MARKER,
+            markersize=BOUND_MARKER_SIZE,
+            mew=PAPER_MARKER_WIDTH,
+            color="black",
+            label=BOUND_LEGEND[kind],
+        )
+
+
+# Series of one panel that may coincide (equal values at every point) stay visible: each
+# gets its own marker and line style, the markers hollow and shrinking, so that one drawn
+# exactly on another shows as a ring around it.
+SERIES_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+SERIES_LINESTYLES = ("-", "--", "-.", ":")
+
+
+def series_style(i: int) -> Dict[str, Any]:
+    """Line keywords for the i-th series of a panel (see SERIES_MARKERS)."""
+    return {
+        "marker": SERIES_MARKERS[i % len(SERIES_MARKERS)],
+        "linestyle": SERIES_LINESTYLES[i % len(SERIES_LINESTYLES)],
+        "markersize": max(3.5, 8.0 - 1.2 * (i % 4)),
+        "markerfacecolor": "none",
+        "markeredgewidth": 1.3,
+    }
 
 
 REPLICATION_LEGEND = "each replication (○); line: their mean"

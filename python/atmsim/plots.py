@@ -67,7 +67,8 @@ def goodput_figure(
     95 % interval, which never reaches below zero for a quantity that cannot.
     reserved_bps: a reserved-bandwidth reference, drawn dashed: one value (a horizontal line),
     one per x value, or the name of a column of `points`; `reference_label` names it.
-    paper: published values (columns x, hue, value), marked in their series' colour.
+    paper: published values (columns x, hue, value, and optionally comparator: a bound, `<`
+    or `>`, is drawn as a bound), marked in their series' colour.
     """
     factor = style.scale(metric)
     data = points[points["metric"] == metric].sort_values(x)
@@ -107,9 +108,16 @@ def goodput_figure(
         style.replications_legend(ax)
     if paper is not None:
         pgroups = [(None, paper)] if hue is None else list(paper.groupby(hue, sort=True))
+        bounds: List[str] = []
         for name, group in pgroups:
-            style.paper_marks(ax, group[x], group["value"] * factor, colors.get(name, style.PAPER_COLOR))
-        style.paper_legend(ax)
+            bounds += style.paper_marks(
+                ax,
+                group[x],
+                group["value"] * factor,
+                colors.get(name, style.PAPER_COLOR),
+                list(group["comparator"]) if "comparator" in group else None,
+            )
+        style.paper_legend(ax, bounds)
     if reserved_bps is not None:
         xs = sorted(data[x].unique())
         if isinstance(reserved_bps, str):
@@ -130,10 +138,21 @@ def goodput_vs_parameter(points: "pd.DataFrame", x: str, out: PathLike, **kwargs
     return save(goodput_figure(points, x, **kwargs), out)
 
 
+# Tick words for label columns whose bare values are ambiguous side by side ("1 1-3" is
+# experiment 1, TCPs 1-3).
+TICK_WORDS = {"experiment": "exp. {}", "tcps": "TCPs {}", "vc": "VC {}"}
+
+
 def _row_labels(table: "pd.DataFrame", columns: Sequence[str]) -> List[str]:
+    """One tick label per row from its label columns: "LAN 5", or with a column of
+    TICK_WORDS "exp. 1, TCPs 1-3"."""
     from .numbers import fmt
 
-    return [" ".join(fmt(row[c]) for c in columns) for _, row in table.iterrows()]
+    worded = any(c in TICK_WORDS for c in columns)
+    sep = ", " if worded else " "
+    return [
+        sep.join(TICK_WORDS.get(c, "{}").format(fmt(row[c])) for c in columns) for _, row in table.iterrows()
+    ]
 
 
 def comparison_bars(
@@ -167,7 +186,25 @@ def comparison_bars(
         # One replication has no interval: no zero-length whiskers with caps.
         err = [below, above] if any(below) or any(above) else None
     ax.bar(pos - 0.2, sim, 0.4, yerr=err, capsize=2, color=SIM_COLOR, label="atmsim")
-    ax.bar(pos + 0.2, table[published].astype(float), 0.4, color=PAPER_COLOR, label="paper")
+    # A published bound (`comparator_<simulated>` < or >) is drawn as a bound, not as a bar.
+    values = table[published].astype(float).to_numpy()
+    comps = style.comparators(table, simulated)
+    kinds = np.array([style.bound_kind(c) for c in comps] if comps is not None else [None] * len(names))
+    point = kinds == None  # noqa: E711 (element-wise)
+    ax.bar(pos[point] + 0.2, values[point], 0.4, color=PAPER_COLOR, label="paper")
+    for kind in ("upper", "lower"):
+        sel = kinds == kind
+        if sel.any():
+            ax.plot(
+                pos[sel] + 0.2,
+                values[sel],
+                linestyle="none",
+                marker=style.UPPER_MARKER if kind == "upper" else style.LOWER_MARKER,
+                markersize=style.BOUND_MARKER_SIZE,
+                mew=style.PAPER_MARKER_WIDTH,
+                color=PAPER_COLOR,
+                label=style.BOUND_LEGEND[kind],
+            )
     ax.set_xticks(pos, names, rotation=60, ha="right", fontsize="x-small")
     ax.set_xlabel(style.labels(labels))
     ax.set_ylabel(ylabel or style.label(simulated))

@@ -1,6 +1,9 @@
 """The terminal view of a reproduction (`atmsim reproduce STUDY` without `--out`): per paper
-table its rows, the simulated value beside the published one, then the table's agreement;
-the study's notes last. `rows` is the same content as JSON-ready records (`--json`).
+table its rows that have a published value, the simulated value beside the published one
+(bit/s in Mb/s, as in the figures), then the table's agreement; the study's notes last, each
+with its verdict. `summary` is the compact per-study block of `atmsim reproduce all`: the
+agreement rows that have a published value, and the notes. `rows` is the same content as
+JSON-ready records (`--json`), every row.
 
 The report folder (studies/report.py) shows the same tables with figures; both read the
 comparison tables `reproduce.reproduce_study` builds.
@@ -11,26 +14,62 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Dict, List
 
+from .. import figure_style as style
 from ..numbers import fmt
 from ..tables import plain
+from . import note_verdict
 from .comparators import label
+from .registry import Compared, PaperTable
 from .reproduce import StudyReport
 
 if TYPE_CHECKING:
     import pandas as pd
 
 
+def _missing(v: Any) -> bool:
+    v = plain(v)
+    return v is None or (isinstance(v, float) and math.isnan(v))
+
+
+def published_rows(spec: PaperTable, frame: "pd.DataFrame") -> List[int]:
+    """The row positions of a comparison table that have at least one published value."""
+    papers = [f"paper_{c.name}" for c in spec.compared if f"paper_{c.name}" in frame]
+    return [i for i in range(len(frame)) if any(not _missing(frame[p].iat[i]) for p in papers)]
+
+
+def published_metrics(spec: PaperTable, frame: "pd.DataFrame", rows: List[int]) -> List[Compared]:
+    """The compared metrics published for at least one of `rows`."""
+    return [
+        c
+        for c in spec.compared
+        if f"paper_{c.name}" in frame and any(not _missing(frame[f"paper_{c.name}"].iat[i]) for i in rows)
+    ]
+
+
+def _scaled(name: str, v: Any) -> Any:
+    v = plain(v)
+    return v * style.scale(name) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+
+
+def _words(name: str) -> str:
+    """A column's name as printed: a scaled bit/s column says Mb/s."""
+    if style.scale(name) == 1.0:
+        return name
+    return name[: -len("_bps")] + "_mbps" if name.endswith("_bps") else f"{name} (Mb/s)"
+
+
 def _cell(row: "pd.Series", name: str) -> str:
-    """A simulated value: with at most three replications, the mean and the replications
-    themselves ("0.79 [0.75, 0.80, 0.82]"); otherwise with its 95 % half-width when the
-    replications had a spread."""
-    text = fmt(row[name])
+    """A simulated value (bit/s in Mb/s): with at most three replications, the mean and the
+    replications themselves ("0.79 [0.75, 0.80, 0.82]"); otherwise with its 95 % half-width
+    when the replications had a spread."""
+    factor = style.scale(name)
+    text = fmt(_scaled(name, row[name]))
     runs = row.get(f"{name}_runs")
     if isinstance(runs, (list, tuple)) and len(runs) > 1:
-        return f"{text} [{', '.join(fmt(v) for v in runs)}]"
+        return f"{text} [{', '.join(fmt(_scaled(name, v)) for v in runs)}]"
     try:
-        half = (float(row[f"{name}_ci_high"]) - float(row[f"{name}_ci_low"])) / 2
-    except (TypeError, ValueError):
+        half = (float(row[f"{name}_ci_high"]) - float(row[f"{name}_ci_low"])) / 2 * factor
+    except (TypeError, ValueError, KeyError):
         return text
     return text if math.isnan(half) or half == 0 else f"{text} ± {fmt(half, 2)}"
 
@@ -38,11 +77,11 @@ def _cell(row: "pd.Series", name: str) -> str:
 def _paper(row: "pd.Series", name: str) -> str:
     """The published value as the paper states it: "> 20", "<= 83", "0.3..0.5", or the plain
     number for "about" (comparators.label)."""
-    value = plain(row[f"paper_{name}"])
+    value = _scaled(name, row[f"paper_{name}"])
     comparator = plain(row.get(f"comparator_{name}"))
     if value is None or not isinstance(comparator, str):
         return fmt(value)
-    return label(comparator, value, plain(row.get(f"paper_high_{name}")), fmt)
+    return label(comparator, value, _scaled(name, row.get(f"paper_high_{name}")), fmt)
 
 
 def _yes(v: Any) -> str:
@@ -55,13 +94,21 @@ def _table(report: StudyReport, table_id: str) -> str:
 
     spec = next(t for t in report.study.tables if t.id == table_id)
     frame = report.results.tables[table_id]
-    shown: Dict[str, List[str]] = {label: [fmt(plain(v)) for v in frame[label]] for label in spec.labels}
-    for c in spec.compared:
-        shown[c.name] = [_cell(row, c.name) for _, row in frame.iterrows()]
-        shown[f"{c.name} (paper)"] = [_paper(row, c.name) for _, row in frame.iterrows()]
-        if f"agrees_{c.name}" in frame and frame[f"paper_{c.name}"].notna().any():
-            shown[f"{c.name} agrees"] = [_yes(v) for v in frame[f"agrees_{c.name}"]]
-    lines = [spec.title, pd.DataFrame(shown).to_string(index=False)]
+    keep = published_rows(spec, frame)
+    if not keep:
+        return f"{spec.title}: no row with a published value ({len(frame)} simulated, see --json)"
+    part = frame.iloc[keep]
+    shown: Dict[str, List[str]] = {
+        _words(name): [fmt(_scaled(name, v)) for v in part[name]] for name in spec.labels
+    }
+    for c in published_metrics(spec, frame, keep):
+        shown[_words(c.name)] = [_cell(row, c.name) for _, row in part.iterrows()]
+        shown[f"{_words(c.name)} (paper)"] = [_paper(row, c.name) for _, row in part.iterrows()]
+        if f"agrees_{c.name}" in part:
+            shown[f"{c.name} agrees"] = [_yes(v) for v in part[f"agrees_{c.name}"]]
+    left = len(frame) - len(keep)
+    title = spec.title + (f" ({left} row(s) without a published value left out)" if left else "")
+    lines = [title, pd.DataFrame(shown).to_string(index=False)]
     for _, a in report.agreement[report.agreement["table"] == table_id].iterrows():
         if not a["rows"]:
             continue
@@ -94,8 +141,36 @@ def render(report: StudyReport) -> str:
     ]
     blocks += [_table(report, t.id) for t in report.study.tables if t.id in report.results.tables]
     if report.notes:
-        blocks.append("\n".join(f"note: {n}" for n in report.notes))
+        blocks.append(notes(report))
     return "\n\n".join(blocks)
+
+
+def notes(report: StudyReport) -> str:
+    """The study's notes, one a line, each with its verdict (`note_verdict`)."""
+    return "\n".join(f"note [{note_verdict.LABELS[note_verdict.verdict(n)]}]: {n}" for n in report.notes)
+
+
+def summary(report: StudyReport) -> str:
+    """The compact agreement of one study (`atmsim reproduce all`): one line per (table,
+    metric) with a published value, the count of those without, then the notes."""
+    lines = []
+    agreement = report.agreement
+    has = agreement[agreement["rows"].fillna(0) > 0]
+    if len(has):
+        lines.append("  agreement (rows, mean |sim - paper| (* relative), share within 0.05 / 0.10):")
+        width = max(len(f"{a['table']} {a['metric']}") for _, a in has.iterrows())
+        for _, a in has.iterrows():
+            name = f"{a['table']} {a['metric']}" + ("*" if a["relative"] else "")
+            lines.append(
+                f"  {name:<{width + 1}} {int(a['rows']):>4} {fmt(a['mean_abs_diff']):>9} "
+                f"{round(100 * a['within_0.05']):>4} % {round(100 * a['within_0.10']):>4} %"
+            )
+    left = len(agreement) - len(has)
+    if left:
+        lines.append(f"  ({left} table/metric pair(s) without a published value left out)")
+    if report.notes:
+        lines.append(notes(report))
+    return "\n".join(lines)
 
 
 def rows(report: StudyReport) -> List[Dict[str, Any]]:

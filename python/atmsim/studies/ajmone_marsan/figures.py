@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Optional, Sequence
+from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
 from ... import figure_style as style
 from ... import plots
@@ -16,6 +16,7 @@ from . import study as st
 
 if TYPE_CHECKING:
     import pandas as pd
+    from matplotlib.figure import Figure
 
 
 def _legend(group: str, value: object) -> str:
@@ -33,6 +34,101 @@ def _legend(group: str, value: object) -> str:
     return f"{style.label(group)} {fmt(value)}"
 
 
+def _bounds(table: str, column: str, rows: "pd.DataFrame") -> List[Optional[str]]:
+    """The comparator of each stated value of `rows`: the comparison table's
+    `comparator_<column>` when it has one, else the bound of the matching prose statement
+    (data.STATEMENTS: "<=" at most, ">=" at least, "=" a value)."""
+    from . import data
+
+    if f"comparator_{column}" in rows:
+        return list(rows[f"comparator_{column}"])
+    out: List[Optional[str]] = []
+    for _, r in rows.iterrows():
+        found = None
+        for statement in data.STATEMENTS:
+            if (
+                statement.figure == table
+                and statement.quantity == column
+                and all(k in r and r[k] == v for k, v in statement.point.items())
+            ):
+                # `bound` here, `comparator` once every published value carries one.
+                found = getattr(statement, "comparator", None) or getattr(statement, "bound", None)
+        out.append(found)
+    return out
+
+
+SINGLE_POINT_NOTE = (
+    " Each series has a single point here (this selection runs one {x} per series, as the "
+    "quick mode does): markers without a curve, not the paper's curves."
+)
+
+
+def panel_figure(
+    frame: "pd.DataFrame",
+    x: str,
+    groups: Sequence[str],
+    columns: Sequence[str],
+    title: str,
+    table: str,
+) -> "Tuple[Figure, bool, List[str], bool]":
+    """The panels of one CLASS figure: one per column, one series per combination of
+    `groups`, each with its own marker and line style (series with equal values stay
+    visible), published values marked (bounds as bounds). Returns the figure, whether any
+    published value was drawn, the kinds of bound drawn ("upper", "lower") and whether every
+    series is a single point."""
+    stated_any = False
+    fig = plots._figure(max(10.0, 3.4 * len(columns)), 3.8)
+    axes = fig.subplots(1, len(columns))
+    if len(columns) == 1:
+        axes = [axes]
+    keys = list(frame[list(groups)].drop_duplicates().itertuples(index=False)) if groups else [()]
+    single = all(frame.loc[_mask(frame, groups, key), x].nunique() <= 1 for key in keys)
+    bounds: List[str] = []
+    for ax, column in zip(axes, columns):
+        if column not in frame:
+            continue
+        for i, key in enumerate(keys):
+            sub = frame[_mask(frame, groups, key)].sort_values(x)
+            label = ", ".join(_legend(g, v) for g, v in zip(groups, key)) or "atmsim"
+            line = ax.plot(
+                sub[x].astype(float), sub[column].astype(float), label=label, **style.series_style(i)
+            )[0]
+            paper = f"paper_{column}"
+            if paper in sub and sub[paper].notna().any():
+                stated = sub[sub[paper].notna()]
+                bounds += style.paper_marks(
+                    ax,
+                    stated[x].astype(float),
+                    stated[paper].astype(float),
+                    line.get_color(),
+                    _bounds(table, column, stated),
+                )
+                stated_any = True
+        ax.set_xlabel(style.label(x))
+        ax.set_ylabel(style.label(column))
+        ax.grid(alpha=0.3)
+        if single:
+            ax.margins(x=0.5)
+    if stated_any:
+        style.paper_legend(axes[0], bounds)
+    # The panels share their series: one legend, outside them, on the right.
+    handles, names = axes[0].get_legend_handles_labels()
+    if handles:
+        fig.legend(handles, names, loc="outside right upper", fontsize="small")
+    fig.suptitle(title + (" (one point per series)" if single else ""), fontsize=10)
+    return fig, stated_any, list(dict.fromkeys(bounds)), single
+
+
+def _mask(frame: "pd.DataFrame", groups: Sequence[str], key: Sequence[object]) -> "pd.Series":
+    """The rows of one series: every column of `groups` equal to its value in `key`."""
+    import pandas as pd
+
+    mask = pd.Series(True, index=frame.index)
+    for g, v in zip(groups, key):
+        mask &= frame[g] == v
+    return mask
+
+
 def _panel(
     frame: "Optional[pd.DataFrame]",
     x: str,
@@ -46,43 +142,17 @@ def _panel(
 ) -> List[FigureFile]:
     if frame is None or not len(frame):
         return []
-    stated_any = False
-    fig = plots._figure(max(10.0, 3.4 * len(columns)), 3.8)
-    axes = fig.subplots(1, len(columns))
-    if len(columns) == 1:
-        axes = [axes]
-    for ax, column in zip(axes, columns):
-        if column not in frame:
-            continue
-        keys = frame[list(groups)].drop_duplicates().itertuples(index=False) if groups else [()]
-        for key in keys:
-            sub = frame
-            for g, v in zip(groups, key):
-                sub = sub[sub[g] == v]
-            sub = sub.sort_values(x)
-            label = ", ".join(_legend(g, v) for g, v in zip(groups, key)) or "atmsim"
-            line = ax.plot(sub[x].astype(float), sub[column].astype(float), "o-", label=label, markersize=4)[
-                0
-            ]
-            paper = f"paper_{column}"
-            if paper in sub and sub[paper].notna().any():
-                stated = sub[sub[paper].notna()]
-                style.paper_marks(ax, stated[x].astype(float), stated[paper].astype(float), line.get_color())
-                stated_any = True
+    fig, stated_any, bounds, single = panel_figure(frame, x, groups, columns, title, table)
+    for ax in fig.axes:
         for y in hlines:
             ax.axhline(y, color=style.REFERENCE_COLOR, linestyle=":", linewidth=0.8)
-        ax.set_xlabel(style.label(x))
-        ax.set_ylabel(style.label(column))
-        ax.grid(alpha=0.3)
-    if stated_any:
-        style.paper_legend(axes[0])
-    # The panels share their series: one legend, outside them, on the right.
-    handles, names = axes[0].get_legend_handles_labels()
-    if handles:
-        fig.legend(handles, names, loc="outside right upper", fontsize="small")
-    fig.suptitle(title, fontsize=10)
     files = plots.save(fig, out)
     note = " Crosses, in their series' colour: values stated in the paper's text." if stated_any else ""
+    if bounds:
+        words = {"upper": "at most (▼ on the bound)", "lower": "at least (▲ on the bound)"}
+        note += " Carets: bounds the text states, " + " and ".join(words[b] for b in bounds) + "."
+    if single:
+        note += SINGLE_POINT_NOTE.format(x=style.label(x).split(" (")[0].lower())
     return [FigureFile(table, caption + note, files)]
 
 

@@ -63,6 +63,7 @@ def _one(results: StudyResults, table: str, out: Path) -> List[FigureFile]:
         )
     runs = results.runs
     stated_any = drawn_runs = False
+    bounds: List[str] = []
     for metric, label, color, paper in SERIES:
         sub = pts[pts["metric"] == metric].sort_values("mcr")
         if not len(sub):
@@ -90,14 +91,18 @@ def _one(results: StudyResults, table: str, out: Path) -> List[FigureFile]:
         if paper in frame and not ubr:
             stated = frame[frame[paper].notna()]
             if len(stated):
-                style.paper_marks(
-                    ax, stated["mcr"].astype(float), stated[paper].astype(float) * factor, color
+                bounds += style.paper_marks(
+                    ax,
+                    stated["mcr"].astype(float),
+                    stated[paper].astype(float) * factor,
+                    color,
+                    style.comparators(stated, paper[len("paper_") :]),
                 )
                 stated_any = True
     if drawn_runs:
         style.replications_legend(ax)
     if stated_any:
-        style.paper_legend(ax)
+        style.paper_legend(ax, bounds)
     # Figure 4 varies the privileged UNI2 link's rate, not an MCR.
     style.finish(ax, "mcr", "derived.priv_goodput_bps", setup.title)
     ax.xaxis.set_major_locator(MaxNLocator(5))  # 6-digit rates: fewer ticks stay apart
