@@ -44,20 +44,48 @@ def _parquet_ready(frame: Any) -> Any:
     return out
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def _atomic_write(target: str, write: Any) -> None:
-    # A crash mid-export must not leave a truncated file where a good one may have been.
+    """Write the export at `target`. A regular file (or a missing path) is replaced whole, by
+    renaming a finished temporary file over it, so a crash mid-export never leaves a truncated
+    file where a good one may have been; a symlink is followed (the file it points at is
+    replaced, the link stays); anything else (a FIFO, a device, a socket) is written through,
+    never replaced. The file gets the mode an ordinary new file would (0666 less the umask),
+    or keeps the mode of the file it replaces."""
+    import stat
+
     from .cli import CliError
 
     if os.path.isdir(target):
         raise CliError(f"{target}: is a directory (give a file name)")
-    folder = os.path.dirname(os.path.abspath(target))
+    real = os.path.realpath(target)
+    try:
+        mode = os.stat(real).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as err:
+        raise CliError(f"{target}: {err.strerror}") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        # Not a file to replace: write into it as it is.
+        try:
+            write(real)
+        except OSError as err:
+            raise CliError(f"{target}: cannot write: {err.strerror or err}") from None
+        return
+    folder = os.path.dirname(real)
     if not os.path.isdir(folder):
         raise CliError(f"{target}: directory {folder!r} does not exist")
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".atmsim-export-")
     os.close(fd)
     try:
         write(tmp)
-        os.replace(tmp, target)
+        os.chmod(tmp, stat.S_IMODE(mode) if mode is not None else 0o666 & ~_umask())
+        os.replace(tmp, real)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)

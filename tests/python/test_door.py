@@ -47,3 +47,113 @@ def test_ci_venvs_do_not_see_system_site_packages():
         assert venv_lines, script
         for line in venv_lines:
             assert "--system-site-packages" not in line, (script, line)
+
+
+# -- store export over what is not a regular file ----------------------------------------------
+
+
+def _store_with_one_run(tmp_path: Path) -> Path:
+    from atmsim.store import open_store
+
+    path = tmp_path / "r.sqlite"
+    with open_store(path) as db:
+        db.put(
+            key="k1",
+            scenario="s",
+            source="src",
+            overrides=[("a", "1")],
+            params={"a": 1},
+            seed=3,
+            run=0,
+            engine_version="v",
+            metrics={"summary.efficiency": 0.5},
+            result='{"summary": {"efficiency": 0.5}}',
+        )
+    return path
+
+
+def _cli(*args: object, umask: int = 0o022, **kw):
+    import os
+    import subprocess
+
+    return subprocess.run(
+        [sys.executable, "-m", "atmsim", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=lambda: os.umask(umask),
+        **kw,
+    )
+
+
+def test_export_follows_a_symlink_and_keeps_it(tmp_path):
+    import os
+
+    store = _store_with_one_run(tmp_path)
+    real = tmp_path / "real.csv"
+    real.write_text("old\n")
+    link = tmp_path / "link.csv"
+    link.symlink_to(real)
+    proc = _cli("store", "export", store, "--csv", link)
+    assert proc.returncode == 0, proc.stderr
+    assert os.path.islink(link)
+    assert "summary.efficiency" in real.read_text() or "efficiency" in real.read_text()
+
+
+def test_export_writes_through_a_fifo(tmp_path):
+    import os
+    import stat
+    import threading
+
+    store = _store_with_one_run(tmp_path)
+    fifo = tmp_path / "pipe.csv"
+    os.mkfifo(fifo)
+    got = []
+
+    def read() -> None:
+        with open(fifo) as f:
+            got.append(f.read())
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    proc = _cli("store", "export", store, "--csv", fifo)
+    if reader.is_alive():  # the old code never opened the FIFO: unblock the reader
+        with open(fifo, "w"):
+            pass
+    reader.join(10)
+    assert proc.returncode == 0, proc.stderr
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert got and "key" in got[0]
+
+
+def test_export_to_a_full_device_fails_in_one_line_and_leaves_it(tmp_path):
+    import os
+    import stat
+
+    import pytest
+
+    # A private copy of /dev/full (char 1:7), so a failing test cannot replace the real one.
+    device = tmp_path / "full"
+    try:
+        os.mknod(device, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+    except (PermissionError, AttributeError):
+        pytest.skip("making a device node needs root")
+    store = _store_with_one_run(tmp_path)
+    proc = _cli("store", "export", store, "--csv", device)
+    assert stat.S_ISCHR(os.stat(device).st_mode)
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert str(device) in proc.stderr
+
+
+def test_export_honours_the_umask(tmp_path):
+    import os
+    import stat
+
+    store = _store_with_one_run(tmp_path)
+    for mask, want in ((0o022, 0o644), (0o077, 0o600), (0o002, 0o664)):
+        out = tmp_path / f"e{mask:o}.csv"
+        proc = _cli("store", "export", store, "--csv", out, umask=mask)
+        assert proc.returncode == 0, proc.stderr
+        assert stat.S_IMODE(os.stat(out).st_mode) == want, (oct(mask), oct(os.stat(out).st_mode))
