@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import (
     TYPE_CHECKING,
@@ -207,15 +208,16 @@ def execute(
                     yield task
 
         try:
-            for task, text in _results(todo(), points, pool, window):
-                _commit(db, points[task.point], task, text, engine)
-                computed += 1
-                bar.update(1)
+            with executors.terminate_on_sigterm() if own is not None else nullcontext():
+                for task, text in _results(todo(), points, pool, window):
+                    _commit(db, points[task.point], task, text, engine)
+                    computed += 1
+                    bar.update(1)
         except BaseException:
-            # Do not wait for queued runs of a sweep that is stopping; running ones finish
-            # in their workers (their results are lost, but they were never committed).
+            # Do not wait for the runs of a sweep that is stopping: queued ones are dropped and
+            # the workers killed (their runs' results are lost, but were never committed).
             if own is not None:
-                own.shutdown(wait=False, cancel_futures=True)
+                executors.kill(own)
             raise
         finally:
             bar.close()

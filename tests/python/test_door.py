@@ -157,3 +157,89 @@ def test_export_honours_the_umask(tmp_path):
         proc = _cli("store", "export", store, "--csv", out, umask=mask)
         assert proc.returncode == 0, proc.stderr
         assert stat.S_IMODE(os.stat(out).st_mode) == want, (oct(mask), oct(os.stat(out).st_mode))
+
+
+# -- SIGTERM stops the workers too --------------------------------------------------------------
+
+
+def _children(pid: int):
+    import os
+
+    found: set[int] = set()
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                found.update(int(c) for c in f.read().split())
+        except OSError:
+            pass
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _term_leaves_no_worker(args, tmp_path):
+    import os
+    import signal
+    import subprocess
+    import time
+
+    import pytest
+
+    if not os.path.exists(f"/proc/{os.getpid()}/task"):
+        pytest.skip("needs Linux /proc")
+    workers: set[int] = set()
+    # stderr to a file: orphaned workers would hold a pipe open.
+    log = open(tmp_path / "stderr.txt", "w+")  # noqa: SIM115 - closed in finally
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "atmsim", *map(str, args)],
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+        text=True,
+        cwd=tmp_path,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            # The pool's workers (a spawn/forkserver start method adds a helper process).
+            workers = {c for c in _children(proc.pid) if _alive(c)}
+            if len(workers) >= 2:
+                break
+            time.sleep(0.1)
+        assert len(workers) >= 2, (workers, proc.poll())
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(20)
+        err = (tmp_path / "stderr.txt").read_text()
+        assert "Traceback" not in err, err
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(_alive(w) for w in workers):
+            time.sleep(0.1)
+        assert not [w for w in workers if _alive(w)]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        for w in workers:
+            if _alive(w):
+                os.kill(w, signal.SIGKILL)
+        log.close()
+
+
+def test_sigterm_of_a_sweep_kills_its_workers(tmp_path):
+    from conftest import small_scenario
+
+    path = tmp_path / "long.toml"
+    path.write_text(small_scenario().replace("duration_s = 0.3", "duration_s = 600.0"))
+    assert "duration_s = 600.0" in path.read_text()
+    _term_leaves_no_worker(["sweep", path, "--runs", "4", "--jobs", "2", "--store", "s.sqlite"], tmp_path)
+
+
+def test_sigterm_of_a_reproduce_kills_its_workers(tmp_path):
+    _term_leaves_no_worker(
+        ["reproduce", "ubr-plus", "--quick", "--jobs", "2", "--store", "s.sqlite"], tmp_path
+    )
