@@ -243,3 +243,31 @@ def test_sigterm_of_a_reproduce_kills_its_workers(tmp_path):
     _term_leaves_no_worker(
         ["reproduce", "ubr-plus", "--quick", "--jobs", "2", "--store", "s.sqlite"], tmp_path
     )
+
+
+# -- hostile values on the command line ---------------------------------------------------------
+
+
+def _one_line_error(proc, *needles: str) -> str:
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr[-2000:]
+    for needle in needles:
+        assert needle in lines[0], lines[0][:300]
+    line: str = lines[0]
+    return line
+
+
+def test_huge_integers_in_set_and_grid_are_one_line(tmp_path):
+    from atmsim import example
+
+    big = "1" * 5000
+    path = example("ubr-plus-lan5")
+    store = tmp_path / "s.sqlite"
+    for args in (
+        ["sweep", path, "--set", f"n_source.buffer_cells={big}", "--store", store],
+        ["sweep", path, "--grid", f"n_source.buffer_cells={big},1", "--store", store],
+        ["reproduce", "ubr-plus", "--quick", "--set", f"n_source.buffer_cells={big}", "--store", store],
+    ):
+        _one_line_error(_cli(*args, cwd=tmp_path), "n_source.buffer_cells")
