@@ -241,6 +241,10 @@ def _fail(message: str) -> int:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    if sys.stdout is None:
+        # Started with its stdout closed (`>&-`): every command prints its result there.
+        _fail("cannot write output: standard output is closed")
+        return 1
     args = build_parser().parse_args(argv)
     try:
         status: int = args.func(args)

@@ -271,3 +271,24 @@ def test_huge_integers_in_set_and_grid_are_one_line(tmp_path):
         ["reproduce", "ubr-plus", "--quick", "--set", f"n_source.buffer_cells={big}", "--store", store],
     ):
         _one_line_error(_cli(*args, cwd=tmp_path), "n_source.buffer_cells")
+
+
+def test_closed_stdout_is_one_line_exit_1(tmp_path):
+    import os
+    import subprocess
+
+    from atmsim import example
+
+    run = ["run", example("ubr-plus-lan5"), "--set", "simulation.duration_s=0.01"]
+    for args in ([*run, "--json"], run):
+        proc = subprocess.run(
+            [sys.executable, "-m", "atmsim", *map(str, args)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            preexec_fn=lambda: os.close(1),  # `>&-`
+        )
+        assert proc.returncode == 1, (args, proc.stderr)
+        assert "Traceback" not in proc.stderr, proc.stderr
+        assert proc.stderr.strip() == "atmsim: error: cannot write output: standard output is closed"
