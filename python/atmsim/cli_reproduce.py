@@ -201,6 +201,11 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
             raise cli.CliError("--tables: only for one study (table ids differ between studies)")
         tables = None if args.tables is None else select_tables(studies[0], args.tables)
         overrides = tuple(duration(args.duration)) + tuple(cli._overrides(args.set))
+        if any(key == "simulation.seed" for key, _ in overrides):
+            raise cli.CliError(
+                "--set simulation.seed: each replication's seed is derived from its run "
+                "number (the study's replications), so a fixed seed would be ignored"
+            )
         folder = args.out is not None or args.study == "all" or args.sensitivity or args.docs is not None
         out = Path(args.out or DEFAULT_OUT) if folder else None
         if out is not None and out.exists() and not out.is_dir():

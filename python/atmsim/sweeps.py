@@ -268,7 +268,7 @@ def sweep(
     """
     sc = as_scenario(scenario, text)
     fixed = tuple(normalize(overrides))
-    points = plan.points(sc, plan.axes(grid, "grid"), plan.axes(zip, "zip"), fixed)
+    points = plan.points(sc, plan.axes(grid, "grid"), plan.axes(zip, "zip"), fixed, "overrides")
     result = execute(
         points, runs, base_seed, store, executor, jobs, progress, detail=detail, max_memory=max_memory
     )

@@ -292,3 +292,25 @@ def test_closed_stdout_is_one_line_exit_1(tmp_path):
         assert proc.returncode == 1, (args, proc.stderr)
         assert "Traceback" not in proc.stderr, proc.stderr
         assert proc.stderr.strip() == "atmsim: error: cannot write output: standard output is closed"
+
+
+def test_a_fixed_seed_in_a_sweep_or_reproduce_is_refused(tmp_path):
+    import pytest
+
+    import atmsim
+    from atmsim import example
+
+    store = tmp_path / "s.sqlite"
+    line = _one_line_error(
+        _cli("sweep", example("ubr-plus-lan5"), "--set", "simulation.seed=5", "--store", store, cwd=tmp_path),
+        "--set simulation.seed",
+        "--base-seed",
+    )
+    assert line.startswith("atmsim: error: ")
+    _one_line_error(
+        _cli("reproduce", "ubr-plus", "--set", "simulation.seed=5", "--store", store, cwd=tmp_path),
+        "--set simulation.seed",
+    )
+    assert not store.exists()
+    with pytest.raises(atmsim.plan.SweepSpecError, match="overrides simulation.seed"):
+        atmsim.sweep(atmsim.example("ubr-plus-lan5"), overrides={"simulation.seed": 5}, store=None)
