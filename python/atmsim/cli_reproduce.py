@@ -178,6 +178,34 @@ def _update_docs(docs: Dict[str, Path], rep: Any, out: Path, args: argparse.Name
         print(f"{doc}: measured block rewritten", file=sys.stderr)
 
 
+# Options that choose or run simulations: --assumptions runs none, so each is refused with it
+# rather than silently ignored (a bad value would otherwise pass unnoticed).
+_RUN_OPTIONS = (
+    ("tables", "--tables"),
+    ("all", "--all"),
+    ("duration", "--duration"),
+    ("set", "--set"),
+    ("jobs", "--jobs"),
+    ("dask", "--dask"),
+    ("store", "--store"),
+    ("out", "--out"),
+    ("docs", "--docs"),
+    ("sensitivity", "--sensitivity"),
+)
+
+
+def _assumptions_only(args: argparse.Namespace) -> None:
+    from . import cli
+
+    for attr, flag in _RUN_OPTIONS:
+        value = getattr(args, attr, None)
+        if value is not None and value is not False:
+            raise cli.CliError(
+                f"{flag}: not with --assumptions, which lists the declarations and runs nothing "
+                f"(drop {flag}, or drop --assumptions to run)"
+            )
+
+
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from . import cli, executors, store
     from .numbers import fmt
@@ -186,6 +214,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     from .studies.reproduce import reproduce, select_tables
 
     if args.assumptions:
+        _assumptions_only(args)
         return cmd_assumptions(args)
 
     with user_errors():

@@ -314,3 +314,23 @@ def test_a_fixed_seed_in_a_sweep_or_reproduce_is_refused(tmp_path):
     assert not store.exists()
     with pytest.raises(atmsim.plan.SweepSpecError, match="overrides simulation.seed"):
         atmsim.sweep(atmsim.example("ubr-plus-lan5"), overrides={"simulation.seed": 5}, store=None)
+
+
+def test_assumptions_refuses_options_it_would_ignore(tmp_path):
+    import pytest
+
+    for options, flag in (
+        (["--tables", "nonsense"], "--tables"),
+        (["--set", "oops"], "--set"),
+        (["--set", "n_source.buffer_cells=7"], "--set"),
+        (["--sensitivity"], "--sensitivity"),
+        (["--dask", "tcp://nowhere:1"], "--dask"),
+        (["--jobs", "0"], "--jobs"),
+    ):
+        proc = _cli("reproduce", "ubr-plus", "--assumptions", *options, cwd=tmp_path)
+        _one_line_error(proc, flag, "--assumptions")
+        assert proc.stdout == ""
+    ok = _cli("reproduce", "ubr-plus", "--assumptions", "--quick", cwd=tmp_path)
+    assert ok.returncode == 0, ok.stderr
+    if not ok.stdout.strip():
+        pytest.fail("--assumptions printed nothing")
