@@ -236,7 +236,9 @@ def add_max_memory(p: argparse.ArgumentParser) -> None:
 
 def _fail(message: str) -> int:
     # Exactly one line, whatever the reason text contains (parsers like multi-line messages).
-    print(f"{PROG}: error: {' '.join(message.split())}", file=sys.stderr)
+    from .markdown import printable
+
+    print(f"{PROG}: error: {printable(' '.join(message.split()))}", file=sys.stderr)
     return EXIT_USAGE
 
 

@@ -13,6 +13,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from .cli_errors import user_errors
+from .markdown import printable
 from .numbers import plus_minus
 from .tables import plain
 
@@ -102,7 +103,9 @@ def _text(result: "SweepResult") -> str:
     summary = result.summary()
     rows = []
     for index, point in enumerate(result.points):
-        row: Dict[str, Any] = {k: plain(v) for k, v in point.params.items()}
+        row: Dict[str, Any] = {
+            printable(k): printable(v) if isinstance(v, str) else plain(v) for k, v in point.params.items()
+        }
         for metric in TEXT_METRICS:
             got = summary[(summary["point"] == index) & (summary["metric"] == metric)]
             row[metric.split(".")[-1].replace("_bps", "_Mbps")] = _estimate_text(got, metric)

@@ -334,3 +334,78 @@ def test_assumptions_refuses_options_it_would_ignore(tmp_path):
     assert ok.returncode == 0, ok.stderr
     if not ok.stdout.strip():
         pytest.fail("--assumptions printed nothing")
+
+
+# -- user text in Markdown code spans and on the terminal --------------------------------------
+
+TRICKY = ["plain", "a`b", "``x``", "`lead", "trail`", "a ``` b ` c", "new\nline", "x | y *z* _w_"]
+
+
+def _code_spans(markdown_text: str):
+    import html
+
+    markdown = __import__("pytest").importorskip("markdown")
+    rendered = markdown.markdown(markdown_text)
+    return [html.unescape(c) for c in re.findall(r"<code>(.*?)</code>", rendered, re.S)]
+
+
+def test_md_code_cannot_be_closed_by_its_text():
+    from atmsim.markdown import md_code
+
+    for text in TRICKY:
+        span = md_code(text)
+        found = re.match(r"`+", span)
+        assert found is not None, span
+        fence = found.group()
+        inner = span[len(fence) : -len(fence)]
+        assert span.endswith(fence) and "\n" not in span
+        assert max((len(r) for r in re.findall(r"`+", inner)), default=0) < len(fence)
+        flat = " ".join(text.splitlines())
+        assert inner.strip() == flat.strip()
+        assert _code_spans(f"before {span} after") == [flat.strip()], (text, span)
+
+
+def test_report_and_docs_quote_the_store_and_set_values():
+    from types import SimpleNamespace
+
+    from atmsim.markdown import md_code
+    from atmsim.studies import docgen, report
+
+    store = "odd`name ``x``.sqlite"
+    rep = SimpleNamespace(
+        started=0.0,
+        engine_version="9",
+        quick=True,
+        wall_s=1.0,
+        store=store,
+        overrides=[("port.0.policy", "`epd`")],
+    )
+    lines = report._settings(rep, md_code)  # type: ignore[arg-type]
+    assert _code_spans(lines[1]) == [store]
+    assert _code_spans(lines[2]) == ["port.0.policy=`epd`"]
+    study = SimpleNamespace(name="fixture", tables=[])
+    command = f"atmsim reproduce fixture --store '{store}' --set 'a=`b`'"
+    block = docgen.section(study, {}, {"command": command, "runs": 1}, {})
+    assert command in _code_spans(block)
+
+
+def test_control_characters_in_names_do_not_reach_the_terminal(tmp_path):
+    from atmsim import example
+
+    text = example("class-two-node-shaped").read_text()
+    text = re.sub(r"duration_s = .*", "duration_s = 0.01", text).replace('"t1"', '"t1\\u001b[2J\\u001b[31m"')
+    path = tmp_path / "ansi\x1b[31m.toml"
+    path.write_text(text)
+    proc = _cli("run", path, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "\x1b" not in proc.stdout
+    assert "t1\\x1b[2J\\x1b[31m" in proc.stdout
+    bad = _cli("run", path, "--set", "node.0.kind=\x1b[31mred", cwd=tmp_path)
+    assert bad.returncode == 2 and "\x1b" not in bad.stderr, bad.stderr
+
+
+def test_printable_escapes_controls_only():
+    from atmsim.markdown import printable
+
+    assert printable("a\x1b[31mb\x07\x9b\u202ec") == "a\\x1b[31mb\\x07\\x9b\\u202ec"
+    assert printable("plain é ü 中 ->") == "plain é ü 中 ->"

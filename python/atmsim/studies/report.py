@@ -14,8 +14,9 @@ import math
 import os
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, List, Sequence
+from typing import TYPE_CHECKING, Any, Callable, List, Sequence
 
+from ..markdown import md_code
 from ..numbers import fmt, percent, plus_minus
 from .assumptions import fmt_value
 from .registry import PaperTable
@@ -98,15 +99,16 @@ def _agreement_rows(report: StudyReport) -> List[List[str]]:
 AGREEMENT_HEAD = ["table", "metric", "rows", "mean abs. difference", "within ±0.05", "within ±0.10"]
 
 
-def _settings(rep: Reproduction) -> List[str]:
+def _settings(rep: Reproduction, code: Callable[[str], str] = str) -> List[str]:
+    """The report's settings lines; `code` formats the user's text (md_code for Markdown)."""
     lines = [
         f"generated {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(rep.started))}, "
         f"engine {rep.engine_version}, {'quick' if rep.quick else 'full'} mode, "
         f"wall time {rep.wall_s:.0f} s",
-        f"results store: {rep.store}",
+        f"results store: {code(rep.store)}",
     ]
     if rep.overrides:
-        sets = ", ".join(f"{k}={v}" for k, v in rep.overrides)
+        sets = ", ".join(code(f"{k}={v}") for k, v in rep.overrides)
         lines.append(f"overrides applied to every run: {sets}")
         if any(k == "simulation.duration_s" for k, _ in rep.overrides):
             lines.append(
@@ -205,7 +207,7 @@ def _md_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 def markdown(rep: Reproduction, out_dir: Path) -> str:
     parts = ["# atmsim reproduction report", ""]
-    parts += [f"- {line}" for line in _settings(rep)] + [""]
+    parts += [f"- {line}" for line in _settings(rep, md_code)] + [""]
     for s in rep.studies:
         parts += [f"## {s.study.title} (`{s.study.name}`)", "", s.study.citation, "", _study_counts(s), ""]
         parts += [f"> {note}" for note in s.notes]
