@@ -38,6 +38,11 @@ def local(jobs: Optional[int], tasks: int) -> Optional[Executor]:
     # Imported here: multiprocessing costs 20 ms that `import atmsim` should not pay.
     from concurrent.futures import ProcessPoolExecutor
 
+    from .mainguard import check
+
+    # A script without `if __name__ == "__main__":` under spawn/forkserver: one line, exit.
+    check()
+
     return ProcessPoolExecutor(max_workers=min(n, tasks))
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import (
@@ -213,6 +214,20 @@ def execute(
                     _commit(db, points[task.point], task, text, engine)
                     computed += 1
                     bar.update(1)
+        except BrokenProcessPool:
+            if own is not None:
+                executors.kill(own)
+            from .mainguard import start_method
+
+            raise SweepError(
+                "a worker process died before finishing its run"
+                + (
+                    f" (under the '{start_method()}' start method a script must run the sweep "
+                    "under 'if __name__ == \"__main__\":'; see docs/python-api.md)"
+                    if start_method() != "fork"
+                    else " (killed, or out of memory?)"
+                )
+            ) from None
         except BaseException:
             # Do not wait for the runs of a sweep that is stopping: queued ones are dropped and
             # the workers killed (their runs' results are lost, but were never committed).

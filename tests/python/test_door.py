@@ -409,3 +409,77 @@ def test_printable_escapes_controls_only():
 
     assert printable("a\x1b[31mb\x07\x9b\u202ec") == "a\\x1b[31mb\\x07\\x9b\\u202ec"
     assert printable("plain é ü 中 ->") == "plain é ü 中 ->"
+
+
+# -- the __main__ guard under spawn and forkserver ---------------------------------------------
+
+SWEEP_CALL = """atmsim.sweep(
+    atmsim.example("ubr-plus-lan5"),
+    grid={"n_source.buffer_cells": [500, 1000]},
+    overrides={"simulation.duration_s": 0.01},
+    store=None,
+    jobs=2,
+    progress=False,
+)"""
+
+
+def _script(tmp_path: Path, body: str, method: str):
+    import subprocess
+
+    path = tmp_path / "study.py"
+    head = (
+        f"import multiprocessing\nimport atmsim\n\nmultiprocessing.set_start_method({method!r}, force=True)\n"
+    )
+    path.write_text(head + body)
+    return subprocess.run(
+        [sys.executable, str(path)], capture_output=True, text=True, timeout=180, cwd=tmp_path
+    )
+
+
+def test_a_script_without_the_main_guard_gets_one_line(tmp_path):
+    for method in ("spawn", "forkserver"):
+        proc = _script(tmp_path, f"frame = {SWEEP_CALL}\nprint('done', len(frame))\n", method)
+        assert proc.returncode == 1, proc.stderr[-3000:]
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1, proc.stderr[-3000:]
+        assert 'if __name__ == "__main__":' in lines[0] and method in lines[0]
+        assert "done" not in proc.stdout
+
+
+def test_a_guarded_script_sweeps_under_spawn(tmp_path):
+    import textwrap
+
+    call = textwrap.indent(f"frame = {SWEEP_CALL}\nprint('done', len(frame))\n", "    ")
+    body = f"def main():\n{call}\n\nif __name__ == '__main__':\n    main()\n"
+    proc = _script(tmp_path, body, "spawn")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "done" in proc.stdout
+
+
+def test_guard_detection_reads_the_script():
+    import ast
+
+    from atmsim.mainguard import _guarded
+
+    source = """import atmsim
+def main():
+    atmsim.sweep()
+try:
+    if __name__ == "__main__" and True:
+        main()
+except ImportError:
+    pass
+if "__main__" == __name__:
+    main()
+main()
+if __name__ != "__main__":
+    main()
+"""
+    body = ast.parse(source).body
+    assert _guarded(body, 6) and _guarded(body, 10)
+    assert not _guarded(body, 11) and not _guarded(body, 13) and not _guarded(body, 3)
+
+
+def test_the_docs_explain_the_main_guard():
+    text = (ROOT / "docs" / "python-api.md").read_text(encoding="utf-8")
+    assert 'if __name__ == "__main__":' in text and "spawn" in text
