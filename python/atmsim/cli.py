@@ -38,10 +38,17 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _read_scenario(path: str) -> Scenario:
+    """FILE of run/sweep/bench: '-' (stdin), a path, or the name of a shipped example
+    (`atmsim scenarios`), as atmsim.example takes it; an existing file wins over a name."""
+    from .examples import examples
     from .limits import read_stdin
 
     if path == "-":
         return Scenario(read_stdin(), "<stdin>")
+    if not os.path.exists(path):
+        stem = path[: -len(".toml")] if path.endswith(".toml") else path
+        if stem in examples():
+            return load(str(example(stem)))
     return load(path)
 
 
@@ -163,11 +170,14 @@ def cmd_version(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Cell-level simulation of ATM networks carrying TCP/IP.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {_core.version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
     p = sub.add_parser("run", help="run one scenario file")
-    p.add_argument("file", metavar="FILE", help="scenario TOML file ('-' reads stdin)")
+    p.add_argument(
+        "file", metavar="FILE", help="scenario TOML file, or a shipped example's name ('-' reads stdin)"
+    )
     p.add_argument(
         "--set",
         action="append",

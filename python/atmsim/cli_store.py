@@ -1,4 +1,5 @@
-"""`atmsim store export PATH --csv FILE | --parquet FILE` and `atmsim store info PATH`."""
+"""`atmsim store export [PATH] --csv FILE | --parquet FILE`, `atmsim store info [PATH]`,
+`atmsim store command KEY [PATH]` and `atmsim store scenario KEY [PATH]`."""
 
 from __future__ import annotations
 
@@ -11,13 +12,16 @@ from typing import Any
 
 from .cli_errors import user_errors
 
+DEFAULT_PATH = "results.sqlite"  # store.DEFAULT_PATH, without importing sqlite3 for --help
+_PATH_HELP = f"results store (SQLite; default {DEFAULT_PATH})"
+
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("store", help="inspect or export a results store")
     actions = p.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
     e = actions.add_parser("export", help="write the runs table as CSV or Parquet")
-    e.add_argument("path", metavar="PATH", help="results store (SQLite)")
+    e.add_argument("path", nargs="?", default=DEFAULT_PATH, metavar="PATH", help=_PATH_HELP)
     target = e.add_mutually_exclusive_group(required=True)
     target.add_argument("--csv", metavar="FILE", help="write CSV")
     target.add_argument("--parquet", metavar="FILE", help="write Parquet (needs pyarrow)")
@@ -28,8 +32,23 @@ def add_parser(sub: Any) -> None:
     )
     e.set_defaults(func=cmd_export)
     i = actions.add_parser("info", help="count the runs of a store")
-    i.add_argument("path", metavar="PATH", help="results store (SQLite)")
+    i.add_argument("path", nargs="?", default=DEFAULT_PATH, metavar="PATH", help=_PATH_HELP)
     i.set_defaults(func=cmd_info)
+    c = actions.add_parser(
+        "command",
+        help="print the command line that reruns one stored run",
+        description="Print the `atmsim run` command that reruns the stored run KEY (its scenario, "
+        "overrides and seed; KEY may be abbreviated to a unique prefix, as in the key column "
+        "of `store export`). When the scenario file it came from is gone or has changed, the "
+        "command reads the stored scenario with `atmsim store scenario`.",
+    )
+    c.add_argument("key", metavar="KEY", help="the run's key, or a unique prefix of it")
+    c.add_argument("path", nargs="?", default=DEFAULT_PATH, metavar="PATH", help=_PATH_HELP)
+    c.set_defaults(func=cmd_command)
+    t = actions.add_parser("scenario", help="print the scenario (TOML) of one stored run")
+    t.add_argument("key", metavar="KEY", help="the run's key, or a unique prefix of it")
+    t.add_argument("path", nargs="?", default=DEFAULT_PATH, metavar="PATH", help=_PATH_HELP)
+    t.set_defaults(func=cmd_scenario)
 
 
 def _parquet_ready(frame: Any) -> Any:
@@ -121,4 +140,69 @@ def cmd_info(args: argparse.Namespace) -> int:
         f"{args.path}: {len(runs)} runs, engine(s) {', '.join(engines) or '-'}, "
         f"{len(sources)} scenario source(s)"
     )
+    return 0
+
+
+def _one_run(key: str, path: str) -> Any:
+    """The stored run whose key is `key` or starts with it (CliError if none or several)."""
+    from .cli import CliError
+    from .store import open_store
+
+    with user_errors(), open_store(path, create=False) as db:
+        found = db.keys_starting(key) if key else []
+        if len(found) != 1:
+            raise CliError(
+                f"store: no run with key {key!r} in {path}"
+                if not found
+                else f"store: key prefix {key!r} matches several runs in {path}; give more of it"
+            )
+        (run,) = db.fetch(found)
+    return run
+
+
+def rerun_command(run: Any, path: str) -> str:
+    """The shell command that reruns a stored run: `atmsim run SOURCE --set ... --seed N`,
+    or, when the source file no longer holds the stored text, the stored scenario piped in."""
+    import shlex
+
+    from .cli import PROG
+
+    def q(text: str) -> str:
+        return shlex.quote(text)
+
+    options = "".join(f" --set {q(f'{k}={v}')}" for k, v in run.overrides) + f" --seed {run.seed}"
+    source = Path(run.source)
+    try:
+        same = source.is_file() and source.read_text(encoding="utf-8") == run.scenario
+    except (OSError, UnicodeDecodeError):
+        same = False
+    if same:
+        return f"{PROG} run {q(str(source))}{options}"
+    where = "" if path == DEFAULT_PATH else f" {q(path)}"
+    return f"{PROG} store scenario {run.key}{where} | {PROG} run -{options}"
+
+
+def cmd_command(args: argparse.Namespace) -> int:
+    import sys
+
+    from . import _core
+    from .markdown import printable
+
+    run = _one_run(args.key, args.path)
+    print(printable(rerun_command(run, args.path)))
+    if run.engine_version != _core.version():
+        print(
+            f"atmsim: note: run {run.key[:12]} was made by engine {run.engine_version}; this is "
+            f"{_core.version()}, whose results may differ",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def cmd_scenario(args: argparse.Namespace) -> int:
+    import sys
+
+    run = _one_run(args.key, args.path)
+    sys.stdout.write(run.scenario if run.scenario.endswith("\n") else run.scenario + "\n")
+    sys.stdout.flush()
     return 0

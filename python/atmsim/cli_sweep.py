@@ -33,7 +33,9 @@ def add_parser(sub: Any, seed_type: Any) -> None:
         description="Run FILE over a grid of parameters, R replications per point, committing "
         "every finished run to the results store; runs already stored are not run again.",
     )
-    p.add_argument("file", metavar="FILE", help="scenario TOML file ('-' reads stdin)")
+    p.add_argument(
+        "file", metavar="FILE", help="scenario TOML file, or a shipped example's name ('-' reads stdin)"
+    )
     p.add_argument(
         "--grid",
         action="append",

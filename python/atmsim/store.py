@@ -126,6 +126,15 @@ class Store:
         with self._errors():
             return {k for (k,) in self._db.execute("SELECT key FROM runs")}
 
+    def keys_starting(self, prefix: str, limit: int = 2) -> List[str]:
+        """Up to `limit` stored keys that start with `prefix` (to resolve an abbreviated key)."""
+        with self._errors():
+            rows = self._db.execute(
+                "SELECT key FROM runs WHERE substr(key, 1, ?) = ? ORDER BY key LIMIT ?",
+                (len(prefix), prefix, limit),
+            )
+            return [k for (k,) in rows]
+
     def existing(self, keys: Iterable[str]) -> Set[str]:
         """The subset of `keys` already stored."""
         wanted = list(keys)

@@ -7,6 +7,7 @@ import importlib.util
 import re
 import sys
 from pathlib import Path
+from typing import Any, Dict
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -483,3 +484,86 @@ if __name__ != "__main__":
 def test_the_docs_explain_the_main_guard():
     text = (ROOT / "docs" / "python-api.md").read_text(encoding="utf-8")
     assert 'if __name__ == "__main__":' in text and "spawn" in text
+
+
+# -- small gaps at the door --------------------------------------------------------------------
+
+
+def test_version_flag():
+    from atmsim import _core
+
+    proc = _cli("--version")
+    assert proc.returncode == 0 and proc.stdout.strip() == f"atmsim {_core.version()}"
+
+
+def test_run_takes_an_example_name_and_a_file_wins(tmp_path):
+    short = ["--set", "simulation.duration_s=0.01"]
+    proc = _cli("run", "ubr-plus-lan5", *short, "--json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert '"flows"' in proc.stdout
+    (tmp_path / "ubr-plus-lan5").write_text("[simulation]\n")
+    mine = _cli("run", "ubr-plus-lan5", *short, cwd=tmp_path)
+    assert mine.returncode == 2 and "no nodes" in mine.stderr  # the file, not the example
+    assert _cli("run", "no-such-example", cwd=tmp_path).returncode == 2
+
+
+def test_store_info_defaults_to_results_sqlite(tmp_path):
+    import shutil
+
+    shutil.copy(_store_with_one_run(tmp_path), tmp_path / "results.sqlite")
+    proc = _cli("store", "info", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("results.sqlite: 1 runs")
+    export = _cli("store", "export", "--csv", "out.csv", cwd=tmp_path)
+    assert export.returncode == 0, export.stderr and (tmp_path / "out.csv").is_file()
+
+
+def test_store_command_reruns_a_stored_run(tmp_path):
+    import json
+    import subprocess
+
+    import atmsim
+
+    scenario = tmp_path / "my.toml"
+    scenario.write_text(atmsim.example("ubr-plus-lan5").read_text())
+    proc = _cli(
+        "sweep",
+        "my.toml",
+        "--grid",
+        "n_source.buffer_cells=500,1000",
+        "--set",
+        "simulation.duration_s=0.02",
+        "--runs",
+        "2",
+        "--jobs",
+        "1",
+        "--store",
+        "s.sqlite",
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    with atmsim.open_store(tmp_path / "s.sqlite") as db:
+        runs = db.fetch(with_result=True)
+    target = runs[3]
+
+    def rerun() -> Dict[str, Any]:
+        command = _cli("store", "command", target.key[:10], "s.sqlite", cwd=tmp_path)
+        assert command.returncode == 0, command.stderr
+        line = command.stdout.strip()
+        assert line.startswith("atmsim ") and f"--seed {target.seed}" in line
+        shell = line.replace("atmsim ", f"{sys.executable} -m atmsim ") + " --json"
+        done = subprocess.run(shell, shell=True, capture_output=True, text=True, cwd=tmp_path, timeout=120)
+        assert done.returncode == 0, (line, done.stderr)
+        return dict(json.loads(done.stdout))
+
+    def same(got: Dict[str, Any]) -> None:
+        stored = json.loads(target.result or "{}")
+        for doc in (got, stored):
+            doc.pop("wall_s", None)
+        assert got == stored
+
+    same(rerun())
+    scenario.write_text("# edited since\n" + scenario.read_text())  # now the stored text is piped in
+    same(rerun())
+    missing = _cli("store", "command", "zzzz", "s.sqlite", cwd=tmp_path)
+    _one_line_error(missing, "zzzz")
