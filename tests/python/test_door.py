@@ -567,3 +567,22 @@ def test_store_command_reruns_a_stored_run(tmp_path):
     same(rerun())
     missing = _cli("store", "command", "zzzz", "s.sqlite", cwd=tmp_path)
     _one_line_error(missing, "zzzz")
+
+
+def test_examples_list_their_purpose_and_a_gfr_example_runs(tmp_path):
+    import atmsim
+    from atmsim.examples import describe
+
+    names = atmsim.examples()
+    assert "gfr-fifo" in names
+    for name in names:
+        text = atmsim.example(name).read_text()
+        assert text.startswith("# purpose: "), name
+        line = describe(name)
+        assert line.endswith("."), (name, line)
+        assert "Generated" not in line and "scripts/" not in line, (name, line)
+        assert len(line) > 40, (name, line)
+    listed = _cli("scenarios", cwd=tmp_path)
+    assert describe("gfr-fifo") in listed.stdout
+    result = atmsim.run(atmsim.example("gfr-fifo"), overrides={"simulation.duration_s": 0.5})
+    assert "priv" in set(result.flows["name"]) and result.summary["total_goodput_bps"] > 0
