@@ -586,3 +586,19 @@ def test_examples_list_their_purpose_and_a_gfr_example_runs(tmp_path):
     assert describe("gfr-fifo") in listed.stdout
     result = atmsim.run(atmsim.example("gfr-fifo"), overrides={"simulation.duration_s": 0.5})
     assert "priv" in set(result.flows["name"]) and result.summary["total_goodput_bps"] > 0
+
+
+def test_readme_snippet_changes_the_policy_of_the_example():
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:
+        import tomli as tomllib
+    import atmsim
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.findall(r"```python\n(.*?)```", readme, re.S)[0]
+    found = re.search(r'atmsim\.example\("([^"]+)"\).*?"n_source\.policy": "([^"]+)"', block)
+    assert found is not None, block
+    name, policy = found.groups()
+    shipped = tomllib.loads(atmsim.example(name).read_text(encoding="utf-8"))["n_source"]["policy"]
+    assert policy != shipped, f"the README sets {name}'s policy to the value it already has"
