@@ -29,7 +29,9 @@ def _description() -> str:
         return textwrap.wrap(text, 79)
 
     def item(name: str, text: str) -> List[str]:
-        return textwrap.wrap(text, 79, initial_indent=f"  {name:16} ", subsequent_indent=" " * 19)
+        return textwrap.wrap(
+            text, 79, initial_indent=f"  {name:16} ", subsequent_indent=" " * 19, break_on_hyphens=False
+        )
 
     lines = para(
         "Rerun a published study and compare with the paper's values. Every run goes "
@@ -37,7 +39,8 @@ def _description() -> str:
     )
     lines += ["", "studies:"]
     for name in registry.names():
-        lines += item(name, registry.summary(name))
+        ids = ", ".join(t.id for t in registry.get(name).tables)
+        lines += item(name, f"{registry.summary(name)}; --tables {ids}")
     lines += item("all", f"every study above, written as a report folder (default {DEFAULT_OUT}/)")
     lines += [""] + para(
         "Without --out, one study is printed: each paper table with the simulated value beside "

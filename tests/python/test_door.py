@@ -602,3 +602,14 @@ def test_readme_snippet_changes_the_policy_of_the_example():
     name, policy = found.groups()
     shipped = tomllib.loads(atmsim.example(name).read_text(encoding="utf-8"))["n_source"]["policy"]
     assert policy != shipped, f"the README sets {name}'s policy to the value it already has"
+
+
+def test_reproduce_help_lists_each_studys_table_ids():
+    from atmsim.studies import registry
+
+    proc = _cli("reproduce", "ubr-plus", "--help")
+    assert proc.returncode == 0, proc.stderr
+    flat = " ".join(proc.stdout.split())
+    for name in registry.names():
+        ids = ", ".join(t.id for t in registry.get(name).tables)
+        assert f"--tables {ids}" in flat, name
