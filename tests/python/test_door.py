@@ -613,3 +613,20 @@ def test_reproduce_help_lists_each_studys_table_ids():
     for name in registry.names():
         ids = ", ".join(t.id for t in registry.get(name).tables)
         assert f"--tables {ids}" in flat, name
+
+
+def test_result_repr_is_readable_and_has_an_html_view():
+    import atmsim
+
+    result = atmsim.run(atmsim.example("ubr-plus-lan5"), overrides={"simulation.duration_s": 0.05})
+    text = repr(result)
+    assert text.startswith("<atmsim.Result 5 flows") and "efficiency" in text
+    assert not re.search(r"\d\.\d{6,}", text), text
+    page = result._repr_html_()
+    assert page.startswith("<div>") and "<table>" in page
+    for name in result.flows["name"]:
+        assert f"<td>{name}</td>" in page
+    assert "sw1-&gt;sw2" in page  # names are escaped
+    for number in re.findall(r"\d+\.\d+", page.split("</b>", 1)[1]):
+        assert len(number.replace(".", "").lstrip("0")) <= 4, number  # 4 significant digits
+
