@@ -630,3 +630,30 @@ def test_result_repr_is_readable_and_has_an_html_view():
     for number in re.findall(r"\d+\.\d+", page.split("</b>", 1)[1]):
         assert len(number.replace(".", "").lstrip("0")) <= 4, number  # 4 significant digits
 
+
+def test_progress_uses_tqdm_auto_and_shows_in_notebooks(monkeypatch):
+    import types
+
+    import tqdm.auto
+
+    from atmsim import progress
+
+    made = []
+
+    class Fake:
+        def __init__(self, **kw):
+            made.append(kw)
+
+    monkeypatch.setattr(tqdm.auto, "tqdm", Fake)
+    assert isinstance(progress.bar(3, 0, True), Fake) and made[0]["total"] == 3
+
+    class ZMQInteractiveShell:
+        pass
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
+    assert not progress.in_notebook()
+    assert not isinstance(progress.bar(3, 0), Fake)
+    fake_ipython = types.SimpleNamespace(get_ipython=lambda: ZMQInteractiveShell())
+    monkeypatch.setitem(sys.modules, "IPython", fake_ipython)
+    assert progress.in_notebook()
+    assert isinstance(progress.bar(3, 0), Fake)
