@@ -122,6 +122,12 @@ def cmd_run(args: argparse.Namespace) -> int:
             _write_out(f"{scenario.source}: estimated {est.line()}\n")
         return 0
     check_memory(est, _max_memory(args), f"run {scenario.source}")
+    from .limits import ANNOUNCE_WALL_S, announce_line
+
+    if est.wall_s > ANNOUNCE_WALL_S:
+        from .markdown import printable
+
+        print(announce_line(f"run {printable(scenario.source)}", est.wall_s), file=sys.stderr)
     if args.capture and not args.pcap:
         raise CliError("--capture needs --pcap DIR")
     if args.pcap:

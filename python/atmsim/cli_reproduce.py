@@ -219,6 +219,10 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     if args.assumptions:
         _assumptions_only(args)
         return cmd_assumptions(args)
+    from . import sweeps
+    from .limits import ANNOUNCE_WALL_S
+
+    sweeps.ANNOUNCE_OVER_S = ANNOUNCE_WALL_S  # long batches of runs say so before they start
 
     with user_errors():
         names = registry.names() if args.study == "all" else [args.study]

@@ -138,10 +138,14 @@ def _estimate_line(points: List[Any], runs: int, jobs: Optional[int], dask: Opti
     events = sum(e.events for e in ests) * runs
     wall = sum(e.wall_s for e in ests) * runs
     workers = 1 if dask else min(jobs or executors.default_jobs(), len(points) * runs)
+    from .limits import ANNOUNCE_WALL_S
+
     return (
         f"{cli.PROG}: sweep: estimated per run up to {worst.line()}; "
         f"{len(points) * runs} runs: {events:.3g} events, about {format_duration(wall / workers)} "
-        f"on {workers} worker(s)" + (" (not counting the cluster)" if dask else "")
+        f"on {workers} worker(s)"
+        + (" (not counting the cluster)" if dask else "")
+        + ("; Ctrl-C to stop (finished runs stay in the store)" if wall / workers > ANNOUNCE_WALL_S else "")
     )
 
 

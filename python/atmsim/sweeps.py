@@ -141,6 +141,35 @@ def estimate_points(points: Sequence[plan.Point]) -> List[Estimate]:
     return [estimate(p.scenario.text, list(p.overrides)) for p in points]
 
 
+# Set by the command line (`atmsim reproduce`): before a batch of runs whose estimated wall
+# time (runs not in the store yet, shared among the workers) exceeds this many seconds, one
+# line on stderr says how long it will take. None (the API's default): say nothing.
+ANNOUNCE_OVER_S: Optional[float] = None
+
+
+def _announce(
+    points: Sequence[plan.Point], runs: int, base_seed: int, engine: str, store: Store, workers: int
+) -> None:
+    import sys
+
+    from .limits import announce_line
+
+    if ANNOUNCE_OVER_S is None or not points:
+        return
+    walls = [e.wall_s for e in estimate_points(points)]
+    total = len(points) * runs
+    if total <= SORT_LIMIT:
+        tasks = list(plan.iter_tasks(points, runs, base_seed, engine))
+        stored = store.existing(t.key for t in tasks)
+        todo = [t for t in tasks if t.key not in stored]
+    else:  # too many to look up first: count them all
+        todo = list(itertools.islice(plan.iter_tasks(points, runs, base_seed, engine), SORT_LIMIT))
+    wall = sum(walls[t.point] for t in todo) * (total / len(todo) if total > SORT_LIMIT else 1)
+    wall /= max(1, min(workers, len(todo)))
+    if todo and wall > ANNOUNCE_OVER_S:
+        print(announce_line(f"{len(todo)} runs to compute on {workers} worker(s)", wall), file=sys.stderr)
+
+
 def check_points(points: Sequence[plan.Point], max_memory: Optional[int], workers: int) -> None:
     """Refuse (LimitError) when `workers` runs of any point would need more than max_memory
     bytes by the estimate (None: no check)."""
@@ -183,6 +212,7 @@ def execute(
     db = store if isinstance(store, Store) else open_store(store)
     computed = cached = 0
     try:
+        _announce(points, runs, base_seed, engine, db, workers)
         own = executors.local(jobs, total) if executor is None else None
         pool = executors.adapt(executor) if executor is not None else own
         # An outside executor (a cluster) has workers we cannot count: keep plenty in flight.

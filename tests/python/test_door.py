@@ -657,3 +657,73 @@ def test_progress_uses_tqdm_auto_and_shows_in_notebooks(monkeypatch):
     monkeypatch.setitem(sys.modules, "IPython", fake_ipython)
     assert progress.in_notebook()
     assert isinstance(progress.bar(3, 0), Fake)
+
+
+# -- the cost estimate: recalibrated wall time, long runs announced ----------------------------
+
+
+def test_estimate_wall_time_is_recalibrated_for_scenarios_without_background():
+    import json
+
+    import atmsim
+    from atmsim import _core
+    from atmsim.limits import WALL_SPEEDUP_WITHOUT_BACKGROUND, estimate
+
+    for name, speedup in (
+        ("ubr-plus-lan5", WALL_SPEEDUP_WITHOUT_BACKGROUND),
+        ("gfr-fifo", WALL_SPEEDUP_WITHOUT_BACKGROUND),
+        ("class-two-node-shaped", 1.0),  # background sources: one event per cell still
+        ("gerla-fcvc", 1.0),
+    ):
+        text = atmsim.example(name).read_text()
+        engine = json.loads(_core.estimate_json(text, [], None))["wall_s"]
+        assert estimate(text).wall_s == __import__("pytest").approx(engine / speedup), name
+        assert atmsim.estimate(atmsim.example(name)).wall_s == estimate(text).wall_s
+    assert WALL_SPEEDUP_WITHOUT_BACKGROUND > 2
+
+
+def _stderr_until(args, needle: str, tmp_path: Path, timeout: float = 60.0) -> str:
+    import subprocess
+    import time
+
+    path = tmp_path / "stderr.txt"
+    with open(path, "w") as err:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "atmsim", *map(str, args)],
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            cwd=tmp_path,
+        )
+        try:
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline and proc.poll() is None and needle not in path.read_text():
+                time.sleep(0.1)
+        finally:
+            proc.kill()
+            proc.wait(30)
+    return path.read_text()
+
+
+def test_long_runs_are_announced_before_they_start(tmp_path):
+    from atmsim import example
+
+    text = _stderr_until(
+        ["run", example("class-italy"), "--set", "simulation.duration_s=600"], "Ctrl-C", tmp_path
+    )
+    assert "estimated" in text and "min of wall time; Ctrl-C to stop" in text, text
+    quick = _cli("run", "ubr-plus-lan5", "--set", "simulation.duration_s=0.01", cwd=tmp_path)
+    assert quick.returncode == 0 and "Ctrl-C" not in quick.stderr
+    repro = [
+        "reproduce",
+        "ubr-plus",
+        "--tables",
+        "1",
+        "--duration",
+        "2000",
+        "--jobs",
+        "1",
+        "--store",
+        "r.sqlite",
+    ]
+    text = _stderr_until(repro, "Ctrl-C", tmp_path)
+    assert "runs to compute on 1 worker(s): estimated" in text and "Ctrl-C to stop" in text, text
