@@ -12,11 +12,15 @@ bash scripts/rust-toolchain.sh
 
 # The package and its test dependencies go into the project's own virtual environment (.venv,
 # made on first use with $PYTHON, default python3), never into the Python first on PATH.
-# It sees the system's site-packages, so what is installed there already is not fetched again.
+# It does not see the system's site-packages: what the tests need is what this script installs.
 VENV="${ATMSIM_VENV:-.venv}"
 if [ ! -x "$VENV/bin/python" ]; then
     echo "test.sh: creating the project virtual environment $VENV (${PYTHON:-python3} -m venv)" >&2
-    "${PYTHON:-python3}" -m venv --system-site-packages "$VENV"
+    "${PYTHON:-python3}" -m venv "$VENV"
+fi
+if grep -qi '^include-system-site-packages *= *true' "$VENV/pyvenv.cfg" 2>/dev/null; then
+    echo "test.sh: $VENV sees the system's site-packages; remove it (rm -r $VENV) and run again" >&2
+    exit 1
 fi
 PY="$VENV/bin/python"
 echo "test.sh: installing atmsim with its test dependencies into $VENV (pip install '.[test]')" >&2

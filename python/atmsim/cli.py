@@ -39,10 +39,17 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _read_scenario(path: str) -> Scenario:
+    """FILE of run/sweep/bench: '-' (stdin), a path, or the name of a shipped example
+    (`atmsim scenarios`), as atmsim.example takes it; an existing file wins over a name."""
+    from .examples import examples
     from .limits import read_stdin
 
     if path == "-":
         return Scenario(read_stdin(), "<stdin>")
+    if not os.path.exists(path):
+        stem = path[: -len(".toml")] if path.endswith(".toml") else path
+        if stem in examples():
+            return load(str(example(stem)))
     return load(path)
 
 
@@ -116,6 +123,12 @@ def cmd_run(args: argparse.Namespace) -> int:
             _write_out(f"{scenario.source}: estimated {est.line()}\n")
         return 0
     check_memory(est, _max_memory(args), f"run {scenario.source}")
+    from .limits import ANNOUNCE_WALL_S, announce_line
+
+    if est.wall_s > ANNOUNCE_WALL_S:
+        from .markdown import printable
+
+        print(announce_line(f"run {printable(scenario.source)}", est.wall_s), file=sys.stderr)
     if args.capture and not args.pcap:
         raise CliError("--capture needs --pcap DIR")
     if args.pcap:
@@ -165,11 +178,14 @@ def cmd_version(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Cell-level simulation of ATM networks carrying TCP/IP.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {_core.version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
     p = sub.add_parser("run", help="run one scenario file")
-    p.add_argument("file", metavar="FILE", help="scenario TOML file ('-' reads stdin)")
+    p.add_argument(
+        "file", metavar="FILE", help="scenario TOML file, or a shipped example's name ('-' reads stdin)"
+    )
     p.add_argument(
         "--set",
         action="append",
@@ -245,11 +261,17 @@ def add_max_memory(p: argparse.ArgumentParser) -> None:
 
 def _fail(message: str) -> int:
     # Exactly one line, whatever the reason text contains (parsers like multi-line messages).
-    print(f"{PROG}: error: {' '.join(message.split())}", file=sys.stderr)
+    from .markdown import printable
+
+    print(f"{PROG}: error: {printable(' '.join(message.split()))}", file=sys.stderr)
     return EXIT_USAGE
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    if sys.stdout is None:
+        # Started with its stdout closed (`>&-`): every command prints its result there.
+        _fail("cannot write output: standard output is closed")
+        return 1
     args = build_parser().parse_args(argv)
     try:
         status: int = args.func(args)

@@ -29,7 +29,9 @@ def _description() -> str:
         return textwrap.wrap(text, 79)
 
     def item(name: str, text: str) -> List[str]:
-        return textwrap.wrap(text, 79, initial_indent=f"  {name:16} ", subsequent_indent=" " * 19)
+        return textwrap.wrap(
+            text, 79, initial_indent=f"  {name:16} ", subsequent_indent=" " * 19, break_on_hyphens=False
+        )
 
     lines = para(
         "Rerun a published study and compare with the paper's values. Every run goes "
@@ -37,7 +39,8 @@ def _description() -> str:
     )
     lines += ["", "studies:"]
     for name in registry.names():
-        lines += item(name, registry.summary(name))
+        ids = ", ".join(t.id for t in registry.get(name).tables)
+        lines += item(name, f"{registry.summary(name)}; --tables {ids}")
     lines += item("all", f"every study above, written as a report folder (default {DEFAULT_OUT}/)")
     lines += [""] + para(
         "Without --out, one study is printed: each paper table with the simulated value beside "
@@ -186,6 +189,34 @@ def _update_docs(docs: Dict[str, Path], rep: Any, out: Path, args: argparse.Name
         print(f"{doc}: measured block rewritten", file=sys.stderr)
 
 
+# Options that choose or run simulations: --assumptions runs none, so each is refused with it
+# rather than silently ignored (a bad value would otherwise pass unnoticed).
+_RUN_OPTIONS = (
+    ("tables", "--tables"),
+    ("all", "--all"),
+    ("duration", "--duration"),
+    ("set", "--set"),
+    ("jobs", "--jobs"),
+    ("dask", "--dask"),
+    ("store", "--store"),
+    ("out", "--out"),
+    ("docs", "--docs"),
+    ("sensitivity", "--sensitivity"),
+)
+
+
+def _assumptions_only(args: argparse.Namespace) -> None:
+    from . import cli
+
+    for attr, flag in _RUN_OPTIONS:
+        value = getattr(args, attr, None)
+        if value is not None and value is not False:
+            raise cli.CliError(
+                f"{flag}: not with --assumptions, which lists the declarations and runs nothing "
+                f"(drop {flag}, or drop --assumptions to run)"
+            )
+
+
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from . import cli, executors, store
     from .overrides import duration
@@ -193,7 +224,12 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     from .studies.reproduce import reproduce, select_tables
 
     if args.assumptions:
+        _assumptions_only(args)
         return cmd_assumptions(args)
+    from . import sweeps
+    from .limits import ANNOUNCE_WALL_S
+
+    sweeps.ANNOUNCE_OVER_S = ANNOUNCE_WALL_S  # long batches of runs say so before they start
 
     with user_errors():
         names = registry.names() if args.study == "all" else [args.study]
@@ -208,6 +244,11 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
             raise cli.CliError("--tables: only for one study (table ids differ between studies)")
         tables = None if args.tables is None else select_tables(studies[0], args.tables)
         overrides = tuple(duration(args.duration)) + tuple(cli._overrides(args.set))
+        if any(key == "simulation.seed" for key, _ in overrides):
+            raise cli.CliError(
+                "--set simulation.seed: each replication's seed is derived from its run "
+                "number (the study's replications), so a fixed seed would be ignored"
+            )
         folder = args.out is not None or args.study == "all" or args.sensitivity or args.docs is not None
         out = Path(args.out or DEFAULT_OUT) if folder else None
         if out is not None and out.exists() and not out.is_dir():

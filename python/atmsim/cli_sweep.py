@@ -13,6 +13,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from .cli_errors import user_errors
+from .markdown import printable
 from .numbers import plus_minus
 from .tables import plain
 
@@ -32,7 +33,9 @@ def add_parser(sub: Any, seed_type: Any) -> None:
         description="Run FILE over a grid of parameters, R replications per point, committing "
         "every finished run to the results store; runs already stored are not run again.",
     )
-    p.add_argument("file", metavar="FILE", help="scenario TOML file ('-' reads stdin)")
+    p.add_argument(
+        "file", metavar="FILE", help="scenario TOML file, or a shipped example's name ('-' reads stdin)"
+    )
     p.add_argument(
         "--grid",
         action="append",
@@ -102,7 +105,9 @@ def _text(result: "SweepResult") -> str:
     summary = result.summary()
     rows = []
     for index, point in enumerate(result.points):
-        row: Dict[str, Any] = {k: plain(v) for k, v in point.params.items()}
+        row: Dict[str, Any] = {
+            printable(k): printable(v) if isinstance(v, str) else plain(v) for k, v in point.params.items()
+        }
         for metric in TEXT_METRICS:
             got = summary[(summary["point"] == index) & (summary["metric"] == metric)]
             row[metric.split(".")[-1].replace("_bps", "_Mbps")] = _estimate_text(got, metric)
@@ -133,10 +138,14 @@ def _estimate_line(points: List[Any], runs: int, jobs: Optional[int], dask: Opti
     events = sum(e.events for e in ests) * runs
     wall = sum(e.wall_s for e in ests) * runs
     workers = 1 if dask else min(jobs or executors.default_jobs(), len(points) * runs)
+    from .limits import ANNOUNCE_WALL_S
+
     return (
         f"{cli.PROG}: sweep: estimated per run up to {worst.line()}; "
         f"{len(points) * runs} runs: {events:.3g} events, about {format_duration(wall / workers)} "
-        f"on {workers} worker(s)" + (" (not counting the cluster)" if dask else "")
+        f"on {workers} worker(s)"
+        + (" (not counting the cluster)" if dask else "")
+        + ("; Ctrl-C to stop (finished runs stay in the store)" if wall / workers > ANNOUNCE_WALL_S else "")
     )
 
 

@@ -12,6 +12,7 @@ the path of one (to run it, or to read it), `copy_example` writes a copy to edit
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 from typing import List, Optional, Union
@@ -57,23 +58,34 @@ def example(name: str) -> Path:
 
 
 def describe(name: str) -> str:
-    """The first line of a shipped scenario's leading comment.
+    """What a shipped scenario is for.
 
     Args:
         name: One of `examples()`.
 
     Returns:
-        That line without its `#`, or "" if the file starts with no comment.
+        The first sentence of its `# purpose:` comment, else of its leading comment
+        (continued over the comment lines that follow), or "" if it has none.
 
     Raises:
         UnknownExample: No shipped scenario has that name.
     """
+    lead: List[str] = []
     for line in example(name).read_text(encoding="utf-8").splitlines():
-        if line.startswith("#"):
-            return line.lstrip("#").strip()
-        if line.strip():
-            break
-    return ""
+        if not line.startswith("#"):
+            if line.strip() or lead:
+                break
+            continue
+        lead.append(line.lstrip("#").strip())
+    for text in lead:
+        if text.lower().startswith("purpose:"):
+            return _first_sentence(text[len("purpose:") :].strip())
+    return _first_sentence(" ".join(lead))
+
+
+def _first_sentence(text: str) -> str:
+    found = re.search(r"[.!?](?=\s|$)", text)
+    return (text[: found.end()] if found else text).strip()
 
 
 def copy_example(name: str, dest: Optional[Union[str, Path]] = None, overwrite: bool = False) -> Path:

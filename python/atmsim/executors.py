@@ -11,7 +11,8 @@ from __future__ import annotations
 import os
 import socket
 from concurrent.futures import Executor
-from typing import Any, Optional, Tuple
+from contextlib import contextmanager, suppress
+from typing import Any, Iterator, Optional, Tuple
 
 
 class ExecutorError(Exception):
@@ -37,7 +38,58 @@ def local(jobs: Optional[int], tasks: int) -> Optional[Executor]:
     # Imported here: multiprocessing costs 20 ms that `import atmsim` should not pay.
     from concurrent.futures import ProcessPoolExecutor
 
+    from .mainguard import check
+
+    # A script without `if __name__ == "__main__":` under spawn/forkserver: one line, exit.
+    check()
+
     return ProcessPoolExecutor(max_workers=min(n, tasks))
+
+
+def kill(pool: Executor) -> None:
+    """Stop a local process pool now: queued runs are dropped and the worker processes are
+    killed, runs in progress included (a sweep that is stopping must not leave them running)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with suppress(OSError, ValueError):  # already gone, or closed
+            process.kill()
+    for process in processes:
+        with suppress(OSError, ValueError, AssertionError):
+            process.join(5)
+
+
+class Terminated(SystemExit):
+    """SIGTERM arrived during a sweep: its workers were stopped; exit status 143."""
+
+    def __init__(self) -> None:
+        super().__init__(143)
+
+
+@contextmanager
+def terminate_on_sigterm() -> Iterator[None]:
+    """While a local pool runs: SIGTERM raises Terminated in the main thread (so the pool is
+    killed on the way out, not left running orphaned workers), where SIGTERM would otherwise
+    kill this process alone. A handler the program installed itself is left alone."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGTERM)
+    if previous is not signal.SIG_DFL:
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        raise Terminated()
+
+    signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def adapt(executor: Any) -> Executor:

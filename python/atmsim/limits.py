@@ -131,10 +131,35 @@ class Estimate:
         )
 
 
+# Wall time. The engine's estimate divides its events by one rate (EVENTS_PER_WALL_S in
+# estimate.rs, 15 M/s), measured before the engine's fast paths (cell trains, batched host
+# and port work). Today's engine runs the events of scenarios without background sources
+# (greedy or transfer TCP over plain ports: the UBR+, GFR and bench cases) several times
+# faster, while a background source's cells are still one event each (CLASS, credit/rate).
+# Fitted on the shipped examples (geometric mean of estimate/measured, engine wall_s, each
+# example at its duration capped at 4 s): 5.5 without [[background]], 1 with it; the
+# measured ratios are in docs/cli.md ("Limits and the cost estimate").
+WALL_SPEEDUP_WITHOUT_BACKGROUND = 5.5
+
+
+def _wall_speedup(text: str) -> float:
+    """How much faster than the engine's rate this scenario's events run (see above)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.9/3.10
+        import tomli as tomllib
+    try:
+        doc = tomllib.loads(text)
+    except Exception:  # the engine has accepted it; a reading we cannot do changes nothing
+        return 1.0
+    return 1.0 if doc.get("background") else WALL_SPEEDUP_WITHOUT_BACKGROUND
+
+
 def estimate(
     text: str, overrides: Optional[List[Tuple[str, str]]] = None, seed: Optional[int] = None
 ) -> Estimate:
-    """The engine's cost estimate for scenario text (`atmsim.estimate` takes any scenario).
+    """The engine's cost estimate for scenario text (`atmsim.estimate` takes any scenario), its
+    wall time recalibrated for today's engine (`WALL_SPEEDUP_WITHOUT_BACKGROUND`).
 
     Args:
         text: The scenario's TOML text.
@@ -148,7 +173,27 @@ def estimate(
         ScenarioError: The engine rejects the scenario.
     """
     doc = json.loads(_core.estimate_json(text, list(overrides or []), seed))
-    return Estimate(**{k: float(doc[k]) for k in ("cells", "cell_hops", "events", "memory_bytes", "wall_s")})
+    values = {k: float(doc[k]) for k in ("cells", "cell_hops", "events", "memory_bytes", "wall_s")}
+    values["wall_s"] /= _wall_speedup(text)
+    return Estimate(**values)
+
+
+# Runs (or a reproduction's batch of runs) estimated to take longer than this are announced
+# on stderr by the command line before they start.
+ANNOUNCE_WALL_S = 60.0
+
+
+def announce_line(what: str, wall_s: float) -> str:
+    """The line printed before a long run starts.
+
+    Args:
+        what: What is about to run (a file name, "reproduce").
+        wall_s: Its estimated wall time in seconds.
+
+    Returns:
+        "atmsim: WHAT: estimated N min of wall time; Ctrl-C to stop".
+    """
+    return f"atmsim: {what}: estimated {format_duration(wall_s)} of wall time; Ctrl-C to stop"
 
 
 def machine_memory() -> Optional[int]:

@@ -17,10 +17,14 @@ else:  # pragma: no cover - exercised on 3.9/3.10 only
 
 
 def value_of(literal: str) -> Any:
-    """The Python value of a TOML literal ('1000' -> 1000, 'true' -> True, 'epd' -> 'epd')."""
+    """The Python value of a TOML literal ('1000' -> 1000, 'true' -> True, 'epd' -> 'epd').
+
+    What TOML cannot read is the plain string, as in the engine; an integer too long for
+    Python's int-from-text limit (4300 digits) too, and the engine then names the field
+    that cannot take it."""
     try:
         return tomllib.loads(f"v = {literal}")["v"]
-    except tomllib.TOMLDecodeError:
+    except ValueError:  # TOMLDecodeError, or int() past sys.get_int_max_str_digits()
         return literal
 
 

@@ -93,7 +93,11 @@ def axes(spec: Optional[Mapping[str, Sequence[Any]]], option: str) -> List[Axis]
     return [axis_from_values(k, v, option) for k, v in (spec or {}).items()]
 
 
-def _check(grid: Sequence[Axis], zipped: Sequence[Axis], fixed: Pairs) -> None:
+def _check(grid: Sequence[Axis], zipped: Sequence[Axis], fixed: Pairs, fixed_option: str) -> None:
+    for key, _ in fixed:
+        if key in RESERVED_KEYS:
+            # Applied, it would be overwritten by every run's own seed: refuse, not ignore.
+            raise SweepSpecError(f"{fixed_option} {key}: {RESERVED_KEYS[key]}")
     seen = {k for k, _ in fixed}
     for axis in list(grid) + list(zipped):
         if axis.key in RESERVED_KEYS:
@@ -111,9 +115,11 @@ def points(
     grid: Sequence[Axis],
     zipped: Sequence[Axis],
     fixed: Pairs = (),
+    fixed_option: str = "--set",
 ) -> List[Point]:
-    """Every point of the sweep, the first grid parameter varying slowest."""
-    _check(grid, zipped, fixed)
+    """Every point of the sweep, the first grid parameter varying slowest. fixed_option: how
+    errors name where `fixed` came from."""
+    _check(grid, zipped, fixed, fixed_option)
     fixed_params = {k: value_of(v) for k, v in fixed}
     grid_rows = itertools.product(*(a.values for a in grid))
     n_zip = len(zipped[0].values) if zipped else 1

@@ -1,7 +1,8 @@
-"""The sweep's progress bar: tqdm on stderr, and only on a terminal.
+"""The sweep's progress bar: tqdm (`tqdm.auto`: a widget in notebooks) on stderr, and only
+on a terminal or in a Jupyter notebook.
 
 stdout may carry a JSON document that scripts parse, and a log file would fill with carriage
-returns; so without a terminal the bar is silent unless asked for explicitly.
+returns; so elsewhere the bar is silent unless asked for explicitly.
 """
 
 from __future__ import annotations
@@ -18,15 +19,24 @@ class _Silent:
         return None
 
 
+def in_notebook() -> bool:
+    """Whether this runs in a Jupyter kernel (where stderr is no terminal but a bar shows)."""
+    ipython = sys.modules.get("IPython")
+    get = getattr(ipython, "get_ipython", None)
+    shell = get() if callable(get) else None
+    return type(shell).__name__ == "ZMQInteractiveShell"
+
+
 def bar(total: int, cached: int, enabled: Optional[bool] = None, desc: str = "runs") -> Any:
     """A bar over `total` runs to compute; `cached` ones (already stored) are shown as a note.
 
     enabled None: only when stderr is a terminal.
     """
-    show = sys.stderr.isatty() if enabled is None else enabled
+    show = (sys.stderr.isatty() or in_notebook()) if enabled is None else enabled
     if not show or total == 0:
         return _Silent()
-    from tqdm import tqdm
+    # tqdm.auto: a widget in a notebook (with ipywidgets), the text bar elsewhere.
+    from tqdm.auto import tqdm
 
     postfix = f"{cached} cached" if cached else None
     return tqdm(

@@ -135,8 +135,59 @@ class Result:
         return dict(busiest)
 
     def __repr__(self) -> str:
+        from .numbers import fmt
+
         s = self.raw.get("summary", {})
+        goodput = s.get("total_goodput_bps")
+        mbps = f", goodput {fmt(goodput / 1e6, 4)} Mb/s" if isinstance(goodput, (int, float)) else ""
         return (
             f"<atmsim.Result {len(self.raw.get('flows', []))} flows, "
-            f"efficiency={s.get('efficiency')}, fairness={s.get('fairness')}>"
+            f"{fmt(self.raw.get('duration_s'), 4)} s simulated{mbps}, "
+            f"efficiency {fmt(s.get('efficiency'), 4)}, fairness {fmt(s.get('fairness'), 4)}>"
+        )
+
+    def _repr_html_(self) -> str:
+        """The notebook view: the run's header, its summary, and the flows and ports tables
+        (the columns of `atmsim run`'s text view), numbers to 4 significant digits."""
+        import html
+
+        from .numbers import fmt
+        from .run_text import FLOW_COLUMNS, PORT_COLUMNS
+
+        def table(rows: List[Dict[str, Any]], columns: List[str]) -> str:
+            if not rows:
+                return "<p>(none)</p>"
+            shown = [c for c in columns if any(c in r for r in rows)]
+            head = "".join(f"<th>{html.escape(c)}</th>" for c in shown)
+            body = "".join(
+                "<tr>" + "".join(f"<td>{html.escape(_cell(r.get(c)))}</td>" for c in shown) + "</tr>"
+                for r in rows
+            )
+            return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+        def _cell(v: Any) -> str:
+            if isinstance(v, dict):
+                return " ".join(f"{k}={fmt(x, 4)}" for k, x in v.items() if x)
+            return fmt(v, 4)
+
+        raw = self.raw
+        flows = [dict(f) for f in raw.get("flows", [])]
+        for flow in flows:
+            if isinstance(flow.get("goodput_bps"), (int, float)):
+                flow["goodput_Mbps"] = flow["goodput_bps"] / 1e6
+        summary = "".join(
+            f"<tr><th>{html.escape(str(k))}</th><td>{html.escape(_cell(v))}</td></tr>"
+            for k, v in self.summary.items()
+        )
+        header = html.escape(
+            f"atmsim run: seed {raw.get('seed')}, {fmt(raw.get('duration_s'), 4)} s simulated, "
+            f"{raw.get('events')} events, wall {fmt(raw.get('wall_s'), 3)} s, "
+            f"engine {raw.get('engine_version')}"
+        )
+        return (
+            f"<div><p><b>{header}</b></p>"
+            f"<details open><summary>Summary</summary><table>{summary}</table></details>"
+            f"<details open><summary>Flows</summary>{table(flows, FLOW_COLUMNS)}</details>"
+            f"<details><summary>Ports</summary>{table(raw.get('ports', []), PORT_COLUMNS)}</details>"
+            "</div>"
         )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List
 
+from .markdown import printable
 from .numbers import fmt
 from .result import Result
 
@@ -52,23 +53,32 @@ def _table(rows: List[Dict[str, Any]], columns: List[str]) -> str:
     return frame[[c for c in columns if c in frame.columns]].to_string(index=False)
 
 
+def _names(rows: List[Dict[str, Any]]) -> None:
+    # Names come from the scenario file: escape control characters (ANSI sequences).
+    for row in rows:
+        if isinstance(row.get("name"), str):
+            row["name"] = printable(row["name"])
+
+
 def render(result: Result, source: str) -> str:
     raw = result.raw
     flows = [dict(f) for f in raw.get("flows", [])]
+    _names(flows)
     for flow in flows:
         # Mb/s is the unit the papers report; bits per second is unreadable at 155 Mb/s.
         if "goodput_bps" in flow:
             flow["goodput_Mbps"] = round(flow["goodput_bps"] / 1e6, 3)
     ports = [dict(p) for p in raw.get("ports", [])]
+    _names(ports)
     for port in ports:
         if "drops" in port:
             port["drops"] = _nonzero(port["drops"])
     header = (
-        f"scenario {source}: seed {raw.get('seed')}, simulated {raw.get('duration_s')} s, "
+        f"scenario {printable(source)}: seed {raw.get('seed')}, simulated {raw.get('duration_s')} s, "
         f"wall {_value(raw.get('wall_s'))} s, {raw.get('events')} events, "
         f"engine {raw.get('engine_version')}"
     )
-    summary = "\n".join(f"  {k}: {_value(v)}" for k, v in result.summary.items())
+    summary = "\n".join(f"  {k}: {printable(_value(v))}" for k, v in result.summary.items())
     return "\n\n".join(
         [
             header,

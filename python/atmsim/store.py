@@ -178,6 +178,23 @@ class Store:
         with self._errors():
             return {k for (k,) in self._db.execute("SELECT key FROM runs")}
 
+    def keys_starting(self, prefix: str, limit: int = 2) -> List[str]:
+        """Stored keys that start with `prefix`, to resolve an abbreviated key.
+
+        Args:
+            prefix: The first characters of a run's key.
+            limit: At most this many keys are returned (two tell an ambiguous prefix).
+
+        Returns:
+            The matching keys, sorted.
+        """
+        with self._errors():
+            rows = self._db.execute(
+                "SELECT key FROM runs WHERE substr(key, 1, ?) = ? ORDER BY key LIMIT ?",
+                (len(prefix), prefix, limit),
+            )
+            return [k for (k,) in rows]
+
     def existing(self, keys: Iterable[str]) -> Set[str]:
         """Which of these runs are stored already.
 

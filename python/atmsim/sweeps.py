@@ -12,6 +12,8 @@ from __future__ import annotations
 import itertools
 import json
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import (
     TYPE_CHECKING,
@@ -176,6 +178,35 @@ def estimate_points(points: Sequence[plan.Point]) -> List[Estimate]:
     return [estimate(p.scenario.text, list(p.overrides)) for p in points]
 
 
+# Set by the command line (`atmsim reproduce`): before a batch of runs whose estimated wall
+# time (runs not in the store yet, shared among the workers) exceeds this many seconds, one
+# line on stderr says how long it will take. None (the API's default): say nothing.
+ANNOUNCE_OVER_S: Optional[float] = None
+
+
+def _announce(
+    points: Sequence[plan.Point], runs: int, base_seed: int, engine: str, store: Store, workers: int
+) -> None:
+    import sys
+
+    from .limits import announce_line
+
+    if ANNOUNCE_OVER_S is None or not points:
+        return
+    walls = [e.wall_s for e in estimate_points(points)]
+    total = len(points) * runs
+    if total <= SORT_LIMIT:
+        tasks = list(plan.iter_tasks(points, runs, base_seed, engine))
+        stored = store.existing(t.key for t in tasks)
+        todo = [t for t in tasks if t.key not in stored]
+    else:  # too many to look up first: count them all
+        todo = list(itertools.islice(plan.iter_tasks(points, runs, base_seed, engine), SORT_LIMIT))
+    wall = sum(walls[t.point] for t in todo) * (total / len(todo) if total > SORT_LIMIT else 1)
+    wall /= max(1, min(workers, len(todo)))
+    if todo and wall > ANNOUNCE_OVER_S:
+        print(announce_line(f"{len(todo)} runs to compute on {workers} worker(s)", wall), file=sys.stderr)
+
+
 def check_points(points: Sequence[plan.Point], max_memory: Optional[int], workers: int) -> None:
     """Refuse a sweep whose runs in flight would need too much memory.
 
@@ -247,6 +278,7 @@ def execute(
     db = store if isinstance(store, Store) else open_store(store)
     computed = cached = 0
     try:
+        _announce(points, runs, base_seed, engine, db, workers)
         own = executors.local(jobs, total) if executor is None else None
         pool = executors.adapt(executor) if executor is not None else own
         # An outside executor (a cluster) has workers we cannot count: keep plenty in flight.
@@ -273,15 +305,30 @@ def execute(
                     yield task
 
         try:
-            for task, text in _results(todo(), points, pool, window):
-                _commit(db, points[task.point], task, text, engine)
-                computed += 1
-                bar.update(1)
-        except BaseException:
-            # Do not wait for queued runs of a sweep that is stopping; running ones finish
-            # in their workers (their results are lost, but they were never committed).
+            with executors.terminate_on_sigterm() if own is not None else nullcontext():
+                for task, text in _results(todo(), points, pool, window):
+                    _commit(db, points[task.point], task, text, engine)
+                    computed += 1
+                    bar.update(1)
+        except BrokenProcessPool:
             if own is not None:
-                own.shutdown(wait=False, cancel_futures=True)
+                executors.kill(own)
+            from .mainguard import start_method
+
+            raise SweepError(
+                "a worker process died before finishing its run"
+                + (
+                    f" (under the '{start_method()}' start method a script must run the sweep "
+                    "under 'if __name__ == \"__main__\":'; see docs/python-api.md)"
+                    if start_method() != "fork"
+                    else " (killed, or out of memory?)"
+                )
+            ) from None
+        except BaseException:
+            # Do not wait for the runs of a sweep that is stopping: queued ones are dropped and
+            # the workers killed (their runs' results are lost, but were never committed).
+            if own is not None:
+                executors.kill(own)
             raise
         finally:
             bar.close()
@@ -361,7 +408,7 @@ def sweep(
     """
     sc = as_scenario(scenario, text)
     fixed = tuple(normalize(overrides))
-    points = plan.points(sc, plan.axes(grid, "grid"), plan.axes(zip, "zip"), fixed)
+    points = plan.points(sc, plan.axes(grid, "grid"), plan.axes(zip, "zip"), fixed, "overrides")
     result = execute(
         points, runs, base_seed, store, executor, jobs, progress, detail=detail, max_memory=max_memory
     )

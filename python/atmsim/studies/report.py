@@ -34,9 +34,10 @@ import os
 import re
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 from .. import figure_style as style
+from ..markdown import md_code
 from ..numbers import fmt, percent, plus_minus
 from . import note_verdict
 from .assumptions import fmt_value, listing
@@ -276,15 +277,17 @@ def agreement_table(report: StudyReport) -> Table:
 # -- the parts of a study -------------------------------------------------------------------
 
 
-def settings(rep: Reproduction) -> List[str]:
+def settings(rep: Reproduction, code: Callable[[str], str] = str) -> List[str]:
+    """The report's settings lines; `code` quotes the user's text (the store path and the
+    `--set` values): `md_code` for Markdown, where a backtick in it must not end a code span."""
     lines = [
         f"generated {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(rep.started))}, "
         f"engine {rep.engine_version}, {'quick' if rep.quick else 'full'} mode, "
         f"wall time {rep.wall_s:.0f} s",
-        f"results store: {rep.store}",
+        f"results store: {code(str(rep.store))}",
     ]
     if rep.overrides:
-        sets = ", ".join(f"{k}={v}" for k, v in rep.overrides)
+        sets = ", ".join(code(f"{k}={v}") for k, v in rep.overrides)
         lines.append(f"overrides applied to every run: {sets}")
         if any(k == "simulation.duration_s" for k, _ in rep.overrides):
             lines.append(
@@ -671,6 +674,7 @@ def context(rep: Reproduction, out_dir: Path, checks: Optional[Sequence[Any]] = 
     return {
         "title": "atmsim reproduction report",
         "settings": settings(rep),
+        "md_settings": settings(rep, md_code),
         "studies": studies,
         "engine": engine,
         "toc": toc,
