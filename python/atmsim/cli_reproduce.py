@@ -182,7 +182,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     from . import cli, executors, store
     from .numbers import fmt
     from .overrides import duration
-    from .studies import registry, replication, report, text
+    from .studies import claims, registry, replication, report, text
     from .studies.reproduce import reproduce, select_tables
 
     if args.assumptions:
@@ -261,6 +261,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
                     "agreement": _records(s.agreement),
                     "notes": s.notes,
                     "sensitivity": None if s.sensitivity is None else _records(s.sensitivity.effects),
+                    "claims": claims.records(s.study, s.results),
                 }
                 for s in rep.studies
             ],
