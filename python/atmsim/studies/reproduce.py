@@ -28,6 +28,7 @@ from ..store import Store
 from ..sweeps import execute
 from ..tables import summarize
 from . import agreement, replication
+from . import morris as screening
 from . import sensitivity as sens
 from .assumptions import Assumption, Stated, concrete, document, expand, wildcard
 from .registry import Experiment, FigureFile, Study, StudyResults, TraceRun
@@ -55,6 +56,7 @@ class StudyReport:
     replications: int = 1
     sensitivity: Optional[sens.Sensitivity] = None
     tornado: List[Path] = field(default_factory=list)
+    morris: Optional[screening.Morris] = None
 
 
 def assumptions_of(study: Study) -> List[Assumption]:
@@ -249,6 +251,7 @@ def reproduce_study(
     progress: Optional[bool] = None,
     tables: Optional[Sequence[str]] = None,
     sensitivity: bool = False,
+    morris_options: Optional[screening.Options] = None,
 ) -> StudyReport:
     """One study through the sweep and the store. out_dir None: compare only (no trace runs,
     no figures); tables: only these table ids' experiments."""
@@ -325,6 +328,14 @@ def reproduce_study(
                 out_dir / study.name / "sensitivity-tornado",
                 f"{study.title}: one assumption at a time",
             )
+    if morris_options is not None:
+        declared = assumptions_of(study)
+        chosen = sens.subset(study, quick)
+        report.morris = screening.run(
+            study, declared, chosen, runs, store, morris_options, extra, executor, jobs, progress
+        )
+        if out_dir is not None:
+            screening.write(report.morris, out_dir / study.name, declared)
     return report
 
 
@@ -363,6 +374,7 @@ def reproduce(
     progress: Optional[bool] = None,
     tables: Optional[Sequence[str]] = None,
     sensitivity: bool = False,
+    morris_options: Optional[screening.Options] = None,
 ) -> Reproduction:
     """Run, compare and (with an out_dir) draw every study, and with `sensitivity` sweep its
     assumptions; the caller prints the outcome (studies/text.py) or writes the report folder
@@ -371,7 +383,17 @@ def reproduce(
     clock = time.perf_counter()
     reports = [
         reproduce_study(
-            s, quick, tuple(overrides), store, out_dir, jobs, executor, progress, tables, sensitivity
+            s,
+            quick,
+            tuple(overrides),
+            store,
+            out_dir,
+            jobs,
+            executor,
+            progress,
+            tables,
+            sensitivity,
+            morris_options,
         )
         for s in studies
     ]
