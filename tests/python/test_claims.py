@@ -25,6 +25,7 @@ from atmsim.studies.claims import (
 )
 from atmsim.studies.registry import Compared, PaperTable, StudyResults
 from atmsim.studies.reproduce import StudyReport
+from conftest import UBR_TABLE1_SHORT, run_cli
 
 ROW = ("buffer",)
 
@@ -218,3 +219,22 @@ def test_records_are_json_ready():
     assert set(recs[0]) == {"name", "statement", "source", "verdict", "evidence", "numbers"}
     assert recs[0]["numbers"]["holds"] == 2 and recs[0]["numbers"]["paper_holds"] == 2
     json.dumps(recs)
+
+
+def test_cli_prints_claims_and_json_carries_them(tmp_path):
+    """Table 1 only: its claim is judged, the Tables 2-3 claims are "not run"; the text shows
+    the claims ahead of the tables, the report form of --json has them per study."""
+    store = tmp_path / "s.sqlite"
+    shown = run_cli(*UBR_TABLE1_SHORT, "--store", store)
+    assert shown.returncode == 0, shown.stderr
+    assert "Main claims of the paper" in shown.stdout
+    assert shown.stdout.index("[not run] epd-improves-throughput") < shown.stdout.index("Table 1:")
+    proc = run_cli(*UBR_TABLE1_SHORT, "--store", store, "--out", tmp_path / "out", "--json")
+    assert proc.returncode == 0, proc.stderr
+    (study,) = json.loads(proc.stdout)["studies"]
+    found = {c["name"]: c for c in study["claims"]}
+    assert set(found) == {c.name for c in claims.claims_of(registry.get("ubr-plus"))}
+    assert found["epd-improves-throughput"]["verdict"] == NOT_RUN
+    table1 = found["zero-loss-full-throughput"]
+    assert table1["verdict"] != NOT_RUN and table1["source"].startswith("section 8")
+    assert table1["numbers"]["parts"][0]["rows"] == 2
