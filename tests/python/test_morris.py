@@ -171,3 +171,28 @@ def test_bad_flag_values_are_one_line(tmp_path, args, message):
     assert proc.returncode == 2, proc.stderr
     assert message in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+
+
+def test_keys_fixed_by_the_command_line_are_not_varied(tmp_path):
+    from atmsim.store import open_store
+
+    declared = [
+        Assumption("rto", "RTO floor", 2, "", [1, 3], keys=["n_source.tcp.min_rto_ticks"]),
+        Assumption("rto0", "initial RTO", 3.0, "", [1.0, 3.0], keys=["n_source.tcp.initial_rto_s"]),
+    ]
+    notes: List[str] = []
+    with open_store(tmp_path / "s.sqlite") as store:
+        frame, computed, _ = morris.factorial(
+            TOY,
+            [_toy_experiment()],
+            declared,
+            ["rto", "rto0"],
+            1,
+            store,
+            (("n_source.tcp.min_rto_ticks", "2"),),
+            notes=notes,
+        )
+    assert computed == 2  # rto's two values are one run each time
+    assert notes == [
+        "n_source.tcp.min_rto_ticks: fixed for every run by the command line, not varied by the screening"
+    ]

@@ -253,9 +253,12 @@ def _evaluate(
         params: Dict[str, Any] = {"study": study.name, "table": exp.table, **exp.labels}
         params.update({k: value_of(v) for k, v in extra})
         for s, values in enumerate(settings):
-            pairs = tuple(
-                (k, v) for k, v in _combined(assumptions, exp, doc, values, notes) if k not in fixed
-            )
+            pairs = _combined(assumptions, exp, doc, values, notes)
+            for k in sorted({k for k, _ in pairs} & fixed):
+                msg = f"{k}: fixed for every run by the command line, not varied by the screening"
+                if msg not in notes:
+                    notes.append(msg)
+            pairs = tuple((k, v) for k, v in pairs if k not in fixed)
             key = (exp.scenario.text, base + pairs)
             if key not in index:
                 index[key] = len(points)
