@@ -196,3 +196,32 @@ def test_keys_fixed_by_the_command_line_are_not_varied(tmp_path):
     assert notes == [
         "n_source.tcp.min_rto_ticks: fixed for every run by the command line, not varied by the screening"
     ]
+
+
+class _Derived(_Toy):
+    """A study whose compared metric is derived from the run table, by label."""
+
+    tables = [PaperTable("t", "toy", ["k"], [Compared("twice", "derived.twice", "2 x efficiency")])]
+
+    @staticmethod
+    def derive_metrics(runs: pd.DataFrame) -> pd.DataFrame:
+        out = runs.copy()
+        assert set(out["table"]) == {"t"} and set(out["k"]) == {1}  # labelled per experiment
+        out["derived.twice"] = 2 * out["summary.efficiency"]
+        out.attrs = dict(runs.attrs)
+        out.attrs["metrics"] = list(runs.attrs.get("metrics", [])) + ["derived.twice"]
+        return out
+
+
+def test_derived_metrics_are_screened(tmp_path):
+    from atmsim.store import open_store
+
+    declared = [
+        Assumption("rto", "RTO floor", 2, "", [1, 3], keys=["n_source.tcp.min_rto_ticks"]),
+        Assumption("rto0", "initial RTO", 3.0, "", [1.0, 3.0], keys=["n_source.tcp.initial_rto_s"]),
+    ]
+    study: Any = _Derived()
+    with open_store(tmp_path / "s.sqlite") as store:
+        m = morris.run(study, declared, Subset([_toy_experiment()], "toy"), 1, store, morris.Options(2))
+    assert set(m.frame["metric"]) == {"twice"} and len(m.frame) == 2
+    assert set(m.factorial["metric"]) == {"twice"} and (m.factorial["mean"] >= 0).all()
