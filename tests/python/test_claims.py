@@ -238,3 +238,8 @@ def test_cli_prints_claims_and_json_carries_them(tmp_path):
     table1 = found["zero-loss-full-throughput"]
     assert table1["verdict"] != NOT_RUN and table1["source"].startswith("section 8")
     assert table1["numbers"]["parts"][0]["rows"] == 2
+
+
+def test_evidence_shortens_large_means():
+    r = _results([19865202.0], [17962843.0])
+    assert "means 1.99e+07 vs 1.8e+07" in claims.evidence(_a_over_b(r))

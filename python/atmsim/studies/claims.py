@@ -354,6 +354,11 @@ def combine(verdicts: Sequence[str]) -> str:
     return PARTLY
 
 
+def _short(v: float) -> str:
+    """A mean for a sentence: three significant digits for large quantities (bit/s)."""
+    return f"{v:.3g}" if abs(v) >= 1e5 else fmt(v)
+
+
 def evidence(rel: Relation) -> str:
     """One sentence: "EPD > UBR (efficiency): 5 of 6 rows (paper 6 of 6); means 0.62 vs 0.45
     (paper 0.69 vs 0.36)"."""
@@ -363,13 +368,13 @@ def evidence(rel: Relation) -> str:
     if rel.n_paper:
         text += f" (paper {rel.k_paper} of {rel.n_paper})"
     if not math.isnan(rel.mean_a) and rel.bound:
-        text += f"; mean {fmt(rel.mean_a)}"
+        text += f"; mean {_short(rel.mean_a)}"
         if not math.isnan(rel.paper_mean_a):
-            text += f" (paper {fmt(rel.paper_mean_a)})"
+            text += f" (paper {_short(rel.paper_mean_a)})"
     elif not math.isnan(rel.mean_a):
-        text += f"; means {fmt(rel.mean_a)} vs {fmt(rel.mean_b)}"
+        text += f"; means {_short(rel.mean_a)} vs {_short(rel.mean_b)}"
         if not math.isnan(rel.paper_mean_a):
-            text += f" (paper {fmt(rel.paper_mean_a)} vs {fmt(rel.paper_mean_b)})"
+            text += f" (paper {_short(rel.paper_mean_a)} vs {_short(rel.paper_mean_b)})"
     return text
 
 
