@@ -29,8 +29,11 @@ A claim made of several relations ("FBA further improves both throughput and fai
 combines its parts: reproduced if every part run is, not reproduced if none is even partly,
 partly otherwise; not run if no part ran. Where a check needs a tolerance ("close to 1", "very
 close to a theoretical bound") it is stated in the claim's `statement` after the quotation
-and fixed before looking at the simulated values: the paper's printed precision or the
-spread of the paper's own values.
+and fixed before looking at the simulated values: the paper's printed precision, the spread
+of the paper's own values, or where it gives neither a round value said to be ours (Gerla's
+"very close": 10 %). Rows count on their means: with few replications a difference inside the
+noise still counts, so `numbers` carries every row's values (`per_row`) for a reader to
+weigh.
 """
 
 from __future__ import annotations
