@@ -225,3 +225,28 @@ def test_derived_metrics_are_screened(tmp_path):
         m = morris.run(study, declared, Subset([_toy_experiment()], "toy"), 1, store, morris.Options(2))
     assert set(m.frame["metric"]) == {"twice"} and len(m.frame) == 2
     assert set(m.factorial["metric"]) == {"twice"} and (m.factorial["mean"] >= 0).all()
+
+
+def test_combinations_the_engine_rejects_are_left_out(tmp_path):
+    """An RTO floor of 200 ticks is valid on a 1 ms tick, not on a 500 ms one (above the
+    maximum RTO): that combination is left out and said so, the others run."""
+    from atmsim.store import open_store
+
+    declared = [
+        Assumption("floor", "RTO floor (ticks)", 1, "", [1, 200], keys=["n_source.tcp.min_rto_ticks"]),
+        Assumption("tick", "tick (ms)", 1.0, "", [1.0, 500.0], keys=["n_source.tcp.tick_ms"]),
+    ]
+    notes: List[str] = []
+    with open_store(tmp_path / "s.sqlite") as store:
+        frame, computed, cached = morris.factorial(
+            TOY, [_toy_experiment()], declared, ["floor", "tick"], 1, store, notes=notes
+        )
+    assert sorted(zip(frame["floor"], frame["tick"])) == [("1", "1"), ("1", "500"), ("200", "1")]
+    assert computed + cached == 3  # runs the first (rejected) sweep stored are not redone
+    assert any("rejects some combinations" in n and "min_rto_ticks" in n for n in notes)
+    assert "1 of 4 design points rejected by the engine" in notes
+
+
+def test_incomplete_trajectories_are_dropped():
+    nan = float("nan")
+    assert morris._complete([1, 2, 3, 4, nan, 6, 7, 8, 9], 3) == [0, 1, 2, 6, 7, 8]

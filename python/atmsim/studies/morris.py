@@ -167,6 +167,16 @@ def screen(
     return effects(ranges, x, [func(r) for r in rows], levels, seed)
 
 
+def _complete(y: Sequence[float], length: int) -> List[int]:
+    """The sample rows of the trajectories (blocks of `length` rows) with every output."""
+    keep: List[int] = []
+    for start in range(0, len(y), length):
+        block = list(range(start, min(start + length, len(y))))
+        if len(block) == length and not any(math.isnan(y[j]) for j in block):
+            keep += block
+    return keep
+
+
 def strongest(frame: "pd.DataFrame", count: int = 2) -> Tuple[str, ...]:
     """The `count` assumptions with the largest mu_star, each (row, metric)'s mu_star scaled
     by its largest (metrics have different units), averaged over the rows and metrics."""
@@ -266,23 +276,76 @@ def _evaluate(
                 points.append(Point(exp.scenario, base + pairs, p))
                 owners.append(exp)
             where[(s, i)] = index[key]
-    swept = execute(
-        points,
-        runs,
-        store=store,
-        executor=executor,
-        jobs=jobs,
-        show_progress=progress,
-        cost=lambda p: 1.0,
-        detail=bool(getattr(study, "detail_metrics", False)),
-    )
-    table = swept.runs
+    table, computed, cached = _execute(study, points, runs, store, executor, jobs, progress, notes)
+    if table is None:
+        return {}, computed, cached
     derive = getattr(study, "derive_metrics", None)
     if derive is not None:
         table = derive(_relabelled(table, owners))
     stats = summarize(table, by=["point"])
     by_point = {int(cast(Any, p)): g.set_index("metric") for p, g in stats.groupby("point")}
-    return {k: by_point.get(j) for k, j in where.items()}, swept.computed, swept.cached
+    return {k: by_point.get(j) for k, j in where.items()}, computed, cached
+
+
+def _execute(
+    study: Study,
+    points: Sequence[Point],
+    runs: int,
+    store: Store,
+    executor: Any,
+    jobs: Optional[int],
+    progress: Optional[bool],
+    notes: List[str],
+) -> Tuple[Optional["pd.DataFrame"], int, int]:
+    """All points in one sweep; if the engine rejects one (a combination of values it refuses,
+    e.g. an RTO floor above the maximum RTO on a coarse tick), each point alone, the rejected
+    ones left out and said so. The run table's `point` is the index in `points`."""
+    import pandas as pd
+
+    from .. import _core
+
+    detail = bool(getattr(study, "detail_metrics", False))
+
+    def sweep(chosen: Sequence[Point]) -> Any:
+        return execute(
+            list(chosen),
+            runs,
+            store=store,
+            executor=executor,
+            jobs=jobs,
+            show_progress=progress,
+            cost=lambda p: 1.0,
+            detail=detail,
+        )
+
+    try:
+        swept = sweep(points)
+        return swept.runs, swept.computed, swept.cached
+    except _core.ScenarioError:
+        pass
+    frames, computed, cached, rejected = [], 0, 0, 0
+    for j, p in enumerate(points):
+        try:
+            one = sweep([p])
+        except _core.ScenarioError as err:
+            rejected += 1
+            msg = f"the engine rejects some combinations, left out ({err})"
+            if msg not in notes:
+                notes.append(msg)
+            continue
+        computed += one.computed
+        cached += one.cached
+        t = one.runs.copy()
+        t["point"] = j
+        t.attrs = dict(one.runs.attrs)
+        frames.append(t)
+    notes.append(f"{rejected} of {len(points)} design points rejected by the engine")
+    if not frames:
+        return None, computed, cached
+    table = pd.concat(frames, ignore_index=True)
+    table.attrs = dict(frames[0].attrs)
+    table.attrs["metrics"] = list(dict.fromkeys(m for f in frames for m in f.attrs.get("metrics", [])))
+    return table, computed, cached
 
 
 def _compared(study: Study, exp: Experiment) -> List[Any]:
@@ -331,10 +394,17 @@ def run(
                     if est is not None and c.metric in est.index
                     else math.nan
                 )
-            if any(math.isnan(v) for v in y):
-                notes.append(f"{label(exp)}, {c.name}: not measured at every design point, left out")
+            keep = _complete(y, len(ranges) + 1)
+            if len(keep) < 2 * (len(ranges) + 1):
+                notes.append(f"{label(exp)}, {c.name}: fewer than 2 complete trajectories, left out")
                 continue
-            for _, e in effects(ranges, x, y, options.levels, options.seed).iterrows():
+            if len(keep) < len(y):
+                notes.append(
+                    f"{label(exp)}, {c.name}: {(len(y) - len(keep)) // (len(ranges) + 1)} trajectories "
+                    "with a rejected point left out"
+                )
+            xs, ys = x[keep], [y[j] for j in keep]
+            for _, e in effects(ranges, xs, ys, options.levels, options.seed).iterrows():
                 rows.append(
                     {
                         "study": study.name,
