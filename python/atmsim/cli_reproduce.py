@@ -213,8 +213,8 @@ def _morris_options(args: argparse.Namespace, studies: Sequence[Any]) -> Any:
     except ValueError as err:
         raise cli.CliError(str(err)) from None
     for study in studies:
-        if len(assumptions_of(study)) < 2:
-            raise cli.CliError(f"--morris: {study.name} declares fewer than two assumptions")
+        if sum(len(a.values) >= 2 for a in assumptions_of(study)) < 2:
+            raise cli.CliError(f"--morris: {study.name} declares fewer than two assumptions with a range")
     return morris.Options(trajectories=r, factorial=names)
 
 

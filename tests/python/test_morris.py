@@ -250,3 +250,17 @@ def test_combinations_the_engine_rejects_are_left_out(tmp_path):
 def test_incomplete_trajectories_are_dropped():
     nan = float("nan")
     assert morris._complete([1, 2, 3, 4, nan, 6, 7, 8, 9], 3) == [0, 1, 2, 6, 7, 8]
+
+
+def test_single_value_assumptions_are_not_screened(tmp_path):
+    from atmsim.store import open_store
+
+    declared = [
+        Assumption("rto", "RTO floor", 2, "", [1, 3], keys=["n_source.tcp.min_rto_ticks"]),
+        Assumption("rto0", "initial RTO", 3.0, "", [1.0, 3.0], keys=["n_source.tcp.initial_rto_s"]),
+        Assumption("one", "only one", 5, "", [5], keys=["n_source.tcp.max_backoffs"]),
+    ]
+    with open_store(tmp_path / "s.sqlite") as store:
+        m = morris.run(TOY, declared, Subset([_toy_experiment()], "toy"), 1, store, morris.Options(2))
+    assert set(m.frame["assumption"]) == {"rto", "rto0"}
+    assert "assumption one: a single value, not screened" in m.notes

@@ -376,7 +376,10 @@ def run(
     import pandas as pd
 
     notes: List[str] = []
-    declared = list(assumptions)
+    declared = [a for a in assumptions if len(a.values) >= 2]
+    for a in assumptions:
+        if len(a.values) < 2:
+            notes.append(f"assumption {a.name}: a single value, not screened")
     experiments = list(chosen.experiments)
     ranges = {a.name: list(a.values) for a in declared}
     x, settings = design(ranges, options.trajectories, options.levels, options.seed)
