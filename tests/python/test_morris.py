@@ -264,3 +264,10 @@ def test_single_value_assumptions_are_not_screened(tmp_path):
         m = morris.run(TOY, declared, Subset([_toy_experiment()], "toy"), 1, store, morris.Options(2))
     assert set(m.frame["assumption"]) == {"rto", "rto0"}
     assert "assumption one: a single value, not screened" in m.notes
+
+
+def test_rounding_noise_is_no_effect():
+    """Outputs equal but for float rounding give mu* = sigma = 0 exactly."""
+    base = 0.1 + 0.2
+    out = _by_assumption(morris.screen(NUMERIC, lambda v: base if v["a"] % 2 else 0.3, trajectories=4))
+    assert out["a"]["mu_star"] == 0 and out["b"]["mu_star"] == 0 and out["a"]["sigma"] == 0

@@ -144,12 +144,18 @@ def effects(
     out = salib_analyze.analyze(
         problem(ranges), x, np.asarray(y, dtype=float), num_levels=levels, seed=seed, num_resamples=100
     )
+    # Means equal but for float rounding (sums in another order) are no effect.
+    floor = 1e-9 * max(float(np.nanmax(np.abs(np.asarray(y, dtype=float)))), 1e-300)
+
+    def clean(values: Any) -> List[float]:
+        return [0.0 if abs(float(v)) <= floor else float(v) for v in values]
+
     return pd.DataFrame(
         {
             "assumption": list(ranges),
-            "mu_star": [float(v) for v in out["mu_star"]],
-            "sigma": [float(v) for v in out["sigma"]],
-            "mu": [float(v) for v in out["mu"]],
+            "mu_star": clean(out["mu_star"]),
+            "sigma": clean(out["sigma"]),
+            "mu": clean(out["mu"]),
         }
     )
 
