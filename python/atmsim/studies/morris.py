@@ -29,6 +29,14 @@ conditions (UBR+ `phase_locked_ties` = phase model x tie order), the factorial o
 the third (e.g. `timer_phases`, or CLASS's `arbitration` with its slotted arrivals once
 declared) examines the three together.
 
+What a few trajectories miss: an effect confined to a corner of the grid. Measured on UBR+
+`--quick` (R = 4): the tie order (`phase_locked_ties`) has mu_star 0 on every number, because
+it acts only with aligned phases and no drift (`phases = aligned`, `clock_ppm = 0`: one eighth
+of the grid, which no step of it visited); the factorial `phase_locked_ties x phases x
+clock_ppm` shows it: LAN 5 x 1000 cells UBR efficiency 1.0 with a fixed order, 0.58 rotating,
+0.29 random (paper 0.21) there, and 0.80-1.0 whatever the order everywhere else. So the
+factorial over named assumptions is the check of a suspected interaction, Morris the screen.
+
 Cost: R x (k + 1) design points x experiments x replications runs for k assumptions (UBR+,
 R = 4, 6 assumptions, 4 experiments, 2 replications: at most 224 runs, fewer after the
 store's duplicates), plus the factorial's product of range sizes x experiments x replications.
