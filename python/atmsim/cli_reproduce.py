@@ -322,6 +322,8 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
             f"{s.study.name}: {s.runs} runs ({s.computed} computed, {s.cached} from "
             f"{db.path}), {len(s.figures)} figures"
         )
+        if block := claims.render(s.study, s.results):
+            print(block)
         print(s.agreement.to_string(index=False, float_format=fmt))
         for note in s.notes:
             print(f"note: {note}")
