@@ -28,13 +28,14 @@ from ..store import Store
 from ..sweeps import execute
 from ..tables import summarize
 from . import agreement, replication
-from . import morris as screening
 from . import sensitivity as sens
 from .assumptions import Assumption, Stated, concrete, document, expand, wildcard
 from .registry import Experiment, FigureFile, Study, StudyResults, TraceRun
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from . import morris as screening
 
 Pairs = Tuple[Tuple[str, str], ...]
 
@@ -329,6 +330,8 @@ def reproduce_study(
                 f"{study.title}: one assumption at a time",
             )
     if morris_options is not None:
+        from . import morris as screening
+
         declared = assumptions_of(study)
         chosen = sens.subset(study, quick)
         report.morris = screening.run(

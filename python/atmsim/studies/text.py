@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any, Dict, List
 
 from ..numbers import fmt
 from ..tables import plain
-from . import claims
 from .reproduce import StudyReport
 
 if TYPE_CHECKING:
@@ -59,7 +58,9 @@ def render(report: StudyReport) -> str:
         f"{report.replications} replication(s) per row; a value with a spread is shown as "
         f"mean ± half-width of its 95 % interval"
     ]
-    blocks += [b for b in [claims.render(report.study, report.results)] if b]
+    from .claims import render as claims  # the paper's main claims, ahead of the tables
+
+    blocks += [b for b in [claims(report.study, report.results)] if b]
     blocks += [_table(report, t.id) for t in report.study.tables if t.id in report.results.tables]
     if report.notes:
         blocks.append("\n".join(f"note: {n}" for n in report.notes))
