@@ -239,7 +239,7 @@ def test_cli_prints_claims_and_json_carries_them(tmp_path):
     assert set(found) == {c.name for c in claims.claims_of(registry.get("ubr-plus"))}
     assert found["epd-improves-throughput"]["verdict"] == NOT_RUN
     table1 = found["zero-loss-full-throughput"]
-    assert table1["verdict"] != NOT_RUN and table1["source"].startswith("section 8")
+    assert table1["verdict"] != NOT_RUN and table1["source"].startswith("section 4")
     assert table1["numbers"]["parts"][0]["rows"] == 2
 
 

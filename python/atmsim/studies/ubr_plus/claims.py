@@ -91,9 +91,11 @@ CLAIMS: List[Claim] = [
     Claim(
         "zero-loss-full-throughput",
         '"TCP achieves maximum possible throughput when no segments are lost. To achieve zero '
-        'loss for TCP over UBR, switches need buffers equal to the sum of the receiver windows" '
-        "(Table 1, infinite buffers: efficiency and fairness >= 0.99, the paper prints 1.0)",
-        "section 8 (UBR+: Summary), Table 1",
+        'loss for TCP over UBR, switches need buffers equal to the sum of the receiver windows"; '
+        'with infinite buffers "The connections achieve 100% of the possible throughput and '
+        'perfect fairness" (Table 1: efficiency and fairness >= 0.99, the two decimals the '
+        "other tables print)",
+        "section 4, Table 1; section 8 (UBR+: Summary)",
         _zero_loss,
     ),
 ]
