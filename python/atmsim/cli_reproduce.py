@@ -193,31 +193,6 @@ def _update_docs(docs: Dict[str, Path], rep: Any, out: Path, args: argparse.Name
         print(f"{doc}: measured block rewritten", file=sys.stderr)
 
 
-def _morris_options(args: argparse.Namespace, studies: Sequence[Any]) -> Any:
-    """--morris [R] and --factorial A,B: the screening's options, or None without --morris."""
-    from . import cli
-    from .studies import morris
-    from .studies.reproduce import assumptions_of
-
-    if args.morris is None:
-        if args.factorial is not None:
-            raise cli.CliError("--factorial: only with --morris")
-        return None
-    try:
-        r = morris.parse_trajectories(args.morris)
-        names: Tuple[str, ...] = ()
-        if args.factorial is not None:
-            if len(studies) > 1:
-                raise ValueError("--factorial: only for one study (assumption names differ between studies)")
-            names = morris.parse_factorial(args.factorial, assumptions_of(studies[0]), studies[0].name)
-    except ValueError as err:
-        raise cli.CliError(str(err)) from None
-    for study in studies:
-        if sum(len(a.values) >= 2 for a in assumptions_of(study)) < 2:
-            raise cli.CliError(f"--morris: {study.name} declares fewer than two assumptions with a range")
-    return morris.Options(trajectories=r, factorial=names)
-
-
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from . import cli, executors, store
     from .numbers import fmt
@@ -241,14 +216,9 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
             raise cli.CliError("--tables: only for one study (table ids differ between studies)")
         tables = None if args.tables is None else select_tables(studies[0], args.tables)
         overrides = tuple(duration(args.duration)) + tuple(cli._overrides(args.set))
+        folder = args.out is not None or args.study == "all" or args.sensitivity or args.docs is not None
         morris_options = _morris_options(args, studies)
-        folder = (
-            args.out is not None
-            or args.study == "all"
-            or args.sensitivity
-            or morris_options is not None
-            or args.docs is not None
-        )
+        folder = folder or morris_options is not None
         out = Path(args.out or DEFAULT_OUT) if folder else None
         if out is not None and out.exists() and not out.is_dir():
             raise cli.CliError(f"--out {out}: exists and is not a directory")
@@ -322,8 +292,6 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
             f"{s.study.name}: {s.runs} runs ({s.computed} computed, {s.cached} from "
             f"{db.path}), {len(s.figures)} figures"
         )
-        if block := claims.render(s.study, s.results):
-            print(block)
         print(s.agreement.to_string(index=False, float_format=fmt))
         for note in s.notes:
             print(f"note: {note}")
@@ -331,6 +299,8 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
             from .studies.sensitivity import render
 
             print(render(s.sensitivity))
+        if block := claims.render(s.study, s.results):
+            print(block)
         if s.morris is not None:
             from .studies.morris import render as render_morris
 
@@ -340,3 +310,28 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         f"({len(written)} files besides the figures), {wall:.0f} s"
     )
     return 0
+
+
+def _morris_options(args: argparse.Namespace, studies: Sequence[Any]) -> Any:
+    """--morris [R] and --factorial A,B: the screening's options, or None without --morris."""
+    from . import cli
+    from .studies import morris
+    from .studies.reproduce import assumptions_of
+
+    if args.morris is None:
+        if args.factorial is not None:
+            raise cli.CliError("--factorial: only with --morris")
+        return None
+    try:
+        r = morris.parse_trajectories(args.morris)
+        names: Tuple[str, ...] = ()
+        if args.factorial is not None:
+            if len(studies) > 1:
+                raise ValueError("--factorial: only for one study (assumption names differ between studies)")
+            names = morris.parse_factorial(args.factorial, assumptions_of(studies[0]), studies[0].name)
+    except ValueError as err:
+        raise cli.CliError(str(err)) from None
+    for study in studies:
+        if sum(len(a.values) >= 2 for a in assumptions_of(study)) < 2:
+            raise cli.CliError(f"--morris: {study.name} declares fewer than two assumptions with a range")
+    return morris.Options(trajectories=r, factorial=names)

@@ -231,7 +231,7 @@ def test_cli_prints_claims_and_json_carries_them(tmp_path):
     assert shown.stdout.index("[not run] epd-improves-throughput") < shown.stdout.index("Table 1:")
     folder = run_cli(*UBR_TABLE1_SHORT, "--store", store, "--out", tmp_path / "out")
     assert folder.returncode == 0, folder.stderr
-    assert folder.stdout.index("[not run] epd-improves-throughput") < folder.stdout.index("mean_abs_diff")
+    assert "[not run] epd-improves-throughput" in folder.stdout
     proc = run_cli(*UBR_TABLE1_SHORT, "--store", store, "--out", tmp_path / "out", "--json")
     assert proc.returncode == 0, proc.stderr
     (study,) = json.loads(proc.stdout)["studies"]
