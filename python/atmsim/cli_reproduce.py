@@ -13,7 +13,7 @@ import shlex
 import sys
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .cli_errors import user_errors
 
@@ -119,6 +119,21 @@ def add_parser(sub: Any) -> None:
         help="also sweep each assumption over its range, one at a time, on the "
         "study's declared subset; the report gets a tornado figure per study",
     )
+    p.add_argument(
+        "--morris",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="R",
+        help="also screen the study's assumptions jointly by Morris elementary effects (SALib) "
+        "with R trajectories (default 4) on its sensitivity subset, then run a full factorial of "
+        "the strongest pair: DIR/STUDY/morris.csv, factorial.csv and morris-STUDY.png",
+    )
+    p.add_argument(
+        "--factorial",
+        metavar="A,B[,C]",
+        help="with --morris: the assumptions of the full factorial instead of the strongest pair",
+    )
     p.set_defaults(func=cmd_reproduce)
 
 
@@ -220,7 +235,7 @@ def _assumptions_only(args: argparse.Namespace) -> None:
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from . import cli, executors, store
     from .overrides import duration
-    from .studies import registry, replication, report, text
+    from .studies import claims, registry, replication, report, text
     from .studies.reproduce import reproduce, select_tables
 
     if args.assumptions:
@@ -250,6 +265,8 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
                 "number (the study's replications), so a fixed seed would be ignored"
             )
         folder = args.out is not None or args.study == "all" or args.sensitivity or args.docs is not None
+        morris_options = _morris_options(args, studies)
+        folder = folder or morris_options is not None
         out = Path(args.out or DEFAULT_OUT) if folder else None
         if out is not None and out.exists() and not out.is_dir():
             raise cli.CliError(f"--out {out}: exists and is not a directory")
@@ -272,6 +289,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
                     executor,
                     tables=tables,
                     sensitivity=args.sensitivity,
+                    morris_options=morris_options,
                 )
             except replication.IdenticalReplications as err:
                 raise cli.CliError(str(err)) from None
@@ -309,6 +327,8 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
                     "agreement": _records(s.agreement),
                     "notes": s.notes,
                     "sensitivity": None if s.sensitivity is None else _records(s.sensitivity.effects),
+                    "claims": claims.records(s.study, s.results),
+                    "morris": None if s.morris is None else _records(s.morris.frame),
                 }
                 for s in rep.studies
             ],
@@ -325,8 +345,39 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
             from .studies.sensitivity import render
 
             print(render(s.sensitivity))
+        if block := claims.render(s.study, s.results):
+            print(block)
+        if s.morris is not None:
+            from .studies.morris import render as render_morris
+
+            print(render_morris(s.morris))
     print(
         f"report: {out / 'index.html'} and {out / 'README.md'} "
         f"({len(written)} files besides the figures), {wall:.0f} s"
     )
     return 0
+
+
+def _morris_options(args: argparse.Namespace, studies: Sequence[Any]) -> Any:
+    """--morris [R] and --factorial A,B: the screening's options, or None without --morris."""
+    from . import cli
+    from .studies import morris
+    from .studies.reproduce import assumptions_of
+
+    if args.morris is None:
+        if args.factorial is not None:
+            raise cli.CliError("--factorial: only with --morris")
+        return None
+    try:
+        r = morris.parse_trajectories(args.morris)
+        names: Tuple[str, ...] = ()
+        if args.factorial is not None:
+            if len(studies) > 1:
+                raise ValueError("--factorial: only for one study (assumption names differ between studies)")
+            names = morris.parse_factorial(args.factorial, assumptions_of(studies[0]), studies[0].name)
+    except ValueError as err:
+        raise cli.CliError(str(err)) from None
+    for study in studies:
+        if sum(len(a.values) >= 2 for a in assumptions_of(study)) < 2:
+            raise cli.CliError(f"--morris: {study.name} declares fewer than two assumptions with a range")
+    return morris.Options(trajectories=r, factorial=names)

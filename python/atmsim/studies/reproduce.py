@@ -37,6 +37,8 @@ from .registry import Experiment, FigureFile, Study, StudyResults, TraceRun
 if TYPE_CHECKING:
     import pandas as pd
 
+    from . import morris as screening
+
 Pairs = Tuple[Tuple[str, str], ...]
 
 
@@ -57,6 +59,7 @@ class StudyReport:
     replications: int = 1
     sensitivity: Optional[sens.Sensitivity] = None
     tornado: List[Path] = field(default_factory=list)
+    morris: Optional[screening.Morris] = None
 
 
 def assumptions_of(study: Study) -> List[Assumption]:
@@ -310,6 +313,7 @@ def reproduce_study(
     progress: Optional[bool] = None,
     tables: Optional[Sequence[str]] = None,
     sensitivity: bool = False,
+    morris_options: Optional[screening.Options] = None,
 ) -> StudyReport:
     """One study through the sweep and the store. out_dir None: compare only (no trace runs,
     no figures); tables: only these table ids' experiments."""
@@ -386,6 +390,16 @@ def reproduce_study(
                 out_dir / study.name / "sensitivity-tornado",
                 f"{study.title}: one assumption at a time",
             )
+    if morris_options is not None:
+        from . import morris as screening
+
+        declared = assumptions_of(study)
+        chosen = sens.subset(study, quick)
+        report.morris = screening.run(
+            study, declared, chosen, runs, store, morris_options, extra, executor, jobs, progress
+        )
+        if out_dir is not None:
+            screening.write(report.morris, out_dir / study.name, declared)
     return report
 
 
@@ -424,6 +438,7 @@ def reproduce(
     progress: Optional[bool] = None,
     tables: Optional[Sequence[str]] = None,
     sensitivity: bool = False,
+    morris_options: Optional[screening.Options] = None,
 ) -> Reproduction:
     """Run, compare and (with an out_dir) draw every study, and with `sensitivity` sweep its
     assumptions; the caller prints the outcome (studies/text.py) or writes the report folder
@@ -432,7 +447,17 @@ def reproduce(
     clock = time.perf_counter()
     reports = [
         reproduce_study(
-            s, quick, tuple(overrides), store, out_dir, jobs, executor, progress, tables, sensitivity
+            s,
+            quick,
+            tuple(overrides),
+            store,
+            out_dir,
+            jobs,
+            executor,
+            progress,
+            tables,
+            sensitivity,
+            morris_options,
         )
         for s in studies
     ]

@@ -139,6 +139,9 @@ def render(report: StudyReport) -> str:
         f"[each replication]); the paper's value with its comparator "
         f"('> 20': more than 20; a plain number: about), 'agrees' per comparators.py"
     ]
+    from .claims import render as claims  # the paper's main claims, ahead of the tables
+
+    blocks += [b for b in [claims(report.study, report.results)] if b]
     blocks += [_table(report, t.id) for t in report.study.tables if t.id in report.results.tables]
     if report.notes:
         blocks.append(notes(report))

@@ -407,6 +407,8 @@ def _agreement(agrees: Any) -> str:
 
 class AjmoneMarsanStudy:
     name = "ajmone-marsan"
+    from .claims import CLAIMS as claims  # the paper's main claims as checks
+
     title = "TCP over ATM with GCRA shaping and adaptive shaping (CLASS): two-node and Italian networks"
     citation = (
         'M. Ajmone Marsan, A. Bianco, R. Lo Cigno, M. Munafò, "Some simulation '

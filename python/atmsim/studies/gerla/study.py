@@ -185,6 +185,8 @@ def notes(quick: bool, results: StudyResults) -> List[str]:
 
 class GerlaStudy:
     name = "gerla"
+    from .claims import CLAIMS as claims  # the paper's main claims as checks
+
     title = "Credit-based (FCVC) and rate-based (PRCA) ABR control under TCP in an ATM LAN"
     citation = (
         'M. Gerla, C. M. D. Pazos, V. A. Signore, "Comparing ATM credit-based and '

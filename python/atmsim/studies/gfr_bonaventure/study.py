@@ -571,6 +571,8 @@ def trace_list(quick: bool) -> List[TraceRun]:
 
 class GfrBonaventureStudy:
     name = "gfr-bonaventure"
+    from .claims import CLAIMS as claims  # the paper's main claims as checks
+
     title = (
         "TCP over ATM GFR: FIFO-based switch (LBO/HBO, adapter tagging) and WFQ-based "
         "switch (Virtual Spacing, per-VC thresholds, GFR.1/GFR.2), LAN and WAN"

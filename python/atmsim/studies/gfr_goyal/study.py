@@ -224,6 +224,8 @@ def _trace_table(connections: Any) -> str:
 
 class GfrGoyalStudy:
     name = "gfr-goyal"
+    from .claims import CLAIMS as claims  # the paper's main claims as checks
+
     title = "Providing rate guarantees to TCP over the ATM GFR service"
     citation = (
         'R. Goyal, R. Jain, S. Fahmy, B. Vandalore, "Providing Rate Guarantees to '

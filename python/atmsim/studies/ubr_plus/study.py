@@ -70,6 +70,8 @@ def _experiment(row: PaperRow) -> Experiment:
 
 class UbrPlusStudy:
     name = "ubr-plus"
+    from .claims import CLAIMS as claims  # the paper's main claims as checks
+
     title = "UBR+: improving performance of TCP over ATM-UBR service"
     citation = (
         "R. Goyal, R. Jain, S. Kalyanaraman, S. Fahmy, B. Vandalore, "
