@@ -217,6 +217,8 @@ _RUN_OPTIONS = (
     ("out", "--out"),
     ("docs", "--docs"),
     ("sensitivity", "--sensitivity"),
+    ("morris", "--morris"),
+    ("factorial", "--factorial"),
 )
 
 

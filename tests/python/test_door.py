@@ -327,6 +327,8 @@ def test_assumptions_refuses_options_it_would_ignore(tmp_path):
         (["--sensitivity"], "--sensitivity"),
         (["--dask", "tcp://nowhere:1"], "--dask"),
         (["--jobs", "0"], "--jobs"),
+        (["--morris"], "--morris"),
+        (["--morris", "3", "--factorial", "phases,arbitration"], "--morris"),
     ):
         proc = _cli("reproduce", "ubr-plus", "--assumptions", *options, cwd=tmp_path)
         _one_line_error(proc, flag, "--assumptions")

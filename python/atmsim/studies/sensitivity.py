@@ -7,14 +7,12 @@ replications as the reproduction, on a subset of the study's experiments that th
 declares (the full study times every assumption would take days). The baseline points are
 the reproduction's own runs, so the store already holds them.
 
-Why not Morris screening or Sobol indices (SALib): both sample all parameters jointly and need
-many more runs (Sobol N·(2k + 2), with N in the hundreds; Morris r·(k + 1) trajectories, with
-levels chosen on a grid rather than the values the literature suggests), and neither gives
-what the reproduction needs to say: "this published number moves from a to b when assumption
-X ranges over its plausible values, with this 95 % interval at each end". One-at-a-time
-answers exactly that per assumption, with replications, at a cost of (sum of range sizes) runs
-per experiment and replication. It does not see interactions; where two assumptions together
-might explain a gap, the doc says so as a question rather than a finding.
+One at a time says what a reproduction needs to say ("this published number moves from a to
+b when assumption X ranges over its plausible values, with this 95 % interval at each end") at
+a cost of (sum of range sizes) runs per experiment and replication, but it cannot see
+interactions. Those are `--morris` (`morris.py`): SALib's Morris elementary effects over all
+assumptions jointly (mu*, sigma per published number), then a full factorial of the strongest
+pair or of the assumptions `--factorial` names.
 
 The outcome per published number and assumption: the mean at each value with its interval,
 the smallest and largest mean over the range (the tornado bar), and the verdicts.
