@@ -17,7 +17,7 @@
 //! batches (19,813 -> 10,772).
 
 use super::adapter::{Adapter, ControlledVc, TxFrame, VcTagger};
-use super::{first_work, InputMerge, Labels, SourceQueue, World, NO_CAPTURE, NO_COMMIT};
+use super::{first_work, EnginePaths, InputMerge, Labels, SourceQueue, World, NO_CAPTURE, NO_COMMIT};
 use crate::aal5;
 use crate::app::App;
 use crate::cell::{Cell, CellFifo, VcId, F_CLP, F_CONTROL, F_EFCI, F_EOF};
@@ -305,12 +305,10 @@ pub struct Host {
     /// puts it ([`Host::advance_by_count`]). Such a host skips middle cells in its key (see the
     /// module docs).
     whole_by_count: bool,
-    /// Tests: keyed at every cell, middle cells included (the yardstick of skipping them).
-    #[cfg(test)]
-    keyed_at_every_cell: bool,
-    /// Tests: no runs at all, each departure an iteration of the batch loop (the yardstick).
-    #[cfg(test)]
-    cell_by_cell: bool,
+    /// The fast paths the scenario allows (`[engine]` switches, `net/plan.rs`): without
+    /// `skip_middle` the host is keyed at every cell, middle cells included; without
+    /// `send_runs` each departure is an iteration of the batch loop (the yardsticks).
+    paths: EnginePaths,
 }
 
 /// `Host::runs`: runs cell by cell only.
@@ -340,10 +338,7 @@ impl Host {
             commit_end: NO_COMMIT,
             runs: NO_RUNS,
             whole_by_count: false,
-            #[cfg(test)]
-            keyed_at_every_cell: false,
-            #[cfg(test)]
-            cell_by_cell: false,
+            paths: EnginePaths::ALL,
         }
     }
 
@@ -584,26 +579,21 @@ impl Host {
         }
     }
 
-    #[cfg(test)]
-    fn cell_by_cell(&self) -> bool {
-        self.cell_by_cell
-    }
-
-    #[cfg(test)]
-    fn keyed_at_every_cell(&self) -> bool {
-        self.keyed_at_every_cell
-    }
-
-    #[cfg(not(test))]
-    #[inline(always)]
-    fn keyed_at_every_cell(&self) -> bool {
-        false
-    }
-
-    #[cfg(not(test))]
+    /// No runs of departures (`send_runs` off): each departure an iteration of the batch loop.
     #[inline(always)]
     fn cell_by_cell(&self) -> bool {
-        false
+        !self.paths.send_runs
+    }
+
+    /// Keyed at every cell, middle cells included (`skip_middle` off).
+    #[inline(always)]
+    fn keyed_at_every_cell(&self) -> bool {
+        !self.paths.skip_middle
+    }
+
+    /// The fast paths this host may take (`[engine]` switches), read when it commits.
+    pub fn set_paths(&mut self, paths: EnginePaths) {
+        self.paths = paths;
     }
 
     /// Send every cell whose slot starts before `limit` (at least one) and return how many:
@@ -674,8 +664,10 @@ impl Host {
         let plain_departures = committable && self.adapter.taggers.is_empty();
         let eligible = !rm_cells && committable && !background;
         self.commit_end = if eligible { end } else { NO_COMMIT };
-        self.whole_by_count =
-            self.commit_end != NO_COMMIT && self.labels.len() == 1 && self.sink_of.is_empty();
+        self.whole_by_count = self.paths.whole_by_count
+            && self.commit_end != NO_COMMIT
+            && self.labels.len() == 1
+            && self.sink_of.is_empty();
         // A background source's queue frees a cell at each departure: in a run it frees the
         // run's cells, if they are all its own (no other endpoint here sends).
         let mut senders =
@@ -684,7 +676,7 @@ impl Host {
             (Some((i, Endpoint::Background { .. })), None) => Some(i as u32),
             _ => None,
         };
-        self.runs = match (plain_departures, background, source) {
+        self.runs = match (plain_departures && self.paths.run_pass, background, source) {
             (false, _, _) => NO_RUNS,
             (true, false, _) => RUNS_PLAIN,
             (true, true, Some(i)) => i,
@@ -1094,7 +1086,7 @@ mod tests {
         runs.commit_until(NO_COMMIT, true, &wr);
         cells.commit_until(NO_COMMIT, true, &wc);
         assert_eq!(runs.runs, if shaped { NO_RUNS } else { 0 }, "a pass counted for the source (endpoint 0)");
-        cells.cell_by_cell = true;
+        cells.paths.send_runs = false;
         let mut rng = crate::rng::Rng::stream(6, "batches");
         let (mut horizon, mut er, mut ec) = (0, 0, 0);
         for _ in 0..2_000 {
@@ -1239,7 +1231,7 @@ mod tests {
         let mut built = crate::scenario::build::build(model);
         for comp in built.sim.comps.iter_mut() {
             if let Component::Host(h) = comp {
-                h.keyed_at_every_cell = every_cell;
+                h.paths.skip_middle = !every_cell;
             }
         }
         (built, end)

@@ -400,7 +400,7 @@ pub fn build(model: Model) -> Built {
     // A level log's reader sees the writer's band with a staleness the schedule defines: keep
     // the plain schedule there so results stay those of the reference engine.
     let refine = world.levels.is_empty() && !model.reference_schedule;
-    let mut sim = Sim::new(comps, lookahead, upstream, refine, world);
+    let mut sim = Sim::new(comps, lookahead, upstream, refine, model.paths, world);
     // There ports may still commit, in the plain schedule's batches (`Port::commit_keyed_until`).
     sim.keyed = !refine && !model.reference_schedule;
     let mut built = Built { sim, model, endpoints, ports, bottleneck };

@@ -249,7 +249,7 @@ impl Port {
     /// pass may follow again); returns how many cells it took.
     #[inline(never)]
     pub(super) fn busy_pass(&mut self, f: usize, stop: Time, world: &mut World) -> u64 {
-        debug_assert!(self.trains);
+        debug_assert!(self.busy);
         if self.queued != self.run.len() {
             return 0;
         }

@@ -319,7 +319,7 @@ impl Port {
         // Passes only where arrivals count at their own time (no slot grid) and the buffer
         // has room (`trains`); cells held back at the end of the committed run are the
         // per-cell path's.
-        if !self.trains || self.queued != self.run.len() {
+        if !self.interleave || self.queued != self.run.len() {
             return 0;
         }
         debug_assert!(self.merge.grid.is_none());
@@ -379,7 +379,7 @@ impl Port {
     /// stops, the batch loop goes on with the merge's runs.
     #[inline(never)]
     pub(super) fn paired_pass(&mut self, pair: (usize, usize), stop: Time, world: &mut World) -> u64 {
-        if !self.trains || self.queued != self.run.len() {
+        if !self.paired || self.queued != self.run.len() {
             return 0;
         }
         debug_assert!(self.merge.grid.is_none());

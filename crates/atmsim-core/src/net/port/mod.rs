@@ -42,8 +42,8 @@ pub use upc::{CellUpc, Upc};
 
 use super::commit::{Committed, CommittedRun, NO_COMMIT};
 use super::{
-    Arbitration, FairShareMeter, Fault, Hop, InputMerge, Labels, LevelLog, PortTrace, World, NO_CAPTURE,
-    NO_HOP,
+    Arbitration, EnginePaths, FairShareMeter, Fault, Hop, InputMerge, Labels, LevelLog, PortTrace, World,
+    NO_CAPTURE, NO_HOP,
 };
 use crate::accept::{BufferState, DropReason, Policy, VcPolicy};
 use crate::cell::{Cell, VcId, F_BACKWARD, F_CREDIT, F_EFCI};
@@ -158,6 +158,13 @@ pub struct Port {
     /// Frame trains are taken in one pass (`train.rs`): a plain count-only port whose arrivals
     /// are not moved to a slot grid, with a buffer of at least one cell. Set by `commit_until`.
     trains: bool,
+    /// Busy, interleaved and paired passes are taken (`busy.rs`, `interleave.rs`): at a port
+    /// that could take trains, each where its switch allows it. Set by `commit_until`.
+    busy: bool,
+    interleave: bool,
+    paired: bool,
+    /// The fast paths the scenario allows (`[engine]` switches, `net/plan.rs`).
+    paths: EnginePaths,
     /// The most cells a train may take (`Port::train_limit`).
     train_limit: usize,
     /// The most cells a busy pass may take (`Port::busy_limit`): set with `train_limit`.
@@ -222,12 +229,21 @@ impl Port {
             plain: false,
             latency: 0,
             trains: false,
+            busy: false,
+            interleave: false,
+            paired: false,
+            paths: EnginePaths::ALL,
             train_limit: 0,
             busy_limit: 0,
             pass_span: NEVER,
             input_spacing: 0,
             keyed: false,
         }
+    }
+
+    /// The fast paths this port may take (`[engine]` switches), read when it commits.
+    pub fn set_paths(&mut self, paths: EnginePaths) {
+        self.paths = paths;
     }
 
     /// The VCs crossing this port: sizes the per-VC state, one class per VC until `configure`.
@@ -479,7 +495,8 @@ impl Port {
         let eligible = plain && ch.capture == NO_CAPTURE;
         self.commit_end = if eligible { end } else { NO_COMMIT };
         self.keyed = keyed && self.commit_end != NO_COMMIT;
-        self.plain = self.commit_end != NO_COMMIT
+        self.plain = self.paths.plain_port
+            && self.commit_end != NO_COMMIT
             && self.upc.iter().all(Option::is_none)
             && self.cell_upc.iter().all(Option::is_none)
             && self.faults.is_empty()
@@ -491,13 +508,17 @@ impl Port {
         self.count_only = self.commit_end != NO_COMMIT
             && (!self.policy.reads_vc_occupancy() || self.classes.len() == 1)
             && !self.hooks;
-        self.trains = self.plain && self.count_only && self.merge.grid.is_none() && self.capacity > 0;
+        let passes = self.plain && self.count_only && self.merge.grid.is_none() && self.capacity > 0;
+        self.trains = passes && self.paths.train;
+        self.busy = passes && self.paths.busy_pass;
+        self.interleave = passes && self.paths.interleave;
+        self.paired = passes && self.paths.paired_pass;
         self.train_limit = Port::train_limit(&self.clock);
         self.busy_limit = Port::busy_limit(&self.clock, self.capacity);
         if self.input_spacing == 0 {
             self.input_spacing = Port::input_spacing(world.channels.iter().map(|c| c.period));
         }
-        self.pass_span = if self.trains { self.input_spacing.saturating_mul(3) } else { NEVER };
+        self.pass_span = if self.busy { self.input_spacing.saturating_mul(3) } else { NEVER };
         if self.plain {
             self.latency = ch.latency;
             for (label, v) in self.vcs.iter_mut().enumerate() {
@@ -933,12 +954,21 @@ impl Port {
                 // each, taken in merge order in one pass (`interleave.rs`) up to a cell it
                 // leaves to the per-cell path or a run long enough for a busy pass.
                 if COUNT && ta == until {
-                    events += self.interleaved_pass(stop, world);
+                    if self.interleave {
+                        events += self.interleaved_pass(stop, world);
+                    }
                     prev = usize::MAX;
-                } else if COUNT && rotating && events == e0 + 1 && prev != i && prev != usize::MAX && {
-                    let (h, j) = self.merge.peek();
-                    j == prev && h < stop
-                } {
+                } else if COUNT
+                    && self.paired
+                    && rotating
+                    && events == e0 + 1
+                    && prev != i
+                    && prev != usize::MAX
+                    && {
+                        let (h, j) = self.merge.peek();
+                        j == prev && h < stop
+                    }
+                {
                     // A one-cell run of another input between two runs of the head's, at
                     // distinct instants (sources sending at once on independent slot grids):
                     // the two inputs' cells without the heap while they alternate. (Entered
