@@ -22,7 +22,7 @@
 //! does not take: that one is left at its input's head for the per-cell path, whose retire and
 //! align were done here and then change nothing. As in a busy pass, a first cell is asked of
 //! the policy only under one that decides from the buffer's total alone and keeps no state or
-//! draw (`Policy::reads_vc_occupancy` false). A cell the frame state machine drops there (the
+//! draw (`PolicyFacts::decides_from_total`). A cell the frame state machine drops there (the
 //! first cell of a frame the policy refuses, a later cell of a frame refused or cut by PPD
 //! before) is dropped in the pass too, counted by reason as `Port::drop_cell` counts it: a
 //! frame being discarded no longer ends a pass (with random phases about 10 k paired passes
@@ -276,7 +276,7 @@ impl Port {
             capacity: self.capacity,
             end: self.commit_end,
             latency: self.latency,
-            firsts: !self.policy.reads_vc_occupancy(),
+            firsts: self.policy.facts().decides_from_total(),
             next,
             first,
             x,
