@@ -79,6 +79,55 @@ engine_paths! {
     input_marks,
 }
 
+/// How the simulator schedules components, chosen at set-up (`Sim::new`): the schedule and the
+/// horizons' refinements, each component's own paths being its plan's (`port/plan.rs`,
+/// `host/plan.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SchedulePlan {
+    /// Look upstream to run further ahead (`sim/horizon.rs`), and let components commit their
+    /// departures (`net/commit.rs`; each decides by its plan).
+    pub refine: bool,
+    /// Ports commit but keep their departures in their keys (`Port::commit_keyed_until`): the
+    /// schedule stays the plain one.
+    pub keyed: bool,
+    /// One-input components gated by their port's next unsent slot (with `refine`).
+    pub gates: bool,
+    /// Horizons floored by ports farther up (with `refine`).
+    pub levels: bool,
+    /// Components with several inputs read only the marked ones.
+    pub marks: bool,
+}
+
+impl SchedulePlan {
+    /// The schedule of a scenario: `reference` (`[engine] schedule = "reference"`: the plain
+    /// lookahead only), `level_logs` (adaptive-shaping level logs, whose readers see the
+    /// writer's band as of how far the schedule has run it: the plain schedule, ports keyed),
+    /// with the switches `paths`.
+    pub fn choose(reference: bool, level_logs: bool, paths: EnginePaths) -> SchedulePlan {
+        let refine = !level_logs && !reference;
+        SchedulePlan {
+            refine,
+            keyed: level_logs && !reference,
+            gates: refine && paths.one_input_gate,
+            levels: refine && paths.horizon_levels,
+            marks: paths.input_marks,
+        }
+    }
+}
+
+impl EnginePaths {
+    /// Every path but the port's passes (trains, busy, interleaved, paired): the yardstick of
+    /// their unit tests.
+    #[cfg(test)]
+    pub const WITHOUT_PASSES: EnginePaths = EnginePaths {
+        train: false,
+        busy_pass: false,
+        interleave: false,
+        paired_pass: false,
+        ..EnginePaths::ALL
+    };
+}
+
 impl Default for EnginePaths {
     fn default() -> Self {
         EnginePaths::ALL
@@ -108,5 +157,28 @@ mod tests {
         assert_eq!(none, EnginePaths::NONE, "the names cover every field");
         let mut p = EnginePaths::ALL;
         assert!(p.get_mut("schedule").is_none(), "the schedule is not a switch");
+    }
+
+    #[test]
+    fn the_schedule_plan_follows_the_schedule_and_its_switches() {
+        let all = SchedulePlan { refine: true, keyed: false, gates: true, levels: true, marks: true };
+        assert_eq!(SchedulePlan::choose(false, false, EnginePaths::ALL), all);
+        let plain = SchedulePlan { refine: false, keyed: false, gates: false, levels: false, marks: true };
+        assert_eq!(SchedulePlan::choose(true, false, EnginePaths::ALL), plain);
+        assert_eq!(SchedulePlan::choose(true, true, EnginePaths::ALL), plain);
+        assert_eq!(
+            SchedulePlan::choose(false, true, EnginePaths::ALL),
+            SchedulePlan { keyed: true, ..plain }
+        );
+        let off = |name: &str| {
+            let mut p = EnginePaths::ALL;
+            *p.get_mut(name).expect("a switch") = false;
+            SchedulePlan::choose(false, false, p)
+        };
+        assert_eq!(off("one_input_gate"), SchedulePlan { gates: false, ..all });
+        assert_eq!(off("horizon_levels"), SchedulePlan { levels: false, ..all });
+        assert_eq!(off("input_marks"), SchedulePlan { marks: false, ..all });
+        // Committing is each component's choice (its plan reads `commit`).
+        assert_eq!(off("commit"), all);
     }
 }

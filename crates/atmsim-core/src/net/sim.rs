@@ -15,7 +15,7 @@ mod layout;
 
 use super::merge::InputMarks;
 use super::sched::ANY_DEPTH;
-use super::{EnginePaths, Host, Port, Sched, World, NO_COMMIT, NO_MARK};
+use super::{EnginePaths, Host, Port, Sched, SchedulePlan, World, NO_COMMIT, NO_MARK};
 use crate::time::{Time, NEVER, PS_PER_MS};
 use horizon::{Horizons, NO_FEED};
 
@@ -120,19 +120,20 @@ pub const SOURCE_AHEAD: Time = PS_PER_MS;
 
 impl Sim {
     /// A network ready to run: per component, its smallest input latency (`NEVER`: no inputs)
-    /// and the sender and latency of each input FIFO. `refine`: look upstream to run further
-    /// ahead (`horizon.rs`) and commit departures (`commit.rs`); off for the reference schedule
-    /// and when the result depends on the schedule itself (adaptive-shaping level logs, see
-    /// `level_log.rs`). `paths`: the fast paths allowed (the gates and levels of the horizons
-    /// and the input marks here; each component's own in its plan).
+    /// and the sender and latency of each input FIFO. `plan`: the schedule (`plan.refine`: look
+    /// upstream to run further ahead, `horizon.rs`, and commit departures, `commit.rs`; off for
+    /// the reference schedule and when the result depends on the schedule itself,
+    /// adaptive-shaping level logs, see `level_log.rs`), chosen by `SchedulePlan::choose`;
+    /// `paths`: the fast paths allowed, handed to every component for its own plan.
     pub fn new(
         mut comps: Vec<Component>,
         mut lookahead: Vec<Time>,
         upstream: Vec<Vec<(u32, Time)>>,
-        refine: bool,
+        plan: SchedulePlan,
         paths: EnginePaths,
         mut world: World,
     ) -> Self {
+        let refine = plan.refine;
         for comp in comps.iter_mut() {
             match comp {
                 Component::Port(p) => p.set_paths(paths),
@@ -183,12 +184,12 @@ impl Sim {
         }
         // Without the marks (`input_marks` off) every input is read at each batch.
         world.sched.marks =
-            if paths.input_marks { InputMarks::all(world.fifos.len()) } else { InputMarks::default() };
+            if plan.marks { InputMarks::all(world.fifos.len()) } else { InputMarks::default() };
         // A component with one input, from a port, hears nothing new before that port's next
         // unsent cell can leave (`Port::unsent_not_before`: a committing port's backlog is on
         // the wire already, and a cell queued later goes behind it). Looked at only when the
         // horizons look upstream.
-        if refine && paths.one_input_gate {
+        if plan.gates {
             for (c, inputs) in upstream.iter().enumerate() {
                 if let [(sender, _)] = inputs[..] {
                     if let Component::Port(_) = comps[sender as usize] {
@@ -197,7 +198,7 @@ impl Sim {
                 }
             }
         }
-        if refine && paths.horizon_levels {
+        if plan.levels {
             // A port farther up is read the same way (`Horizons::levels`): the entries of a
             // list that reach the component only through it are no nearer than its next
             // unsent slot plus its distance (its own key is its next arrival, its backlog on
@@ -210,7 +211,7 @@ impl Sim {
             slot: layout.slot,
             feeds,
             refine,
-            keyed: false,
+            keyed: plan.keyed,
             paths,
             world,
             now: 0,
@@ -226,14 +227,12 @@ impl Sim {
         // Found once for all ports: each looking at every link would make set-up quadratic.
         let spacing = Port::input_spacing(self.world.channels.iter().map(|c| c.period));
         for comp in self.comps.iter_mut() {
-            let refined = if self.refine && self.paths.commit { end } else { NO_COMMIT };
+            let refined = if self.refine { end } else { NO_COMMIT };
             if let Component::Port(p) = comp {
                 p.set_input_spacing(spacing);
             }
             match comp {
-                Component::Port(p) if self.keyed && self.paths.commit => {
-                    p.commit_keyed_until(end, &self.world)
-                }
+                Component::Port(p) if self.keyed => p.commit_keyed_until(end, &self.world),
                 Component::Port(p) => p.commit_until(refined, &self.world),
                 Component::Host(h) => h.commit_until(refined, rm_cells, &self.world),
             }

@@ -248,7 +248,7 @@ impl Port {
     /// pass may follow again); returns how many cells it took.
     #[inline(never)]
     pub(super) fn busy_pass(&mut self, f: usize, stop: Time, world: &mut World) -> u64 {
-        debug_assert!(self.busy);
+        debug_assert!(self.plan.busy);
         if self.queued != self.run.len() {
             return 0;
         }
@@ -354,7 +354,7 @@ mod tests {
     use crate::cell::{Cell, CellFifo, VcId, F_EOF, F_RM};
     use crate::frame::{Frame, FrameSlab};
     use crate::net::port::Port;
-    use crate::net::{identity_route, Channel, Sched, World, NO_CAPTURE, NO_COMMIT};
+    use crate::net::{identity_route, Channel, EnginePaths, Sched, World, NO_CAPTURE, NO_COMMIT};
     use crate::rng::Rng;
     use crate::sched::Queue;
     use crate::time::{CellPeriod, SlotClock, Time, MAX_RATE_ERROR, NEVER, PS_PER_US};
@@ -443,7 +443,7 @@ mod tests {
         let end = 100 * PS_PER_US;
         let (mut p, mut w) = port(policy, other);
         p.commit_until(end, &w);
-        assert!(p.plain && p.count_only && p.trains);
+        assert!(p.plan.plain && p.plan.count_only && p.plan.train);
         let (ta, cell) = w.fifos[1].pop().unwrap();
         p.arrive_plain_as::<false, true>(ta, cell, &mut w);
         assert_eq!(p.busy_pass(1, stop, &mut w), taken, "{policy:?}");
@@ -553,7 +553,7 @@ mod tests {
         let vc = VcPolicy { threshold: 100, ..Default::default() };
         p.configure(Queue::fifo(), vec![0, 0], vec![vc; 1], Rng::stream(5, "t"), false);
         p.commit_until(100 * PS_PER_US, &w);
-        assert!(p.count_only && p.trains);
+        assert!(p.plan.count_only && p.plan.train);
         let (ta, cell) = w.fifos[1].pop().unwrap();
         p.arrive_plain_as::<false, true>(ta, cell, &mut w);
         assert_eq!(p.busy_pass(1, 50 * PS_PER_US, &mut w), 7);
@@ -574,11 +574,9 @@ mod tests {
             for other in [12 * PS_PER_US + 100_000, 50 * PS_PER_US] {
                 let run = |commit: bool, passes: bool, step: Time| {
                     let (mut p, mut w) = port(policy, other);
+                    p.set_paths(if passes { EnginePaths::ALL } else { EnginePaths::WITHOUT_PASSES });
                     p.commit_until(if commit { end } else { NO_COMMIT }, &w);
-                    p.trains &= passes;
-                    if !passes {
-                        p.pass_span = NEVER;
-                    }
+                    assert!(passes == p.plan.busy || !commit);
                     // Four cells of FIFO 1 span 1.2 us: runs of them reach the FIFO's test.
                     assert!(!commit || !passes || p.pass_span < 1_200_000);
                     let (mut now, mut events) = (0, 0);

@@ -350,7 +350,7 @@ impl Port {
         busy_ok: bool,
         world: &mut World,
     ) -> u64 {
-        debug_assert!(self.trains && ta < stop && (busy_ok || self.run.all_before(ta)));
+        debug_assert!(self.plan.train && ta < stop && (busy_ok || self.run.all_before(ta)));
         debug_assert_eq!(busy_ok, Pass::busy_ok(&self.policy, self.capacity));
         // The walk reads the pending departures from the next free slot: they end right
         // before it, if any is pending (with none, the clock was last moved to a slot from an
@@ -449,7 +449,7 @@ mod tests {
     use crate::cell::{Cell, CellFifo, VcId, F_CLP, F_EOF};
     use crate::frame::{Frame, FrameSlab};
     use crate::net::port::Port;
-    use crate::net::{identity_route, Channel, Sched, World, NO_CAPTURE, NO_COMMIT};
+    use crate::net::{identity_route, Channel, EnginePaths, Sched, World, NO_CAPTURE, NO_COMMIT};
     use crate::rng::Rng;
     use crate::sched::Queue;
     use crate::time::{CellPeriod, SlotClock, Time, NEVER, PS_PER_US};
@@ -545,11 +545,11 @@ mod tests {
         end: Time,
         step: Time,
     ) -> (u64, Vec<(Time, Cell)>) {
+        p.set_paths(if trains { EnginePaths::ALL } else { EnginePaths::WITHOUT_PASSES });
         p.commit_until(if commit { end } else { NO_COMMIT }, w);
         if commit {
-            assert!(p.plain && p.count_only && p.trains);
+            assert!(p.plan.plain && p.plan.count_only && p.plan.train == trains);
         }
-        p.trains &= trains;
         let (mut now, mut events, mut wire) = (0, 0, Vec::new());
         while now < end {
             now = (now + step).min(end);
@@ -640,7 +640,7 @@ mod tests {
         ] {
             let (mut p, mut w) = port_of(0, 0, policy, 1, 1);
             p.commit_until(1000 * PS_PER_US, &w);
-            assert!(p.trains && p.count_only, "{policy:?}");
+            assert!(p.plan.train && p.plan.count_only, "{policy:?}");
             // Room in the output FIFO (as `roomy_port`).
             for _ in 0..64 {
                 w.fifos[0].push(0, Cell::default());
