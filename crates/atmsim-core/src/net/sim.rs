@@ -357,6 +357,30 @@ mod tests {
     }
 
     #[test]
+    fn switches_that_shape_the_schedule_reach_it() {
+        // With committing, the levels, the skipped middle cells or (levels off, which read the
+        // same ports on the bench LAN) the one-input gates off, the bench LAN runs more
+        // batches to the same report: each `[engine]` switch reaches the plan that chooses its
+        // path (`EnginePaths` through `Sim::new` to every component).
+        let dur = ("simulation.duration_s", "0.05");
+        let no_levels = ("engine.horizon_levels", "false");
+        let cases: [(&str, &[(&str, &str)]); 4] = [
+            ("engine.commit", &[dur]),
+            ("engine.horizon_levels", &[dur]),
+            ("engine.skip_middle", &[dur]),
+            ("engine.one_input_gate", &[dur, no_levels]),
+        ];
+        for (key, sets) in cases {
+            let (on, b0) = run_gated("bench/lan5.toml", sets, true);
+            let mut with = sets.to_vec();
+            with.push((key, "false"));
+            let (off, b1) = run_gated("bench/lan5.toml", &with, true);
+            assert!(off == on, "{key}: the reports differ");
+            assert!(b1 > b0, "{key}: {b1} batches off, {b0} on");
+        }
+    }
+
+    #[test]
     #[should_panic(expected = "the tables' scheduler")]
     fn a_scheduler_not_laid_out_for_the_tables_is_refused() {
         // The loop reads the tree and the tables by the scheduler's slots unchecked: a larger
