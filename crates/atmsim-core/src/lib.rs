@@ -16,7 +16,9 @@
 //!   frames (the TCP segments they carry) live in a slab of reusable slots. `aal5` has the
 //!   exact encapsulation overheads (TCP/IP, LLC/SNAP, trailer).
 //! - **Buffer acceptance** (`accept`): the UBR+ policies (tail drop, PPD, EPD, Selective Drop,
-//!   Fair Buffer Allocation) as pure decisions over the buffer state the papers define.
+//!   Fair Buffer Allocation) and the GFR, DFBA and threshold-drop policies, as decisions over
+//!   the buffer state the papers define; `Policy::facts` states what the engine's fast paths may
+//!   rely on about each.
 //! - **TCP** (`tcp`): BSD-derived sender (slow start, congestion avoidance, tick-based RTO with
 //!   Karn's rule and backoff, go-back-N after timeouts, optional fast retransmit, Reno fast
 //!   recovery) and a receiver that caches out-of-order segments. The caller owns the clock: every
@@ -29,7 +31,9 @@
 //! - **Network** (`net`): switch output ports and hosts as components in a vector, channels
 //!   between them, and a scheduler that lets each component run ahead in batches as far as its
 //!   input latency allows, so the per-cell path has no heap operation, allocation or dynamic
-//!   dispatch.
+//!   dispatch. Which fast paths a component takes is chosen once, at set-up, by its kind's plan
+//!   (`net/port/plan.rs`, `net/host/plan.rs`, `net/plan.rs`), each path switchable from the
+//!   scenario's `[engine]` table ([`scenario::ENGINE_SWITCHES`]; `docs/engine.md`).
 //! - **Scenarios** ([`scenario`]): TOML → overrides → typed spec → validated model → built
 //!   simulation; every error names its field.
 //! - **Results** ([`report`], `metrics`) and the one entry point, [`api`]. With `[trace]`,

@@ -254,6 +254,19 @@ fn cases() -> Vec<Case> {
             "unknown field `threads`",
         ),
         case(
+            "engine switch not a boolean",
+            format!("{SIM}[engine]\ntrain = \"no\"\n{NSRC}"),
+            "engine.train",
+            "expected a boolean",
+        ),
+        set_case("engine switch set to a number", base(), &[("engine.busy_pass", "1")], "engine.busy_pass", "expected a boolean"),
+        case(
+            "misspelt engine switch",
+            format!("{SIM}[engine]\ntrains = false\n{NSRC}"),
+            "engine.trains",
+            "unknown field `trains`",
+        ),
+        case(
             "unknown n_source config",
             format!("{SIM}[n_source]\nsources = 2\nconfig = \"MAN\"\nbuffer_cells = 1000\npolicy = \"fba\"\n"),
             "n_source.config",

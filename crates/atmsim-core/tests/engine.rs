@@ -136,13 +136,49 @@ fn arbitration_of_simultaneous_arrivals_decides_lockout() {
 }
 
 /// The scheduling modes (`[engine] schedule`): the lookahead schedule runs components further
-/// ahead than the reference one, which must change no result. Every shipped scenario (and the
-/// benchmark cases) and scenarios of the tests exercising UPC, frame merging, faults, traces,
-/// FCVC and the WFQ-based GFR switch are run both ways at a short duration and their reports
-/// compared field by field (all but the wall time; the event count is compared too, as each
-/// event is processed once either way).
+/// ahead than the reference one, which must change no result. The scenarios of `engine_texts`
+/// are run both ways at a short duration and their reports compared field by field (all but
+/// the wall time; the event count is compared too, as each event is processed once either
+/// way).
 #[test]
 fn lookahead_and_reference_schedules_give_identical_reports() {
+    for (name, text) in &engine_texts() {
+        let runs: Vec<serde_json::Value> = ["lookahead", "reference"]
+            .iter()
+            .map(|mode| {
+                let sets =
+                    [("simulation.duration_s", "0.2"), ("engine.schedule", &format!("\"{mode}\"")[..])];
+                without_wall(&run(text, &sets))
+            })
+            .collect();
+        assert_eq!(runs[0], runs[1], "{name}");
+    }
+}
+
+/// Every fast path switched off alone (`[engine]` switches, `ENGINE_SWITCHES`) changes no
+/// report of the scenarios above (events included), and neither does the reference schedule
+/// with every one off (the per-cell yardstick).
+#[test]
+fn every_fast_path_switched_off_alone_gives_identical_reports() {
+    use atmsim_core::scenario::ENGINE_SWITCHES;
+    assert!(ENGINE_SWITCHES.len() >= 9, "{ENGINE_SWITCHES:?}");
+    let off: Vec<String> = ENGINE_SWITCHES.iter().map(|s| format!("engine.{s}")).collect();
+    for (name, text) in &engine_texts() {
+        let dur = ("simulation.duration_s", "0.1");
+        let default = without_wall(&run(text, &[dur]));
+        for key in &off {
+            assert_eq!(without_wall(&run(text, &[dur, (key, "false")])), default, "{name}: {key} off");
+        }
+        let mut all: Vec<(&str, &str)> = off.iter().map(|k| (k.as_str(), "false")).collect();
+        all.extend([dur, ("engine.schedule", "\"reference\"")]);
+        assert_eq!(without_wall(&run(text, &all)), default, "{name}: reference, every path off");
+    }
+}
+
+/// Every shipped scenario (and the benchmark cases) and scenarios exercising UPC, frame
+/// merging, faults, traces, FCVC and the WFQ-based GFR switch, each with a `[simulation]`
+/// table (random phases and drifting clocks, +-20 ppm, by default).
+fn engine_texts() -> Vec<(String, String)> {
     let root = format!("{}/../../python/atmsim/scenarios", env!("CARGO_MANIFEST_DIR"));
     let mut texts: Vec<(String, String)> = Vec::new();
     for dir in [root.clone(), format!("{root}/bench")] {
@@ -208,23 +244,12 @@ fn lookahead_and_reference_schedules_give_identical_reports() {
         .replace("scheduler = \"virtual_spacing\"", "scheduler = \"fifo\"")
         .replace("tagging = \"upc\", conformance = \"gfr2\"", "tagging = \"adapter\"");
     texts.push(("fifo gfr, adapter tagging".into(), fifo));
-    for (name, text) in &texts {
-        // Defaults: random phases and drifting clocks (+-20 ppm).
-        let text = if text.contains("[simulation]") {
-            text.clone()
-        } else {
-            format!("[simulation]\nduration_s = 0.2\nseed = 1\n{text}")
-        };
-        let runs: Vec<serde_json::Value> = ["lookahead", "reference"]
-            .iter()
-            .map(|mode| {
-                let sets =
-                    [("simulation.duration_s", "0.2"), ("engine.schedule", &format!("\"{mode}\"")[..])];
-                without_wall(&run(&text, &sets))
-            })
-            .collect();
-        assert_eq!(runs[0], runs[1], "{name}");
+    for (_, text) in texts.iter_mut() {
+        if !text.contains("[simulation]") {
+            *text = format!("[simulation]\nduration_s = 0.2\nseed = 1\n{text}");
+        }
     }
+    texts
 }
 
 /// A host with background sources only has no inputs, so nothing bounds its batches but

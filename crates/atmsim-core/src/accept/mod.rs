@@ -4,6 +4,10 @@
 //! ([`Policy::frame_decision`]), to learn whether the whole frame is refused, and after a cell is
 //! lost to a full buffer ([`Policy::discards_partial_packets`]), to learn whether the rest of that
 //! frame is discarded too. Counting, per-VC accounting and the frame state machine are the port's.
+//!
+//! What the engine's fast paths may rely on about a policy (what it reads, whether asking it is
+//! an event of its own, below which occupancy it admits everything) is stated once per policy
+//! in [`Policy::facts`]; a new policy states its facts there (`docs/engine.md`).
 
 use crate::rng::Rng;
 
@@ -97,6 +101,56 @@ pub struct BufferState {
     pub clp1: bool,
 }
 
+/// What a policy's decision at a frame's first cell depends on and does, for the engine's fast
+/// paths (`docs/engine.md`): each path reads these, never the policy's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PolicyFacts {
+    /// It reads the VC's occupancy or the count of active VCs (Y_i, N_a), not only the
+    /// buffer's total X and K and the CLP: a port must keep them per departure.
+    pub reads_vc_occupancy: bool,
+    /// It keeps memory of the frames it is asked about (`VcPolicy::crossing`): asking it is an
+    /// event, so no path may ask it where the per-cell path would not, nor twice.
+    pub keeps_state: bool,
+    /// It draws from the port's random stream: the same, as each draw moves the stream.
+    pub draws_random: bool,
+    /// It admits every frame while the buffer holds fewer cells than this, whatever else its
+    /// inputs hold (0: no such bound is stated, and the paths ask it at every first cell). A
+    /// bound may be lower than the true one (a path then asks more often); never higher.
+    pub admits_below: u32,
+}
+
+impl PolicyFacts {
+    /// Asking it changes nothing and gives the same answer again: no memory, no draw.
+    #[inline]
+    pub fn pure(&self) -> bool {
+        !self.keeps_state && !self.draws_random
+    }
+
+    /// A pass may ask it at a first cell from the buffer's total alone, and a frame it refuses
+    /// be asked again, to the same answer, by the per-cell path.
+    #[inline]
+    pub fn decides_from_total(&self) -> bool {
+        self.pure() && !self.reads_vc_occupancy
+    }
+
+    /// The occupancy below which a path may admit a frame without asking: `admits_below` for a
+    /// pure policy, 0 for one whose asking is itself an event.
+    #[inline]
+    pub fn unasked_below(&self) -> u32 {
+        if self.pure() {
+            self.admits_below
+        } else {
+            0
+        }
+    }
+
+    /// Whether a frame starting at occupancy `x` needs no asking (`unasked_below`).
+    #[inline]
+    pub fn admits_unasked(&self, x: u32) -> bool {
+        x < self.unasked_below()
+    }
+}
+
 /// A VC's own parameters and memory at a port, for the per-VC policies.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct VcPolicy {
@@ -164,17 +218,32 @@ impl Policy {
         }
     }
 
+    /// What the engine's fast paths may rely on about `frame_decision` (see [`PolicyFacts`]).
+    /// A new policy states its facts here, and every path reads them from here: a path that
+    /// asks the policy in a pass, or skips asking it, does so only as these facts allow.
+    pub fn facts(&self) -> PolicyFacts {
+        const PLAIN: PolicyFacts = PolicyFacts {
+            reads_vc_occupancy: false,
+            keeps_state: false,
+            draws_random: false,
+            admits_below: 0,
+        };
+        let per_vc = PolicyFacts { reads_vc_occupancy: true, ..PLAIN };
+        match *self {
+            Policy::TailDrop | Policy::Ppd => PolicyFacts { admits_below: u32::MAX, ..PLAIN },
+            // `epd_refuses`: X above the threshold.
+            Policy::Epd { threshold } => PolicyFacts { admits_below: threshold.saturating_add(1), ..PLAIN },
+            Policy::FifoGfr { .. } => PLAIN,
+            Policy::SelectiveDrop { .. } | Policy::Fba { .. } | Policy::WfqGfr { .. } => per_vc,
+            Policy::Dfba { .. } => PolicyFacts { draws_random: true, ..per_vc },
+            Policy::ThresholdDrop => PolicyFacts { keeps_state: true, ..per_vc },
+        }
+    }
+
     /// Whether `frame_decision` reads the VC's occupancy or the count of active VCs (Y_i, N_a):
     /// a port under a policy that does not need not keep them per departure (`CommittedRun`).
     pub fn reads_vc_occupancy(&self) -> bool {
-        match self {
-            Policy::TailDrop | Policy::Ppd | Policy::Epd { .. } | Policy::FifoGfr { .. } => false,
-            Policy::SelectiveDrop { .. }
-            | Policy::Fba { .. }
-            | Policy::WfqGfr { .. }
-            | Policy::Dfba { .. }
-            | Policy::ThresholdDrop => true,
-        }
+        self.facts().reads_vc_occupancy
     }
 
     /// Whether a frame that lost a cell to overflow loses the rest of its cells too.
@@ -217,6 +286,81 @@ mod tests {
         }
         assert!(!Policy::TailDrop.discards_partial_packets());
         assert!(Policy::Ppd.discards_partial_packets());
+    }
+
+    /// Every policy, with parameters around its bounds.
+    fn every_policy() -> Vec<Policy> {
+        vec![
+            Policy::TailDrop,
+            Policy::Ppd,
+            Policy::Epd { threshold: 0 },
+            Policy::Epd { threshold: 1 },
+            Policy::Epd { threshold: 800 },
+            Policy::SelectiveDrop { r: 100, z: 0.8 },
+            Policy::Fba { r: 100, z: 0.8 },
+            Policy::FifoGfr { lbo: 300, hbo: 800 },
+            Policy::WfqGfr { lbo: 300, hbo: 800 },
+            Policy::Dfba { r: 100, z: 0.8 },
+            Policy::ThresholdDrop,
+        ]
+    }
+
+    #[test]
+    fn below_unasked_below_every_policy_admits_every_frame() {
+        // A busy pass admits a first cell without the exact occupancy when its count (an upper
+        // bound) is below `unasked_below`, and a train asks nothing at X = 0 or 1 when the
+        // policy admits there: every occupancy below the bound must be admitted by the policy
+        // itself, CLP 0 or 1, whatever Y_i and N_a. Fails with EPD's bound one higher (checked).
+        for policy in every_policy() {
+            let facts = policy.facts();
+            let below = facts.unasked_below();
+            let (mut vc, mut rng) =
+                (VcPolicy { threshold: 5, weight: 1.0, ..Default::default() }, Rng::stream(5, "t"));
+            for x in (0..3000).filter(|&x| x < below) {
+                for (clp1, y, active) in [(false, x, 1), (true, x, 1), (false, 0, 0), (true, x / 2, 3)] {
+                    let state = BufferState { x, k: 3000, y, active, clp1 };
+                    assert_eq!(policy.frame_decision(&state, &mut vc, &mut rng), None, "{policy:?} x {x}");
+                }
+            }
+        }
+        assert_eq!(Policy::Epd { threshold: 800 }.facts().unasked_below(), 801);
+    }
+
+    #[test]
+    fn a_policy_that_reads_no_vc_state_decides_from_x_alone() {
+        // `reads_vc_occupancy` false: Y_i and N_a may be anything (a count-only port hands the
+        // policy the total as the VC's); `pure`: asked twice, the same answer and the same
+        // memory and stream after.
+        for policy in every_policy() {
+            let facts = policy.facts();
+            for x in [0, 1, 2, 150, 299, 300, 301, 799, 800, 801, 2000, 2999] {
+                for clp1 in [false, true] {
+                    let ask = |y: u32, active: u32| {
+                        let (mut vc, mut rng) = (
+                            VcPolicy { threshold: 5, weight: 1.0, ..Default::default() },
+                            Rng::stream(5, "t"),
+                        );
+                        let s = BufferState { x, k: 3000, y, active, clp1 };
+                        let first = policy.frame_decision(&s, &mut vc, &mut rng);
+                        let second = policy.frame_decision(&s, &mut vc, &mut rng);
+                        (first, second, vc.crossing.armed, rng.uniform())
+                    };
+                    let (a, b, crossing, draw) = ask(x, u32::from(x > 0));
+                    if facts.pure() {
+                        assert_eq!(a, b, "{policy:?} x {x}: asked twice");
+                        assert_eq!(draw, Rng::stream(5, "t").uniform(), "{policy:?} draws");
+                        assert!(!crossing, "{policy:?} keeps state");
+                    }
+                    if !facts.reads_vc_occupancy {
+                        for (y, active) in [(0, 0), (x / 3, 4), (x, 1), (7, 2)] {
+                            assert_eq!(ask(y, active).0, a, "{policy:?} x {x} y {y} n_a {active}");
+                        }
+                    }
+                }
+            }
+        }
+        // The facts are not vacuous: the stateful and random policies are told apart.
+        assert!(!Policy::ThresholdDrop.facts().pure() && !Policy::Dfba { r: 1, z: 0.5 }.facts().pure());
     }
 
     #[test]

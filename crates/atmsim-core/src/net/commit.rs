@@ -62,6 +62,10 @@
 //! Such a port keeps its committed departures with their slots (`Committed`), since each one
 //! may move the level.
 //!
+//! Which components commit is decided in one place per kind, at set-up: `port/plan.rs`
+//! (`PortPlan::choose`) and `host/plan.rs` (`HostPlan::choose`), with the schedule's part in
+//! `plan.rs` (`SchedulePlan`) and every such path switchable (`[engine]`, `EnginePaths`).
+//!
 //! Not committed (the per-cell path runs), because something reads the transmitter at each of
 //! its slots or lets a later arrival overtake a queued cell: the reference schedule
 //! (`[engine] schedule = "reference"`, which keeps the per-cell path as the yardstick); ports

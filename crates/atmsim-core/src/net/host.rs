@@ -8,7 +8,7 @@
 //!
 //! A data cell in the middle of its frame makes a host neither send nor answer: only an EOF or
 //! control cell, a timer or the adapter do. A host whose PDUs are found whole by their cell
-//! count (`Host::whole_by_count`) therefore *skips middle cells* in its key: while its input
+//! count (`HostPlan::whole_by_count`) therefore *skips middle cells* in its key: while its input
 //! holds only such cells, they count from its run's last instant on (so that they are still
 //! taken, and counted, in the run), and the host is neither popped for them nor bounds its
 //! neighbours' batches by them (`net/mod.rs`, `work_at`). Once an EOF or control cell is in,
@@ -17,7 +17,7 @@
 //! batches (19,813 -> 10,772).
 
 use super::adapter::{Adapter, ControlledVc, TxFrame, VcTagger};
-use super::{first_work, InputMerge, Labels, SourceQueue, World, NO_CAPTURE, NO_COMMIT};
+use super::{first_work, EnginePaths, InputMerge, Labels, SourceQueue, World, NO_CAPTURE, NO_COMMIT};
 use crate::aal5;
 use crate::app::App;
 use crate::cell::{Cell, CellFifo, VcId, F_CLP, F_CONTROL, F_EFCI, F_EOF};
@@ -27,7 +27,9 @@ use crate::tcp::{SegmentSink, TcpReceiver, TcpSender};
 use crate::time::{SlotClock, Time, NEVER};
 use crate::traffic::Generator;
 
+mod plan;
 mod timers;
+use plan::{HostParts, HostPlan, NO_RUNS};
 use timers::EndpointTimers;
 
 #[derive(Debug, Clone)]
@@ -136,7 +138,7 @@ impl Reasm {
         }
     }
 
-    /// At a host carrying one VC without control cells (`Host::whole_by_count`), with `cell`
+    /// At a host carrying one VC without control cells (`HostPlan::whole_by_count`), with `cell`
     /// at the head of `fifo` and nothing held: if `cell` starts a PDU whose cells are all in
     /// before `stop`, unbroken, take them (skipped unread: only the EOF's flags are recorded)
     /// and return the EOF cell, its arrival and the PDU's cell count. A frame's cells come in
@@ -293,30 +295,22 @@ pub struct Host {
     /// The adapter's cells are sent when queued if their slot is before this time
     /// (`NO_COMMIT`: at their slots, one event each; see `net/commit.rs`).
     commit_end: Time,
-    /// Sending cell by cell, the cells before the next arrival or timer go in one run
+    /// The paths open here (`host/plan.rs`), chosen by `commit_until`. `runs`: sending cell
+    /// by cell, the cells before the next arrival or timer go in one run
     /// ([`Host::send_run`]); with plain VCs only, in the adapter's committing pass, unless
     /// `runs` is `NO_RUNS`; else `RUNS_PLAIN`, or the index of the one background source whose
-    /// cells these are (its bounded queue counts them).
-    runs: u32,
-    /// A host that commits its departures (`commit_end` set: never under the reference
-    /// schedule), has no sinks and carries one VC (every TCP host of the N-source model): no
-    /// control cell arrives (committing rules out RM cells) and no other VC's cells come
-    /// between a frame's, so a PDU is whole if its EOF cell is where the frame's cell count
-    /// puts it ([`Host::advance_by_count`]). Such a host skips middle cells in its key (see the
-    /// module docs).
-    whole_by_count: bool,
-    /// Tests: keyed at every cell, middle cells included (the yardstick of skipping them).
-    #[cfg(test)]
-    keyed_at_every_cell: bool,
-    /// Tests: no runs at all, each departure an iteration of the batch loop (the yardstick).
-    #[cfg(test)]
-    cell_by_cell: bool,
+    /// cells these are (its bounded queue counts them). `whole_by_count`: a host that commits
+    /// its departures (never under the reference schedule), has no sinks and carries one VC
+    /// (every TCP host of the N-source model): no control cell arrives (committing rules out
+    /// RM cells) and no other VC's cells come between a frame's, so a PDU is whole if its EOF
+    /// cell is where the frame's cell count puts it ([`Host::advance_by_count`]). Such a host
+    /// skips middle cells in its key (`skip_middle`, see the module docs).
+    plan: HostPlan,
+    /// The fast paths the scenario allows (`[engine]` switches, `net/plan.rs`): without
+    /// `skip_middle` the host is keyed at every cell, middle cells included; without
+    /// `send_runs` each departure is an iteration of the batch loop (the yardsticks).
+    paths: EnginePaths,
 }
-
-/// `Host::runs`: runs cell by cell only.
-const NO_RUNS: u32 = u32::MAX;
-/// `Host::runs`: runs in one pass, of cells no endpoint counts.
-const RUNS_PLAIN: u32 = u32::MAX - 1;
 
 impl Host {
     /// A host carrying VCs `0..n_vcs` as labels `0..n_vcs` (see `set_labels`).
@@ -338,12 +332,8 @@ impl Host {
             sink_of: Vec::new(),
             timing_on_tx: false,
             commit_end: NO_COMMIT,
-            runs: NO_RUNS,
-            whole_by_count: false,
-            #[cfg(test)]
-            keyed_at_every_cell: false,
-            #[cfg(test)]
-            cell_by_cell: false,
+            plan: HostPlan::default(),
+            paths: EnginePaths::ALL,
         }
     }
 
@@ -584,26 +574,21 @@ impl Host {
         }
     }
 
-    #[cfg(test)]
-    fn cell_by_cell(&self) -> bool {
-        self.cell_by_cell
-    }
-
-    #[cfg(test)]
-    fn keyed_at_every_cell(&self) -> bool {
-        self.keyed_at_every_cell
-    }
-
-    #[cfg(not(test))]
-    #[inline(always)]
-    fn keyed_at_every_cell(&self) -> bool {
-        false
-    }
-
-    #[cfg(not(test))]
+    /// No runs of departures (`send_runs` off): each departure an iteration of the batch loop.
     #[inline(always)]
     fn cell_by_cell(&self) -> bool {
-        false
+        !self.paths.send_runs
+    }
+
+    /// Keyed at every cell, middle cells included (`skip_middle` off).
+    #[inline(always)]
+    fn keyed_at_every_cell(&self) -> bool {
+        !self.plan.skip_middle
+    }
+
+    /// The fast paths this host may take (`[engine]` switches), read when it commits.
+    pub fn set_paths(&mut self, paths: EnginePaths) {
+        self.paths = paths;
     }
 
     /// Send every cell whose slot starts before `limit` (at least one) and return how many:
@@ -616,11 +601,12 @@ impl Host {
     /// `limit` for the end.
     #[inline(never)]
     fn send_run(&mut self, limit: Time, world: &mut World) -> u64 {
-        if self.runs != NO_RUNS && self.adapter.runs_plain() {
+        if self.plan.runs != NO_RUNS && self.adapter.runs_plain() {
             let sent = self.adapter.commit_plain(limit, world);
             debug_assert!(sent > 0, "a run starts with a cell due before the next event");
             self.stats.cells_out += sent;
-            if let Some(Endpoint::Background { queue, .. }) = self.endpoints.get_mut(self.runs as usize) {
+            if let Some(Endpoint::Background { queue, .. }) = self.endpoints.get_mut(self.plan.runs as usize)
+            {
                 queue.queued -= sent as u32;
             }
             return sent;
@@ -665,31 +651,25 @@ impl Host {
     /// scenario sends RM cells, which a destination returns ahead of its queued cells);
     /// `NO_COMMIT` turns it off.
     pub fn commit_until(&mut self, end: Time, rm_cells: bool, world: &World) {
-        let background = self.endpoints.iter().any(|e| matches!(e, Endpoint::Background { .. }));
-        let uncaptured = world.channels[self.adapter.channel as usize].capture == NO_CAPTURE;
-        // Tagging decides at a frame's first slot, which a committed frame knows
-        // (`Adapter::commit_frame`): a tagging adapter may commit.
-        let committable = self.adapter.controlled.is_empty() && !self.timing_on_tx && uncaptured;
-        // What a departure does besides its transmit: nothing for these (see `send_cell`).
-        let plain_departures = committable && self.adapter.taggers.is_empty();
-        let eligible = !rm_cells && committable && !background;
-        self.commit_end = if eligible { end } else { NO_COMMIT };
-        self.whole_by_count =
-            self.commit_end != NO_COMMIT && self.labels.len() == 1 && self.sink_of.is_empty();
-        // A background source's queue frees a cell at each departure: in a run it frees the
-        // run's cells, if they are all its own (no other endpoint here sends).
         let mut senders =
             self.endpoints.iter().enumerate().filter(|(_, e)| !matches!(e, Endpoint::Sink { .. }));
-        let source = match (senders.next(), senders.next()) {
+        let lone_source = match (senders.next(), senders.next()) {
             (Some((i, Endpoint::Background { .. })), None) => Some(i as u32),
             _ => None,
         };
-        self.runs = match (plain_departures, background, source) {
-            (false, _, _) => NO_RUNS,
-            (true, false, _) => RUNS_PLAIN,
-            (true, true, Some(i)) => i,
-            (true, true, None) => NO_RUNS,
+        let parts = HostParts {
+            controlled: !self.adapter.controlled.is_empty(),
+            timing_on_tx: self.timing_on_tx,
+            captured: world.channels[self.adapter.channel as usize].capture != NO_CAPTURE,
+            tagging: !self.adapter.taggers.is_empty(),
+            rm_cells,
+            background: self.endpoints.iter().any(|e| matches!(e, Endpoint::Background { .. })),
+            lone_source,
+            one_vc: self.labels.len() == 1,
+            sinks: !self.sink_of.is_empty(),
         };
+        self.plan = HostPlan::choose(&parts, end != NO_COMMIT, self.paths);
+        self.commit_end = if self.plan.commit { end } else { NO_COMMIT };
     }
 
     /// Does this host's adapter send RM cells (a VC under PRCA or adaptive shaping; fixed
@@ -714,7 +694,7 @@ impl Host {
 
     pub fn advance(&mut self, horizon: Time, world: &mut World) -> u64 {
         if let [input] = self.inputs[..] {
-            return if self.whole_by_count {
+            return if self.plan.whole_by_count {
                 self.advance_by_count(input as usize, horizon, world)
             } else if self.commit_end != NO_COMMIT && self.sink_of.is_empty() {
                 self.advance_one_input::<true>(input as usize, horizon, world)
@@ -766,7 +746,7 @@ impl Host {
     /// else (a PDU not yet all in before the stop, lost cells, a timer, the batch's end) takes
     /// a step of [`Host::advance_one_input`]'s loop, out of line.
     fn advance_by_count(&mut self, input: usize, horizon: Time, world: &mut World) -> u64 {
-        debug_assert!(self.whole_by_count && self.commit_end != NO_COMMIT && self.sink_of.is_empty());
+        debug_assert!(self.plan.whole_by_count && self.commit_end != NO_COMMIT && self.sink_of.is_empty());
         // Middle cells count from the run's last instant on (module docs). Set here, where the
         // world is at hand: until then (at the first run's start) the input wakes this host at
         // every cell, which is early, so safe; a floor left from an earlier run is in the past.
@@ -808,7 +788,7 @@ impl Host {
     /// the WAN cases hardly cut a frame, and their loop runs slower with it (code layout).
     #[inline(never)]
     fn one_input_step_apart(&mut self, input: usize, horizon: Time, world: &mut World) -> (u64, bool) {
-        debug_assert!(self.whole_by_count, "called by advance_by_count only");
+        debug_assert!(self.plan.whole_by_count, "called by advance_by_count only");
         let stop = horizon.min(self.timers.min().saturating_add(1));
         let fifo = &mut world.fifos[input];
         if let Some((_, cell)) = fifo.front().filter(|&(t, _)| t < stop) {
@@ -1093,8 +1073,12 @@ mod tests {
         let (mut cells, mut wc) = (background_host(shaped), world());
         runs.commit_until(NO_COMMIT, true, &wr);
         cells.commit_until(NO_COMMIT, true, &wc);
-        assert_eq!(runs.runs, if shaped { NO_RUNS } else { 0 }, "a pass counted for the source (endpoint 0)");
-        cells.cell_by_cell = true;
+        assert_eq!(
+            runs.plan.runs,
+            if shaped { NO_RUNS } else { 0 },
+            "a pass counted for the source (endpoint 0)"
+        );
+        cells.paths.send_runs = false;
         let mut rng = crate::rng::Rng::stream(6, "batches");
         let (mut horizon, mut er, mut ec) = (0, 0, 0);
         for _ in 0..2_000 {
@@ -1154,7 +1138,7 @@ mod tests {
         // A run's end past every batch (as a run's end bounds every horizon).
         batched.commit_until(if committing { 1 << 60 } else { NO_COMMIT }, false, &wb);
         assert_eq!(batched.commit_end != NO_COMMIT, committing);
-        assert_eq!(batched.whole_by_count, committing && vcs == 1);
+        assert_eq!(batched.plan.whole_by_count, committing && vcs == 1);
         let mut arrivals = Vec::new();
         let mut open: Vec<Vec<Cell>> = Vec::new();
         for _ in 0..3_000 {
@@ -1239,7 +1223,7 @@ mod tests {
         let mut built = crate::scenario::build::build(model);
         for comp in built.sim.comps.iter_mut() {
             if let Component::Host(h) = comp {
-                h.keyed_at_every_cell = every_cell;
+                h.paths.skip_middle = !every_cell;
             }
         }
         (built, end)
@@ -1277,8 +1261,12 @@ mod tests {
         }
         assert!(left_mid_frame > 5, "runs ended mid-frame at a host {left_mid_frame} times");
         use crate::net::Component;
-        let skipping =
-            skip.sim.comps.iter().filter(|c| matches!(c, Component::Host(h) if h.whole_by_count)).count();
+        let skipping = skip
+            .sim
+            .comps
+            .iter()
+            .filter(|c| matches!(c, Component::Host(h) if h.plan.whole_by_count))
+            .count();
         assert_eq!(skipping, 10, "every host of the N-source model skips middle cells");
         let (fewer, batches) = (skip.sim.batches, every.sim.batches);
         assert!(fewer * 20 < batches * 19, "{fewer} batches skipping middle cells, {batches} not");

@@ -15,7 +15,7 @@ mod layout;
 
 use super::merge::InputMarks;
 use super::sched::ANY_DEPTH;
-use super::{Host, Port, Sched, World, NO_COMMIT, NO_MARK};
+use super::{EnginePaths, Host, Port, Sched, SchedulePlan, World, NO_COMMIT, NO_MARK};
 use crate::time::{Time, NEVER, PS_PER_MS};
 use horizon::{Horizons, NO_FEED};
 
@@ -83,6 +83,8 @@ pub struct Sim {
     /// the schedule stays the plain one. Set where `refine` is off only because the results
     /// depend on the schedule (adaptive-shaping level logs), never under the reference schedule.
     pub keyed: bool,
+    /// The fast paths allowed (`[engine]` switches): each component's plan reads them.
+    pub paths: EnginePaths,
     pub world: World,
     pub now: Time,
     pub events: u64,
@@ -118,17 +120,26 @@ pub const SOURCE_AHEAD: Time = PS_PER_MS;
 
 impl Sim {
     /// A network ready to run: per component, its smallest input latency (`NEVER`: no inputs)
-    /// and the sender and latency of each input FIFO. `refine`: look upstream to run further
-    /// ahead (`horizon.rs`) and commit departures (`commit.rs`); off for the reference schedule
-    /// and when the result depends on the schedule itself (adaptive-shaping level logs, see
-    /// `level_log.rs`).
+    /// and the sender and latency of each input FIFO. `plan`: the schedule (`plan.refine`: look
+    /// upstream to run further ahead, `horizon.rs`, and commit departures, `commit.rs`; off for
+    /// the reference schedule and when the result depends on the schedule itself,
+    /// adaptive-shaping level logs, see `level_log.rs`), chosen by `SchedulePlan::choose`;
+    /// `paths`: the fast paths allowed, handed to every component for its own plan.
     pub fn new(
-        comps: Vec<Component>,
+        mut comps: Vec<Component>,
         mut lookahead: Vec<Time>,
         upstream: Vec<Vec<(u32, Time)>>,
-        refine: bool,
+        plan: SchedulePlan,
+        paths: EnginePaths,
         mut world: World,
     ) -> Self {
+        let refine = plan.refine;
+        for comp in comps.iter_mut() {
+            match comp {
+                Component::Port(p) => p.set_paths(paths),
+                Component::Host(h) => h.set_paths(paths),
+            }
+        }
         // Nothing reaches a component without inputs: it runs ahead by `SOURCE_AHEAD`.
         for l in lookahead.iter_mut().filter(|l| **l == NEVER) {
             *l = SOURCE_AHEAD;
@@ -171,12 +182,14 @@ impl Sim {
                 feeds.last_mut().expect("a list").last = true;
             }
         }
-        world.sched.marks = InputMarks::all(world.fifos.len());
+        // Without the marks (`input_marks` off) every input is read at each batch.
+        world.sched.marks =
+            if plan.marks { InputMarks::all(world.fifos.len()) } else { InputMarks::default() };
         // A component with one input, from a port, hears nothing new before that port's next
         // unsent cell can leave (`Port::unsent_not_before`: a committing port's backlog is on
         // the wire already, and a cell queued later goes behind it). Looked at only when the
         // horizons look upstream.
-        if refine {
+        if plan.gates {
             for (c, inputs) in upstream.iter().enumerate() {
                 if let [(sender, _)] = inputs[..] {
                     if let Component::Port(_) = comps[sender as usize] {
@@ -184,6 +197,8 @@ impl Sim {
                     }
                 }
             }
+        }
+        if plan.levels {
             // A port farther up is read the same way (`Horizons::levels`): the entries of a
             // list that reach the component only through it are no nearer than its next
             // unsent slot plus its distance (its own key is its next arrival, its backlog on
@@ -196,7 +211,8 @@ impl Sim {
             slot: layout.slot,
             feeds,
             refine,
-            keyed: false,
+            keyed: plan.keyed,
+            paths,
             world,
             now: 0,
             events: 0,
@@ -337,6 +353,30 @@ mod tests {
             if fewer {
                 assert!(b1 * 10 < b0 * 9, "{file}: {b1} batches gated, {b0} not");
             }
+        }
+    }
+
+    #[test]
+    fn switches_that_shape_the_schedule_reach_it() {
+        // With committing, the levels, the skipped middle cells or (levels off, which read the
+        // same ports on the bench LAN) the one-input gates off, the bench LAN runs more
+        // batches to the same report: each `[engine]` switch reaches the plan that chooses its
+        // path (`EnginePaths` through `Sim::new` to every component).
+        let dur = ("simulation.duration_s", "0.05");
+        let no_levels = ("engine.horizon_levels", "false");
+        let cases: [(&str, &[(&str, &str)]); 4] = [
+            ("engine.commit", &[dur]),
+            ("engine.horizon_levels", &[dur]),
+            ("engine.skip_middle", &[dur]),
+            ("engine.one_input_gate", &[dur, no_levels]),
+        ];
+        for (key, sets) in cases {
+            let (on, b0) = run_gated("bench/lan5.toml", sets, true);
+            let mut with = sets.to_vec();
+            with.push((key, "false"));
+            let (off, b1) = run_gated("bench/lan5.toml", &with, true);
+            assert!(off == on, "{key}: the reports differ");
+            assert!(b1 > b0, "{key}: {b1} batches off, {b0} on");
         }
     }
 

@@ -9,8 +9,8 @@ use super::validate::Model;
 use crate::cell::{CellFifo, VcId};
 use crate::frame::FrameSlab;
 use crate::net::{
-    Channel, Component, Endpoint, Fault, FaultRule, Hop, Host, Labels, Port, Sched, Sim, World, NO_CAPTURE,
-    NO_HOP,
+    Channel, Component, Endpoint, Fault, FaultRule, Hop, Host, Labels, Port, Sched, SchedulePlan, Sim, World,
+    NO_CAPTURE, NO_HOP,
 };
 
 fn is_switch(n: &NodeSpec) -> bool {
@@ -398,11 +398,10 @@ pub fn build(model: Model) -> Built {
         shares,
     };
     // A level log's reader sees the writer's band with a staleness the schedule defines: keep
-    // the plain schedule there so results stay those of the reference engine.
-    let refine = world.levels.is_empty() && !model.reference_schedule;
-    let mut sim = Sim::new(comps, lookahead, upstream, refine, world);
-    // There ports may still commit, in the plain schedule's batches (`Port::commit_keyed_until`).
-    sim.keyed = !refine && !model.reference_schedule;
+    // the plain schedule there so results stay those of the reference engine; there ports may
+    // still commit, in the plain schedule's batches (`Port::commit_keyed_until`).
+    let plan = SchedulePlan::choose(model.reference_schedule, !world.levels.is_empty(), model.paths);
+    let sim = Sim::new(comps, lookahead, upstream, plan, model.paths, world);
     let mut built = Built { sim, model, endpoints, ports, bottleneck };
     // Traces and captures, if the scenario asks for them.
     super::instrument::attach(&mut built);

@@ -19,6 +19,10 @@ pub mod validate;
 
 use crate::error::ScenarioError;
 
+/// The `[engine]` table's switches, one per fast path (each `true` by default; `false` keeps
+/// that path closed, never changing a result): the differential tests iterate them.
+pub const ENGINE_SWITCHES: &[&str] = crate::net::EnginePaths::NAMES;
+
 /// Parse scenario text, apply `key=value` overrides and the seed, and validate.
 pub fn load(
     text: &str,

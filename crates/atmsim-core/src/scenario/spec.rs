@@ -5,6 +5,8 @@
 
 use serde::Deserialize;
 
+use crate::net::EnginePaths;
+
 // The tables that live beside the code that checks them, so that this module is the whole format.
 pub use super::flow::{AbrSpec, BackgroundSpec, ShapingSpec, UpcSpec};
 pub use super::observe::{CaptureSpec, TraceSpec};
@@ -54,6 +56,55 @@ pub struct ScenarioSpec {
 pub struct EngineSpec {
     /// Default `lookahead`.
     pub schedule: Option<ScheduleSpec>,
+    // One switch per fast path (`net/plan.rs`, `EnginePaths`), each default true; false keeps
+    // that path closed. The same names, in the same order, as `ENGINE_SWITCHES`.
+    /// Committed departures (ports and hosts).
+    pub commit: Option<bool>,
+    /// The plain port path (`Port::enqueue_plain`).
+    pub plain_port: Option<bool>,
+    /// Frame trains at idle one-input ports.
+    pub train: Option<bool>,
+    /// Busy passes at busy ports.
+    pub busy_pass: Option<bool>,
+    /// Interleaved passes from a tie on.
+    pub interleave: Option<bool>,
+    /// Paired passes of two alternating inputs.
+    pub paired_pass: Option<bool>,
+    /// A host's departures in runs.
+    pub send_runs: Option<bool>,
+    /// A run as the adapter's committing pass.
+    pub run_pass: Option<bool>,
+    /// A host's PDUs found whole by their cell count.
+    pub whole_by_count: Option<bool>,
+    /// A host's key skips middle cells.
+    pub skip_middle: Option<bool>,
+    /// One-input components gated by their port's next unsent slot.
+    pub one_input_gate: Option<bool>,
+    /// Horizons floored by ports farther upstream.
+    pub horizon_levels: Option<bool>,
+    /// Only marked inputs read at each batch.
+    pub input_marks: Option<bool>,
+}
+
+impl EngineSpec {
+    /// The fast paths this table allows (every one not set false).
+    pub fn paths(&self) -> EnginePaths {
+        EnginePaths {
+            commit: self.commit.unwrap_or(true),
+            plain_port: self.plain_port.unwrap_or(true),
+            train: self.train.unwrap_or(true),
+            busy_pass: self.busy_pass.unwrap_or(true),
+            interleave: self.interleave.unwrap_or(true),
+            paired_pass: self.paired_pass.unwrap_or(true),
+            send_runs: self.send_runs.unwrap_or(true),
+            run_pass: self.run_pass.unwrap_or(true),
+            whole_by_count: self.whole_by_count.unwrap_or(true),
+            skip_middle: self.skip_middle.unwrap_or(true),
+            one_input_gate: self.one_input_gate.unwrap_or(true),
+            horizon_levels: self.horizon_levels.unwrap_or(true),
+            input_marks: self.input_marks.unwrap_or(true),
+        }
+    }
 }
 
 /// How far a component runs ahead in one batch (`net/sim.rs`).

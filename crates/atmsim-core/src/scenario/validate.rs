@@ -133,6 +133,8 @@ pub struct Model {
     pub bottleneck: Option<(usize, usize)>,
     /// `[engine] schedule = "reference"`: run ahead by the plain lookahead only.
     pub reference_schedule: bool,
+    /// The fast paths the `[engine]` table allows (`net/plan.rs`).
+    pub paths: crate::net::EnginePaths,
     pub faults: Vec<super::fault::ModelFault>,
     /// Traces and captures to record.
     pub observe: super::observe::Observe,
@@ -470,6 +472,7 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
     let Simulation { duration, seed, phases, start_jitter, clock_ppm } = simulation(&spec.simulation)?;
     let reference_schedule =
         spec.engine.as_ref().and_then(|e| e.schedule) == Some(super::spec::ScheduleSpec::Reference);
+    let paths = spec.engine.as_ref().map_or(crate::net::EnginePaths::ALL, |e| e.paths());
     expand_template(&mut spec)?;
     let index = nodes(&spec.node)?;
     let topo = links(&spec, index)?;
@@ -519,6 +522,7 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
         faults,
         observe: Default::default(),
         reference_schedule,
+        paths,
     };
     check_duration_covers_a_cell(&model)?;
     model.observe = super::observe::observe(spec.trace.as_ref(), spec.capture.as_ref(), &model)?;

@@ -16,7 +16,7 @@
 //! pending departures (`CommittedRun::parts`: consecutive slots from the first, a count) are
 //! retired lazily: the count stays an upper bound of the occupancy, made exact at once by a
 //! jump (`SlotClock::align_mark_counted`) only where the exact value is needed: at a first
-//! cell the policy might refuse at that count (`Port::admits_below`), where the count passes
+//! cell the policy might refuse at that count (`PolicyFacts::unasked_below`), where the count passes
 //! the port's highest occupancy so far (`max_queue`), and at the end of each stretch. No test
 //! per cell for the capacity (the pass takes at most the buffer's room) nor, but within a
 //! buffer's worth of slots of it, for the end of the committed run (each slot taken starts
@@ -28,8 +28,7 @@
 //! wake-up (the earliest moved cell's, the only one that can lower its key).
 //!
 //! First cells are taken only under a policy that decides from the buffer's total alone and
-//! keeps no state or draw of its own (tail drop, PPD, EPD, FIFO GFR: `Policy::reads_vc_occupancy`
-//! false): a frame it refuses stops the pass, and the per-cell path asks again, to the same
+//! keeps no state or draw of its own (tail drop, PPD, EPD, FIFO GFR: `PolicyFacts::decides_from_total`): a frame it refuses stops the pass, and the per-cell path asks again, to the same
 //! answer. A port counts only under other policies too when it has one class; there a pass
 //! stops at a first cell (the policy is asked once, by the per-cell path).
 //!
@@ -83,11 +82,11 @@ struct Busy<'a> {
     /// The moved cells' time in the buffer, in all (in 64 bits: the pass's limit on cells).
     stay: u64,
     capacity: u32,
-    /// An occupancy below which the policy admits every frame (`Port::admits_below`): a first
+    /// An occupancy below which the policy admits every frame (`PolicyFacts::unasked_below`): a first
     /// cell finding the count below it needs neither the exact occupancy nor the policy.
     admits_below: u32,
     /// The policy decides from the buffer's total alone, with no state or draw of its own
-    /// (`Policy::reads_vc_occupancy` false): the pass may ask it at a first cell, and a frame
+    /// (`PolicyFacts::decides_from_total`): the pass may ask it at a first cell, and a frame
     /// it refuses is asked again, to the same answer, by the per-cell path.
     firsts: bool,
     policy: &'a Policy,
@@ -249,14 +248,15 @@ impl Port {
     /// pass may follow again); returns how many cells it took.
     #[inline(never)]
     pub(super) fn busy_pass(&mut self, f: usize, stop: Time, world: &mut World) -> u64 {
-        debug_assert!(self.trains);
+        debug_assert!(self.plan.busy);
         if self.queued != self.run.len() {
             return 0;
         }
         let Some((_, cell)) = world.fifos[f].front() else { return 0 };
         let label = cell.vc;
         let Some(v) = self.vcs.get_mut(label as usize) else { return 0 };
-        let (within, firsts) = (v.frame.within(), !self.policy.reads_vc_occupancy());
+        let facts = self.policy.facts();
+        let (within, firsts) = (v.frame.within(), facts.decides_from_total());
         // Within a frame, it must still be whole here; at a first cell, the pass must be allowed
         // to ask the policy.
         let may_pass = if within { v.frame.passing() } else { firsts };
@@ -297,7 +297,7 @@ impl Port {
             max_queue: self.stats.max_queue,
             stay: 0,
             capacity: self.capacity,
-            admits_below: Port::admits_below(&self.policy),
+            admits_below: facts.unasked_below(),
             firsts,
             policy: &self.policy,
             vc_policy: &mut self.classes[v.class as usize].policy,
@@ -329,19 +329,6 @@ impl Port {
         u64::from(n)
     }
 
-    /// An occupancy below which `policy` admits every frame at its first cell, whatever else
-    /// its state holds: tail drop and PPD refuse none (only a full buffer cuts a frame there),
-    /// EPD none at or below its threshold (`epd_refuses`: X above it); 0 for the others (asked
-    /// every time). A policy admitting at X admits at any lower X here, so a busy pass may test
-    /// an upper bound of the occupancy against this.
-    pub(super) fn admits_below(policy: &Policy) -> u32 {
-        match *policy {
-            Policy::TailDrop | Policy::Ppd => u32::MAX,
-            Policy::Epd { threshold } => threshold.saturating_add(1),
-            _ => 0,
-        }
-    }
-
     /// The most cells one busy pass may take: each waits less than `capacity + 1` slots of at
     /// most q + 1 ps (`SlotClock`), so their summed time in the buffer stays in 64 bits.
     /// The shortest slot of any link of `periods`, less 1/64 for oscillator drift (far more
@@ -363,11 +350,11 @@ impl Port {
 
 #[cfg(test)]
 mod tests {
-    use crate::accept::{BufferState, DropReason, Policy, VcPolicy};
+    use crate::accept::{DropReason, Policy, VcPolicy};
     use crate::cell::{Cell, CellFifo, VcId, F_EOF, F_RM};
     use crate::frame::{Frame, FrameSlab};
     use crate::net::port::Port;
-    use crate::net::{identity_route, Channel, Sched, World, NO_CAPTURE, NO_COMMIT};
+    use crate::net::{identity_route, Channel, EnginePaths, Sched, World, NO_CAPTURE, NO_COMMIT};
     use crate::rng::Rng;
     use crate::sched::Queue;
     use crate::time::{CellPeriod, SlotClock, Time, MAX_RATE_ERROR, NEVER, PS_PER_US};
@@ -456,7 +443,7 @@ mod tests {
         let end = 100 * PS_PER_US;
         let (mut p, mut w) = port(policy, other);
         p.commit_until(end, &w);
-        assert!(p.plain && p.count_only && p.trains);
+        assert!(p.plan.plain && p.plan.count_only && p.plan.train);
         let (ta, cell) = w.fifos[1].pop().unwrap();
         p.arrive_plain_as::<false, true>(ta, cell, &mut w);
         assert_eq!(p.busy_pass(1, stop, &mut w), taken, "{policy:?}");
@@ -497,32 +484,6 @@ mod tests {
         p.arrive_plain_as::<false, true>(ta, cell, &mut w);
         assert_eq!(p.stats.drops[DropReason::EarlyPacket as usize], 1);
         assert_eq!(p.busy_pass(1, 50 * PS_PER_US, &mut w), 0, "no pass through a refused frame");
-    }
-
-    #[test]
-    fn below_admits_below_every_policy_admits_every_frame() {
-        // The busy pass admits a first cell without the exact occupancy when its count (an
-        // upper bound) is below `admits_below`: every occupancy below it must be admitted by
-        // the policy itself, CLP 0 or 1. Fails with EPD's bound one higher (checked).
-        for policy in [
-            Policy::TailDrop,
-            Policy::Ppd,
-            Policy::Epd { threshold: 0 },
-            Policy::Epd { threshold: 1 },
-            Policy::Epd { threshold: 800 },
-            Policy::FifoGfr { lbo: 300, hbo: 800 },
-            Policy::ThresholdDrop,
-        ] {
-            let below = Port::admits_below(&policy);
-            let (mut vc, mut rng) = (VcPolicy::default(), Rng::stream(5, "t"));
-            for x in (0..3000).filter(|&x| x < below) {
-                for clp1 in [false, true] {
-                    let state = BufferState { x, k: 3000, y: x, active: u32::from(x > 0), clp1 };
-                    assert_eq!(policy.frame_decision(&state, &mut vc, &mut rng), None, "{policy:?} x {x}");
-                }
-            }
-        }
-        assert_eq!(Port::admits_below(&Policy::Epd { threshold: 800 }), 801);
     }
 
     #[test]
@@ -592,7 +553,7 @@ mod tests {
         let vc = VcPolicy { threshold: 100, ..Default::default() };
         p.configure(Queue::fifo(), vec![0, 0], vec![vc; 1], Rng::stream(5, "t"), false);
         p.commit_until(100 * PS_PER_US, &w);
-        assert!(p.count_only && p.trains);
+        assert!(p.plan.count_only && p.plan.train);
         let (ta, cell) = w.fifos[1].pop().unwrap();
         p.arrive_plain_as::<false, true>(ta, cell, &mut w);
         assert_eq!(p.busy_pass(1, 50 * PS_PER_US, &mut w), 7);
@@ -613,11 +574,9 @@ mod tests {
             for other in [12 * PS_PER_US + 100_000, 50 * PS_PER_US] {
                 let run = |commit: bool, passes: bool, step: Time| {
                     let (mut p, mut w) = port(policy, other);
+                    p.set_paths(if passes { EnginePaths::ALL } else { EnginePaths::WITHOUT_PASSES });
                     p.commit_until(if commit { end } else { NO_COMMIT }, &w);
-                    p.trains &= passes;
-                    if !passes {
-                        p.pass_span = NEVER;
-                    }
+                    assert!(passes == p.plan.busy || !commit);
                     // Four cells of FIFO 1 span 1.2 us: runs of them reach the FIFO's test.
                     assert!(!commit || !passes || p.pass_span < 1_200_000);
                     let (mut now, mut events) = (0, 0);

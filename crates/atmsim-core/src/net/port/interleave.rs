@@ -22,7 +22,7 @@
 //! does not take: that one is left at its input's head for the per-cell path, whose retire and
 //! align were done here and then change nothing. As in a busy pass, a first cell is asked of
 //! the policy only under one that decides from the buffer's total alone and keeps no state or
-//! draw (`Policy::reads_vc_occupancy` false). A cell the frame state machine drops there (the
+//! draw (`PolicyFacts::decides_from_total`). A cell the frame state machine drops there (the
 //! first cell of a frame the policy refuses, a later cell of a frame refused or cut by PPD
 //! before) is dropped in the pass too, counted by reason as `Port::drop_cell` counts it: a
 //! frame being discarded no longer ends a pass (with random phases about 10 k paired passes
@@ -276,7 +276,7 @@ impl Port {
             capacity: self.capacity,
             end: self.commit_end,
             latency: self.latency,
-            firsts: !self.policy.reads_vc_occupancy(),
+            firsts: self.policy.facts().decides_from_total(),
             next,
             first,
             x,
@@ -319,7 +319,7 @@ impl Port {
         // Passes only where arrivals count at their own time (no slot grid) and the buffer
         // has room (`trains`); cells held back at the end of the committed run are the
         // per-cell path's.
-        if !self.trains || self.queued != self.run.len() {
+        if !self.plan.interleave || self.queued != self.run.len() {
             return 0;
         }
         debug_assert!(self.merge.grid.is_none());
@@ -379,7 +379,7 @@ impl Port {
     /// stops, the batch loop goes on with the merge's runs.
     #[inline(never)]
     pub(super) fn paired_pass(&mut self, pair: (usize, usize), stop: Time, world: &mut World) -> u64 {
-        if !self.trains || self.queued != self.run.len() {
+        if !self.plan.paired || self.queued != self.run.len() {
             return 0;
         }
         debug_assert!(self.merge.grid.is_none());
@@ -397,7 +397,9 @@ mod tests {
     use crate::cell::{Cell, CellFifo, VcId, F_EOF};
     use crate::frame::{Frame, FrameSlab};
     use crate::net::port::Port;
-    use crate::net::{identity_route, Arbitration, Channel, Sched, World, NO_CAPTURE, NO_COMMIT};
+    use crate::net::{
+        identity_route, Arbitration, Channel, EnginePaths, Sched, World, NO_CAPTURE, NO_COMMIT,
+    };
     use crate::rng::Rng;
     use crate::sched::Queue;
     use crate::time::{CellPeriod, SlotClock, Time, NEVER, PS_PER_US};
@@ -532,12 +534,10 @@ mod tests {
     ) -> Outcome {
         let (policy, k, arbitration, frames, starts) = case;
         let (mut p, mut w) = port(policy, k, arbitration, frames, starts);
+        p.set_paths(if passes { EnginePaths::ALL } else { EnginePaths::WITHOUT_PASSES });
         p.commit_until(if commit { END } else { NO_COMMIT }, &w);
-        assert!(!commit || p.plain && p.count_only && p.trains);
-        if !passes {
-            p.trains = false;
-            p.pass_span = NEVER;
-        }
+        assert!(!commit || p.plan.plain && p.plan.count_only);
+        assert!(!commit || passes == (p.plan.interleave && p.plan.paired && p.plan.busy));
         finish(&mut p, &mut w, 0, END, step, 0)
     }
 

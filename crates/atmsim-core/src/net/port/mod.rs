@@ -31,6 +31,7 @@ mod congestion;
 mod fcvc;
 mod frame_discard;
 mod interleave;
+mod plan;
 mod staging;
 mod trace;
 mod train;
@@ -42,8 +43,8 @@ pub use upc::{CellUpc, Upc};
 
 use super::commit::{Committed, CommittedRun, NO_COMMIT};
 use super::{
-    Arbitration, FairShareMeter, Fault, Hop, InputMerge, Labels, LevelLog, PortTrace, World, NO_CAPTURE,
-    NO_HOP,
+    Arbitration, EnginePaths, FairShareMeter, Fault, Hop, InputMerge, Labels, LevelLog, PortTrace, World,
+    NO_CAPTURE, NO_HOP,
 };
 use crate::accept::{BufferState, DropReason, Policy, VcPolicy};
 use crate::cell::{Cell, VcId, F_BACKWARD, F_CREDIT, F_EFCI};
@@ -53,6 +54,7 @@ use crate::time::{SlotClock, Time, NEVER};
 use congestion::{Congestion, Raised};
 use fcvc::Fcvc;
 use frame_discard::FrameState;
+use plan::{PortParts, PortPlan};
 use staging::Staging;
 
 /// Buffer capacity meaning "never full".
@@ -142,22 +144,23 @@ pub struct Port {
     commit_end: Time,
     /// Departures sent ahead whose slots have not come: still in `queued` until retired.
     committed: Committed,
-    /// Under a policy that reads no per-VC occupancy, or at a port with one class (whose
-    /// occupancy is the port's), the committed departures are counted in `run` instead of
-    /// `committed`, and a class counts a cell as gone when it is committed (see `CommittedRun`);
-    /// the policy is then handed the port's occupancy as the class's (`Port::vc_state`). Set by
-    /// `commit_until`.
-    count_only: bool,
+    /// The paths open here (`plan.rs`), chosen by `commit_until`. `count_only`: under a policy
+    /// that reads no per-VC occupancy, or at a port with one class (whose occupancy is the
+    /// port's), the committed departures are counted in `run` instead of `committed`, and a
+    /// class counts a cell as gone when it is committed (see `CommittedRun`); the policy is
+    /// then handed the port's occupancy as the class's (`Port::vc_state`). `plain`: none of
+    /// the per-cell features is on, arrivals take `enqueue_plain`. `train`, `busy`,
+    /// `interleave`, `paired`: the passes of `train.rs`, `busy.rs` and `interleave.rs`.
+    /// `keyed`: committing under a schedule that must stay the per-cell path's (a level log's
+    /// readers see the writer's band as of how far the schedule has run it,
+    /// `net/level_log.rs`): the key keeps the earliest committed departure, and each batch
+    /// retires up to its end, so the port runs in the same batches and writes the same log.
+    plan: PortPlan,
     run: CommittedRun,
-    /// Committing, and none of the per-cell features is on (no UPC, faults, own buffers, hooks
-    /// other than a keyed port's, merging or trace): arrivals take `enqueue_plain`. Set by
-    /// `commit_until`.
-    plain: bool,
     /// The output channel's latency (copied with the routes by `commit_until`).
     latency: Time,
-    /// Frame trains are taken in one pass (`train.rs`): a plain count-only port whose arrivals
-    /// are not moved to a slot grid, with a buffer of at least one cell. Set by `commit_until`.
-    trains: bool,
+    /// The fast paths the scenario allows (`[engine]` switches, `net/plan.rs`).
+    paths: EnginePaths,
     /// The most cells a train may take (`Port::train_limit`).
     train_limit: usize,
     /// The most cells a busy pass may take (`Port::busy_limit`): set with `train_limit`.
@@ -168,11 +171,6 @@ pub struct Port {
     pass_span: Time,
     /// The shortest slot of any link, less that margin (0: not yet read from the channels).
     input_spacing: Time,
-    /// Committing under a schedule that must stay the per-cell path's (a level log's readers
-    /// see the writer's band as of how far the schedule has run it, `net/level_log.rs`): the
-    /// key keeps the earliest committed departure, and each batch retires up to its end, so the
-    /// port runs in the same batches and writes the same log. Set by `commit_keyed_until`.
-    keyed: bool,
 }
 
 impl Port {
@@ -217,17 +215,20 @@ impl Port {
             vc_arrivals: Vec::new(),
             commit_end: NO_COMMIT,
             committed: Committed::default(),
-            count_only: false,
+            plan: PortPlan::default(),
             run: CommittedRun::default(),
-            plain: false,
             latency: 0,
-            trains: false,
+            paths: EnginePaths::ALL,
             train_limit: 0,
             busy_limit: 0,
             pass_span: NEVER,
             input_spacing: 0,
-            keyed: false,
         }
+    }
+
+    /// The fast paths this port may take (`[engine]` switches), read when it commits.
+    pub fn set_paths(&mut self, paths: EnginePaths) {
+        self.paths = paths;
     }
 
     /// The VCs crossing this port: sizes the per-VC state, one class per VC until `configure`.
@@ -364,7 +365,7 @@ impl Port {
     #[inline(always)]
     fn commit(&mut self, slot: Time, cell: Cell, world: &mut World) {
         let c = self.vcs[cell.vc as usize].class;
-        if self.count_only {
+        if self.plan.count_only {
             self.run.push(self.clock.mark());
             if self.classes[c as usize].depart(slot) {
                 self.active -= 1;
@@ -383,7 +384,7 @@ impl Port {
     /// time integrals took the departure when it was committed).
     #[inline(always)]
     fn retire(&mut self, t: Time, levels: &mut [LevelLog]) {
-        if self.count_only {
+        if self.plan.count_only {
             self.retire_as::<true>(t, levels)
         } else {
             self.retire_as::<false>(t, levels)
@@ -394,7 +395,7 @@ impl Port {
     /// is compiled for each, so the per-arrival path tests the flag once per batch).
     #[inline(always)]
     fn retire_as<const COUNT: bool>(&mut self, t: Time, levels: &mut [LevelLog]) {
-        debug_assert_eq!(COUNT, self.count_only);
+        debug_assert_eq!(COUNT, self.plan.count_only);
         if COUNT {
             self.queued -= self.run.retire_before(t, &self.clock);
             return;
@@ -416,7 +417,7 @@ impl Port {
     /// Committed departures not yet retired.
     #[inline]
     fn pending(&self) -> u32 {
-        if self.count_only {
+        if self.plan.count_only {
             self.run.len()
         } else {
             self.committed.len()
@@ -471,34 +472,35 @@ impl Port {
     }
 
     fn commit_as(&mut self, end: Time, keyed: bool, world: &World) {
-        let fifo = matches!(self.queue, Queue::Fifo(_));
-        // Credit hooks act at each departure (a credit cell, a gated pop): never committed.
-        let hooks = self.hooks && !(keyed && self.fcvc.is_off());
-        let plain = fifo && !self.has_own && !hooks && !self.staging.on() && self.trace.is_none();
         let ch = &world.channels[self.channel as usize];
-        let eligible = plain && ch.capture == NO_CAPTURE;
-        self.commit_end = if eligible { end } else { NO_COMMIT };
-        self.keyed = keyed && self.commit_end != NO_COMMIT;
-        self.plain = self.commit_end != NO_COMMIT
-            && self.upc.iter().all(Option::is_none)
-            && self.cell_upc.iter().all(Option::is_none)
-            && self.faults.is_empty()
-            && self.vc_arrivals.is_empty();
+        let parts = PortParts {
+            fifo: matches!(self.queue, Queue::Fifo(_)),
+            own_buffers: self.has_own,
+            hooks: self.hooks,
+            credit: !self.fcvc.is_off(),
+            merging: self.staging.on(),
+            traced: self.trace.is_some(),
+            arrival_counts: !self.vc_arrivals.is_empty(),
+            captured: ch.capture != NO_CAPTURE,
+            upc: self.upc.iter().any(Option::is_some) || self.cell_upc.iter().any(Option::is_some),
+            faults: !self.faults.is_empty(),
+            slotted: self.merge.grid.is_some(),
+            one_class: self.classes.len() == 1,
+            buffer: self.capacity > 0,
+            policy: self.policy.facts(),
+        };
         // Every departure committed in an earlier run has been retired at its end (`finish`),
         // so the way they are kept may change here.
         debug_assert_eq!(self.pending(), 0);
-        // A published level moves at each departure: the ring keeps every slot for `retire`.
-        self.count_only = self.commit_end != NO_COMMIT
-            && (!self.policy.reads_vc_occupancy() || self.classes.len() == 1)
-            && !self.hooks;
-        self.trains = self.plain && self.count_only && self.merge.grid.is_none() && self.capacity > 0;
+        self.plan = PortPlan::choose(&parts, end != NO_COMMIT, keyed, self.paths);
+        self.commit_end = if self.plan.commit { end } else { NO_COMMIT };
         self.train_limit = Port::train_limit(&self.clock);
         self.busy_limit = Port::busy_limit(&self.clock, self.capacity);
         if self.input_spacing == 0 {
             self.input_spacing = Port::input_spacing(world.channels.iter().map(|c| c.period));
         }
-        self.pass_span = if self.trains { self.input_spacing.saturating_mul(3) } else { NEVER };
-        if self.plain {
+        self.pass_span = if self.plan.busy { self.input_spacing.saturating_mul(3) } else { NEVER };
+        if self.plan.plain {
             self.latency = ch.latency;
             for (label, v) in self.vcs.iter_mut().enumerate() {
                 v.hop = ch.route.get(label).copied().unwrap_or(NO_HOP);
@@ -544,7 +546,7 @@ impl Port {
         let guaranteed = self.has_own && self.own[vc];
         let x = self.shared_level();
         let full = !guaranteed && x >= self.capacity;
-        let (y, active) = Port::vc_state(self.count_only, &self.classes, c, self.active, x);
+        let (y, active) = Port::vc_state(self.plan.count_only, &self.classes, c, self.active, x);
         let (policy, faults, classes, rng) =
             (&self.policy, &mut self.faults, &mut self.classes, &mut self.rng);
         let k = self.capacity;
@@ -585,7 +587,7 @@ impl Port {
         self.stats.max_queue = self.stats.max_queue.max(self.queue_len());
     }
 
-    /// `enqueue` at a plain committing port (`self.plain`, see `commit_until`): none of the
+    /// `enqueue` at a plain committing port (`self.plan.plain`, see `commit_until`): none of the
     /// optional parts is on, so a data cell meets only the frame state machine, the policy and the
     /// buffer limit, and is sent at once unless cells are held at the end of the run (the
     /// channel's cell count is added per batch, by `process_plain`).
@@ -780,10 +782,10 @@ impl Port {
         if self.commit_end != NO_COMMIT {
             // No trace here (it would sample per slot): the batch ends at the horizon.
             // A hooked port never counts only (`commit_as`).
-            let events = if self.plain {
+            let events = if self.plan.plain {
                 if self.hooks {
                     self.process_plain::<true, false>(horizon, world)
-                } else if self.count_only {
+                } else if self.plan.count_only {
                     self.process_plain::<false, true>(horizon, world)
                 } else {
                     self.process_plain::<false, false>(horizon, world)
@@ -792,7 +794,7 @@ impl Port {
                 self.merge.rebuild(&world.fifos, &mut world.sched.marks, &self.inputs);
                 self.process_committing(horizon, world)
             };
-            if self.keyed {
+            if self.plan.keyed {
                 // The departures before the horizon happen in this batch, as on the per-cell
                 // path: the key is then the next one's slot, and the level log is complete up
                 // to the horizon.
@@ -876,7 +878,7 @@ impl Port {
         let (out, on_wire) = (self.stats.cells_out, world.channels[ch].cells);
         if let Some(f) = InputMerge::lone(&self.inputs) {
             // One input (most ports): its FIFO is the merge, read without the heap.
-            if COUNT && self.trains && Port::holds_train(&world.fifos[f], stop) {
+            if COUNT && self.plan.train && Port::holds_train(&world.fifos[f], stop) {
                 events += self.lone_trains(f, stop, world);
             }
             loop {
@@ -933,12 +935,21 @@ impl Port {
                 // each, taken in merge order in one pass (`interleave.rs`) up to a cell it
                 // leaves to the per-cell path or a run long enough for a busy pass.
                 if COUNT && ta == until {
-                    events += self.interleaved_pass(stop, world);
+                    if self.plan.interleave {
+                        events += self.interleaved_pass(stop, world);
+                    }
                     prev = usize::MAX;
-                } else if COUNT && rotating && events == e0 + 1 && prev != i && prev != usize::MAX && {
-                    let (h, j) = self.merge.peek();
-                    j == prev && h < stop
-                } {
+                } else if COUNT
+                    && self.plan.paired
+                    && rotating
+                    && events == e0 + 1
+                    && prev != i
+                    && prev != usize::MAX
+                    && {
+                        let (h, j) = self.merge.peek();
+                        j == prev && h < stop
+                    }
+                {
                     // A one-cell run of another input between two runs of the head's, at
                     // distinct instants (sources sending at once on independent slot grids):
                     // the two inputs' cells without the heap while they alternate. (Entered
@@ -1007,9 +1018,9 @@ impl Port {
     /// The key with the next arrival (as the merge orders it) at `ta`.
     #[inline]
     fn key_from(&self, ta: Time) -> Time {
-        if self.keyed {
+        if self.plan.keyed {
             // The per-cell path's key: the next arrival or the next departure, committed or not.
-            let next = if self.count_only { self.run.first_slot() } else { self.committed.first_slot() };
+            let next = if self.plan.count_only { self.run.first_slot() } else { self.committed.first_slot() };
             let held = if self.queued > self.pending() { self.clock.next() } else { NEVER };
             return ta.min(next).min(held);
         }
@@ -1025,7 +1036,7 @@ impl Port {
     pub fn finish(&mut self, end: Time) {
         // A keyed port's batches retired every departure before the end (its key kept the
         // earliest), so no level move is left to log here.
-        debug_assert!(!self.keyed || self.committed.first_slot() >= end);
+        debug_assert!(!self.plan.keyed || self.committed.first_slot() >= end);
         self.retire(end, &mut []);
         for v in &mut self.vcs {
             // The time in the buffer of the cells committed on arrival at a count-only port:
@@ -1465,8 +1476,8 @@ mod tests {
             let (mut p, mut w) = busy_port_with(end + 50 * PS_PER_US, policy);
             setup(&mut p);
             p.commit_until(end, &w);
-            assert!(p.plain, "{policy:?}: the fast path is taken");
-            assert_eq!(p.count_only, one_class || !policy.reads_vc_occupancy());
+            assert!(p.plan.plain, "{policy:?}: the fast path is taken");
+            assert_eq!(p.plan.count_only, one_class || !policy.reads_vc_occupancy());
             run_port(&mut p, &mut w, true, 0, end, 5 * PS_PER_US + 1);
             let name = policy.name();
             assert!(reference.stats.cells_dropped() > 0, "{name}: the buffer overflows");
@@ -1503,8 +1514,8 @@ mod tests {
             p.set_efci_threshold(10);
             if keyed {
                 p.commit_keyed_until(end, &w);
-                assert!(p.keyed && p.commit_end == end, "a FIFO port with level and EFCI hooks commits");
-                assert_eq!(p.plain, plain);
+                assert!(p.plan.keyed && p.commit_end == end, "a FIFO port with level and EFCI hooks commits");
+                assert_eq!(p.plan.plain, plain);
             } else {
                 p.commit_until(crate::net::NO_COMMIT, &w);
             }

@@ -76,6 +76,10 @@ struct Pass<'a> {
 /// empty; the class's and the port's counts, which no cell of a pass changes): built only for
 /// a pass that asks (FIFO GFR), the other passes' set-up spared it.
 struct Ask<'a> {
+    /// The policy may be asked in the pass and again by the per-cell path where it refuses
+    /// (`PolicyFacts::pure`); if not, every first cell stops the pass unasked, and the
+    /// per-cell path asks once.
+    pure: bool,
     policy: &'a Policy,
     state: BufferState,
     vc_policy: &'a mut VcPolicy,
@@ -88,25 +92,28 @@ impl Ask<'_> {
     /// own buffer at a plain port, the buffer not full).
     #[inline(always)]
     fn refused(&mut self, cell: Cell) -> bool {
+        if !self.pure {
+            return true;
+        }
         let state = BufferState { clp1: cell.clp(), ..self.state };
         self.policy.frame_decision(&state, self.vc_policy, self.rng).is_some()
     }
 }
 
 impl Pass<'_> {
-    /// Whether a policy may refuse a frame at the idle port: tail drop and PPD refuse no
-    /// frame, EPD none at an empty buffer (X = 0 is never above its threshold), and none of
-    /// the three keeps memory of the frames it is asked about; the walk then asks nothing.
+    /// Whether a policy may refuse a frame at the idle port (`PolicyFacts::admits_unasked` at
+    /// X = 0: tail drop, PPD and EPD refuse none there, and keep no memory of the frames they
+    /// are asked about); the walk then asks nothing.
     fn asks(policy: &Policy) -> bool {
-        !matches!(policy, Policy::TailDrop | Policy::Ppd | Policy::Epd { .. })
+        !policy.facts().admits_unasked(0)
     }
 
     /// Whether a cell finding one departure pending (X = 1 before it: a slower transmitter
     /// than the one upstream, its slot grid drifting behind) may be taken as well: the buffer
-    /// holds two cells or more, so it is not full, and the policy refuses no frame at X = 1
-    /// (tail drop and PPD none, EPD none with a threshold of at least one).
+    /// holds two cells or more, so it is not full, and the policy admits every frame at X = 1
+    /// unasked (tail drop and PPD, EPD with a threshold of at least one).
     fn busy_ok(policy: &Policy, capacity: u32) -> bool {
-        capacity >= 2 && matches!(*policy, Policy::TailDrop | Policy::Ppd | Policy::Epd { threshold: 1.. })
+        capacity >= 2 && policy.facts().admits_unasked(1)
     }
 
     /// The pass's loop over a stretch of the input `src` into the output `dst`; returns how
@@ -343,7 +350,7 @@ impl Port {
         busy_ok: bool,
         world: &mut World,
     ) -> u64 {
-        debug_assert!(self.trains && ta < stop && (busy_ok || self.run.all_before(ta)));
+        debug_assert!(self.plan.train && ta < stop && (busy_ok || self.run.all_before(ta)));
         debug_assert_eq!(busy_ok, Pass::busy_ok(&self.policy, self.capacity));
         // The walk reads the pending departures from the next free slot: they end right
         // before it, if any is pending (with none, the clock was last moved to a slot from an
@@ -383,6 +390,7 @@ impl Port {
         let n = if Pass::asks(&self.policy) {
             let class = &mut self.classes[v.class as usize];
             let mut ask = Ask {
+                pure: self.policy.facts().pure(),
                 policy: &self.policy,
                 state: BufferState { x: 0, k: self.capacity, y: class.y, active: self.active, clp1: false },
                 vc_policy: &mut class.policy,
@@ -441,7 +449,7 @@ mod tests {
     use crate::cell::{Cell, CellFifo, VcId, F_CLP, F_EOF};
     use crate::frame::{Frame, FrameSlab};
     use crate::net::port::Port;
-    use crate::net::{identity_route, Channel, Sched, World, NO_CAPTURE, NO_COMMIT};
+    use crate::net::{identity_route, Channel, EnginePaths, Sched, World, NO_CAPTURE, NO_COMMIT};
     use crate::rng::Rng;
     use crate::sched::Queue;
     use crate::time::{CellPeriod, SlotClock, Time, NEVER, PS_PER_US};
@@ -537,11 +545,11 @@ mod tests {
         end: Time,
         step: Time,
     ) -> (u64, Vec<(Time, Cell)>) {
+        p.set_paths(if trains { EnginePaths::ALL } else { EnginePaths::WITHOUT_PASSES });
         p.commit_until(if commit { end } else { NO_COMMIT }, w);
         if commit {
-            assert!(p.plain && p.count_only && p.trains);
+            assert!(p.plan.plain && p.plan.count_only && p.plan.train == trains);
         }
-        p.trains &= trains;
         let (mut now, mut events, mut wire) = (0, 0, Vec::new());
         while now < end {
             now = (now + step).min(end);
@@ -615,6 +623,45 @@ mod tests {
         assert!(!p.vcs[0].frame.within() && p.vcs[0].frame.passing());
         assert_eq!(w.fifos[1].front().unwrap().1.vc, 1);
         assert_eq!(p.stats.cells_out, 10);
+    }
+
+    #[test]
+    fn a_train_asks_no_policy_whose_asking_is_an_event() {
+        // A one-VC port counts only under any policy (its class's occupancy is the port's) and
+        // takes trains. Threshold drop keeps memory of the frames it is asked about and DFBA
+        // draws: asked in a pass and again by the per-cell path where it refused, the second
+        // answer could differ from the reference's one. So the pass stops at each first cell
+        // unasked, the per-cell path takes it (asking once), and a pass goes on within the
+        // frame. Under FIFO GFR (asked in the pass) one pass takes the three frames.
+        for (policy, taken) in [
+            (Policy::ThresholdDrop, 4),
+            (Policy::Dfba { r: 10, z: 0.5 }, 4),
+            (Policy::FifoGfr { lbo: 5, hbo: 20 }, 4 + 1 + 3),
+        ] {
+            let (mut p, mut w) = port_of(0, 0, policy, 1, 1);
+            p.commit_until(1000 * PS_PER_US, &w);
+            assert!(p.plan.train && p.plan.count_only, "{policy:?}");
+            // Room in the output FIFO (as `roomy_port`).
+            for _ in 0..64 {
+                w.fifos[0].push(0, Cell::default());
+            }
+            while w.fifos[0].pop().is_some() {}
+            p.vcs[0].frame.begin(false);
+            frames(&mut w, 10 * PS_PER_US, 0, false, &[4, 1, 3]);
+            let stop = 500 * PS_PER_US;
+            // The rest of a frame begun here, up to the next first cell.
+            assert_eq!(p.train(1, stop, &mut w), taken, "{policy:?}");
+            if taken == 4 {
+                // The frame of one by the per-cell path; the next first cell stops a pass.
+                let (ta, cell) = w.fifos[1].pop().unwrap();
+                p.arrive_plain(ta, cell, &mut w);
+                assert_eq!(p.train(1, stop, &mut w), 0, "{policy:?}: at a first cell");
+                let (ta, cell) = w.fifos[1].pop().unwrap();
+                p.arrive_plain(ta, cell, &mut w);
+                assert_eq!(p.train(1, stop, &mut w), 2, "{policy:?}: within the last frame");
+            }
+            assert_eq!((p.stats.cells_out, p.stats.cells_dropped()), (8, 0), "{policy:?}");
+        }
     }
 
     #[test]

@@ -1,0 +1,146 @@
+//! Which of a host's paths run: decided once, when the host starts committing
+//! (`Host::commit_until`), from its endpoints and adapter and the `[engine]` switches.
+//!
+//! A host's routes (`docs/engine.md`): per cell (`Host::advance_slots`, one departure per turn
+//! of the batch loop); departures in runs (`Host::send_run`), a run of plain VCs being the
+//! adapter's committing pass (`Adapter::commit_plain`); committing (`Host::advance_committing`,
+//! `net/commit.rs`); one input read directly (`Host::advance_one_input`), middle cells taken in
+//! a tight loop; PDUs found whole by their cell count (`Host::advance_by_count`), the host's
+//! key skipping middle cells. Controlled VCs (shaping, rate or credit control), senders timing
+//! from transmission, captures, background sources and RM cells anywhere in the scenario close
+//! committing; taggers close the committing pass of a run; more than one VC or a background
+//! sink closes the count.
+
+use crate::net::EnginePaths;
+
+/// `HostPlan::runs`: runs cell by cell only.
+pub(super) const NO_RUNS: u32 = u32::MAX;
+/// `HostPlan::runs`: runs in one pass, of cells no endpoint counts.
+pub(super) const RUNS_PLAIN: u32 = u32::MAX - 1;
+
+/// What of a host decides its paths, read at set-up.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct HostParts {
+    /// Some VC is shaped, rate- or credit-controlled (its cells wait for their own times).
+    pub controlled: bool,
+    /// Some sender times from transmission completion (it reads each frame's last slot).
+    pub timing_on_tx: bool,
+    /// The output channel is captured (records per cell in time order).
+    pub captured: bool,
+    /// Some VC's frames are tagged by the adapter (decided at a frame's first slot).
+    pub tagging: bool,
+    /// Some adapter of the scenario sends RM cells (a destination returns them ahead of its
+    /// queued cells).
+    pub rm_cells: bool,
+    /// Background sources send here (their bounded queues free room at each departure).
+    pub background: bool,
+    /// The one endpoint that sends, if it is a background source (its index).
+    pub lone_source: Option<u32>,
+    /// One VC crosses the host.
+    pub one_vc: bool,
+    /// Background sinks end here (they count every cell).
+    pub sinks: bool,
+}
+
+/// The paths open at a host.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct HostPlan {
+    /// Departures are committed (`commit_end` is the run's end).
+    pub commit: bool,
+    /// PDUs found whole by their count (`Host::advance_by_count`).
+    pub whole_by_count: bool,
+    /// Middle cells skipped in the key (with `whole_by_count`).
+    pub skip_middle: bool,
+    /// How a run of departures goes: `NO_RUNS` (cell by cell), `RUNS_PLAIN` (the adapter's
+    /// committing pass), or the index of the lone background source whose queue counts them.
+    pub runs: u32,
+}
+
+impl Default for HostPlan {
+    fn default() -> Self {
+        HostPlan { commit: false, whole_by_count: false, skip_middle: false, runs: NO_RUNS }
+    }
+}
+
+impl HostPlan {
+    /// The paths of a host with `parts`, committing up to a run's end if `commit` (the
+    /// schedule lets it) and `[engine] commit` is on, with the switches `paths`.
+    pub fn choose(parts: &HostParts, commit: bool, paths: EnginePaths) -> HostPlan {
+        // Tagging decides at a frame's first slot, which a committed frame knows
+        // (`Adapter::commit_frame`): a tagging adapter may commit.
+        let committable = !parts.controlled && !parts.timing_on_tx && !parts.captured;
+        // What a departure does besides its transmit: nothing for these (see `send_cell`).
+        let plain_departures = committable && !parts.tagging;
+        let commit = commit && paths.commit && committable && !parts.rm_cells && !parts.background;
+        let whole_by_count = paths.whole_by_count && commit && parts.one_vc && !parts.sinks;
+        // A background source's queue frees a cell at each departure: in a run it frees the
+        // run's cells, if they are all its own (no other endpoint here sends).
+        let runs = match (plain_departures && paths.run_pass, parts.background, parts.lone_source) {
+            (false, _, _) => NO_RUNS,
+            (true, false, _) => RUNS_PLAIN,
+            (true, true, Some(i)) => i,
+            (true, true, None) => NO_RUNS,
+        };
+        HostPlan { commit, whole_by_count, skip_middle: whole_by_count && paths.skip_middle, runs }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_part_and_switch_closes_its_paths() {
+        let tcp = HostParts {
+            controlled: false,
+            timing_on_tx: false,
+            captured: false,
+            tagging: false,
+            rm_cells: false,
+            background: false,
+            lone_source: None,
+            one_vc: true,
+            sinks: false,
+        };
+        let all = HostPlan { commit: true, whole_by_count: true, skip_middle: true, runs: RUNS_PLAIN };
+        assert_eq!(HostPlan::choose(&tcp, true, EnginePaths::ALL), all);
+        assert_eq!(
+            HostPlan::choose(&tcp, false, EnginePaths::ALL),
+            HostPlan { runs: RUNS_PLAIN, ..Default::default() }
+        );
+        let with = |f: &dyn Fn(&mut HostParts)| {
+            let mut p = tcp;
+            f(&mut p);
+            HostPlan::choose(&p, true, EnginePaths::ALL)
+        };
+        for f in [
+            &(|p: &mut HostParts| p.controlled = true) as &dyn Fn(&mut HostParts),
+            &|p: &mut HostParts| p.timing_on_tx = true,
+            &|p: &mut HostParts| p.captured = true,
+        ] {
+            assert_eq!(with(f), HostPlan::default());
+        }
+        assert_eq!(with(&|p| p.tagging = true), HostPlan { runs: NO_RUNS, ..all });
+        assert_eq!(with(&|p| p.rm_cells = true), HostPlan { runs: RUNS_PLAIN, ..Default::default() });
+        assert_eq!(
+            with(&|p| p.one_vc = false),
+            HostPlan { whole_by_count: false, skip_middle: false, ..all }
+        );
+        assert_eq!(with(&|p| p.sinks = true), HostPlan { whole_by_count: false, skip_middle: false, ..all });
+        let source = with(&|p| (p.background, p.lone_source) = (true, Some(3)));
+        assert_eq!(source, HostPlan { runs: 3, ..Default::default() });
+        assert_eq!(with(&|p| p.background = true).runs, NO_RUNS, "other senders beside the source");
+        let off = |name: &str| {
+            let mut paths = EnginePaths::ALL;
+            *paths.get_mut(name).expect("a switch") = false;
+            HostPlan::choose(&tcp, true, paths)
+        };
+        assert_eq!(off("commit"), HostPlan { runs: RUNS_PLAIN, ..Default::default() });
+        assert_eq!(off("whole_by_count"), HostPlan { whole_by_count: false, skip_middle: false, ..all });
+        assert_eq!(off("skip_middle"), HostPlan { skip_middle: false, ..all });
+        assert_eq!(off("run_pass"), HostPlan { runs: NO_RUNS, ..all });
+        for name in ["plain_port", "train", "busy_pass", "send_runs", "input_marks"] {
+            assert_eq!(off(name), all, "{name} is not chosen here");
+        }
+    }
+}

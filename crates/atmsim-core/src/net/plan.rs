@@ -1,0 +1,184 @@
+//! Which fast paths the engine may take: the `[engine]` switches, one per path.
+//!
+//! Every fast path computes exactly what the per-cell reference computes (the same cells in
+//! the same slots, the same counters, the same event counts); each is only faster where it
+//! applies. Each can be turned off alone (`[engine] <name> = false`), so that a path can be
+//! tested on its own and a difference bisected to one path. A switch never opens a path: a path
+//! runs where it is on *and* where the component's plan (`port/plan.rs`, `host/plan.rs`, and the
+//! horizons of `sim.rs`) finds it applies. All on is the default and the fastest engine; all off
+//! under `schedule = "reference"` is the per-cell yardstick (`docs/engine.md`).
+
+/// Declares [`EnginePaths`] and its list of names from one list, so that the two cannot drift
+/// apart (the scenario's `[engine]` table is checked against the same list, `scenario/spec.rs`).
+macro_rules! engine_paths {
+    ($($(#[doc = $doc:literal])* $name:ident,)*) => {
+        /// The fast paths the engine may take (`[engine]` switches; all on by default). Read at
+        /// set-up only, by the plans that choose each component's paths.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub struct EnginePaths {
+            $($(#[doc = $doc])* pub $name: bool,)*
+        }
+
+        impl EnginePaths {
+            /// Every path allowed (the default engine).
+            pub const ALL: EnginePaths = EnginePaths { $($name: true,)* };
+            /// No fast path allowed.
+            pub const NONE: EnginePaths = EnginePaths { $($name: false,)* };
+            /// The switches' names, as the `[engine]` table spells them.
+            pub const NAMES: &'static [&'static str] = &[$(stringify!($name),)*];
+
+            /// The switch called `name` (`None`: there is none).
+            pub fn get_mut(&mut self, name: &str) -> Option<&mut bool> {
+                match name {
+                    $(stringify!($name) => Some(&mut self.$name),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+engine_paths! {
+    /// Committed departures (`net/commit.rs`): a FIFO port or a plain host adapter sends each
+    /// cell when it is queued (its slot is fixed then), keyed ports included. Off: every
+    /// departure is an event at its slot, and so every path below that needs it is closed
+    /// (`plain_port` and the passes, `whole_by_count`, `skip_middle`).
+    commit,
+    /// A committing port with none of its optional parts on takes its arrivals through
+    /// `Port::enqueue_plain` / `process_plain` (`net/port/mod.rs`). Off: `Port::enqueue`.
+    plain_port,
+    /// Frame trains (`net/port/train.rs`): one VC's cells at an idle one-input port in a pass.
+    train,
+    /// Busy passes (`net/port/busy.rs`): one input's run of a VC's cells at a busy port.
+    busy_pass,
+    /// Interleaved passes (`net/port/interleave.rs`): several inputs' cells in merge order
+    /// from a tie on.
+    interleave,
+    /// Paired passes (`net/port/interleave.rs`): two inputs alternating at distinct instants.
+    paired_pass,
+    /// A host sends the cells due before its next arrival or timer as one run
+    /// (`Host::send_run`). Off: one turn of the batch loop per departure.
+    send_runs,
+    /// A run of a host with plain VCs only is the adapter's committing pass
+    /// (`Adapter::commit_plain`). Off: cell by cell within the run.
+    run_pass,
+    /// A committing one-VC host without sinks finds its PDUs whole by their cell count
+    /// (`Host::advance_by_count`). Off: `Host::advance_one_input`.
+    whole_by_count,
+    /// Such a host skips middle cells in its key (`net/mod.rs`, `work_at`). Off: it is keyed
+    /// at every cell.
+    skip_middle,
+    /// A component with one input, from a port, runs up to that port's next unsent slot
+    /// (`sim/horizon.rs`, gates).
+    one_input_gate,
+    /// What reaches a component only through a port is floored by that port's next unsent
+    /// slot (`sim/horizon.rs`, levels).
+    horizon_levels,
+    /// A component with several inputs reads only those marked as holding cells
+    /// (`net/merge.rs`, `InputMarks`). Off: every input at each batch.
+    input_marks,
+}
+
+/// How the simulator schedules components, chosen at set-up (`Sim::new`): the schedule and the
+/// horizons' refinements, each component's own paths being its plan's (`port/plan.rs`,
+/// `host/plan.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SchedulePlan {
+    /// Look upstream to run further ahead (`sim/horizon.rs`), and let components commit their
+    /// departures (`net/commit.rs`; each decides by its plan).
+    pub refine: bool,
+    /// Ports commit but keep their departures in their keys (`Port::commit_keyed_until`): the
+    /// schedule stays the plain one.
+    pub keyed: bool,
+    /// One-input components gated by their port's next unsent slot (with `refine`).
+    pub gates: bool,
+    /// Horizons floored by ports farther up (with `refine`).
+    pub levels: bool,
+    /// Components with several inputs read only the marked ones.
+    pub marks: bool,
+}
+
+impl SchedulePlan {
+    /// The schedule of a scenario: `reference` (`[engine] schedule = "reference"`: the plain
+    /// lookahead only), `level_logs` (adaptive-shaping level logs, whose readers see the
+    /// writer's band as of how far the schedule has run it: the plain schedule, ports keyed),
+    /// with the switches `paths`.
+    pub fn choose(reference: bool, level_logs: bool, paths: EnginePaths) -> SchedulePlan {
+        let refine = !level_logs && !reference;
+        SchedulePlan {
+            refine,
+            keyed: level_logs && !reference,
+            gates: refine && paths.one_input_gate,
+            levels: refine && paths.horizon_levels,
+            marks: paths.input_marks,
+        }
+    }
+}
+
+impl EnginePaths {
+    /// Every path but the port's passes (trains, busy, interleaved, paired): the yardstick of
+    /// their unit tests.
+    #[cfg(test)]
+    pub const WITHOUT_PASSES: EnginePaths = EnginePaths {
+        train: false,
+        busy_pass: false,
+        interleave: false,
+        paired_pass: false,
+        ..EnginePaths::ALL
+    };
+}
+
+impl Default for EnginePaths {
+    fn default() -> Self {
+        EnginePaths::ALL
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_is_one_switch() {
+        let mut seen = std::collections::HashSet::new();
+        for &name in EnginePaths::NAMES {
+            assert!(seen.insert(name), "{name} twice");
+            let mut p = EnginePaths::ALL;
+            *p.get_mut(name).expect("a switch") = false;
+            assert_ne!(p, EnginePaths::ALL, "{name} is a field");
+            // Each name turns off one field: turned back on, all are on again.
+            *p.get_mut(name).expect("a switch") = true;
+            assert_eq!(p, EnginePaths::ALL);
+        }
+        let mut none = EnginePaths::ALL;
+        for &name in EnginePaths::NAMES {
+            *none.get_mut(name).expect("a switch") = false;
+        }
+        assert_eq!(none, EnginePaths::NONE, "the names cover every field");
+        let mut p = EnginePaths::ALL;
+        assert!(p.get_mut("schedule").is_none(), "the schedule is not a switch");
+    }
+
+    #[test]
+    fn the_schedule_plan_follows_the_schedule_and_its_switches() {
+        let all = SchedulePlan { refine: true, keyed: false, gates: true, levels: true, marks: true };
+        assert_eq!(SchedulePlan::choose(false, false, EnginePaths::ALL), all);
+        let plain = SchedulePlan { refine: false, keyed: false, gates: false, levels: false, marks: true };
+        assert_eq!(SchedulePlan::choose(true, false, EnginePaths::ALL), plain);
+        assert_eq!(SchedulePlan::choose(true, true, EnginePaths::ALL), plain);
+        assert_eq!(
+            SchedulePlan::choose(false, true, EnginePaths::ALL),
+            SchedulePlan { keyed: true, ..plain }
+        );
+        let off = |name: &str| {
+            let mut p = EnginePaths::ALL;
+            *p.get_mut(name).expect("a switch") = false;
+            SchedulePlan::choose(false, false, p)
+        };
+        assert_eq!(off("one_input_gate"), SchedulePlan { gates: false, ..all });
+        assert_eq!(off("horizon_levels"), SchedulePlan { levels: false, ..all });
+        assert_eq!(off("input_marks"), SchedulePlan { marks: false, ..all });
+        // Committing is each component's choice (its plan reads `commit`).
+        assert_eq!(off("commit"), all);
+    }
+}

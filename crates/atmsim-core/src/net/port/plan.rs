@@ -1,0 +1,210 @@
+//! Which of a switch port's paths run: decided once, when the port starts committing
+//! (`Port::commit_until`), from its optional parts, its policy's facts and the `[engine]`
+//! switches, and read by the batch loop and the passes as plain bits.
+//!
+//! A port has these routes for a cell (`docs/engine.md`):
+//!
+//! - per cell (`Port::process`, `Port::enqueue`): every part, every policy, every scheduler;
+//! - committing (`Port::process_committing`): a FIFO transmitter sends a cell when it is queued,
+//!   its slot being fixed then (`net/commit.rs`), keyed or not;
+//! - plain (`Port::process_plain`, `Port::enqueue_plain`): committing with no part that acts per
+//!   cell, so an arrival meets only the frame state machine, the policy and the buffer limit;
+//!   count-only (`CommittedRun`) where the policy reads no per-VC occupancy or there is one class;
+//! - the passes of a count-only plain port without a slot grid: frame trains (`train.rs`), busy
+//!   passes (`busy.rs`), interleaved and paired passes (`interleave.rs`).
+//!
+//! Each optional part closes what it must, here and nowhere else: a scheduler other than FIFO,
+//! own buffers (priority, FCVC), flow-control hooks (unless keyed and credit-free), frame
+//! merging, a trace or a capture close committing; UPC (either kind), faults and per-VC arrival
+//! counts close the plain path; a slot grid (a slotted switch) or a zero buffer close the passes.
+//! A new per-cell mechanism declares itself in [`PortParts`] and closes the paths that would
+//! skip it; a new policy states its facts in `accept/` (`Policy::facts`).
+
+use crate::accept::PolicyFacts;
+use crate::net::EnginePaths;
+
+/// What of a port decides its paths, read at set-up.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct PortParts {
+    /// The queue serves in arrival order (FIFO; Virtual Spacing over one VC is built as one).
+    pub fifo: bool,
+    /// Some VC has a buffer of its own (a priority port's guaranteed class, FCVC).
+    pub own_buffers: bool,
+    /// Flow-control hooks act at arrivals or departures (EFCI, a published level, fair-share
+    /// metering, FCVC counting or gating).
+    pub hooks: bool,
+    /// Among them, credit hooks (FCVC), which act at each departure.
+    pub credit: bool,
+    /// Frames are held until complete (merging VCs).
+    pub merging: bool,
+    /// `[trace]` samples the port, or counts its arrivals per VC.
+    pub traced: bool,
+    pub arrival_counts: bool,
+    /// The output channel is captured (records per cell in time order).
+    pub captured: bool,
+    /// UPC of either kind (F-GCRA tagging, cell GCRA) polices some VC here.
+    pub upc: bool,
+    /// Faults drop frames here.
+    pub faults: bool,
+    /// Arrivals count from the next boundary of the port's slot grid (a slotted switch).
+    pub slotted: bool,
+    /// One accounting class (its occupancy is the port's).
+    pub one_class: bool,
+    /// A buffer of at least one cell.
+    pub buffer: bool,
+    pub policy: PolicyFacts,
+}
+
+/// The paths open at a port (all closed: the per-cell path only).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct PortPlan {
+    /// Departures are committed (`commit_end` is the run's end).
+    pub commit: bool,
+    /// Committed under a schedule that must stay the per-cell path's: the key keeps the
+    /// earliest committed departure (`Port::commit_keyed_until`).
+    pub keyed: bool,
+    /// Arrivals by `enqueue_plain`.
+    pub plain: bool,
+    /// Committed departures only counted (`CommittedRun`), the policy handed the port's
+    /// occupancy as the class's.
+    pub count_only: bool,
+    /// Frame trains, busy, interleaved and paired passes.
+    pub train: bool,
+    pub busy: bool,
+    pub interleave: bool,
+    pub paired: bool,
+}
+
+impl PortPlan {
+    /// The paths of a port with `parts`, committing up to a run's end if `commit` (the
+    /// schedule lets it: not the reference schedule) and `[engine] commit` is on, `keyed` if
+    /// it must keep the per-cell path's key, with the switches `paths`.
+    pub fn choose(parts: &PortParts, commit: bool, keyed: bool, paths: EnginePaths) -> PortPlan {
+        // Credit hooks act at each departure (a credit cell, a gated pop): never committed.
+        // Other hooks act at arrivals or can be logged at retirement: committed when keyed.
+        let hooks = parts.hooks && (parts.credit || !keyed);
+        let committable =
+            parts.fifo && !parts.own_buffers && !hooks && !parts.merging && !parts.traced && !parts.captured;
+        let commit = commit && paths.commit && committable;
+        let plain = paths.plain_port && commit && !parts.upc && !parts.faults && !parts.arrival_counts;
+        // A published level moves at each departure: the ring keeps every slot for `retire`.
+        let count_only = commit && (!parts.policy.reads_vc_occupancy || parts.one_class) && !parts.hooks;
+        let passes = plain && count_only && !parts.slotted && parts.buffer;
+        PortPlan {
+            commit,
+            keyed: keyed && commit,
+            plain,
+            count_only,
+            train: passes && paths.train,
+            busy: passes && paths.busy_pass,
+            interleave: passes && paths.interleave,
+            paired: passes && paths.paired_pass,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::accept::Policy;
+
+    fn plain_parts() -> PortParts {
+        PortParts {
+            fifo: true,
+            own_buffers: false,
+            hooks: false,
+            credit: false,
+            merging: false,
+            traced: false,
+            arrival_counts: false,
+            captured: false,
+            upc: false,
+            faults: false,
+            slotted: false,
+            one_class: false,
+            buffer: true,
+            policy: Policy::Epd { threshold: 10 }.facts(),
+        }
+    }
+
+    #[test]
+    fn each_part_and_switch_closes_its_paths() {
+        let all = PortPlan::choose(&plain_parts(), true, false, EnginePaths::ALL);
+        assert_eq!(
+            all,
+            PortPlan {
+                commit: true,
+                keyed: false,
+                plain: true,
+                count_only: true,
+                train: true,
+                busy: true,
+                interleave: true,
+                paired: true
+            }
+        );
+        let with = |f: &dyn Fn(&mut PortParts)| {
+            let mut p = plain_parts();
+            f(&mut p);
+            PortPlan::choose(&p, true, false, EnginePaths::ALL)
+        };
+        // Parts that close committing.
+        for (name, part) in [
+            ("scheduler", &(|p: &mut PortParts| p.fifo = false) as &dyn Fn(&mut PortParts)),
+            ("own buffers", &|p: &mut PortParts| p.own_buffers = true),
+            ("hooks", &|p: &mut PortParts| p.hooks = true),
+            ("merging", &|p: &mut PortParts| p.merging = true),
+            ("trace", &|p: &mut PortParts| p.traced = true),
+            ("capture", &|p: &mut PortParts| p.captured = true),
+        ] {
+            assert_eq!(with(part), PortPlan::default(), "{name}");
+        }
+        // Parts that close the plain path (and so the passes).
+        for part in [
+            &(|p: &mut PortParts| p.upc = true) as &dyn Fn(&mut PortParts),
+            &|p: &mut PortParts| p.faults = true,
+            &|p: &mut PortParts| p.arrival_counts = true,
+        ] {
+            let plan = with(part);
+            assert!(
+                plan.commit && plan.count_only && !plan.plain && !plan.train && !plan.busy && !plan.paired
+            );
+        }
+        let slotted = with(&|p| p.slotted = true);
+        assert!(slotted.plain && !slotted.train && !slotted.busy && !slotted.interleave && !slotted.paired);
+        // A policy reading per-VC occupancy counts only at a port of one class.
+        assert!(!with(&|p| p.policy = Policy::Fba { r: 1, z: 0.5 }.facts()).count_only);
+        assert!(
+            with(&|p| {
+                p.policy = Policy::Fba { r: 1, z: 0.5 }.facts();
+                p.one_class = true;
+            })
+            .train
+        );
+        // Keyed: hooks other than credit commit, never counting only; credit hooks never.
+        let keyed = |credit| {
+            let mut p = plain_parts();
+            (p.hooks, p.credit) = (true, credit);
+            PortPlan::choose(&p, true, true, EnginePaths::ALL)
+        };
+        assert!(keyed(false).keyed && keyed(false).plain && !keyed(false).count_only);
+        assert_eq!(keyed(true), PortPlan::default());
+        // Not committing (the reference schedule): nothing opens.
+        assert_eq!(PortPlan::choose(&plain_parts(), false, false, EnginePaths::ALL), PortPlan::default());
+        // Each switch closes its own path and what needs it, nothing else.
+        let off = |name: &str| {
+            let mut paths = EnginePaths::ALL;
+            *paths.get_mut(name).expect("a switch") = false;
+            PortPlan::choose(&plain_parts(), true, false, paths)
+        };
+        assert_eq!(off("plain_port"), PortPlan { commit: true, count_only: true, ..PortPlan::default() });
+        assert_eq!(off("train"), PortPlan { train: false, ..all });
+        assert_eq!(off("busy_pass"), PortPlan { busy: false, ..all });
+        assert_eq!(off("interleave"), PortPlan { interleave: false, ..all });
+        assert_eq!(off("paired_pass"), PortPlan { paired: false, ..all });
+        assert_eq!(off("commit"), PortPlan::default());
+        for name in ["send_runs", "run_pass", "whole_by_count", "skip_middle", "one_input_gate"] {
+            assert_eq!(off(name), all, "{name} is not the port's");
+        }
+    }
+}
