@@ -51,6 +51,7 @@ LABELS: Dict[str, str] = {
     "sum_r_i": r"Total allocation $\sum R_i$ (cells)",
     "threshold_octets": "Drop at cwnd (octets)",
     "paper_eq1_mbps": "Paper's equation 1 (Mb/s)",
+    "eq1_at_threshold_mbps": "Equations 1-2 at the drop threshold (Mb/s)",
     "preset": "TCP variant",
     "reserved_bps": "Reserved bandwidth (Mb/s)",
     # what a study measures
