@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, 
 
 from ..literals import value_of
 from ..plan import Point
+from ..plots import save
 from ..store import Store
 from ..sweeps import execute
 from ..tables import summarize
@@ -550,10 +551,7 @@ def figure(m: Morris, path: Path, assumptions: Sequence[Assumption] = ()) -> Lis
         fontsize=9,
     )
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    files = [path.with_suffix(".png"), path.with_suffix(".svg")]
-    for f in files:
-        fig.savefig(f, dpi=110)
+    files = save(fig, path)
     plt.close(fig)
     return files
 

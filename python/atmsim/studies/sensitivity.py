@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, ca
 from ..figure_style import bounded
 from ..literals import value_of
 from ..plan import Point
+from ..plots import save
 from ..store import Store
 from ..sweeps import execute
 from ..tables import summarize
@@ -725,9 +726,6 @@ def tornado(
     fig.legend(handles, names, loc="upper right", fontsize=7)
     fig.suptitle(title, fontsize=9)
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    files = [path.with_suffix(".png"), path.with_suffix(".svg")]
-    for f in files:
-        fig.savefig(f, dpi=110)
+    files = save(fig, path)
     plt.close(fig)
     return files
