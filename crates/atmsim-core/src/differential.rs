@@ -175,14 +175,14 @@ impl std::fmt::Display for Mismatch {
     }
 }
 
-/// Run `text` under the reference and under each of `settings` (to `end` if given) and return
-/// every setting whose report differs, with its first differing field. An error if the
-/// scenario does not load.
+/// Run `text` under the reference and under each of `settings` (to `end` if given): the
+/// reference's report and every setting whose report differs, with its first differing field.
+/// An error if the scenario does not load.
 pub fn compare_with_reference(
     text: &str,
     settings: &[String],
     end: Option<Time>,
-) -> Result<Vec<Mismatch>, ScenarioError> {
+) -> Result<(Value, Vec<Mismatch>), ScenarioError> {
     let reference = run_setting(text, &reference_setting(), end)?;
     let mut out = Vec::new();
     for s in settings {
@@ -191,7 +191,7 @@ pub fn compare_with_reference(
             out.push(Mismatch { setting: s.clone(), difference });
         }
     }
-    Ok(out)
+    Ok((reference, out))
 }
 
 #[cfg(test)]
@@ -226,6 +226,6 @@ mod tests {
         for s in engine_settings().iter().chain([&reference_setting()]) {
             scenario::load(text, &overrides(s), None).unwrap_or_else(|e| panic!("`{s}`: {e}"));
         }
-        assert!(compare_with_reference(text, &engine_settings(), None).unwrap().is_empty());
+        assert!(compare_with_reference(text, &engine_settings(), None).unwrap().1.is_empty());
     }
 }

@@ -1436,7 +1436,7 @@ fn fast_paths_give_the_reference_report_on_random_scenarios() {
             h.finish().is_multiple_of(every)
         };
         let these = if all { &settings[..] } else { &settings[..1] };
-        let mismatches = compare_with_reference(&text, these, None)
+        let (_, mismatches) = compare_with_reference(&text, these, None)
             .map_err(|e| TestCaseError::fail(format!("the generator wrote an invalid scenario: {e}")))?;
         if verbose {
             // One line per case: its time (all runs), kind, and the reference's event count.
