@@ -144,6 +144,9 @@ impl Policy {
 
 #[derive(Debug, Clone)]
 struct Conn {
+    /// Use the hosts of an earlier connection (`k % i`), the other way round if `true`: hosts
+    /// with several endpoints, senders that also receive.
+    share: Option<(u8, bool)>,
     src: u8,
     dst: u8,
     access: Link,
@@ -562,6 +565,7 @@ fn conn() -> impl Strategy<Value = Conn> {
                 1 => (pick(&[500u32, 2500]), pick(&[1e6f64, 2.5e6, 20e6])).prop_map(|(b, r)| App::Messages(b, r)),
             ],
             maybe(0.5, tcp(true)),
+            maybe(0.25, (any::<u8>(), any::<bool>())),
         ),
         (
             maybe(
@@ -605,9 +609,10 @@ fn conn() -> impl Strategy<Value = Conn> {
     )
         .prop_map(
             |(
-                (src, dst, access, egress, start_us, app, tcp),
+                (src, dst, access, egress, start_us, app, tcp, share),
                 (gfr, vc, vc_threshold, vc_weight, guaranteed, control, fcvc, upc),
             )| Conn {
+                share,
                 src,
                 dst,
                 access,
@@ -1093,10 +1098,25 @@ impl Scenario {
             adj[b].push(a);
             g.trunks[j % g.trunks.len()].write(out, &sw(a), &sw(b));
         }
-        // Connections: own hosts at both ends.
+        // Connections: own hosts at both ends, or an earlier one's.
         let mut routes: Vec<Vec<String>> = Vec::new();
         let mut hosts: Vec<(String, usize)> = Vec::new();
+        // The cell rates of each connection's first and last links.
+        let mut rates: Vec<(f64, f64)> = Vec::new();
         for (i, c) in g.conns.iter().enumerate() {
+            if let (Some((k, back)), true) = (c.share, i > 0) {
+                let j = k as usize % i;
+                let mut route = routes[j].clone();
+                let (mut first, mut last) = rates[j];
+                if back {
+                    route.reverse();
+                    (first, last) = (last, first);
+                }
+                rates.push((first, last));
+                routes.push(route);
+                continue;
+            }
+            rates.push((c.access.cells_per_s(), c.egress.cells_per_s()));
             let (a, b) = (c.src as usize % n, c.dst as usize % n);
             let (ha, hb) = (format!("a{i}"), format!("b{i}"));
             writeln!(
@@ -1200,7 +1220,7 @@ impl Scenario {
             if let Some(t) = &c.tcp {
                 writeln!(out, "tcp = {}", t.inline()).unwrap();
             }
-            let access = c.access.cells_per_s();
+            let access = rates[i].0;
             let mut threshold = c.vc_threshold;
             if let Some(gfr) = &c.gfr {
                 let mcr = f64::from(gfr.mcr).min(access.floor());
@@ -1348,6 +1368,8 @@ fn generated_scenarios_load() {
     let features = [
         "[n_source]",
         "[[node]]",
+        // A connection from an earlier one's receiving host (shared hosts, the other way round).
+        "route = [\"b",
         "\"tail_drop\"",
         "\"ppd\"",
         "\"epd\"",
