@@ -6,15 +6,22 @@
 //! networks included), and run as written when its estimated events fit `EVENT_BUDGET` (long
 //! runs included), else for the share of its duration that fits. The fuzzer thereby also tests
 //! the estimate: an input it underestimates shows up as a timeout or an out-of-memory report.
+//!
+//! Each input that runs is run under the per-cell reference and under every engine setting
+//! (`atmsim_core::differential`, the differential suite's comparison): a report that differs
+//! from the reference's in any field, events included, is a crash naming the setting and the
+//! first differing field. The event budget covers all of an input's runs together.
 
 #![no_main]
 
+use atmsim_core::differential::{compare_with_reference, engine_settings};
 use atmsim_core::estimate::estimate;
 use atmsim_core::scenario;
 use atmsim_core::time::{from_secs_f64, Time};
 use libfuzzer_sys::fuzz_target;
 
-/// Events one input may cost: about a second of a release build, ten under AddressSanitizer.
+/// Events one input may cost, over all its runs: about a second of a release build, ten under
+/// AddressSanitizer.
 const EVENT_BUDGET: f64 = 5.0e6;
 /// Estimated peak memory one input may take (the estimate counts 24 MB of process base).
 const MEMORY_BUDGET: f64 = 768.0e6;
@@ -32,13 +39,18 @@ fuzz_target!(|data: &[u8]| {
     if cost.memory_bytes > MEMORY_BUDGET {
         return;
     }
-    let share = (EVENT_BUDGET / cost.events.max(1.0)).min(1.0);
+    let settings = engine_settings();
+    let runs = 1.0 + settings.len() as f64;
+    let share = (EVENT_BUDGET / runs / cost.events.max(1.0)).min(1.0);
     let fastest = model.links.iter().map(|l| l.period.cells_per_s()).fold(0.0, f64::max);
     let end: Time = ((model.duration as f64 * share) as Time)
         .min(from_secs_f64(MAX_SLOTS / fastest))
         .max(1);
-    let mut built = scenario::build::build(model);
-    built.sim.run_until(end);
-    let r = atmsim_core::report::report(&built, 0.0);
-    assert!(r.summary.conservation.balanced, "cells not conserved: {:?}", r.summary.conservation);
+    drop(model);
+    let (r, mismatches) = compare_with_reference(text, &settings, Some(end)).expect("it loaded once");
+    if let Some(m) = mismatches.first() {
+        panic!("a fast path differs from the reference: {m}");
+    }
+    let c = &r["summary"]["conservation"];
+    assert_eq!(c["balanced"], true, "cells not conserved: {c}");
 });

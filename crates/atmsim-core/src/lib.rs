@@ -72,6 +72,8 @@ pub mod scenario;
 // directly (the TCP state machines, the built network): reachable, but not part of the API and
 // free to change; hidden from the documentation.
 #[doc(hidden)]
+pub mod differential;
+#[doc(hidden)]
 pub mod frame;
 #[doc(hidden)]
 pub mod net;

@@ -384,3 +384,17 @@ fn a_drifted_transmitter_keeps_its_own_exact_rate_for_the_whole_run() {
         r != 0.0 && r.abs() <= 5e-6 + 1e-15
     }));
 }
+
+/// `stagger_timers` spreads the sources' timer phases over one tick of the TCP the template
+/// runs: with `tcp = { preset = "tcp_fast" }` (10 ms timer) source i gets (i - 1) / N of 10 ms.
+/// (It took the tick of `ubr_plus`, 100 ms, and so rejected the scenario: "tick_phase_ms must be
+/// less than tick_ms"; found by the differential suite's generator.)
+#[test]
+fn staggered_timers_follow_the_tick_of_the_template_s_preset() {
+    let text = "[simulation]\nduration_s = 0.01\n[n_source]\nsources = 4\nconfig = \"LAN\"\n\
+                buffer_cells = 500\npolicy = \"tail_drop\"\nstagger_timers = true\ntcp = { preset = \"tcp_fast\" }\n";
+    let model = load(text, &[], None).unwrap_or_else(|e| panic!("{e}"));
+    let phases: Vec<u64> = model.conns.iter().map(|c| c.tcp.tick_phase).collect();
+    let ms = 1_000_000_000;
+    assert_eq!(phases, [0, 10 * ms / 4, 10 * ms / 2, 30 * ms / 4]);
+}

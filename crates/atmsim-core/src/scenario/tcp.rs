@@ -41,6 +41,17 @@ pub fn merge(base: &TcpSpec, over: &TcpSpec) -> TcpSpec {
     )
 }
 
+/// The configuration a preset sets (`None`: the default, `ubr_plus`).
+pub fn preset(p: Option<TcpPreset>) -> TcpConfig {
+    match p.unwrap_or(TcpPreset::UbrPlus) {
+        TcpPreset::UbrPlus => TcpConfig::ubr_plus(),
+        TcpPreset::TcpDefault => TcpConfig::tcp_default(),
+        TcpPreset::TcpFast => TcpConfig::tcp_fast(),
+        TcpPreset::TcpSack => TcpConfig::tcp_sack(),
+        TcpPreset::RenoClass => TcpConfig::reno_class(),
+    }
+}
+
 /// Range checks on one table as written (`path` is where it stands in the file).
 pub fn check_table(t: &TcpSpec, path: &str) -> Result<(), ScenarioError> {
     let c = Check(path);
@@ -77,13 +88,7 @@ pub fn check_table(t: &TcpSpec, path: &str) -> Result<(), ScenarioError> {
 
 /// The configuration a merged table describes, with the checks that involve several fields.
 pub fn resolve(t: &TcpSpec, path: &str) -> Result<TcpConfig, ScenarioError> {
-    let mut cfg = match t.preset.unwrap_or(TcpPreset::UbrPlus) {
-        TcpPreset::UbrPlus => TcpConfig::ubr_plus(),
-        TcpPreset::TcpDefault => TcpConfig::tcp_default(),
-        TcpPreset::TcpFast => TcpConfig::tcp_fast(),
-        TcpPreset::TcpSack => TcpConfig::tcp_sack(),
-        TcpPreset::RenoClass => TcpConfig::reno_class(),
-    };
+    let mut cfg = preset(t.preset);
     if let Some(v) = t.variant {
         cfg.variant = match v {
             VariantSpec::Tahoe => Variant::Tahoe,

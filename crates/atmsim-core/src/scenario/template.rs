@@ -23,7 +23,9 @@ pub fn expand(t: &NSourceSpec, spec: &mut ScenarioSpec) {
         LanWan::WAN => WAN_DELAY_US,
     });
     let rate = t.rate_bps.unwrap_or(OC3_BPS);
-    let preset_tick_ms = crate::tcp::TcpConfig::ubr_plus().tick as f64 / crate::time::PS_PER_MS as f64;
+    // The tick of the preset the user's table names (a timer phase must stay below it).
+    let preset = super::tcp::preset(t.tcp.as_ref().and_then(|x| x.preset));
+    let preset_tick_ms = preset.tick as f64 / crate::time::PS_PER_MS as f64;
     let tick_ms = t.tcp.as_ref().and_then(|x| x.tick_ms).unwrap_or(preset_tick_ms);
     let node = |name: String, kind| NodeSpec { name, kind };
     let link = |a: &str, b: &str| LinkSpec {
