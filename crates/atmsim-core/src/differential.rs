@@ -25,31 +25,26 @@ use crate::time::Time;
 
 /// The reference: the per-cell schedule, every fast path off.
 pub fn reference_setting() -> String {
-    let s = String::from("schedule = \"reference\"\n");
-    // ENGINE_SWITCHES (coordinator, when `scenario::ENGINE_SWITCHES` lands): turn every switch
-    // off in the reference too, e.g.
-    //     for k in crate::scenario::ENGINE_SWITCHES { s += &format!("{k} = false\n"); }
+    let mut s = String::from("schedule = \"reference\"\n");
+    for k in crate::scenario::ENGINE_SWITCHES {
+        s += &format!("{k} = false\n");
+    }
     s
 }
 
 /// The settings compared against [`reference_setting`], each the body of an `[engine]` table:
-/// the default (every fast path on, the lookahead schedule) and — once the engine has one
-/// boolean switch per fast path — each switch off alone and all of them off together.
+/// the default (every fast path on, the lookahead schedule), each switch of
+/// [`crate::scenario::ENGINE_SWITCHES`] off alone, and all of them off together.
 pub fn engine_settings() -> Vec<String> {
     // The schedule is named in every setting, so a scenario's own `[engine]` table (a fuzz
     // input's) cannot turn the fast paths off.
-    let settings = vec!["schedule = \"lookahead\"\n".to_string()];
-    // ---- ENGINE_SWITCHES: the one place to iterate `crate::scenario::ENGINE_SWITCHES` ----
-    // When the const exists (branch `engplan`), add here:
-    //     let mut settings = settings;
-    //     let switches = crate::scenario::ENGINE_SWITCHES;
-    //     for k in switches {
-    //         settings.push(format!("schedule = \"lookahead\"\n{k} = false\n"));
-    //     }
-    //     let all_off: String = switches.iter().map(|k| format!("{k} = false\n")).collect();
-    //     settings.push(format!("schedule = \"lookahead\"\n{all_off}"));
-    // and turn them all off in `reference_setting` as well.
-    // ---- end ENGINE_SWITCHES ----
+    let mut settings = vec!["schedule = \"lookahead\"\n".to_string()];
+    let switches = crate::scenario::ENGINE_SWITCHES;
+    for k in switches {
+        settings.push(format!("schedule = \"lookahead\"\n{k} = false\n"));
+    }
+    let all_off: String = switches.iter().map(|k| format!("{k} = false\n")).collect();
+    settings.push(format!("schedule = \"lookahead\"\n{all_off}"));
     settings
 }
 
