@@ -1,1 +1,1 @@
-"""Reproductions of the published studies (shared/papers): scenario grids plus published data."""
+"""Reproductions of the published studies (docs/references.md): scenario grids plus published data."""

@@ -291,10 +291,10 @@ def on_ports(path: str, kinds: Sequence[str]) -> Callable[[Mapping[str, Any], An
 
 
 def randomness_seam(phases_why: str = "", jitter: bool = True, stated: str = "") -> List[Assumption]:
-    """The settings of the project's randomness seam (COMMON.md) as assumptions: the links'
-    slot phases, their oscillators' rate error (when the engine has it) and the sources' start
-    jitter. Without `stated`, the value used for phases is what the installed engine does
-    ("random" once it has the setting, "aligned" before); an engine without the settings
+    """The settings of the project's randomness model (docs/scenario-format.md, `[simulation]`)
+    as assumptions: the links' slot phases, their oscillators' rate error (when the engine has
+    it) and the sources' start jitter. Without `stated`, the value used for phases is what the
+    installed engine does ("random" once it has the setting, "aligned" before); an engine without the settings
     rejects them, and the sensitivity run says so instead of sweeping. With `stated` (the
     quotation, and section or reference, of a paper or simulator that was phase-locked), the
     study's scenarios set `simulation.phases = "aligned"` (hence no drift) and the records say
@@ -310,7 +310,7 @@ def randomness_seam(phases_why: str = "", jitter: bool = True, stated: str = "")
             (phases_why + " " if phases_why else "")
             + "Stated: every link's slot grid and every host's timer ticks start at 0, as in the "
             "paper's simulator. The variant random (each grid and tick at its own random phase, "
-            "transmitters +-20 ppm off nominal, COMMON.md) is what a real network has, against "
+            "transmitters +-20 ppm off nominal) is what a real network has, against "
             "the paper's statement.",
             ["aligned", "random"],
             keys=["simulation.phases"],
@@ -322,7 +322,7 @@ def randomness_seam(phases_why: str = "", jitter: bool = True, stated: str = "")
             "slot phase of every link (simulation.phases)",
             "random" if engine_has_phases() else "aligned",
             (phases_why or "Not stated by the paper.") + " The project default is random: real "
-            "links are not phase-locked (COMMON.md). The value used is what the installed engine "
+            "links are not phase-locked. The value used is what the installed engine "
             "does.",
             ["aligned", "random"],
             keys=["simulation.phases"],

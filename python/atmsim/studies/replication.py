@@ -10,8 +10,9 @@ points and the study fails with a message naming them.
 
 Which elements are random is read from the scenario itself (`random_elements`), with the
 overrides of the run applied. `simulation.phases` defaults to "random" in an engine that has
-the setting (COMMON.md, the randomness seam); an engine without it (before branch `rand`)
-behaves as "aligned", which `engine_has_phases` finds out by asking the engine once.
+the setting (the randomness model: docs/scenario-format.md, `[simulation]`); an engine
+without it (before branch `rand`) behaves as "aligned", which `engine_has_phases` finds out
+by asking the engine once.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What Gerla, Pazos and Signore state in "Comparing ATM credit-based and rate-based controls for
-TCP sources" (the credit/rate study, shared/papers/001_4a2054dde61757cf.txt, printed out of
-order: its introduction is near the end of the file), for `atmsim reproduce gerla`.
+TCP sources" (the credit/rate study,
+UCLA, 1995), for `atmsim reproduce gerla`.
 
 Figures 3-6 are plots without printed values; only what the text states in numbers is compared.
 """

@@ -1,5 +1,5 @@
 """Published numbers of Goyal, Jain, Fahmy, Vandalore, "Providing Rate Guarantees to TCP over
-the ATM GFR Service" (`shared/papers/003_*.txt`), Tables 1-5.
+the ATM GFR Service" (Proc. IEEE LCN '98), Tables 1-5.
 
 Tables 1-3: 15 SACK TCPs, each its own VC, in 5 groups of 3 with equal per-VC thresholds r_i,
 one 48000-cell FIFO with the single-drop-per-crossing policy; 4 experiments (threshold

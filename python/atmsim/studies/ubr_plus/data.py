@@ -1,8 +1,8 @@
 """Published results of Goyal, Jain et al., "UBR+: improving performance of TCP over ATM-UBR
-service" (shared/papers/002_5b000e3c6ee54846.txt), Tables 1-6, transcribed by hand.
+service" (Proc. IEEE ICC '97), Tables 1-6, transcribed by hand.
 
 The tables keep the paper's row order and column layout so they can be checked line by line
-against the text. OCR damage repaired here (see shared/papers/README.md):
+against the text. Damage of the text extraction repaired here:
   * Table 1, 5-source WAN maximum queue: the table reads 99211, the text says 59211 and
     derives it (59211 cells = 2526336 bytes); 59211 is used.
   * decimal points lost by the OCR: 049 -> 0.49, 047 -> 0.47, 094 -> 0.94, 092 -> 0.92,
