@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import atmsim
-from atmsim.studies import registry
+from atmsim.studies import registry, replication
 from atmsim.studies.gfr_bonaventure import data, setups, text_runs
 from atmsim.studies.gfr_bonaventure import scenarios as net
 from atmsim.studies.gfr_bonaventure.study import (
@@ -278,7 +278,7 @@ def test_short_end_to_end(tmp_path):
         )
     finally:
         store.close()
-    assert report.runs == (3 + 3 + 2 + 2) * STUDY.runs
+    assert report.runs == (3 + 3 + 2 + 2) * replication.replications(STUDY.runs, quick=True)
     t5 = report.results.tables["5"]
     assert list(t5["mcr"]) == [20000, 100000, 180000]
     assert (t5["priv_goodput_bps"] > 0).all()
