@@ -4,6 +4,7 @@ the comparison tables, the agreement summary, the text tables and `--json`."""
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import pandas as pd
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from atmsim.scenario import Scenario
 from atmsim.studies import agreement, registry
 from atmsim.studies import comparators as C
-from atmsim.studies.registry import Compared, Experiment, PaperTable
+from atmsim.studies.registry import Compared, Experiment, PaperTable, Study
 from atmsim.studies.reproduce import _comparison
 from conftest import small_scenario
 
@@ -127,7 +128,7 @@ def test_comparison_table_has_comparator_agrees_and_distance():
         Experiment("T", {"k": 1}, sc, {"rto": 20.0, "eff": 0.9}, comparators={"rto": ">"}),
         Experiment("T", {"k": 2}, sc, {"rto": 20.0, "eff": 0.9}, comparators={"rto": ">"}),
     ]
-    frame = _comparison(_Study(), _points([(38.3, 0.904), (12.0, 0.95)]), exps)["T"]
+    frame = _comparison(cast(Study, _Study()), _points([(38.3, 0.904), (12.0, 0.95)]), exps)["T"]
     assert list(frame["comparator_rto"]) == [">", ">"] and list(frame["comparator_eff"]) == ["~", "~"]
     assert list(frame["agrees_rto"]) == [True, False]
     assert list(frame["diff_rto"]) == [0.0, pytest.approx(-8.0)]
@@ -193,7 +194,7 @@ def test_interval_is_cut_to_the_quantitys_bounds_and_few_runs_are_shown():
     runs = pd.DataFrame(
         {"point": [0, 0, 0], "run": [2, 0, 1], "m.fair": [0.82, 0.75, 0.80], "m.drops": [2.0, 0.0, 1.0]}
     )
-    frame = _comparison(_S(), points, exps, runs)["T"]
+    frame = _comparison(cast(Study, _S()), points, exps, runs)["T"]
     row = frame.iloc[0]
     assert (row["fairness_ci_low"], row["fairness_ci_high"]) == (0.0, 1.0)
     assert (row["drops_ci_low"], row["drops_ci_high"]) == (0.0, 5.3)
@@ -203,7 +204,7 @@ def test_interval_is_cut_to_the_quantitys_bounds_and_few_runs_are_shown():
     many = pd.DataFrame(
         {"point": [0] * 4, "run": [0, 1, 2, 3], "m.fair": [0.7, 0.8, 0.8, 0.9], "m.drops": [0.0] * 4}
     )
-    wide = _comparison(_S(), points, exps, many)["T"]
+    wide = _comparison(cast(Study, _S()), points, exps, many)["T"]
     assert "fairness_runs" not in wide and " ± " in text._cell(wide.iloc[0], "fairness")
 
 

@@ -9,7 +9,9 @@
 from __future__ import annotations
 
 import math
+from typing import Any, Dict, List
 
+import numpy as np
 import pandas as pd
 
 from atmsim import figure_style as style
@@ -17,8 +19,17 @@ from atmsim import plots
 from atmsim.studies.ajmone_marsan import figures as class_figures
 
 
-def _markers(fig) -> list:
+def _markers(fig) -> List[Any]:
     return [line.get_marker() for ax in fig.axes for line in ax.get_lines()]
+
+
+def _y(line: Any) -> List[float]:
+    """A line's y values as floats (matplotlib types them as any array-like)."""
+    return [float(v) for v in np.asarray(line.get_ydata(), dtype=float)]
+
+
+def _n(line: Any) -> int:
+    return int(np.asarray(line.get_xdata()).size)
 
 
 def test_goyal_ticks_name_experiment_and_group():
@@ -33,7 +44,7 @@ def test_goyal_ticks_name_experiment_and_group():
     assert plots._row_labels(ubr, ["config", "sources"]) == ["LAN 5", "WAN 15"]
 
 
-def _class_frame(bg: list, same: bool = True) -> pd.DataFrame:
+def _class_frame(bg: List[float], same: bool = True) -> pd.DataFrame:
     rows = []
     for shaping in ("none", "15"):
         for b in bg:
@@ -57,11 +68,11 @@ def test_class_coincident_series_stay_visible():
     )
     assert not single
     for ax in fig.axes[:2]:
-        series = [ln for ln in ax.get_lines() if len(ln.get_xdata()) == 3]
+        series = [ln for ln in ax.get_lines() if _n(ln) == 3]
         assert len(series) == 2
         a, b = series
         # The same values: told apart by marker and line style, hollow markers of two sizes.
-        assert list(a.get_ydata()) == list(b.get_ydata())
+        assert _y(a) == _y(b)
         assert (a.get_marker(), a.get_linestyle()) != (b.get_marker(), b.get_linestyle())
         assert a.get_markerfacecolor() == "none" and a.get_markersize() != b.get_markersize()
 
@@ -94,7 +105,7 @@ def test_class_stated_upper_bound_is_drawn_as_a_bound():
     assert stated and bounds == ["upper"]
     assert style.UPPER_MARKER in _markers(fig)
     marks = [ln for ln in fig.axes[0].get_lines() if ln.get_marker() == style.UPPER_MARKER]
-    assert any(list(ln.get_ydata()) == [0.5] for ln in marks)
+    assert any(_y(ln) == [0.5] for ln in marks)
     labels = fig.axes[0].get_legend_handles_labels()[1]
     assert style.BOUND_LEGEND["upper"] in labels
 
@@ -114,9 +125,7 @@ def test_comparator_column_draws_bounds_in_goodput_figures():
         {"buffer_cells": [1, 2, 3], "value": [0.55, 0.8, 0.5], "comparator": ["~", "<=", ">"]}
     )
     fig = plots.goodput_figure(points, "buffer_cells", metric="summary.efficiency", paper=paper)
-    by_marker = {
-        ln.get_marker(): list(ln.get_ydata()) for ln in fig.axes[0].get_lines() if len(ln.get_xdata())
-    }
+    by_marker: Dict[Any, List[float]] = {ln.get_marker(): _y(ln) for ln in fig.axes[0].get_lines() if _n(ln)}
     assert by_marker[style.PAPER_MARKER] == [0.55]
     assert by_marker[style.UPPER_MARKER] == [0.8] and by_marker[style.LOWER_MARKER] == [0.5]
     # Without comparators, every published value is a point, as before.

@@ -128,7 +128,7 @@ def test_gfr_reserved_ratio_is_goodput_over_the_reserved_rate():
     out = gfr_derive(runs)
     assert out.loc[0, "derived.priv_reserved_ratio"] == pytest.approx(0.9)
     assert out.loc[1, "derived.priv_reserved_ratio"] == pytest.approx(10e6 / net.reserved_bps(180000))
-    assert pd.isna(out.loc[2, "derived.priv_reserved_ratio"])  # UBR: no reservation
+    assert pd.isna(out["derived.priv_reserved_ratio"].iloc[2])  # UBR: no reservation
 
 
 # ---------------------------------------------------------------------------------------------
@@ -216,7 +216,7 @@ def test_class_derived_ratios():
     assert out.loc[0, "derived.goodput_ratio.tcp2_tcp1"] == pytest.approx(0.9)
     assert out.loc[0, "derived.goodput_min_max"] == pytest.approx(0.5)
     assert out.loc[0, "derived.efficiency_min_max"] == pytest.approx(0.5)
-    assert pd.isna(out.loc[1, "derived.goodput_ratio.tcp3_tcp1"])  # nothing delivered by tcp1
+    assert pd.isna(out["derived.goodput_ratio.tcp3_tcp1"].iloc[1])  # nothing delivered by tcp1
     assert "derived.goodput_min_max" in out.attrs["metrics"]
 
 

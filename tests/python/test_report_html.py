@@ -436,7 +436,7 @@ def test_morris_object_with_notes_and_factorial(tmp_path):
         ),
         notes=["simulation.seed fixed by --set: not varied"],
     )
-    rep.studies[0].morris = morris  # type: ignore[attr-defined]
+    rep.studies[0].morris = morris  # type: ignore[assignment]
     (tmp_path / "demo-study").mkdir(parents=True)
     (tmp_path / "demo-study" / "factorial.csv").write_text("a,b\n")
     html = report.html_page(rep, tmp_path)

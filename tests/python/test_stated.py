@@ -5,6 +5,7 @@ stated from assumed, and a stated condition kept sweepable lists its variants.""
 from __future__ import annotations
 
 import json
+from typing import Any, Dict
 
 import pytest
 import tomllib
@@ -16,8 +17,9 @@ from atmsim.studies.reproduce import assumptions_of, stated_of
 STUDIES = ["ubr-plus", "gfr-bonaventure", "gfr-goyal", "gerla", "ajmone-marsan"]
 
 
-def _simulation(text: str) -> dict:
-    return tomllib.loads(text).get("simulation", {})
+def _simulation(text: str) -> Dict[str, Any]:
+    simulation: Dict[str, Any] = tomllib.loads(text).get("simulation", {})
+    return simulation
 
 
 def test_ubr_plus_default_is_phase_locked_with_a_declared_tie_order():
@@ -174,6 +176,7 @@ def test_goyal_figure3_is_compared_with_the_papers_equation_1():
 
     # Equation 1 on the paper's own mean windows gives the values it prints beside them.
     for cwnd, printed in zip(data.FIGURE3_MEAN_CWND_BYTES[:3], data.FIGURE3_EQ1_MBPS[:3]):
+        assert cwnd is not None
         assert goyal.equation1_mbps(cwnd) == pytest.approx(printed, abs=0.05)
     # Equation 2: the linear phase from 62500 to 125000 octets averages about 3/4 of the top.
     assert goyal.equation2_cwnd(125000) == pytest.approx(0.75 * 125000, rel=0.01)

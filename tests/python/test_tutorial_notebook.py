@@ -31,10 +31,12 @@ def _code_cells(path: Path) -> List[str]:
 def _run_cell(source: str, namespace: Dict[str, Any], name: str) -> Any:
     """Execute a cell; return the value of its last line if that is an expression."""
     tree = ast.parse(source, filename=name)
-    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
-    exec(compile(tree, name, "exec"), namespace)
-    if last is None:
+    last = tree.body[-1] if tree.body else None
+    if not isinstance(last, ast.Expr):
+        exec(compile(tree, name, "exec"), namespace)
         return None
+    tree.body.pop()
+    exec(compile(tree, name, "exec"), namespace)
     return eval(compile(ast.Expression(last.value), name, "eval"), namespace)
 
 
