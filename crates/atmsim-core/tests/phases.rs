@@ -67,7 +67,11 @@ fn aligned_phases_reproduce_the_phase_locked_engine() {
         ("class-italy.toml", "0.5", [11106545, 262793280, 1530073, 0, 213]),
     ];
     for (file, dur, want) in recorded {
-        let r = run(&scenario(file), &[("simulation.duration_s", dur), ("simulation.phases", "\"aligned\"")]);
+        // The CLASS examples' slotted arrivals with a random tie order (that study's stated
+        // default since issue 27) are newer than the recording, which is of the ports without them.
+        let text =
+            scenario(file).replace("arrivals = \"slotted\"\n", "").replace("arbitration = \"random\"\n", "");
+        let r = run(&text, &[("simulation.duration_s", dur), ("simulation.phases", "\"aligned\"")]);
         assert_eq!(fingerprint(&r), want, "{file}");
     }
 }
