@@ -293,3 +293,21 @@ def test_short_end_to_end(tmp_path):
     # four goodput figures, the cwnd and queue traces of figure 6
     assert len(report.figures) == 4 + 2
     assert all(p.exists() for f in report.figures for p in f.files)
+
+
+def test_notes_print_goodputs_in_mb_per_s_as_the_tables_do():
+    import pandas as pd
+
+    from atmsim.studies.gfr_bonaventure.study import notes
+    from atmsim.studies.registry import StudyResults
+
+    st = next(s for s in data.STATEMENTS if s.column == "priv_goodput_bps" and s.figure == "5")
+    # Every column figure 5's statements read, 1.0 but the goodput.
+    columns = {s.column for s in data.STATEMENTS if s.figure == "5"}
+    row = {"mcr": st.mcr, **{f"{c}{end}": 1.0 for c in columns for end in ("", "_ci_low", "_ci_high")}}
+    row.update(priv_goodput_bps=16.5e6, priv_goodput_bps_ci_low=16.0e6, priv_goodput_bps_ci_high=17.0e6)
+    frame = pd.DataFrame([row])
+    results = StudyResults(tables={"5": frame}, points=pd.DataFrame())
+    line = next(n for n in notes(False, results) if n.startswith(f"figure 5, {st.preset}, MCR {st.mcr}"))
+    assert "atmsim 16.5 Mb/s (95 % CI 16..17)" in line, line
+    assert f"paper ~{st.value / 1e6:g} Mb/s" in line and "bit/s" not in line, line

@@ -446,10 +446,15 @@ def notes(quick: bool, results: StudyResults) -> List[str]:
         if not len(row):
             continue
         r = row.iloc[0]
+        # Goodputs in Mb/s, as the tables and figures print them.
+        scale, unit = (1e-6, " Mb/s") if st.column.endswith("_bps") else (1.0, "")
+        label = labels[st.column].replace("(bit/s)", "").strip() if unit else labels[st.column]
         out.append(
-            f"figure {st.figure}, {st.preset}, MCR {st.mcr}: {labels[st.column]} atmsim "
-            f"{_fmt(r[st.column])} (95 % CI {_fmt(r[st.column + '_ci_low'])}.."
-            f"{_fmt(r[st.column + '_ci_high'])}), paper {_stated(st.comparator, st.value)} "
+            f"figure {st.figure}, {st.preset}, MCR {st.mcr}: {label} atmsim "
+            f"{_fmt(scale * float(r[st.column]))}{unit} (95 % CI "
+            f"{_fmt(scale * float(r[st.column + '_ci_low']))}.."
+            f"{_fmt(scale * float(r[st.column + '_ci_high']))}), paper "
+            f"{_stated(st.comparator, scale * st.value)}{unit} "
             f'("{st.quote}"){_verdict(r.get("agrees_" + st.column))}'
         )
     retx = {t: _metric_mean(results, t, "derived.retx_segments_all") for t in ("5", "7")}
