@@ -226,3 +226,25 @@ def test_class_bounds_are_bounds():
     assert ("8-9", "efficiency_Ba-Pa", "<") in found and ("10-11", "efficiency_Ba-Pa", "<") in found
     fig4 = [e for e in study.experiments(False) if e.table == "4" and e.published.get("efficiency") == 0.5]
     assert fig4 and all(e.comparator("efficiency") == "~" for e in fig4)
+
+
+def test_a_table_of_many_metrics_gives_no_fragmentation_warning():
+    # CLASS tables compare dozens of per-flow metrics; each adds eight columns. pandas warned
+    # (PerformanceWarning) on every such table of `reproduce all --quick`.
+    import warnings
+
+    names = [f"g{i}" for i in range(40)]
+
+    class Wide:
+        name = "w"
+        tables = [PaperTable("W", "w", ["k"], [Compared(n, f"m.{n}", n) for n in names])]
+
+    sc = Scenario(small_scenario(buffer_cells=1000, policy="EPD"), "<t>")
+    exps = [Experiment("W", {"k": 1}, sc, dict.fromkeys(names, 0.5))]
+    points = pd.DataFrame(
+        [{"point": 0, "metric": f"m.{n}", "mean": 0.5, "ci_low": 0.4, "ci_high": 0.6} for n in names]
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", pd.errors.PerformanceWarning)
+        frame = _comparison(cast(Study, Wide()), points, exps)["W"]
+    assert list(frame["agrees_g39"]) == [True]

@@ -182,6 +182,9 @@ def _comparison(
             continue
         ranged = {c.name for c in spec.compared if (frame[f"comparator_{c.name}"] == "range").any()}
         for c in spec.compared:
+            # Consolidated per metric: a table with many compared metrics (CLASS's per-flow
+            # columns) would otherwise grow past pandas' fragmentation warning, which users saw.
+            frame = frame.copy()
             est = points[points["metric"] == c.metric].set_index("point")
             frame[c.name] = frame["point"].map(est["mean"])
             low = frame["point"].map(est["ci_low"])
