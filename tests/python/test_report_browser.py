@@ -66,8 +66,13 @@ def report(quick_report) -> Path:
 
 
 def test_report_page_in_headless_chromium(browser, report: Path) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
     browser.get(report.as_uri())
     browser.implicitly_wait(0)
+    # get() can return while a long page's images still load ("interactive", seen once in CI):
+    # wait for the load to finish, bounded, rather than read the state at one instant.
+    WebDriverWait(browser, 60).until(lambda b: b.execute_script("return document.readyState") == "complete")
     ready = browser.execute_script("return document.readyState")
     assert ready == "complete"
 
