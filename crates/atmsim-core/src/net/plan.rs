@@ -77,6 +77,10 @@ engine_paths! {
     /// A component with several inputs reads only those marked as holding cells
     /// (`net/merge.rs`, `InputMarks`). Off: every input at each batch.
     input_marks,
+    /// A priority port (guaranteed before best effort) takes its per-cell path without its
+    /// generic parts: inputs read in runs, own-buffer cells past the policy, the two classes
+    /// popped directly (`net/port/priority.rs`). Off: `Port::process`.
+    priority_port,
 }
 
 /// How the simulator schedules components, chosen at set-up (`Sim::new`): the schedule and the

@@ -39,6 +39,19 @@ impl RoundRobin {
         self.len += 1;
     }
 
+    /// `pop_if(|_| true)`: the next cell of the VC at the front of the ring, without a search.
+    #[inline]
+    pub fn pop_next(&mut self) -> Option<Cell> {
+        let vc = self.ring.pop_front()?;
+        let q = &mut self.queues[vc as usize];
+        let cell = q.pop_front().expect("a VC in the ring has cells");
+        if !q.is_empty() {
+            self.ring.push_back(vc);
+        }
+        self.len -= 1;
+        Some(cell)
+    }
+
     /// The next cell of the first backlogged VC (in ring order) for which `may_send` holds;
     /// that VC moves to the back of the ring. Skipped VCs keep their place.
     pub fn pop_if(&mut self, mut may_send: impl FnMut(usize) -> bool) -> Option<Cell> {
@@ -70,6 +83,25 @@ mod tests {
         }
         let order: Vec<u16> = std::iter::from_fn(|| rr.pop_if(|_| true)).map(|c| c.vc).collect();
         assert_eq!(order, vec![0, 1, 2, 0, 2, 0]);
+    }
+
+    #[test]
+    fn pop_next_is_pop_if_of_every_vc() {
+        let (mut a, mut b) = (RoundRobin::new(3), RoundRobin::new(3));
+        for vc in [0, 2, 2, 1, 0, 2, 1, 1] {
+            a.push(cell(vc));
+            b.push(cell(vc));
+            if vc == 1 {
+                assert_eq!(a.pop_next().map(|c| c.vc), b.pop_if(|_| true).map(|c| c.vc));
+            }
+        }
+        let order = |r: &mut RoundRobin, next: bool| -> Vec<u16> {
+            std::iter::from_fn(|| if next { r.pop_next() } else { r.pop_if(|_| true) })
+                .map(|c| c.vc)
+                .collect()
+        };
+        assert_eq!(order(&mut a, true), order(&mut b, false));
+        assert_eq!((a.len(), a.pop_next().is_none()), (0, true));
     }
 
     #[test]

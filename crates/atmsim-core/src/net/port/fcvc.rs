@@ -94,6 +94,12 @@ impl Fcvc {
         Some(cell)
     }
 
+    /// Is `vc` forwarded under FCVC here (one test, in line, before `departed`)?
+    #[inline(always)]
+    pub fn forwards(&self, vc: usize) -> bool {
+        matches!(self.hops.get(vc), Some(Some(_)))
+    }
+
     /// A cell entered `vc`'s own buffer: track an FCVC VC's occupancy against N2 + N3.
     #[inline]
     pub fn arrived(&mut self, vc: usize) {

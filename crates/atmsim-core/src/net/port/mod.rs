@@ -32,6 +32,7 @@ mod fcvc;
 mod frame_discard;
 mod interleave;
 mod plan;
+mod priority;
 mod staging;
 mod trace;
 mod train;
@@ -488,6 +489,7 @@ impl Port {
             one_class: self.classes.len() == 1,
             buffer: self.capacity > 0,
             policy: self.policy.facts(),
+            priority: matches!(self.queue, Queue::Priority { .. }),
         };
         // Every departure committed in an earlier run has been retired at its end (`finish`),
         // so the way they are kept may change here.
@@ -803,6 +805,10 @@ impl Port {
             return events;
         }
         self.merge.rebuild(&world.fifos, &mut world.sched.marks, &self.inputs);
+        if self.plan.priority {
+            // No trace here (`PortPlan::choose`).
+            return self.process_priority(horizon, world);
+        }
         loop {
             // Stop at the next trace boundary too (`NEVER` without a trace, so an untraced port
             // pays nothing per event): there everything before the boundary has happened and
@@ -1066,7 +1072,7 @@ mod tests {
     use crate::time::{CellPeriod, PS_PER_US};
 
     /// A port with capacity `k` whose output goes nowhere (only enqueue is exercised).
-    fn fixture(k: u32, policy: Policy) -> (Port, World) {
+    pub(super) fn fixture(k: u32, policy: Policy) -> (Port, World) {
         let period = CellPeriod::from_bps(155_520_000);
         let mut frames = FrameSlab::default();
         for _ in 0..8 {

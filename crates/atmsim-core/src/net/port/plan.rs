@@ -11,7 +11,10 @@
 //!   cell, so an arrival meets only the frame state machine, the policy and the buffer limit;
 //!   count-only (`CommittedRun`) where the policy reads no per-VC occupancy or there is one class;
 //! - the passes of a count-only plain port without a slot grid: frame trains (`train.rs`), busy
-//!   passes (`busy.rs`), interleaved and paired passes (`interleave.rs`).
+//!   passes (`busy.rs`), interleaved and paired passes (`interleave.rs`);
+//! - priority per cell (`Port::process_priority`, `priority.rs`): a priority port's per-cell
+//!   path without its generic parts (it never commits), closed by UPC, faults, per-VC arrival
+//!   counts, frame merging and a trace.
 //!
 //! Each optional part closes what it must, here and nowhere else: a scheduler other than FIFO,
 //! own buffers (priority, FCVC), flow-control hooks (unless keyed and credit-free), frame
@@ -53,6 +56,8 @@ pub(super) struct PortParts {
     /// A buffer of at least one cell.
     pub buffer: bool,
     pub policy: PolicyFacts,
+    /// The queue serves a guaranteed class before best effort (`Queue::Priority`).
+    pub priority: bool,
 }
 
 /// The paths open at a port (all closed: the per-cell path only).
@@ -73,6 +78,8 @@ pub(super) struct PortPlan {
     pub busy: bool,
     pub interleave: bool,
     pub paired: bool,
+    /// The priority port's per-cell path (`priority.rs`).
+    pub priority: bool,
 }
 
 impl PortPlan {
@@ -85,6 +92,7 @@ impl PortPlan {
         let hooks = parts.hooks && (parts.credit || !keyed);
         let committable =
             parts.fifo && !parts.own_buffers && !hooks && !parts.merging && !parts.traced && !parts.captured;
+        let commit_consent = commit;
         let commit = commit && paths.commit && committable;
         let plain = paths.plain_port && commit && !parts.upc && !parts.faults && !parts.arrival_counts;
         // A published level moves at each departure: the ring keeps every slot for `retire`.
@@ -99,6 +107,14 @@ impl PortPlan {
             busy: passes && paths.busy_pass,
             interleave: passes && paths.interleave,
             paired: passes && paths.paired_pass,
+            priority: paths.priority_port
+                && commit_consent
+                && parts.priority
+                && !parts.upc
+                && !parts.faults
+                && !parts.arrival_counts
+                && !parts.merging
+                && !parts.traced,
         }
     }
 }
@@ -124,6 +140,7 @@ mod tests {
             one_class: false,
             buffer: true,
             policy: Policy::Epd { threshold: 10 }.facts(),
+            priority: false,
         }
     }
 
@@ -140,7 +157,8 @@ mod tests {
                 train: true,
                 busy: true,
                 interleave: true,
-                paired: true
+                paired: true,
+                priority: false
             }
         );
         let with = |f: &dyn Fn(&mut PortParts)| {
@@ -203,8 +221,40 @@ mod tests {
         assert_eq!(off("interleave"), PortPlan { interleave: false, ..all });
         assert_eq!(off("paired_pass"), PortPlan { paired: false, ..all });
         assert_eq!(off("commit"), PortPlan::default());
-        for name in ["send_runs", "run_pass", "whole_by_count", "skip_middle", "one_input_gate"] {
+        for name in
+            ["send_runs", "run_pass", "whole_by_count", "skip_middle", "one_input_gate", "priority_port"]
+        {
             assert_eq!(off(name), all, "{name} is not the port's");
+        }
+        // A priority port (with its own buffers and hooks, FCVC) never commits; its per-cell
+        // path opens with the schedule's consent, and each part acting per cell closes it.
+        let atom = || {
+            let mut p = plain_parts();
+            (p.fifo, p.priority, p.own_buffers, p.hooks, p.credit) = (false, true, true, true, true);
+            p
+        };
+        let priority = PortPlan { priority: true, ..PortPlan::default() };
+        assert_eq!(PortPlan::choose(&atom(), true, false, EnginePaths::ALL), priority);
+        assert_eq!(PortPlan::choose(&atom(), true, true, EnginePaths::ALL), priority, "keyed");
+        assert_eq!(PortPlan::choose(&atom(), false, false, EnginePaths::ALL), PortPlan::default());
+        for (name, part) in [
+            ("upc", &(|p: &mut PortParts| p.upc = true) as &dyn Fn(&mut PortParts)),
+            ("faults", &|p: &mut PortParts| p.faults = true),
+            ("arrival counts", &|p: &mut PortParts| p.arrival_counts = true),
+            ("merging", &|p: &mut PortParts| p.merging = true),
+            ("trace", &|p: &mut PortParts| p.traced = true),
+        ] {
+            let mut p = atom();
+            part(&mut p);
+            assert_eq!(PortPlan::choose(&p, true, false, EnginePaths::ALL), PortPlan::default(), "{name}");
+        }
+        let mut paths = EnginePaths::ALL;
+        paths.priority_port = false;
+        assert_eq!(PortPlan::choose(&atom(), true, false, paths), PortPlan::default());
+        for name in ["commit", "plain_port", "train", "busy_pass", "send_runs", "input_marks"] {
+            let mut paths = EnginePaths::ALL;
+            *paths.get_mut(name).expect("a switch") = false;
+            assert_eq!(PortPlan::choose(&atom(), true, false, paths), priority, "{name}");
         }
     }
 }

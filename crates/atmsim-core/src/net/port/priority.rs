@@ -1,0 +1,247 @@
+//! The per-cell path of a priority port, without its generic parts (`[engine] priority_port`).
+//!
+//! A priority port (the credit/rate study's ATOM switch) cannot commit its departures: a
+//! best-effort cell's slot is not known when it is queued, since a guaranteed cell arriving
+//! later goes first. So every arrival and every departure is an event, as on the per-cell path
+//! (`Port::process`). What this path saves is the generic work around them:
+//!
+//! - the inputs are read in runs, as `Port::process_plain` reads them: the earliest input's
+//!   cells before the runner-up's key come in a row from its FIFO and the merge is told once,
+//!   at the end of the run (`InputMerge::run_until`, `InputMerge::ran`), the departures due
+//!   between them done in between, in the per-cell order (an arrival before a departure at the
+//!   same instant);
+//! - a data cell entering a buffer of its own (the guaranteed class, an FCVC VC) meets no policy,
+//!   no buffer limit and no frame discard there (`FrameState::verdict` refuses such a cell
+//!   nothing, and so never leaves its frame's state discarding), so it takes the frame state
+//!   machine's step, the hooks an own cell takes (fair-share metering, the FCVC occupancy), the
+//!   accounting and the queue, and nothing else; other cells (best effort, RM and credit cells)
+//!   take `Port::enqueue` as they would;
+//! - a departure pops the priority queue's two classes directly, not through the queue's
+//!   enum, and takes the hooks `Port::dequeue_hooked` takes.
+//!
+//! Chosen in `PortPlan::choose` (`plan.priority`): a priority queue on the per-cell path (the
+//! schedule's consent, as committing needs), with no UPC of either kind, no faults, no per-VC
+//! arrival counts, no frame merging and no trace; an idle or stalled transmitter, credit
+//! gating and a slot grid are handled as `Port::process` handles them.
+
+use super::Port;
+use crate::cell::Cell;
+use crate::net::World;
+use crate::sched::{BestEffort, Queue};
+use crate::time::{Time, NEVER};
+
+impl Port {
+    /// `Port::process` at a priority port (`plan.priority`): every arrival and departure before
+    /// `stop`, in the same order, with the same events.
+    pub(super) fn process_priority(&mut self, stop: Time, world: &mut World) -> u64 {
+        let mut events = 0;
+        loop {
+            let (mut ta, i) = self.merge.peek();
+            // The departures before the earliest arrival (one at the same instant goes after it).
+            loop {
+                let td = if self.queued <= self.stall_floor { NEVER } else { self.clock.next() };
+                if ta <= td {
+                    break;
+                }
+                if td >= stop {
+                    return events;
+                }
+                self.depart_priority(world);
+                events += 1;
+            }
+            if ta >= stop {
+                return events;
+            }
+            // The earliest input's cells before the runner-up's key (or the batch's end), with the
+            // departures due between them.
+            let (f, until) = (self.inputs[i] as usize, self.merge.run_until().min(stop));
+            'run: loop {
+                let Some((_, cell)) = world.fifos[f].pop() else { unreachable!("the head was read") };
+                if self.queued <= self.stall_floor {
+                    self.clock.align(ta);
+                    self.stall_floor = 0;
+                }
+                self.arrive_priority(ta, cell, world);
+                events += 1;
+                ta = self.merge.lone_key(&world.fifos[f]);
+                loop {
+                    let td = if self.queued <= self.stall_floor { NEVER } else { self.clock.next() };
+                    if ta <= td {
+                        break;
+                    }
+                    if td >= until {
+                        break 'run;
+                    }
+                    self.depart_priority(world);
+                    events += 1;
+                }
+                if ta >= until {
+                    break;
+                }
+            }
+            self.merge.ran(ta);
+        }
+    }
+
+    /// `Port::enqueue`, at a priority port, of a cell arriving at `now`.
+    #[inline(always)]
+    fn arrive_priority(&mut self, now: Time, cell: Cell, world: &mut World) {
+        let vc = cell.vc as usize;
+        if cell.is_control() || !self.own.get(vc).copied().unwrap_or(false) {
+            return self.enqueue(now, cell, world);
+        }
+        // A data cell into a buffer of its own: no policy, no limit, no discard.
+        self.stats.cells_in += 1;
+        let v = &mut self.vcs[vc];
+        v.frame.begin(cell.is_eof());
+        debug_assert!(v.frame.passing(), "an own buffer discards nothing");
+        let c = v.class as usize;
+        if self.hooks {
+            self.congestion.metered(now, vc, &mut world.shares);
+            self.fcvc.arrived(vc);
+        }
+        self.stats.arrive(now);
+        if self.classes[c].arrive(now) {
+            self.active += 1;
+        }
+        debug_assert!(self.staging.held == 0 && self.pending() == 0);
+        self.queued += 1;
+        self.queued_own += 1;
+        // `Queue::push`, in line.
+        let Queue::Priority { high, low, guaranteed } = &mut self.queue else {
+            unreachable!("a priority port")
+        };
+        if guaranteed[vc] {
+            high.push_back(cell);
+        } else {
+            match low {
+                BestEffort::Fifo(q) => q.push_back(cell),
+                BestEffort::RoundRobin(r) => r.push(cell),
+            }
+        }
+        self.stats.max_queue = self.stats.max_queue.max(self.queued);
+    }
+
+    /// `Port::dequeue` at a priority port: the next cell in the slot starting now.
+    #[inline(always)]
+    fn depart_priority(&mut self, world: &mut World) {
+        let popped = if self.hooks && self.fcvc.gating() {
+            self.fcvc.pop_gated(&mut self.queue)
+        } else {
+            let Queue::Priority { high, low, .. } = &mut self.queue else { unreachable!("a priority port") };
+            match high.pop_front() {
+                Some(cell) => Some(cell),
+                None => match low {
+                    BestEffort::Fifo(q) => q.pop_front(),
+                    BestEffort::RoundRobin(r) => r.pop_next(),
+                },
+            }
+        };
+        if !self.hooks {
+            let slot = self.clock.next();
+            self.sent(slot, popped.expect("dequeue from an empty port"), world);
+            return;
+        }
+        let Some(cell) = popped else {
+            self.stall_floor = self.queued;
+            return;
+        };
+        let slot = self.clock.next();
+        if self.sent(slot, cell, world) {
+            if self.fcvc.forwards(cell.vc as usize) && self.fcvc.departed(cell.vc as usize, slot, world) {
+                self.stats.credit_cells_out += 1;
+            }
+        } else {
+            let x = self.shared_level();
+            self.congestion.level_moved(slot, x, &mut world.levels);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::fixture;
+    use super::super::FcvcHop;
+    use super::*;
+    use crate::accept::{Policy, VcPolicy};
+    use crate::cell::{CellFifo, F_EOF};
+    use crate::net::EnginePaths;
+    use crate::rng::Rng;
+    use crate::sched::RoundRobin;
+    use crate::time::PS_PER_US;
+
+    /// A priority port (VC 0 guaranteed, 1 to 3 best effort in `low`, VC 1 forwarded under
+    /// FCVC) fed by two inputs, run in batches of `step` to `end` on the priority path or not:
+    /// what it sent (time, VC, flags), into FIFO 0, and its counters.
+    fn run(low: BestEffort, priority: bool, step: Time) -> (Vec<(Time, u16, u8)>, String, u64) {
+        let (mut p, mut w) = fixture(6, Policy::TailDrop);
+        let q =
+            Queue::Priority { high: Default::default(), low, guaranteed: vec![true, false, false, false] };
+        p.configure(q, vec![0, 1, 2, 3], vec![VcPolicy::default(); 4], Rng::stream(0, "m"), false);
+        // Credits for VC 1 go back into FIFO 3 (never read here).
+        p.count_credit(1, 4, FcvcHop::new(2, 8, 0, 3, 1));
+        p.set_efci_threshold(3);
+        for owner in [0, 0, 0] {
+            w.fifos.push(CellFifo::new(owner));
+        }
+        p.inputs = vec![1, 2];
+        // Input 1: guaranteed and VC 2 cells; input 2: VC 1 and VC 3 cells; bursts and gaps,
+        // some at the same instants as the other input's and as slot boundaries.
+        let slot = slot_of_fixture();
+        let mut t = [0, slot / 2];
+        for k in 0..120u32 {
+            for (i, vcs) in [[0u16, 2], [1, 3]].iter().enumerate() {
+                let vc = vcs[(k as usize / 5 + i) % 2];
+                let gap = match k % 11 {
+                    0 => 9 * slot,
+                    3 | 4 => 0,
+                    7 => slot / 3,
+                    _ => slot,
+                };
+                t[i] += gap;
+                let flags = if k % 4 == 3 { F_EOF } else { 0 };
+                w.fifos[i + 1].push(t[i], Cell { frame: vc as u32, vc, flags });
+            }
+        }
+        let mut paths = EnginePaths::ALL;
+        paths.priority_port = priority;
+        p.set_paths(paths);
+        let end = t[0].max(t[1]) + 400 * slot;
+        p.commit_until(end, &w);
+        assert_eq!(p.plan.priority, priority);
+        let mut events = 0;
+        let mut h = 0;
+        while h < end {
+            h = (h + step).min(end);
+            events += p.advance(h, &mut w);
+        }
+        p.finish(end);
+        let sent = w.fifos[0].iter().map(|&(t, c)| (t, c.vc, c.flags)).collect();
+        let counts = format!("{:?} {:?}", p.stats, p.classes);
+        (sent, counts, events)
+    }
+
+    #[test]
+    fn the_priority_path_sends_and_counts_as_the_per_cell_path() {
+        let slot = slot_of_fixture();
+        for step in [slot / 3, 7 * slot, 1000 * PS_PER_US] {
+            for rr in [false, true] {
+                let low =
+                    || if rr { BestEffort::RoundRobin(RoundRobin::new(4)) } else { BestEffort::default() };
+                let (want, got) = (run(low(), false, step), run(low(), true, step));
+                assert!(
+                    want.0.len() > 150 && !want.1.contains("drops: [0,"),
+                    "cells sent and dropped: {}",
+                    want.1
+                );
+                assert_eq!(got, want, "step {step}, round robin {rr}");
+            }
+        }
+    }
+
+    /// The fixture's slot length (its links' rate).
+    fn slot_of_fixture() -> Time {
+        let p = crate::time::CellPeriod::from_bps(155_520_000);
+        p.num / p.den
+    }
+}
