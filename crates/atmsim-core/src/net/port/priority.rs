@@ -168,7 +168,7 @@ mod tests {
     use crate::net::EnginePaths;
     use crate::rng::Rng;
     use crate::sched::RoundRobin;
-    use crate::time::PS_PER_US;
+    use crate::time::{CellPeriod, SlotClock, PS_PER_US};
 
     /// A priority port (VC 0 guaranteed, 1 to 3 best effort in `low`, VC 1 forwarded under
     /// FCVC) fed by two inputs, run in batches of `step` to `end` on the priority path or not:
@@ -187,18 +187,21 @@ mod tests {
         p.inputs = vec![1, 2];
         // Input 1: guaranteed and VC 2 cells; input 2: VC 1 and VC 3 cells; bursts and gaps,
         // some at the same instants as the other input's and as slot boundaries.
-        let slot = slot_of_fixture();
+        // Slots of a whole number of picoseconds, so that arrivals fall on slot boundaries too.
+        p.clock = SlotClock::new(CellPeriod::from_cells_per_s(1_000_000));
+        let slot = SLOT;
         let mut t = [0, slot / 2];
         for k in 0..120u32 {
             for (i, vcs) in [[0u16, 2], [1, 3]].iter().enumerate() {
-                let vc = vcs[(k as usize / 5 + i) % 2];
+                let vc = vcs[(k as usize / 2 + i) % 2];
                 let gap = match k % 11 {
                     0 => 9 * slot,
-                    3 | 4 => 0,
+                    3..=5 => 0,
                     7 => slot / 3,
                     _ => slot,
                 };
-                t[i] += gap;
+                // Input 2 sparser, so that input 1's runs hold several cells.
+                t[i] += gap * (1 + 3 * i as Time);
                 let flags = if k % 4 == 3 { F_EOF } else { 0 };
                 w.fifos[i + 1].push(t[i], Cell { frame: vc as u32, vc, flags });
             }
@@ -223,7 +226,7 @@ mod tests {
 
     #[test]
     fn the_priority_path_sends_and_counts_as_the_per_cell_path() {
-        let slot = slot_of_fixture();
+        let slot = SLOT;
         for step in [slot / 3, 7 * slot, 1000 * PS_PER_US] {
             for rr in [false, true] {
                 let low =
@@ -239,9 +242,6 @@ mod tests {
         }
     }
 
-    /// The fixture's slot length (its links' rate).
-    fn slot_of_fixture() -> Time {
-        let p = crate::time::CellPeriod::from_bps(155_520_000);
-        p.num / p.den
-    }
+    /// The port's slot in the test (1 us).
+    const SLOT: Time = 1_000_000;
 }
