@@ -11,6 +11,11 @@
 #       the bench's; a fixed 12000 cells leave most of 10000 VCs in timeouts, with nothing
 #       delivered), the set-up (the same for 3 us) subtracted: the run's instructions per
 #       bottleneck cell at N active VCs (how many delivered data is printed)
+#   scripts/callgrind_per_cell.sh BIN vcs-second N
+#       the same network run for 1 s and for 2 s: the second second's instructions per
+#       bottleneck cell (what the first second alone charges per cell besides the running: each
+#       VC's rings growing, its slow start, its share of the report), and how many VCs
+#       delivered data in it
 #   scripts/callgrind_per_cell.sh BIN link FILE [KEY=VALUE ...]
 #       one scenario (overrides as `atmsim run --set`): total instructions / link cells (every
 #       cell a port or host put on a link: the ports' and hosts' cells_out), issue 25's measure
@@ -59,6 +64,22 @@ vcs)
         "$OUT/vcs$n.json")
     echo "N=$n active=$active full=$full setup=$setup bottleneck_cells=$cells run_per_cell=$(((full - setup) / cells))"
     ;;
+vcs-second)
+    n=$3
+    s=python/atmsim/scenarios/bench/wan5.toml
+    sets=(n_source.sources="$n" n_source.buffer_cells=$((24 * n)))
+    for d in 1 2; do
+        valgrind --tool=callgrind --callgrind-out-file="$OUT/vcs$n-${d}s.cg" "$BIN" $s "${sets[@]}" \
+            simulation.duration_s="$d" >"$OUT/vcs$n-${d}s.json" 2>"$OUT/vcs$n-${d}s.err"
+    done
+    one=$(collected "$OUT/vcs$n-1s.err")
+    two=$(collected "$OUT/vcs$n-2s.err")
+    c1=$(bottleneck "$OUT/vcs$n-1s.json")
+    c2=$(bottleneck "$OUT/vcs$n-2s.json")
+    active=$(python3 -c "import json,sys; a, b = (json.load(open(f))['flows'] for f in sys.argv[1:]); \
+print(sum(y['bytes_delivered'] > x['bytes_delivered'] for x, y in zip(a, b)))" "$OUT/vcs$n-1s.json" "$OUT/vcs$n-2s.json")
+    echo "N=$n active_in_second_2=$active instructions=$((two - one)) bottleneck_cells=$((c2 - c1)) per_cell=$(((two - one) / (c2 - c1)))"
+    ;;
 link)
     f=$3
     shift 3
@@ -71,7 +92,7 @@ print(sum(c['cells_out'] for k in ('ports', 'hosts') for c in r.get(k, [])))" "$
     echo "$name instructions=$ins link_cells=$cells per_link_cell=$((ins / cells))"
     ;;
 *)
-    echo "usage: $0 BIN suite | $0 BIN long [SECONDS] | $0 BIN vcs N | $0 BIN link FILE [KEY=VALUE ...]" >&2
+    echo "usage: $0 BIN suite | $0 BIN long [SECONDS] | $0 BIN vcs N | $0 BIN vcs-second N | $0 BIN link FILE [KEY=VALUE ...]" >&2
     exit 2
     ;;
 esac
