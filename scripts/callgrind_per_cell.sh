@@ -3,9 +3,19 @@
 #
 #   scripts/callgrind_per_cell.sh BIN suite
 #       the four bench cases: total instructions / cells_out of sw1->sw2
+#   scripts/callgrind_per_cell.sh BIN long [SECONDS]
+#       lan5.toml over SECONDS (default 10) simulated seconds: total instructions / cells_out of
+#       sw1->sw2 (issue 25: at most 350, as over the bench's 2 s)
 #   scripts/callgrind_per_cell.sh BIN vcs N
-#       wan5.toml with N sources for 1 s, the set-up (the same for 3 us) subtracted:
-#       the run's instructions per bottleneck cell at N active VCs
+#       wan5.toml with N sources for 1 s and a buffer of 24 cells per source (12000 at N = 500,
+#       the bench's; a fixed 12000 cells leave most of 10000 VCs in timeouts, with nothing
+#       delivered), the set-up (the same for 3 us) subtracted: the run's instructions per
+#       bottleneck cell at N active VCs (how many delivered data is printed)
+#   scripts/callgrind_per_cell.sh BIN vcs-second N
+#       the same network run for 1 s and for 2 s: the second second's instructions per
+#       bottleneck cell (what the first second alone charges per cell besides the running: each
+#       VC's rings growing, its slow start, its share of the report), and how many VCs
+#       delivered data in it
 #   scripts/callgrind_per_cell.sh BIN link FILE [KEY=VALUE ...]
 #       one scenario (overrides as `atmsim run --set`): total instructions / link cells (every
 #       cell a port or host put on a link: the ports' and hosts' cells_out), issue 25's measure
@@ -31,17 +41,44 @@ suite)
         echo "$c instructions=$ins bottleneck_cells=$cells per_cell=$((ins / cells))"
     done
     ;;
+long)
+    secs=${3:-10}
+    valgrind --tool=callgrind --callgrind-out-file="$OUT/lan5-${secs}s.cg" "$BIN" python/atmsim/scenarios/bench/lan5.toml \
+        simulation.duration_s="$secs" >"$OUT/lan5-${secs}s.json" 2>"$OUT/lan5-${secs}s.err"
+    ins=$(collected "$OUT/lan5-${secs}s.err")
+    cells=$(bottleneck "$OUT/lan5-${secs}s.json")
+    echo "lan5 ${secs}s instructions=$ins bottleneck_cells=$cells per_cell=$((ins / cells))"
+    ;;
 vcs)
     n=$3
     s=python/atmsim/scenarios/bench/wan5.toml
-    valgrind --tool=callgrind --callgrind-out-file="$OUT/vcs$n.cg" "$BIN" $s n_source.sources="$n" \
+    sets=(n_source.sources="$n" n_source.buffer_cells=$((24 * n)))
+    valgrind --tool=callgrind --callgrind-out-file="$OUT/vcs$n.cg" "$BIN" $s "${sets[@]}" \
         simulation.duration_s=1.0 >"$OUT/vcs$n.json" 2>"$OUT/vcs$n.err"
-    valgrind --tool=callgrind --callgrind-out-file="$OUT/vcs$n-setup.cg" "$BIN" $s n_source.sources="$n" \
+    valgrind --tool=callgrind --callgrind-out-file="$OUT/vcs$n-setup.cg" "$BIN" $s "${sets[@]}" \
         simulation.duration_s=0.000003 >"$OUT/vcs$n-setup.json" 2>"$OUT/vcs$n-setup.err"
     full=$(collected "$OUT/vcs$n.err")
     setup=$(collected "$OUT/vcs$n-setup.err")
     cells=$(bottleneck "$OUT/vcs$n.json")
-    echo "N=$n full=$full setup=$setup bottleneck_cells=$cells run_per_cell=$(((full - setup) / cells))"
+    active=$(python3 -c "import json,sys; print(sum(f['bytes_delivered'] > 0 for f in json.load(open(sys.argv[1]))['flows']))" \
+        "$OUT/vcs$n.json")
+    echo "N=$n active=$active full=$full setup=$setup bottleneck_cells=$cells run_per_cell=$(((full - setup) / cells))"
+    ;;
+vcs-second)
+    n=$3
+    s=python/atmsim/scenarios/bench/wan5.toml
+    sets=(n_source.sources="$n" n_source.buffer_cells=$((24 * n)))
+    for d in 1 2; do
+        valgrind --tool=callgrind --callgrind-out-file="$OUT/vcs$n-${d}s.cg" "$BIN" $s "${sets[@]}" \
+            simulation.duration_s="$d" >"$OUT/vcs$n-${d}s.json" 2>"$OUT/vcs$n-${d}s.err"
+    done
+    one=$(collected "$OUT/vcs$n-1s.err")
+    two=$(collected "$OUT/vcs$n-2s.err")
+    c1=$(bottleneck "$OUT/vcs$n-1s.json")
+    c2=$(bottleneck "$OUT/vcs$n-2s.json")
+    active=$(python3 -c "import json,sys; a, b = (json.load(open(f))['flows'] for f in sys.argv[1:]); \
+print(sum(y['bytes_delivered'] > x['bytes_delivered'] for x, y in zip(a, b)))" "$OUT/vcs$n-1s.json" "$OUT/vcs$n-2s.json")
+    echo "N=$n active_in_second_2=$active instructions=$((two - one)) bottleneck_cells=$((c2 - c1)) per_cell=$(((two - one) / (c2 - c1)))"
     ;;
 link)
     f=$3
@@ -55,7 +92,7 @@ print(sum(c['cells_out'] for k in ('ports', 'hosts') for c in r.get(k, [])))" "$
     echo "$name instructions=$ins link_cells=$cells per_link_cell=$((ins / cells))"
     ;;
 *)
-    echo "usage: $0 BIN suite | $0 BIN vcs N | $0 BIN link FILE [KEY=VALUE ...]" >&2
+    echo "usage: $0 BIN suite | $0 BIN long [SECONDS] | $0 BIN vcs N | $0 BIN vcs-second N | $0 BIN link FILE [KEY=VALUE ...]" >&2
     exit 2
     ;;
 esac

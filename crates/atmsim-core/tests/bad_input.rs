@@ -1241,6 +1241,12 @@ fn cases() -> Vec<Case> {
             "must be in [1, max_cells = 200)",
         ),
         case(
+            "background mean length the truncated law cannot reach",
+            plus("[[background]]\nname = \"g\"\nroute = [\"a\", \"s\", \"b\"]\nsource = { kind = \"poisson\", user_bps = 1e6, mean_cells = 150, max_cells = 200 }\n"),
+            "background[0].source.mean_cells",
+            "must be below (max_cells + 1) / 2 = 100.5",
+        ),
+        case(
             "background shaping with rate and beta",
             plus("[[background]]\nname = \"g\"\nroute = [\"a\", \"s\", \"b\"]\nsource = { kind = \"cbr\", rate_bps = 1e6 }\nshaping = { rate_bps = 1e6, beta = 1.2 }\n"),
             "background[0].shaping.beta",

@@ -13,8 +13,10 @@
 //! At a port fed by 15 links one or two inputs hold cells at a time. [`InputMarks`] keeps, per
 //! component with several inputs, a bit per input, set when an empty input may have received
 //! cells (by a host as it sends, by the scheduler after a port's batch), so the start of a
-//! batch reads the marked inputs only; with at most 64 inputs the heap is kept from the last
-//! batch, and only marked inputs not in it are added (most batches: none).
+//! batch reads the marked inputs only; the heap is kept from the last batch, and only marked
+//! inputs not in it are added (most batches: none). Past 64 inputs the bits are words of 64,
+//! and a batch reads one word per 64 inputs, not every input's head (a bottleneck fed by 10000
+//! sources read 10000 heads and rebuilt a heap of thousands at each of its batches).
 //!
 //! With a slot `grid` (a slotted switch), an arrival counts from the first slot boundary of the
 //! port's output grid (with its phase) at or after it: every cell that arrived during a slot is then a tie at its
@@ -42,13 +44,13 @@ pub enum Arbitration {
 pub const NO_MARK: u32 = u32::MAX;
 
 /// Per component with several inputs, which of them may have received cells while empty:
-/// input `k`'s bit is `k % 64` of the component's word, which sits at the index of its first
-/// input's FIFO. Invariant, outside a component's batch: every input holding cells is marked
-/// or in the component's merge heap (kept from the last batch, with at most 64 inputs; with
-/// more, the heap is built again and every input holding cells is marked).
-/// [`InputMerge::rebuild`] takes the marked inputs into the heap and clears their bits (with
-/// more than 64 inputs: the bits whose inputs are all empty). Without words (a network not
-/// built by `Sim::new`, unit tests) every input is read at each batch.
+/// input `k`'s bit is `k % 64` of a word of the component's, which sits at the index of the
+/// FIFO of its input `k - k % 64` (the first of its block of 64: [`InputMarks::mark_of`]; a
+/// FIFO has one consumer, so no other component's word is there). Invariant, outside a
+/// component's batch: every input holding cells is marked or in the component's merge heap
+/// (kept from the last batch). [`InputMerge::rebuild`] takes the marked inputs into the heap
+/// and clears their bits. Without words (a network not built by `Sim::new`, unit tests) every
+/// input is read at each batch.
 ///
 /// A host marks an input when it puts a frame or a cell into it while it is empty
 /// (`World::transmit`, `World::send_credit`, the adapter's frames: a non-empty input is marked
@@ -72,6 +74,12 @@ impl InputMarks {
         if let Some(w) = self.words.get_mut((mark >> 6) as usize) {
             *w |= 1 << (mark & 63);
         }
+    }
+
+    /// The mark of input `k` of a component whose input FIFOs are `inputs`: bit `k % 64` of the
+    /// word at its block's first FIFO.
+    pub fn mark_of(inputs: &[u32], k: usize) -> u32 {
+        inputs[k - k % 64] * 64 + (k % 64) as u32
     }
 
     /// Words with some bit clear: components whose batches read only some of their inputs.
@@ -98,6 +106,9 @@ pub struct InputMerge {
     /// The inputs in `heap` (a component with at most 64 inputs and marks, whose heap is kept
     /// from one batch to the next).
     held: u64,
+    /// The same for a component with more inputs: bit `k % 64` of word `k / 64` (empty with
+    /// at most 64 inputs).
+    held_wide: Vec<u64>,
 }
 
 impl InputMerge {
@@ -112,12 +123,11 @@ impl InputMerge {
 
     /// Start a batch: take the current head of every non-empty input.
     ///
-    /// With marks and at most 64 inputs, the heap is kept from the end of the last batch,
-    /// when it held every input with cells: since then only a push into an empty input can
-    /// have changed a head, and such an input is marked; so only the marked inputs that are
-    /// not in the heap are read (most batches: none), and the marks cleared. With more inputs,
-    /// the heap is built again from the marked inputs (those found empty are unmarked); without
-    /// marks, from every input.
+    /// With marks, the heap is kept from the end of the last batch, when it held every input
+    /// with cells: since then only a push into an empty input can have changed a head, and
+    /// such an input is marked; so only the marked inputs that are not in the heap are read
+    /// (most batches: none), and the marks cleared (with more than 64 inputs, word by word:
+    /// `rebuild_wide`). Without marks the heap is built from every input.
     #[inline(always)]
     pub fn rebuild(&mut self, fifos: &[CellFifo], marks: &mut InputMarks, inputs: &[u32]) {
         // Most batches of a component with several inputs: nothing new since the last, and
@@ -165,7 +175,7 @@ impl InputMerge {
             return;
         };
         if inputs.len() > 64 {
-            self.rebuild_marked(fifos, word, inputs);
+            self.rebuild_wide(fifos, marks, inputs);
             return;
         }
         debug_assert!(
@@ -191,33 +201,38 @@ impl InputMerge {
         }
     }
 
-    /// `rebuild` from the marked inputs of a component with more than 64 (bit `b` stands for
-    /// inputs `b`, `b + 64`, ...); the bits whose inputs are all empty are cleared.
-    #[cold]
-    fn rebuild_marked(&mut self, fifos: &[CellFifo], word: &mut u64, inputs: &[u32]) {
+    /// `rebuild` for a component with more than 64 inputs and marks: as with fewer, the heap
+    /// kept from the last batch takes the marked inputs that are not in it and hold cells,
+    /// read a word (64 inputs) at a time; every word is cleared.
+    fn rebuild_wide(&mut self, fifos: &[CellFifo], marks: &mut InputMarks, inputs: &[u32]) {
         debug_assert!(
-            inputs
-                .iter()
-                .enumerate()
-                .all(|(i, &f)| *word >> (i % 64) & 1 == 1 || fifos[f as usize].is_empty()),
-            "an input holds cells but is not marked"
+            inputs.iter().enumerate().all(|(i, &f)| {
+                let m = InputMarks::mark_of(inputs, i);
+                let marked = marks.words.get((m >> 6) as usize).is_none_or(|w| w >> (m & 63) & 1 == 1);
+                marked || self.held_wide[i / 64] >> (i % 64) & 1 == 1 || fifos[f as usize].is_empty()
+            }),
+            "an input holds cells but is neither held nor marked"
         );
-        self.clear();
-        let (mut bits, mut kept) = (*word, 0);
-        while bits != 0 {
-            let b = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let mut i = b;
-            while let Some(&f) = inputs.get(i) {
+        debug_assert!(
+            self.held_wide.iter().map(|w| w.count_ones() as usize).sum::<usize>() == self.heap.len()
+        );
+        for (j, block) in inputs.chunks(64).enumerate() {
+            let Some(word) = marks.words.get_mut(block[0] as usize) else { continue };
+            let mut new = *word & !self.held_wide[j];
+            *word = 0;
+            while new != 0 {
+                let b = new.trailing_zeros() as usize;
+                new &= new - 1;
+                // (Bits past the inputs: set when nothing was known yet.)
+                let Some(&f) = block.get(b) else { break };
                 if let Some(t) = fifos[f as usize].head_time() {
+                    let i = 64 * j + b;
                     self.heap.push((self.key(t), self.rank[i], i as u32));
-                    kept |= 1 << b;
+                    self.held_wide[j] |= 1 << b;
+                    self.sift_up(self.heap.len() - 1);
                 }
-                i += 64;
             }
         }
-        *word = kept;
-        self.heapify();
     }
 
     /// Empty the heap, its entries' ranks kept (`rank`).
@@ -244,6 +259,7 @@ impl InputMerge {
         self.served = inputs as u64;
         self.heap.clear();
         self.held = 0;
+        self.held_wide = if inputs > 64 { vec![0; inputs.div_ceil(64)] } else { Vec::new() };
         self.heap.reserve(inputs);
     }
 
@@ -375,8 +391,12 @@ impl InputMerge {
         if key != NEVER {
             self.heap[0].0 = key;
         } else {
-            // Drained: out of the heap (`& 63`: `held` is unused past 64 inputs), with its rank.
+            // Drained: out of the heap (`& 63`: `held` is unused past 64 inputs, `held_wide`
+            // empty up to 64), with its rank.
             self.held &= !(1 << (i & 63));
+            if let Some(w) = self.held_wide.get_mut(i as usize >> 6) {
+                *w &= !(1 << (i & 63));
+            }
             self.rank[i as usize] = self.heap[0].1;
             let last = self.heap.pop().expect("popped from a non-empty merge");
             if self.heap.is_empty() {
@@ -769,17 +789,31 @@ mod tests {
         let want = drain(&mut InputMerge::default(), &mut fifos_of(&times), &inputs);
         let got = drain_marked(&mut InputMerge::default(), &mut fifos_of(&times), &mut marks, &inputs);
         assert_eq!(got, want);
-        // More than 64 inputs: bit 3 stands for inputs 3, 67 and 131, all three read; every
-        // other bit cleared.
+        // More than 64 inputs: a word per 64 (at the FIFOs of inputs 0, 64 and 128), every
+        // input marked read, every word cleared; then only the inputs marked are read.
         let mut times = vec![vec![]; 140];
         times[67] = vec![4];
         times[3] = vec![8];
         times[131] = vec![6];
         let inputs: Vec<u32> = (0..140).collect();
         let mut marks = InputMarks::all(140);
-        let got = drain_marked(&mut InputMerge::default(), &mut fifos_of(&times), &mut marks, &inputs);
+        let mut m = InputMerge::default();
+        let got = drain_marked(&mut m, &mut fifos_of(&times), &mut marks, &inputs);
         assert_eq!(got, vec![(4, 67), (6, 131), (8, 3)]);
-        assert_eq!(marks.words[0], 1 << 3);
+        assert!(
+            marks.words.iter().enumerate().all(|(w, &b)| b == 0 || ![0, 64, 128].contains(&w)),
+            "cleared"
+        );
+        assert_eq!(InputMarks::mark_of(&inputs, 131), 128 * 64 + 3);
+        let mut fifos = fifos_of(&times);
+        fifos[131].push(9, Cell::default());
+        fifos[70].push(2, Cell::default());
+        marks.mark(InputMarks::mark_of(&inputs, 131));
+        if !cfg!(debug_assertions) {
+            // (A debug build asserts that no input holding cells is unmarked.)
+            m.rebuild(&fifos, &mut marks, &inputs);
+            assert_eq!(m.peek(), (6, 131), "input 70 is not read, input 131 is");
+        }
     }
 
     #[test]
@@ -787,11 +821,20 @@ mod tests {
         // Batches up to a stop, then cells put into inputs between batches: into an empty one
         // (marked, as a sender does), a drained one (marked) and a non-empty one (not marked).
         // The same with every input read at each batch; fails if a drained input stays held.
-        let inputs = [0u32, 1, 2];
+        // Three inputs, and three of 140 (in three words of marks).
+        kept_heap_case(3, [0, 1, 2]);
+        kept_heap_case(140, [1, 70, 139]);
+        kept_heap_case(140, [130, 2, 64]);
+    }
+
+    fn kept_heap_case(n: usize, at: [usize; 3]) {
+        let inputs: Vec<u32> = (0..n as u32).collect();
         let (mut kept, mut built) = (InputMerge::default(), InputMerge::default());
-        let mut marks = InputMarks::all(3);
-        let (mut a, mut b) =
-            (fifos_of(&[vec![1, 4, 9], vec![2, 3], vec![]]), fifos_of(&[vec![1, 4, 9], vec![2, 3], vec![]]));
+        let mut marks = InputMarks::all(n);
+        let mut times = vec![vec![]; n];
+        times[at[0]] = vec![1, 4, 9];
+        times[at[1]] = vec![2, 3];
+        let (mut a, mut b) = (fifos_of(&times), fifos_of(&times));
         let mut batches = Vec::new();
         for (stop, pushes) in [(5, vec![(2, 6), (1, 7), (0, 10)]), (8, vec![(2, 12)]), (NEVER, vec![])] {
             let mut got = Vec::new();
@@ -808,8 +851,9 @@ mod tests {
             }
             assert_eq!(got, want, "stop {stop}");
             for (i, t) in pushes {
+                let i = at[i];
                 if a[i].is_empty() {
-                    marks.mark(i as u32);
+                    marks.mark(InputMarks::mark_of(&inputs, i));
                 }
                 a[i].push(t, Cell::default());
                 b[i].push(t, Cell::default());

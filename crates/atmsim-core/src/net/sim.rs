@@ -168,7 +168,7 @@ impl Sim {
             }
             assert_eq!(inputs.len(), upstream[c].len(), "one sender per input");
             for (k, (&fifo, &(sender, _))) in inputs.iter().zip(&upstream[c]).enumerate() {
-                world.fifos[fifo as usize].mark = inputs[0] * 64 + (k % 64) as u32;
+                world.fifos[fifo as usize].mark = InputMarks::mark_of(inputs, k);
                 if let Component::Port(_) = comps[sender as usize] {
                     fed[sender as usize].push(Feed { fifo, last: false });
                 }
@@ -406,10 +406,20 @@ mod tests {
 
     #[test]
     fn marked_inputs_give_the_results_of_reading_every_input() {
-        // 70 sources: more than 64 inputs at the bottleneck and the reverse trunk port (bits
-        // shared by inputs); FCVC: hosts with two inputs (data and credits); both schedules.
-        let cases: [(&str, &[(&str, &str)]); 4] = [
+        // 70 sources: more than 64 inputs at the bottleneck and the reverse trunk port (two
+        // words of marks, the heap kept across batches); 300 on the WAN with aligned phases
+        // (five words, ties); FCVC: hosts with two inputs (data and credits); both schedules.
+        let cases: [(&str, &[(&str, &str)]); 5] = [
             ("bench/lan5.toml", &[("n_source.sources", "70"), ("simulation.duration_s", "0.03")]),
+            (
+                "bench/wan5.toml",
+                &[
+                    ("n_source.sources", "300"),
+                    ("n_source.buffer_cells", "7200"),
+                    ("simulation.phases", "aligned"),
+                    ("simulation.duration_s", "0.15"),
+                ],
+            ),
             ("bench/lan15.toml", &[("simulation.duration_s", "0.03"), ("engine.schedule", "reference")]),
             ("bench/wan5.toml", &[("simulation.duration_s", "0.1")]),
             ("gerla-fcvc.toml", &[("simulation.duration_s", "0.05")]),

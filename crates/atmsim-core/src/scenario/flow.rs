@@ -336,6 +336,20 @@ pub fn source_of(b: &BackgroundSpec, path: &str) -> Result<(Source, Option<Shape
                     format!("must be in [1, max_cells = {max_cells}), got {mean_cells}"),
                 ));
             }
+            // The geometric law truncated to 1..=max_cells has a mean below that of the uniform
+            // law on 1..=max_cells, whatever its parameter: a larger mean cannot be fitted (the
+            // parameter would go to its floor and each length take ~1e9 / max_cells draws).
+            let reachable = (max_cells as f64 + 1.0) / 2.0;
+            if mean_cells >= reachable {
+                return Err(bad(
+                    &sp,
+                    "mean_cells",
+                    format!(
+                        "must be below (max_cells + 1) / 2 = {reachable}, the largest mean of lengths \
+                         truncated to 1..={max_cells}, got {mean_cells}"
+                    ),
+                ));
+            }
             Source::messages(user_bps, mean_cells, max_cells as u32, 0)
         }
         SourceSpec::Cbr { rate_bps } => {
