@@ -601,6 +601,17 @@ impl Host {
     /// `limit` for the end.
     #[inline(never)]
     fn send_run(&mut self, limit: Time, world: &mut World) -> u64 {
+        if self.plan.paced_runs && self.adapter.runs_paced() {
+            let (sent, data) = self.adapter.send_paced(limit, world);
+            self.stats.cells_out += sent;
+            // A background source's cells free room in its bounded queue (as in `send_cell`).
+            if let Some(&i) = self.ep_of.get(self.adapter.paced_vc() as usize) {
+                if let Some(Endpoint::Background { queue, .. }) = self.endpoints.get_mut(i as usize) {
+                    queue.queued -= data as u32;
+                }
+            }
+            return sent;
+        }
         if self.plan.runs != NO_RUNS && self.adapter.runs_plain() {
             let sent = self.adapter.commit_plain(limit, world);
             debug_assert!(sent > 0, "a run starts with a cell due before the next event");
@@ -667,6 +678,7 @@ impl Host {
             lone_source,
             one_vc: self.labels.len() == 1,
             sinks: !self.sink_of.is_empty(),
+            paced: self.adapter.controlled.len() == 1 && self.adapter.controlled[0].credit.is_none(),
         };
         self.plan = HostPlan::choose(&parts, end != NO_COMMIT, self.paths);
         self.commit_end = if self.plan.commit { end } else { NO_COMMIT };
@@ -1058,12 +1070,13 @@ mod tests {
 
     #[test]
     fn runs_of_departures_send_what_cell_by_cell_sending_does() {
-        for shaped in [false, true] {
-            runs_against_cells(shaped);
+        for (shaped, paced) in [(false, true), (true, true), (true, false)] {
+            runs_against_cells(shaped, paced);
         }
     }
 
-    fn runs_against_cells(shaped: bool) {
+    /// `paced`: a shaped host's runs may go in one pass (`paced_run`).
+    fn runs_against_cells(shaped: bool, paced: bool) {
         // The same source at two hosts, one sending in runs (up to the next timer or the end
         // of the batch; in the adapter's committing pass if not shaped), the other a cell per
         // turn of the batch loop: after batches of random lengths the same cells are on the
@@ -1071,6 +1084,7 @@ mod tests {
         // (a run past a timer would free room before the source offers its next message).
         let (mut runs, mut wr) = (background_host(shaped), world());
         let (mut cells, mut wc) = (background_host(shaped), world());
+        runs.paths.paced_run = paced;
         runs.commit_until(NO_COMMIT, true, &wr);
         cells.commit_until(NO_COMMIT, true, &wc);
         assert_eq!(
@@ -1078,6 +1092,7 @@ mod tests {
             if shaped { NO_RUNS } else { 0 },
             "a pass counted for the source (endpoint 0)"
         );
+        assert_eq!(runs.plan.paced_runs, shaped && paced, "the shaped source's runs in one pass");
         cells.paths.send_runs = false;
         let mut rng = crate::rng::Rng::stream(6, "batches");
         let (mut horizon, mut er, mut ec) = (0, 0, 0);

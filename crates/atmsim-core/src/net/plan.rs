@@ -77,6 +77,9 @@ engine_paths! {
     /// A component with several inputs reads only those marked as holding cells
     /// (`net/merge.rs`, `InputMarks`). Off: every input at each batch.
     input_marks,
+    /// A host whose one controlled VC is paced (GCRA, PRCA or adaptive shaping) sends a run of
+    /// its cells in one pass (`net/adapter/paced_run.rs`). Off: cell by cell within the run.
+    paced_run,
 }
 
 /// How the simulator schedules components, chosen at set-up (`Sim::new`): the schedule and the

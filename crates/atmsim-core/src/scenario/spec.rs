@@ -84,6 +84,8 @@ pub struct EngineSpec {
     pub horizon_levels: Option<bool>,
     /// Only marked inputs read at each batch.
     pub input_marks: Option<bool>,
+    /// A paced VC's run of cells in one pass at its host.
+    pub paced_run: Option<bool>,
 }
 
 impl EngineSpec {
@@ -103,6 +105,7 @@ impl EngineSpec {
             one_input_gate: self.one_input_gate.unwrap_or(true),
             horizon_levels: self.horizon_levels.unwrap_or(true),
             input_marks: self.input_marks.unwrap_or(true),
+            paced_run: self.paced_run.unwrap_or(true),
         }
     }
 }

@@ -40,6 +40,8 @@ pub(super) struct HostParts {
     pub one_vc: bool,
     /// Background sinks end here (they count every cell).
     pub sinks: bool,
+    /// The adapter's one controlled VC is paced without credit (GCRA, PRCA or adaptive).
+    pub paced: bool,
 }
 
 /// The paths open at a host.
@@ -54,11 +56,19 @@ pub(super) struct HostPlan {
     /// How a run of departures goes: `NO_RUNS` (cell by cell), `RUNS_PLAIN` (the adapter's
     /// committing pass), or the index of the lone background source whose queue counts them.
     pub runs: u32,
+    /// A run of the paced VC's cells goes in one pass (`Adapter::send_paced`).
+    pub paced_runs: bool,
 }
 
 impl Default for HostPlan {
     fn default() -> Self {
-        HostPlan { commit: false, whole_by_count: false, skip_middle: false, runs: NO_RUNS }
+        HostPlan {
+            commit: false,
+            whole_by_count: false,
+            skip_middle: false,
+            runs: NO_RUNS,
+            paced_runs: false,
+        }
     }
 }
 
@@ -81,7 +91,16 @@ impl HostPlan {
             (true, true, Some(i)) => i,
             (true, true, None) => NO_RUNS,
         };
-        HostPlan { commit, whole_by_count, skip_middle: whole_by_count && paths.skip_middle, runs }
+        // A paced VC's departures do nothing but their transmit (and a background source's
+        // count) here if no sender times from them and the channel is not captured (`send_cell`).
+        let paced_runs = paths.paced_run && parts.paced && !parts.timing_on_tx && !parts.captured;
+        HostPlan {
+            commit,
+            whole_by_count,
+            skip_middle: whole_by_count && paths.skip_middle,
+            runs,
+            paced_runs,
+        }
     }
 }
 
@@ -101,8 +120,15 @@ mod tests {
             lone_source: None,
             one_vc: true,
             sinks: false,
+            paced: false,
         };
-        let all = HostPlan { commit: true, whole_by_count: true, skip_middle: true, runs: RUNS_PLAIN };
+        let all = HostPlan {
+            commit: true,
+            whole_by_count: true,
+            skip_middle: true,
+            runs: RUNS_PLAIN,
+            paced_runs: false,
+        };
         assert_eq!(HostPlan::choose(&tcp, true, EnginePaths::ALL), all);
         assert_eq!(
             HostPlan::choose(&tcp, false, EnginePaths::ALL),
@@ -139,8 +165,49 @@ mod tests {
         assert_eq!(off("whole_by_count"), HostPlan { whole_by_count: false, skip_middle: false, ..all });
         assert_eq!(off("skip_middle"), HostPlan { skip_middle: false, ..all });
         assert_eq!(off("run_pass"), HostPlan { runs: NO_RUNS, ..all });
-        for name in ["plain_port", "train", "busy_pass", "send_runs", "input_marks"] {
+        for name in ["plain_port", "train", "busy_pass", "send_runs", "input_marks", "paced_run"] {
             assert_eq!(off(name), all, "{name} is not chosen here");
         }
+    }
+
+    #[test]
+    fn a_paced_run_needs_one_paced_vc_whose_departures_only_transmit() {
+        // A shaped TCP source of the CLASS study: one controlled VC, nothing committed.
+        let shaped = HostParts {
+            controlled: true,
+            timing_on_tx: false,
+            captured: false,
+            tagging: false,
+            rm_cells: true,
+            background: false,
+            lone_source: None,
+            one_vc: true,
+            sinks: false,
+            paced: true,
+        };
+        let paced = HostPlan { paced_runs: true, ..Default::default() };
+        assert_eq!(HostPlan::choose(&shaped, true, EnginePaths::ALL), paced);
+        assert_eq!(HostPlan::choose(&shaped, false, EnginePaths::ALL), paced);
+        let with = |f: &dyn Fn(&mut HostParts)| {
+            let mut p = shaped;
+            f(&mut p);
+            HostPlan::choose(&p, true, EnginePaths::ALL)
+        };
+        // Tagging is decided in the pass, at a frame's first slot, as `send` does.
+        assert_eq!(with(&|p| p.tagging = true), paced);
+        assert_eq!(with(&|p| p.sinks = true), paced);
+        // A shaped background source: its queue counts the pass's cells.
+        assert_eq!(with(&|p| (p.background, p.lone_source) = (true, Some(0))), paced);
+        assert_eq!(with(&|p| (p.background, p.one_vc) = (true, false)), paced);
+        for f in [
+            &(|p: &mut HostParts| p.paced = false) as &dyn Fn(&mut HostParts),
+            &|p: &mut HostParts| p.timing_on_tx = true,
+            &|p: &mut HostParts| p.captured = true,
+        ] {
+            assert_eq!(with(f), HostPlan::default());
+        }
+        let mut paths = EnginePaths::ALL;
+        paths.paced_run = false;
+        assert_eq!(HostPlan::choose(&shaped, true, paths), HostPlan::default());
     }
 }
