@@ -602,14 +602,26 @@ impl Host {
     #[inline(never)]
     fn send_run(&mut self, limit: Time, world: &mut World) -> u64 {
         if self.plan.paced_runs && self.adapter.runs_paced() {
-            let (sent, data) = self.adapter.send_paced(limit, world);
-            self.stats.cells_out += sent;
-            // A background source's cells free room in its bounded queue (as in `send_cell`).
-            if let Some(&i) = self.ep_of.get(self.adapter.paced_vc() as usize) {
-                if let Some(Endpoint::Background { queue, .. }) = self.endpoints.get_mut(i as usize) {
-                    queue.queued -= data as u32;
+            let sent = if self.adapter.one_paced() {
+                let (sent, data) = self.adapter.send_paced(limit, world);
+                // A background source's cells free room in its bounded queue (as in `send_cell`).
+                if let Some(&i) = self.ep_of.get(self.adapter.paced_vc() as usize) {
+                    if let Some(Endpoint::Background { queue, .. }) = self.endpoints.get_mut(i as usize) {
+                        queue.queued -= data as u32;
+                    }
                 }
-            }
+                sent
+            } else {
+                let (ep_of, endpoints) = (&self.ep_of, &mut self.endpoints);
+                self.adapter.send_paced_rr(limit, world, |vc| {
+                    if let Some(&i) = ep_of.get(vc as usize) {
+                        if let Some(Endpoint::Background { queue, .. }) = endpoints.get_mut(i as usize) {
+                            queue.sent();
+                        }
+                    }
+                })
+            };
+            self.stats.cells_out += sent;
             return sent;
         }
         if self.plan.runs != NO_RUNS && self.adapter.runs_plain() {
@@ -678,7 +690,14 @@ impl Host {
             lone_source,
             one_vc: self.labels.len() == 1,
             sinks: !self.sink_of.is_empty(),
-            paced: self.adapter.controlled.len() == 1 && self.adapter.controlled[0].credit.is_none(),
+            paced: !self.adapter.controlled.is_empty()
+                && self.adapter.controlled.iter().all(|c| c.credit.is_none()),
+            sink_arrivals: self.capture == NO_CAPTURE
+                && self
+                    .endpoints
+                    .iter()
+                    .all(|e| matches!(e, Endpoint::Background { .. } | Endpoint::Sink { .. }))
+                && self.adapter.controlled.iter().all(|c| c.credit.is_none()),
         };
         self.plan = HostPlan::choose(&parts, end != NO_COMMIT, self.paths);
         self.commit_end = if self.plan.commit { end } else { NO_COMMIT };
@@ -860,7 +879,11 @@ impl Host {
                 self.send_cell(world);
             } else {
                 // Nothing happens here before the next arrival or timer but departures.
-                let arrival = world.fifos[input].head_time().unwrap_or(NEVER);
+                let arrival = if self.plan.past_sinks {
+                    NEVER
+                } else {
+                    world.fifos[input].head_time().unwrap_or(NEVER)
+                };
                 events += self.send_run(horizon.min(tt).min(arrival), world) - 1;
             }
         }
@@ -964,7 +987,8 @@ impl Host {
                 self.send_cell(world);
             } else {
                 // Nothing happens here before the next arrival or timer but departures.
-                events += self.send_run(horizon.min(tt).min(ta), world) - 1;
+                let arrival = if self.plan.past_sinks { NEVER } else { ta };
+                events += self.send_run(horizon.min(tt).min(arrival), world) - 1;
             }
             events += 1;
         }

@@ -1,41 +1,44 @@
-//! A run of one paced VC's cells in one pass (`[engine] paced_run`, `HostPlan::paced_runs`).
+//! Runs of paced VCs' cells in one pass (`[engine] paced_run`, `HostPlan::paced_runs`).
 //!
-//! An adapter whose only queue is one controlled VC without credit (GCRA shaping, PRCA or
-//! adaptive shaping: the TCP sources of the CLASS study) and with no plain frame or returned
-//! RM cell waiting sends, [`Adapter::send`] after [`Adapter::send`], the VC's cells each in the
-//! first slot at or after the instant its virtual scheduling makes it eligible (`TAT - tau`),
-//! an RM cell where its rate control asks for one. Nothing else can take a slot (the round
-//! robin has one queue), and what would change the VC (a returning RM cell, a frame handed
-//! over) comes only with an arrival or a timer, which ends the host's run. So the run's
-//! departures follow from the shaper's state alone, and this pass computes them in a row:
-//! each slot from the previous one and the shaper, each cell put straight into the far end's
-//! input (the hop read once, the receiver woken at the first cell and at each EOF or RM cell),
-//! the VC's ready time, the round robin's turn and the adapter's next slot written once at the
-//! end, as the last `send` leaves them.
-//!
-//! (With several paced VCs, the background hosts of the study, the same pass in round-robin
-//! order cost what `send` does: their runs are a cell or two, cut by the arrivals for their
-//! sinks. They stay on the per-cell path.)
+//! An adapter whose queues are controlled VCs without credit (GCRA shaping, PRCA or adaptive
+//! shaping: the TCP and background sources of the CLASS study) and with no plain frame or
+//! returned RM cell waiting sends, [`Adapter::send`] after [`Adapter::send`], each VC's cells
+//! in the first slot at or after the instant its virtual scheduling makes it eligible
+//! (`TAT - tau`), an RM cell where its rate control asks for one, the VCs ready at a slot taking
+//! it in round-robin order. What would change a VC (a returning RM cell, a frame handed over)
+//! comes only with an arrival or a timer, which ends the host's run. So the run's departures
+//! follow from the shapers' states alone, and these passes compute them in a row, without the
+//! batch loop's turn per cell: each slot from the previous one and the VCs' ready times, the
+//! adapter's next slot found once at the end, as the last `send` leaves it. With one VC
+//! ([`Adapter::send_paced`], the TCP sources) the round robin has one queue, the hop is read
+//! once and the receiver woken at the first cell and at each EOF or RM cell; with several
+//! ([`Adapter::send_paced_rr`], the background hosts) each cell goes on the wire as `send` puts
+//! it.
 
 use super::Adapter;
-use crate::cell::{rm, Cell, F_BACKWARD, F_CONTROL, F_EOF, F_RM};
+use crate::cell::{rm, Cell, VcId, F_BACKWARD, F_CONTROL, F_EOF, F_RM};
 use crate::net::{work_at, World, NO_CAPTURE};
 use crate::time::{Time, NEVER};
 
 impl Adapter {
-    /// One controlled VC, without credit, and nothing plain queued and no RM cell to return:
-    /// what [`Adapter::send_paced`] can send.
+    /// Controlled VCs only (without credit: the plan's condition), nothing plain queued and no
+    /// RM cell to return: what [`Adapter::send_paced`] (one VC) and [`Adapter::send_paced_rr`]
+    /// can send.
     #[inline]
     pub fn runs_paced(&self) -> bool {
-        self.controlled.len() == 1
-            && self.controlled[0].credit.is_none()
-            && self.plain.is_empty()
-            && self.control.is_empty()
+        debug_assert!(self.controlled.iter().all(|c| c.credit.is_none()));
+        !self.controlled.is_empty() && self.plain.is_empty() && self.control.is_empty()
     }
 
-    /// The VC a paced run sends (its label at this host).
+    /// One controlled VC (the case of [`Adapter::send_paced`]).
     #[inline]
-    pub fn paced_vc(&self) -> crate::cell::VcId {
+    pub fn one_paced(&self) -> bool {
+        self.controlled.len() == 1
+    }
+
+    /// The VC a paced run of one VC sends (its label at this host).
+    #[inline]
+    pub fn paced_vc(&self) -> VcId {
         self.controlled[0].vc
     }
 
@@ -43,7 +46,7 @@ impl Adapter {
     /// and return how many cells and how many data cells: what repeated [`Adapter::send`] calls
     /// give for an adapter that [`Adapter::runs_paced`], on an uncaptured channel.
     pub fn send_paced(&mut self, limit: Time, world: &mut World) -> (u64, u64) {
-        debug_assert!(self.runs_paced() && self.next < limit);
+        debug_assert!(self.runs_paced() && self.one_paced() && self.next < limit);
         let link = self.clock.period();
         let slot_ps = self.slot_ps;
         let ch = &mut world.channels[self.channel as usize];
@@ -117,6 +120,69 @@ impl Adapter {
         self.recompute();
         (sent, sent - rm_sent)
     }
+
+    /// [`Adapter::send_paced`] for several VCs, in `pick`'s round-robin order, calling
+    /// `data(vc)` at each data cell; returns how many cells were sent.
+    #[inline(never)]
+    pub fn send_paced_rr(&mut self, limit: Time, world: &mut World, mut data: impl FnMut(VcId)) -> u64 {
+        debug_assert!(self.runs_paced() && self.next < limit);
+        let link = self.clock.period();
+        let slot_ps = self.slot_ps;
+        let n = self.controlled.len();
+        let mut clock = self.clock.clone();
+        if self.next > clock.next() {
+            clock.set_next(self.ahead);
+        }
+        let mut sent = 0u64;
+        loop {
+            let slot = clock.next();
+            debug_assert!(slot < limit);
+            // `pick` with the plain FIFO empty: the first VC ready at `slot` from the turn on.
+            let from = self.rr.saturating_sub(1);
+            let ready = self.ready.leaves();
+            let i = match ready[from..].iter().position(|&r| r <= slot) {
+                Some(k) => from + k,
+                None => ready[..from].iter().position(|&r| r <= slot).expect("a VC is ready"),
+            };
+            self.rr = if i + 1 == n { 0 } else { i + 2 };
+            let c = &mut self.controlled[i];
+            c.stats.cells += 1;
+            if let Some(s) = &mut c.shaper {
+                s.sent_after(slot, slot_ps);
+            }
+            let cell = if c.rm_due {
+                c.rm_due = false;
+                c.stats.rm_sent += 1;
+                Cell { frame: rm::with_ccr(c.ccr(link)), vc: c.vc, flags: F_RM }
+            } else {
+                let cell = Self::next_cell(&mut c.queue, &mut self.taggers, slot);
+                c.after_data_cell(link);
+                data(cell.vc);
+                cell
+            };
+            self.ready.set(i, c.ready_at());
+            clock.advance();
+            sent += 1;
+            world.transmit(self.channel, slot, cell);
+            // The next slot, as `recompute` finds it.
+            let ready = self.ready.min();
+            if ready == NEVER {
+                break;
+            }
+            if ready > clock.next() {
+                let m = clock.align_mark(clock.mark(), ready);
+                if m.time() >= limit {
+                    break;
+                }
+                clock.set_next(m);
+            } else if clock.next() >= limit {
+                break;
+            }
+        }
+        self.clock = clock;
+        self.recompute();
+        sent
+    }
 }
 
 #[cfg(test)]
@@ -134,7 +200,7 @@ mod tests {
             name: "x".into(),
             period,
             latency: 7,
-            route: crate::net::identity_route(1, 0),
+            route: crate::net::identity_route(4, 0),
             cells: 0,
             capture: NO_CAPTURE,
         }];
@@ -149,14 +215,16 @@ mod tests {
         }
     }
 
-    /// An adapter on a 150 Mb/s link (slots of 2826666.67 ps, phased) with one VC paced by
-    /// `rate` (fixed GCRA at 50 Mb/s with a CDVT of two cells, PRCA, or adaptive, which send
-    /// RM cells).
-    fn adapter(rate: &RateControl) -> Adapter {
+    /// An adapter on a 150 Mb/s link (slots of 2826666.67 ps, phased) with `vcs` VCs paced by
+    /// `rate` (fixed GCRA from 50 Mb/s down with a CDVT of two cells, PRCA, or adaptive, which
+    /// send RM cells).
+    fn adapter(rate: &RateControl, vcs: u16) -> Adapter {
         let link = CellPeriod::from_bps(150_000_000);
         let mut a = Adapter::new(SlotClock::with_phase(link, 1_234_567), 0);
-        let s = Shaper::at_rate(50e6, 2.0 * 8_480_000.0);
-        a.control_vc(1, ControlledVc::new(0, Some(s), rate.clone(), None));
+        for vc in 0..vcs {
+            let s = Shaper::at_rate(50e6 / f64::from(vc + 1), 2.0 * 8_480_000.0);
+            a.control_vc(4, ControlledVc::new(vc, Some(s), rate.clone(), None));
+        }
         a
     }
 
@@ -167,9 +235,9 @@ mod tests {
             RateControl::Prca(Prca::new(150e6, 1e6, 1e6, 4, 8, 40e6)),
             RateControl::Adaptive { shaper: AdaptiveShaper::new(3, 40), nrm: 5, since_rm: 0 },
         ];
-        for rate in &rates {
-            let (mut pass, mut wp) = (adapter(rate), world(CellPeriod::from_bps(150_000_000)));
-            let (mut cells, mut wc) = (adapter(rate), world(CellPeriod::from_bps(150_000_000)));
+        for (rate, vcs) in rates.iter().flat_map(|r| [(r, 1), (r, 3)]) {
+            let (mut pass, mut wp) = (adapter(rate, vcs), world(CellPeriod::from_bps(150_000_000)));
+            let (mut cells, mut wc) = (adapter(rate, vcs), world(CellPeriod::from_bps(150_000_000)));
             let mut rng = Rng::stream(3, "paced");
             let mut now: Time = 0;
             let (mut frame, mut runs) = (0, 0);
@@ -179,13 +247,15 @@ mod tests {
                 // backward RM cell home), as a host's event between runs.
                 if rng.next_u64().is_multiple_of(3) {
                     let n = 1 + (rng.next_u64() % 30) as u32;
+                    let vc = (rng.next_u64() % u64::from(vcs)) as u16;
                     frame += 1;
                     for a in [&mut pass, &mut cells] {
-                        a.push(now, TxFrame { frame, vc: 0, remaining: n, flags: 0, fresh: true });
+                        a.push(now, TxFrame { frame, vc, remaining: n, flags: 0, fresh: true });
                     }
                 }
                 if !matches!(rate, RateControl::Fixed) && rng.next_u64().is_multiple_of(7) {
-                    let back = Cell { frame: rng.next_u64() as u32 & 0xff, vc: 0, flags: F_RM | F_BACKWARD };
+                    let vc = (rng.next_u64() % u64::from(vcs)) as u16;
+                    let back = Cell { frame: rng.next_u64() as u32 & 0xff, vc, flags: F_RM | F_BACKWARD };
                     for a in [&mut pass, &mut cells] {
                         a.on_control(now, back, false);
                     }
@@ -194,7 +264,12 @@ mod tests {
                 assert_eq!(pass.next_send(), cells.next_send());
                 if pass.next_send() < limit {
                     assert!(pass.runs_paced());
-                    let (sent, data) = pass.send_paced(limit, &mut wp);
+                    let (sent, data) = if vcs == 1 {
+                        pass.send_paced(limit, &mut wp)
+                    } else {
+                        let mut data = 0;
+                        (pass.send_paced_rr(limit, &mut wp, |_| data += 1), data)
+                    };
                     let (mut n, mut d) = (0, 0);
                     while cells.next_send() < limit {
                         let c = cells.send(&mut wc);
@@ -211,11 +286,12 @@ mod tests {
                 }
                 assert_eq!((pass.clock.next(), pass.rr), (cells.clock.next(), cells.rr));
                 assert_eq!(pass.ready.leaves(), cells.ready.leaves());
-                let (p, c) = (&pass.controlled[0], &cells.controlled[0]);
-                assert_eq!(
-                    (p.shaper, p.rm_due, p.stats.cells, p.stats.rm_sent),
-                    (c.shaper, c.rm_due, c.stats.cells, c.stats.rm_sent)
-                );
+                for (p, c) in pass.controlled.iter().zip(&cells.controlled) {
+                    assert_eq!(
+                        (p.shaper, p.rm_due, p.stats.cells, p.stats.rm_sent),
+                        (c.shaper, c.rm_due, c.stats.cells, c.stats.rm_sent)
+                    );
+                }
                 assert_eq!(wp.channels[0].cells, wc.channels[0].cells);
                 assert_eq!(wp.sched.key(0), wc.sched.key(0));
             }

@@ -40,8 +40,11 @@ pub(super) struct HostParts {
     pub one_vc: bool,
     /// Background sinks end here (they count every cell).
     pub sinks: bool,
-    /// The adapter's one controlled VC is paced without credit (GCRA, PRCA or adaptive).
+    /// The adapter's VCs are controlled, each paced without credit (GCRA, PRCA or adaptive).
     pub paced: bool,
+    /// What arrives here changes nothing the adapter sends: no TCP endpoint (only background
+    /// sources and sinks), no credit, and the host's frames not captured.
+    pub sink_arrivals: bool,
 }
 
 /// The paths open at a host.
@@ -56,8 +59,11 @@ pub(super) struct HostPlan {
     /// How a run of departures goes: `NO_RUNS` (cell by cell), `RUNS_PLAIN` (the adapter's
     /// committing pass), or the index of the lone background source whose queue counts them.
     pub runs: u32,
-    /// A run of the paced VC's cells goes in one pass (`Adapter::send_paced`).
+    /// A run of the paced VCs' cells goes in one pass (`Adapter::send_paced`, `send_paced_rr`).
     pub paced_runs: bool,
+    /// A run of departures is not cut by arrivals (`Host::send_run`'s limit is the next timer
+    /// or the batch's end): they are all for sinks and change nothing the adapter sends.
+    pub past_sinks: bool,
 }
 
 impl Default for HostPlan {
@@ -68,6 +74,7 @@ impl Default for HostPlan {
             skip_middle: false,
             runs: NO_RUNS,
             paced_runs: false,
+            past_sinks: false,
         }
     }
 }
@@ -94,12 +101,18 @@ impl HostPlan {
         // A paced VC's departures do nothing but their transmit (and a background source's
         // count) here if no sender times from them and the channel is not captured (`send_cell`).
         let paced_runs = paths.paced_run && parts.paced && !parts.timing_on_tx && !parts.captured;
+        // Arrivals for sinks only count and release their frames; with no RM cell in the
+        // scenario none is a control cell: a run of departures may go on past them (they are
+        // taken after it, in their order, with the same events). A committing host has no
+        // runs; one without background sources has no sinks.
+        let past_sinks = paths.runs_past_sinks && parts.sink_arrivals && !parts.rm_cells && !commit;
         HostPlan {
             commit,
             whole_by_count,
             skip_middle: whole_by_count && paths.skip_middle,
             runs,
             paced_runs,
+            past_sinks,
         }
     }
 }
@@ -121,6 +134,7 @@ mod tests {
             one_vc: true,
             sinks: false,
             paced: false,
+            sink_arrivals: false,
         };
         let all = HostPlan {
             commit: true,
@@ -128,6 +142,7 @@ mod tests {
             skip_middle: true,
             runs: RUNS_PLAIN,
             paced_runs: false,
+            past_sinks: false,
         };
         assert_eq!(HostPlan::choose(&tcp, true, EnginePaths::ALL), all);
         assert_eq!(
@@ -165,7 +180,9 @@ mod tests {
         assert_eq!(off("whole_by_count"), HostPlan { whole_by_count: false, skip_middle: false, ..all });
         assert_eq!(off("skip_middle"), HostPlan { skip_middle: false, ..all });
         assert_eq!(off("run_pass"), HostPlan { runs: NO_RUNS, ..all });
-        for name in ["plain_port", "train", "busy_pass", "send_runs", "input_marks", "paced_run"] {
+        for name in
+            ["plain_port", "train", "busy_pass", "send_runs", "input_marks", "paced_run", "runs_past_sinks"]
+        {
             assert_eq!(off(name), all, "{name} is not chosen here");
         }
     }
@@ -184,6 +201,7 @@ mod tests {
             one_vc: true,
             sinks: false,
             paced: true,
+            sink_arrivals: false,
         };
         let paced = HostPlan { paced_runs: true, ..Default::default() };
         assert_eq!(HostPlan::choose(&shaped, true, EnginePaths::ALL), paced);
@@ -209,5 +227,41 @@ mod tests {
         let mut paths = EnginePaths::ALL;
         paths.paced_run = false;
         assert_eq!(HostPlan::choose(&shaped, true, paths), HostPlan::default());
+    }
+
+    #[test]
+    fn runs_go_past_arrivals_only_where_all_are_for_sinks() {
+        // The CLASS study's background host: nine shaped sources and the sinks of the other
+        // direction's, no TCP endpoint, no RM cell anywhere.
+        let background = HostParts {
+            controlled: true,
+            timing_on_tx: false,
+            captured: false,
+            tagging: false,
+            rm_cells: false,
+            background: true,
+            lone_source: None,
+            one_vc: false,
+            sinks: true,
+            paced: false,
+            sink_arrivals: true,
+        };
+        let past = HostPlan { past_sinks: true, ..Default::default() };
+        assert_eq!(HostPlan::choose(&background, true, EnginePaths::ALL), past);
+        let with = |f: &dyn Fn(&mut HostParts)| {
+            let mut p = background;
+            f(&mut p);
+            HostPlan::choose(&p, true, EnginePaths::ALL)
+        };
+        assert_eq!(with(&|p| p.sink_arrivals = false), HostPlan::default());
+        assert_eq!(with(&|p| p.rm_cells = true), HostPlan::default(), "an RM cell may arrive");
+        // A committing host (plain, no background source) sends no runs.
+        let plain = with(&|p| {
+            (p.controlled, p.background, p.sinks) = (false, false, false);
+        });
+        assert!(plain.commit && !plain.past_sinks);
+        let mut paths = EnginePaths::ALL;
+        paths.runs_past_sinks = false;
+        assert_eq!(HostPlan::choose(&background, true, paths), HostPlan::default());
     }
 }
