@@ -422,6 +422,7 @@ impl Host {
     /// delivery to the VC's endpoint.
     #[inline(never)]
     fn receive_last(&mut self, now: Time, cell: Cell, world: &mut World) {
+        debug_assert!(!(cell.is_control() && self.plan.past_sinks), "no control cell reaches sinks only");
         if cell.is_control() {
             self.stats.control_in += 1;
             let ci = self.reasm[cell.vc as usize].last_flags & F_EFCI != 0;
@@ -692,12 +693,12 @@ impl Host {
             sinks: !self.sink_of.is_empty(),
             paced: !self.adapter.controlled.is_empty()
                 && self.adapter.controlled.iter().all(|c| c.credit.is_none()),
+            one_controlled: self.adapter.controlled.len() == 1,
             sink_arrivals: self.capture == NO_CAPTURE
                 && self
                     .endpoints
                     .iter()
-                    .all(|e| matches!(e, Endpoint::Background { .. } | Endpoint::Sink { .. }))
-                && self.adapter.controlled.iter().all(|c| c.credit.is_none()),
+                    .all(|e| matches!(e, Endpoint::Background { .. } | Endpoint::Sink { .. })),
         };
         self.plan = HostPlan::choose(&parts, end != NO_COMMIT, self.paths);
         self.commit_end = if self.plan.commit { end } else { NO_COMMIT };

@@ -80,9 +80,9 @@ engine_paths! {
     /// A host whose one controlled VC is paced (GCRA, PRCA or adaptive shaping) sends a run of
     /// its cells in one pass (`net/adapter/paced_run.rs`). Off: cell by cell within the run.
     paced_run,
-    /// A host whose arrivals are all for background sinks (no TCP endpoint, no credit, no RM
-    /// cell in the scenario) sends its runs up to its next timer, past the arrivals
-    /// (`host/plan.rs`). Off: each arrival ends a run.
+    /// A host whose arrivals are all for background sinks (background sources and sinks only)
+    /// sends its runs up to its next timer, past the arrivals (`host/plan.rs`). Off: each
+    /// arrival ends a run.
     runs_past_sinks,
 }
 

@@ -42,8 +42,11 @@ pub(super) struct HostParts {
     pub sinks: bool,
     /// The adapter's VCs are controlled, each paced without credit (GCRA, PRCA or adaptive).
     pub paced: bool,
+    /// One VC is controlled here.
+    pub one_controlled: bool,
     /// What arrives here changes nothing the adapter sends: no TCP endpoint (only background
-    /// sources and sinks), no credit, and the host's frames not captured.
+    /// sources and sinks: no control cell can arrive, since only TCP connections' VCs carry
+    /// RM or credit cells), and the host's frames not captured.
     pub sink_arrivals: bool,
 }
 
@@ -100,12 +103,16 @@ impl HostPlan {
         };
         // A paced VC's departures do nothing but their transmit (and a background source's
         // count) here if no sender times from them and the channel is not captured (`send_cell`).
-        let paced_runs = paths.paced_run && parts.paced && !parts.timing_on_tx && !parts.captured;
-        // Arrivals for sinks only count and release their frames; with no RM cell in the
-        // scenario none is a control cell: a run of departures may go on past them (they are
-        // taken after it, in their order, with the same events). A committing host has no
-        // runs; one without background sources has no sinks.
-        let past_sinks = paths.runs_past_sinks && parts.sink_arrivals && !parts.rm_cells && !commit;
+        // Arrivals for sinks only count and release their frames: a run of departures may go
+        // on past them (they are taken after it, in their order, with the same events). A
+        // committing host has no runs.
+        let past_sinks = paths.runs_past_sinks && parts.sink_arrivals && !commit;
+        // Several VCs' pass pays only on runs longer than the cell or two between arrivals.
+        let paced_runs = paths.paced_run
+            && parts.paced
+            && !parts.timing_on_tx
+            && !parts.captured
+            && (parts.one_controlled || past_sinks);
         HostPlan {
             commit,
             whole_by_count,
@@ -134,6 +141,7 @@ mod tests {
             one_vc: true,
             sinks: false,
             paced: false,
+            one_controlled: false,
             sink_arrivals: false,
         };
         let all = HostPlan {
@@ -201,6 +209,7 @@ mod tests {
             one_vc: true,
             sinks: false,
             paced: true,
+            one_controlled: true,
             sink_arrivals: false,
         };
         let paced = HostPlan { paced_runs: true, ..Default::default() };
@@ -243,24 +252,31 @@ mod tests {
             lone_source: None,
             one_vc: false,
             sinks: true,
-            paced: false,
+            paced: true,
+            one_controlled: false,
             sink_arrivals: true,
         };
-        let past = HostPlan { past_sinks: true, ..Default::default() };
+        let past = HostPlan { past_sinks: true, paced_runs: true, ..Default::default() };
         assert_eq!(HostPlan::choose(&background, true, EnginePaths::ALL), past);
         let with = |f: &dyn Fn(&mut HostParts)| {
             let mut p = background;
             f(&mut p);
             HostPlan::choose(&p, true, EnginePaths::ALL)
         };
+        // Several paced VCs' runs go in one pass only where they go past arrivals.
         assert_eq!(with(&|p| p.sink_arrivals = false), HostPlan::default());
-        assert_eq!(with(&|p| p.rm_cells = true), HostPlan::default(), "an RM cell may arrive");
+        assert_eq!(with(&|p| p.paced = false), HostPlan { paced_runs: false, ..past });
+        // RM cells elsewhere (the adaptive two-node scenario) never reach a host of sinks.
+        assert_eq!(with(&|p| p.rm_cells = true), past);
+        let mut paths = EnginePaths::ALL;
+        paths.paced_run = false;
+        assert_eq!(HostPlan::choose(&background, true, paths), HostPlan { paced_runs: false, ..past });
         // A committing host (plain, no background source) sends no runs.
         let plain = with(&|p| {
             (p.controlled, p.background, p.sinks) = (false, false, false);
         });
         assert!(plain.commit && !plain.past_sinks);
-        let mut paths = EnginePaths::ALL;
+        paths = EnginePaths::ALL;
         paths.runs_past_sinks = false;
         assert_eq!(HostPlan::choose(&background, true, paths), HostPlan::default());
     }
