@@ -68,7 +68,6 @@ impl CellPeriod {
     /// In 64 bits where the products fit (every instant of a run on a link whose `den` is
     /// small, as an undrifted link's is: 3 at 150 or 600 Mb/s), else in 128: the same value,
     /// without the 128-bit divisions' calls (a slotted switch keys every arrival so).
-    #[inline]
     pub fn slot_at_or_after(&self, t: Time) -> Time {
         if let Some(td) = t.checked_mul(self.den) {
             if let Some(kn) = td.div_ceil(self.num).checked_mul(self.num) {
