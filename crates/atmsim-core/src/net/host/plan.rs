@@ -88,6 +88,8 @@ impl HostPlan {
     pub fn choose(parts: &HostParts, commit: bool, paths: EnginePaths) -> HostPlan {
         // Tagging decides at a frame's first slot, which a committed frame knows
         // (`Adapter::commit_frame`): a tagging adapter may commit.
+        // The lookahead schedule (which lets components commit): long batches.
+        let long_batches = commit;
         let committable = !parts.controlled && !parts.timing_on_tx && !parts.captured;
         // What a departure does besides its transmit: nothing for these (see `send_cell`).
         let plain_departures = committable && !parts.tagging;
@@ -107,12 +109,13 @@ impl HostPlan {
         // on past them (they are taken after it, in their order, with the same events). A
         // committing host has no runs.
         let past_sinks = paths.runs_past_sinks && parts.sink_arrivals && !commit;
-        // Several VCs' pass pays only on runs longer than the cell or two between arrivals.
+        // Several VCs' pass pays only on runs longer than the cell or two between arrivals or
+        // the short batches of the plain schedule (adaptive shaping's level logs).
         let paced_runs = paths.paced_run
             && parts.paced
             && !parts.timing_on_tx
             && !parts.captured
-            && (parts.one_controlled || past_sinks);
+            && (parts.one_controlled || (past_sinks && long_batches));
         HostPlan {
             commit,
             whole_by_count,
@@ -258,6 +261,11 @@ mod tests {
         };
         let past = HostPlan { past_sinks: true, paced_runs: true, ..Default::default() };
         assert_eq!(HostPlan::choose(&background, true, EnginePaths::ALL), past);
+        // Under the plain schedule (short batches) the runs go past sinks cell by cell.
+        assert_eq!(
+            HostPlan::choose(&background, false, EnginePaths::ALL),
+            HostPlan { paced_runs: false, ..past }
+        );
         let with = |f: &dyn Fn(&mut HostParts)| {
             let mut p = background;
             f(&mut p);
