@@ -24,6 +24,8 @@
 
 use std::collections::VecDeque;
 
+mod paced_run;
+
 use super::World;
 use crate::abr::{AdaptiveShaper, CreditSender, Feedback, Prca};
 use crate::cell::{rm, Cell, VcId, F_BACKWARD, F_CLP, F_CREDIT, F_EOF, F_RM};

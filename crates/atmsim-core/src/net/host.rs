@@ -422,6 +422,7 @@ impl Host {
     /// delivery to the VC's endpoint.
     #[inline(never)]
     fn receive_last(&mut self, now: Time, cell: Cell, world: &mut World) {
+        debug_assert!(!(cell.is_control() && self.plan.past_sinks), "no control cell reaches sinks only");
         if cell.is_control() {
             self.stats.control_in += 1;
             let ci = self.reasm[cell.vc as usize].last_flags & F_EFCI != 0;
@@ -601,6 +602,29 @@ impl Host {
     /// `limit` for the end.
     #[inline(never)]
     fn send_run(&mut self, limit: Time, world: &mut World) -> u64 {
+        if self.plan.paced_runs && self.adapter.runs_paced() {
+            let sent = if self.adapter.one_paced() {
+                let (sent, data) = self.adapter.send_paced(limit, world);
+                // A background source's cells free room in its bounded queue (as in `send_cell`).
+                if let Some(&i) = self.ep_of.get(self.adapter.paced_vc() as usize) {
+                    if let Some(Endpoint::Background { queue, .. }) = self.endpoints.get_mut(i as usize) {
+                        queue.queued -= data as u32;
+                    }
+                }
+                sent
+            } else {
+                let (ep_of, endpoints) = (&self.ep_of, &mut self.endpoints);
+                self.adapter.send_paced_rr(limit, world, |vc| {
+                    if let Some(&i) = ep_of.get(vc as usize) {
+                        if let Some(Endpoint::Background { queue, .. }) = endpoints.get_mut(i as usize) {
+                            queue.sent();
+                        }
+                    }
+                })
+            };
+            self.stats.cells_out += sent;
+            return sent;
+        }
         if self.plan.runs != NO_RUNS && self.adapter.runs_plain() {
             let sent = self.adapter.commit_plain(limit, world);
             debug_assert!(sent > 0, "a run starts with a cell due before the next event");
@@ -667,6 +691,14 @@ impl Host {
             lone_source,
             one_vc: self.labels.len() == 1,
             sinks: !self.sink_of.is_empty(),
+            paced: !self.adapter.controlled.is_empty()
+                && self.adapter.controlled.iter().all(|c| c.credit.is_none()),
+            one_controlled: self.adapter.controlled.len() == 1,
+            sink_arrivals: self.capture == NO_CAPTURE
+                && self
+                    .endpoints
+                    .iter()
+                    .all(|e| matches!(e, Endpoint::Background { .. } | Endpoint::Sink { .. })),
         };
         self.plan = HostPlan::choose(&parts, end != NO_COMMIT, self.paths);
         self.commit_end = if self.plan.commit { end } else { NO_COMMIT };
@@ -848,7 +880,11 @@ impl Host {
                 self.send_cell(world);
             } else {
                 // Nothing happens here before the next arrival or timer but departures.
-                let arrival = world.fifos[input].head_time().unwrap_or(NEVER);
+                let arrival = if self.plan.past_sinks {
+                    NEVER
+                } else {
+                    world.fifos[input].head_time().unwrap_or(NEVER)
+                };
                 events += self.send_run(horizon.min(tt).min(arrival), world) - 1;
             }
         }
@@ -952,7 +988,8 @@ impl Host {
                 self.send_cell(world);
             } else {
                 // Nothing happens here before the next arrival or timer but departures.
-                events += self.send_run(horizon.min(tt).min(ta), world) - 1;
+                let arrival = if self.plan.past_sinks { NEVER } else { ta };
+                events += self.send_run(horizon.min(tt).min(arrival), world) - 1;
             }
             events += 1;
         }
@@ -1058,12 +1095,13 @@ mod tests {
 
     #[test]
     fn runs_of_departures_send_what_cell_by_cell_sending_does() {
-        for shaped in [false, true] {
-            runs_against_cells(shaped);
+        for (shaped, paced) in [(false, true), (true, true), (true, false)] {
+            runs_against_cells(shaped, paced);
         }
     }
 
-    fn runs_against_cells(shaped: bool) {
+    /// `paced`: a shaped host's runs may go in one pass (`paced_run`).
+    fn runs_against_cells(shaped: bool, paced: bool) {
         // The same source at two hosts, one sending in runs (up to the next timer or the end
         // of the batch; in the adapter's committing pass if not shaped), the other a cell per
         // turn of the batch loop: after batches of random lengths the same cells are on the
@@ -1071,6 +1109,7 @@ mod tests {
         // (a run past a timer would free room before the source offers its next message).
         let (mut runs, mut wr) = (background_host(shaped), world());
         let (mut cells, mut wc) = (background_host(shaped), world());
+        runs.paths.paced_run = paced;
         runs.commit_until(NO_COMMIT, true, &wr);
         cells.commit_until(NO_COMMIT, true, &wc);
         assert_eq!(
@@ -1078,6 +1117,7 @@ mod tests {
             if shaped { NO_RUNS } else { 0 },
             "a pass counted for the source (endpoint 0)"
         );
+        assert_eq!(runs.plan.paced_runs, shaped && paced, "the shaped source's runs in one pass");
         cells.paths.send_runs = false;
         let mut rng = crate::rng::Rng::stream(6, "batches");
         let (mut horizon, mut er, mut ec) = (0, 0, 0);

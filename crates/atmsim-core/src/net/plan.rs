@@ -81,6 +81,13 @@ engine_paths! {
     /// generic parts: inputs read in runs, own-buffer cells past the policy, the two classes
     /// popped directly (`net/port/priority.rs`). Off: `Port::process`.
     priority_port,
+    /// A host whose one controlled VC is paced (GCRA, PRCA or adaptive shaping) sends a run of
+    /// its cells in one pass (`net/adapter/paced_run.rs`). Off: cell by cell within the run.
+    paced_run,
+    /// A host whose arrivals are all for background sinks (background sources and sinks only)
+    /// sends its runs up to its next timer, past the arrivals (`host/plan.rs`). Off: each
+    /// arrival ends a run.
+    runs_past_sinks,
 }
 
 /// How the simulator schedules components, chosen at set-up (`Sim::new`): the schedule and the

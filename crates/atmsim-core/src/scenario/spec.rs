@@ -86,6 +86,10 @@ pub struct EngineSpec {
     pub input_marks: Option<bool>,
     /// A priority port's per-cell path without its generic parts.
     pub priority_port: Option<bool>,
+    /// A paced VC's run of cells in one pass at its host.
+    pub paced_run: Option<bool>,
+    /// A host's runs of departures not cut by arrivals for its sinks.
+    pub runs_past_sinks: Option<bool>,
 }
 
 impl EngineSpec {
@@ -106,6 +110,8 @@ impl EngineSpec {
             horizon_levels: self.horizon_levels.unwrap_or(true),
             input_marks: self.input_marks.unwrap_or(true),
             priority_port: self.priority_port.unwrap_or(true),
+            paced_run: self.paced_run.unwrap_or(true),
+            runs_past_sinks: self.runs_past_sinks.unwrap_or(true),
         }
     }
 }

@@ -40,6 +40,14 @@ pub(super) struct HostParts {
     pub one_vc: bool,
     /// Background sinks end here (they count every cell).
     pub sinks: bool,
+    /// The adapter's VCs are controlled, each paced without credit (GCRA, PRCA or adaptive).
+    pub paced: bool,
+    /// One VC is controlled here.
+    pub one_controlled: bool,
+    /// What arrives here changes nothing the adapter sends: no TCP endpoint (only background
+    /// sources and sinks: no control cell can arrive, since only TCP connections' VCs carry
+    /// RM or credit cells), and the host's frames not captured.
+    pub sink_arrivals: bool,
 }
 
 /// The paths open at a host.
@@ -54,11 +62,23 @@ pub(super) struct HostPlan {
     /// How a run of departures goes: `NO_RUNS` (cell by cell), `RUNS_PLAIN` (the adapter's
     /// committing pass), or the index of the lone background source whose queue counts them.
     pub runs: u32,
+    /// A run of the paced VCs' cells goes in one pass (`Adapter::send_paced`, `send_paced_rr`).
+    pub paced_runs: bool,
+    /// A run of departures is not cut by arrivals (`Host::send_run`'s limit is the next timer
+    /// or the batch's end): they are all for sinks and change nothing the adapter sends.
+    pub past_sinks: bool,
 }
 
 impl Default for HostPlan {
     fn default() -> Self {
-        HostPlan { commit: false, whole_by_count: false, skip_middle: false, runs: NO_RUNS }
+        HostPlan {
+            commit: false,
+            whole_by_count: false,
+            skip_middle: false,
+            runs: NO_RUNS,
+            paced_runs: false,
+            past_sinks: false,
+        }
     }
 }
 
@@ -68,6 +88,8 @@ impl HostPlan {
     pub fn choose(parts: &HostParts, commit: bool, paths: EnginePaths) -> HostPlan {
         // Tagging decides at a frame's first slot, which a committed frame knows
         // (`Adapter::commit_frame`): a tagging adapter may commit.
+        // The lookahead schedule (which lets components commit): long batches.
+        let long_batches = commit;
         let committable = !parts.controlled && !parts.timing_on_tx && !parts.captured;
         // What a departure does besides its transmit: nothing for these (see `send_cell`).
         let plain_departures = committable && !parts.tagging;
@@ -81,7 +103,27 @@ impl HostPlan {
             (true, true, Some(i)) => i,
             (true, true, None) => NO_RUNS,
         };
-        HostPlan { commit, whole_by_count, skip_middle: whole_by_count && paths.skip_middle, runs }
+        // A paced VC's departures do nothing but their transmit (and a background source's
+        // count) here if no sender times from them and the channel is not captured (`send_cell`).
+        // Arrivals for sinks only count and release their frames: a run of departures may go
+        // on past them (they are taken after it, in their order, with the same events). A
+        // committing host has no runs.
+        let past_sinks = paths.runs_past_sinks && parts.sink_arrivals && !commit;
+        // Several VCs' pass pays only on runs longer than the cell or two between arrivals or
+        // the short batches of the plain schedule (adaptive shaping's level logs).
+        let paced_runs = paths.paced_run
+            && parts.paced
+            && !parts.timing_on_tx
+            && !parts.captured
+            && (parts.one_controlled || (past_sinks && long_batches));
+        HostPlan {
+            commit,
+            whole_by_count,
+            skip_middle: whole_by_count && paths.skip_middle,
+            runs,
+            paced_runs,
+            past_sinks,
+        }
     }
 }
 
@@ -101,8 +143,18 @@ mod tests {
             lone_source: None,
             one_vc: true,
             sinks: false,
+            paced: false,
+            one_controlled: false,
+            sink_arrivals: false,
         };
-        let all = HostPlan { commit: true, whole_by_count: true, skip_middle: true, runs: RUNS_PLAIN };
+        let all = HostPlan {
+            commit: true,
+            whole_by_count: true,
+            skip_middle: true,
+            runs: RUNS_PLAIN,
+            paced_runs: false,
+            past_sinks: false,
+        };
         assert_eq!(HostPlan::choose(&tcp, true, EnginePaths::ALL), all);
         assert_eq!(
             HostPlan::choose(&tcp, false, EnginePaths::ALL),
@@ -139,8 +191,101 @@ mod tests {
         assert_eq!(off("whole_by_count"), HostPlan { whole_by_count: false, skip_middle: false, ..all });
         assert_eq!(off("skip_middle"), HostPlan { skip_middle: false, ..all });
         assert_eq!(off("run_pass"), HostPlan { runs: NO_RUNS, ..all });
-        for name in ["plain_port", "train", "busy_pass", "send_runs", "input_marks"] {
+        for name in
+            ["plain_port", "train", "busy_pass", "send_runs", "input_marks", "paced_run", "runs_past_sinks"]
+        {
             assert_eq!(off(name), all, "{name} is not chosen here");
         }
+    }
+
+    #[test]
+    fn a_paced_run_needs_one_paced_vc_whose_departures_only_transmit() {
+        // A shaped TCP source of the CLASS study: one controlled VC, nothing committed.
+        let shaped = HostParts {
+            controlled: true,
+            timing_on_tx: false,
+            captured: false,
+            tagging: false,
+            rm_cells: true,
+            background: false,
+            lone_source: None,
+            one_vc: true,
+            sinks: false,
+            paced: true,
+            one_controlled: true,
+            sink_arrivals: false,
+        };
+        let paced = HostPlan { paced_runs: true, ..Default::default() };
+        assert_eq!(HostPlan::choose(&shaped, true, EnginePaths::ALL), paced);
+        assert_eq!(HostPlan::choose(&shaped, false, EnginePaths::ALL), paced);
+        let with = |f: &dyn Fn(&mut HostParts)| {
+            let mut p = shaped;
+            f(&mut p);
+            HostPlan::choose(&p, true, EnginePaths::ALL)
+        };
+        // Tagging is decided in the pass, at a frame's first slot, as `send` does.
+        assert_eq!(with(&|p| p.tagging = true), paced);
+        assert_eq!(with(&|p| p.sinks = true), paced);
+        // A shaped background source: its queue counts the pass's cells.
+        assert_eq!(with(&|p| (p.background, p.lone_source) = (true, Some(0))), paced);
+        assert_eq!(with(&|p| (p.background, p.one_vc) = (true, false)), paced);
+        for f in [
+            &(|p: &mut HostParts| p.paced = false) as &dyn Fn(&mut HostParts),
+            &|p: &mut HostParts| p.timing_on_tx = true,
+            &|p: &mut HostParts| p.captured = true,
+        ] {
+            assert_eq!(with(f), HostPlan::default());
+        }
+        let mut paths = EnginePaths::ALL;
+        paths.paced_run = false;
+        assert_eq!(HostPlan::choose(&shaped, true, paths), HostPlan::default());
+    }
+
+    #[test]
+    fn runs_go_past_arrivals_only_where_all_are_for_sinks() {
+        // The CLASS study's background host: nine shaped sources and the sinks of the other
+        // direction's, no TCP endpoint, no RM cell anywhere.
+        let background = HostParts {
+            controlled: true,
+            timing_on_tx: false,
+            captured: false,
+            tagging: false,
+            rm_cells: false,
+            background: true,
+            lone_source: None,
+            one_vc: false,
+            sinks: true,
+            paced: true,
+            one_controlled: false,
+            sink_arrivals: true,
+        };
+        let past = HostPlan { past_sinks: true, paced_runs: true, ..Default::default() };
+        assert_eq!(HostPlan::choose(&background, true, EnginePaths::ALL), past);
+        // Under the plain schedule (short batches) the runs go past sinks cell by cell.
+        assert_eq!(
+            HostPlan::choose(&background, false, EnginePaths::ALL),
+            HostPlan { paced_runs: false, ..past }
+        );
+        let with = |f: &dyn Fn(&mut HostParts)| {
+            let mut p = background;
+            f(&mut p);
+            HostPlan::choose(&p, true, EnginePaths::ALL)
+        };
+        // Several paced VCs' runs go in one pass only where they go past arrivals.
+        assert_eq!(with(&|p| p.sink_arrivals = false), HostPlan::default());
+        assert_eq!(with(&|p| p.paced = false), HostPlan { paced_runs: false, ..past });
+        // RM cells elsewhere (the adaptive two-node scenario) never reach a host of sinks.
+        assert_eq!(with(&|p| p.rm_cells = true), past);
+        let mut paths = EnginePaths::ALL;
+        paths.paced_run = false;
+        assert_eq!(HostPlan::choose(&background, true, paths), HostPlan { paced_runs: false, ..past });
+        // A committing host (plain, no background source) sends no runs.
+        let plain = with(&|p| {
+            (p.controlled, p.background, p.sinks) = (false, false, false);
+        });
+        assert!(plain.commit && !plain.past_sinks);
+        paths = EnginePaths::ALL;
+        paths.runs_past_sinks = false;
+        assert_eq!(HostPlan::choose(&background, true, paths), HostPlan::default());
     }
 }

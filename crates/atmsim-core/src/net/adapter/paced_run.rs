@@ -1,0 +1,303 @@
+//! Runs of paced VCs' cells in one pass (`[engine] paced_run`, `HostPlan::paced_runs`).
+//!
+//! An adapter whose queues are controlled VCs without credit (GCRA shaping, PRCA or adaptive
+//! shaping: the TCP and background sources of the CLASS study) and with no plain frame or
+//! returned RM cell waiting sends, [`Adapter::send`] after [`Adapter::send`], each VC's cells
+//! in the first slot at or after the instant its virtual scheduling makes it eligible
+//! (`TAT - tau`), an RM cell where its rate control asks for one, the VCs ready at a slot taking
+//! it in round-robin order. What would change a VC (a returning RM cell, a frame handed over)
+//! comes only with an arrival or a timer, which ends the host's run. So the run's departures
+//! follow from the shapers' states alone, and these passes compute them in a row, without the
+//! batch loop's turn per cell: each slot from the previous one and the VCs' ready times, the
+//! adapter's next slot found once at the end, as the last `send` leaves it. With one VC
+//! ([`Adapter::send_paced`], the TCP sources) the round robin has one queue, the hop is read
+//! once and the receiver woken at the first cell and at each EOF or RM cell; with several
+//! ([`Adapter::send_paced_rr`], the background hosts) each cell goes on the wire as `send` puts
+//! it.
+
+use super::Adapter;
+use crate::cell::{rm, Cell, VcId, F_BACKWARD, F_CONTROL, F_EOF, F_RM};
+use crate::net::{work_at, World, NO_CAPTURE};
+use crate::time::{Time, NEVER};
+
+impl Adapter {
+    /// Controlled VCs only (without credit: the plan's condition), nothing plain queued and no
+    /// RM cell to return: what [`Adapter::send_paced`] (one VC) and [`Adapter::send_paced_rr`]
+    /// can send.
+    #[inline]
+    pub fn runs_paced(&self) -> bool {
+        debug_assert!(self.controlled.iter().all(|c| c.credit.is_none()));
+        !self.controlled.is_empty() && self.plain.is_empty() && self.control.is_empty()
+    }
+
+    /// One controlled VC (the case of [`Adapter::send_paced`]).
+    #[inline]
+    pub fn one_paced(&self) -> bool {
+        self.controlled.len() == 1
+    }
+
+    /// The VC a paced run of one VC sends (its label at this host).
+    #[inline]
+    pub fn paced_vc(&self) -> VcId {
+        self.controlled[0].vc
+    }
+
+    /// Send every cell whose slot starts before `limit` (the adapter's next slot is before it)
+    /// and return how many cells and how many data cells: what repeated [`Adapter::send`] calls
+    /// give for an adapter that [`Adapter::runs_paced`], on an uncaptured channel.
+    pub fn send_paced(&mut self, limit: Time, world: &mut World) -> (u64, u64) {
+        debug_assert!(self.runs_paced() && self.one_paced() && self.next < limit);
+        let link = self.clock.period();
+        let slot_ps = self.slot_ps;
+        let ch = &mut world.channels[self.channel as usize];
+        debug_assert_eq!(ch.capture, NO_CAPTURE);
+        let latency = ch.latency;
+        let c = &mut self.controlled[0];
+        let hop = ch.route[c.vc as usize];
+        let fifo = &mut world.fifos[hop.fifo as usize];
+        if fifo.is_empty() {
+            world.sched.marks.mark(fifo.mark);
+        }
+        // A local copy the loop keeps in registers.
+        let mut clock = self.clock.clone();
+        // The first slot is the adapter's next (kept by `recompute`, with its mark if ahead).
+        if self.next > clock.next() {
+            clock.set_next(self.ahead);
+        }
+        let (mut sent, mut rm_sent) = (0u64, 0u64);
+        let mut woken = false;
+        loop {
+            let slot = clock.next();
+            debug_assert!(slot < limit);
+            c.stats.cells += 1;
+            if let Some(s) = &mut c.shaper {
+                s.sent_after(slot, slot_ps);
+            }
+            let cell = if c.rm_due {
+                c.rm_due = false;
+                c.stats.rm_sent += 1;
+                rm_sent += 1;
+                Cell { frame: rm::with_ccr(c.ccr(link)), vc: c.vc, flags: F_RM }
+            } else {
+                let cell = Self::next_cell(&mut c.queue, &mut self.taggers, slot);
+                c.after_data_cell(link);
+                cell
+            };
+            debug_assert_eq!(cell.flags & F_BACKWARD, 0);
+            clock.advance();
+            sent += 1;
+            let at = slot + latency;
+            let out = Cell { vc: hop.label, ..cell };
+            fifo.push(at, out);
+            // The receiver's key falls only at the first cell and, into a host that skips
+            // middle cells, at an EOF or control cell (`World::transmit` wakes at each: the
+            // same minimum).
+            if !woken || cell.flags & (F_EOF | F_CONTROL) != 0 {
+                world.sched.wake(fifo.owner, work_at(fifo, at, out));
+                woken = true;
+            }
+            // The next slot, as `recompute` finds it: the clock's next if the VC is ready by
+            // then, else the first slot at or after its ready time.
+            let ready = c.ready_at();
+            if ready == NEVER {
+                break;
+            }
+            if ready > clock.next() {
+                let m = clock.align_mark(clock.mark(), ready);
+                if m.time() >= limit {
+                    break;
+                }
+                clock.set_next(m);
+            } else if clock.next() >= limit {
+                break;
+            }
+        }
+        ch.cells += sent;
+        self.clock = clock;
+        // As the last `pick` leaves them: the turn after the one queue is the plain FIFO's.
+        self.rr = 0;
+        self.ready.set(0, self.controlled[0].ready_at());
+        self.recompute();
+        (sent, sent - rm_sent)
+    }
+
+    /// [`Adapter::send_paced`] for several VCs, in `pick`'s round-robin order, calling
+    /// `data(vc)` at each data cell; returns how many cells were sent.
+    #[inline(never)]
+    pub fn send_paced_rr(&mut self, limit: Time, world: &mut World, mut data: impl FnMut(VcId)) -> u64 {
+        debug_assert!(self.runs_paced() && self.next < limit);
+        let link = self.clock.period();
+        let slot_ps = self.slot_ps;
+        let n = self.controlled.len();
+        let mut clock = self.clock.clone();
+        if self.next > clock.next() {
+            clock.set_next(self.ahead);
+        }
+        let mut sent = 0u64;
+        loop {
+            let slot = clock.next();
+            debug_assert!(slot < limit);
+            // `pick` with the plain FIFO empty: the first VC ready at `slot` from the turn on.
+            let from = self.rr.saturating_sub(1);
+            let ready = self.ready.leaves();
+            let i = match ready[from..].iter().position(|&r| r <= slot) {
+                Some(k) => from + k,
+                None => ready[..from].iter().position(|&r| r <= slot).expect("a VC is ready"),
+            };
+            self.rr = if i + 1 == n { 0 } else { i + 2 };
+            let c = &mut self.controlled[i];
+            c.stats.cells += 1;
+            if let Some(s) = &mut c.shaper {
+                s.sent_after(slot, slot_ps);
+            }
+            let cell = if c.rm_due {
+                c.rm_due = false;
+                c.stats.rm_sent += 1;
+                Cell { frame: rm::with_ccr(c.ccr(link)), vc: c.vc, flags: F_RM }
+            } else {
+                let cell = Self::next_cell(&mut c.queue, &mut self.taggers, slot);
+                c.after_data_cell(link);
+                data(cell.vc);
+                cell
+            };
+            self.ready.set(i, c.ready_at());
+            clock.advance();
+            sent += 1;
+            world.transmit(self.channel, slot, cell);
+            // The next slot, as `recompute` finds it.
+            let ready = self.ready.min();
+            if ready == NEVER {
+                break;
+            }
+            if ready > clock.next() {
+                let m = clock.align_mark(clock.mark(), ready);
+                if m.time() >= limit {
+                    break;
+                }
+                clock.set_next(m);
+            } else if clock.next() >= limit {
+                break;
+            }
+        }
+        self.clock = clock;
+        self.recompute();
+        sent
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{ControlledVc, RateControl, Shaper, TxFrame};
+    use super::*;
+    use crate::abr::{AdaptiveShaper, Prca};
+    use crate::cell::CellFifo;
+    use crate::net::{Channel, Sched};
+    use crate::rng::Rng;
+    use crate::time::{CellPeriod, SlotClock};
+
+    fn world(period: CellPeriod) -> World {
+        let channels = vec![Channel {
+            name: "x".into(),
+            period,
+            latency: 7,
+            route: crate::net::identity_route(4, 0),
+            cells: 0,
+            capture: NO_CAPTURE,
+        }];
+        World {
+            fifos: vec![CellFifo::new(0)],
+            frames: Default::default(),
+            channels,
+            sched: Sched::new(1),
+            captures: Default::default(),
+            levels: Vec::new(),
+            shares: Vec::new(),
+        }
+    }
+
+    /// An adapter on a 150 Mb/s link (slots of 2826666.67 ps, phased) with `vcs` VCs paced by
+    /// `rate` (fixed GCRA from 50 Mb/s down with a CDVT of two cells, PRCA, or adaptive, which
+    /// send RM cells).
+    fn adapter(rate: &RateControl, vcs: u16) -> Adapter {
+        let link = CellPeriod::from_bps(150_000_000);
+        let mut a = Adapter::new(SlotClock::with_phase(link, 1_234_567), 0);
+        for vc in 0..vcs {
+            let s = Shaper::at_rate(50e6 / f64::from(vc + 1), 2.0 * 8_480_000.0);
+            a.control_vc(4, ControlledVc::new(vc, Some(s), rate.clone(), None));
+        }
+        a
+    }
+
+    #[test]
+    fn a_paced_run_sends_what_send_after_send_does() {
+        let rates = [
+            RateControl::Fixed,
+            RateControl::Prca(Prca::new(150e6, 1e6, 1e6, 4, 8, 40e6)),
+            RateControl::Adaptive { shaper: AdaptiveShaper::new(3, 40), nrm: 5, since_rm: 0 },
+        ];
+        for (rate, vcs) in rates.iter().flat_map(|r| [(r, 1), (r, 3)]) {
+            let (mut pass, mut wp) = (adapter(rate, vcs), world(CellPeriod::from_bps(150_000_000)));
+            let (mut cells, mut wc) = (adapter(rate, vcs), world(CellPeriod::from_bps(150_000_000)));
+            let mut rng = Rng::stream(3, "paced");
+            let mut now: Time = 0;
+            let (mut frame, mut runs) = (0, 0);
+            for _ in 0..3_000 {
+                now += rng.next_u64() % 40_000_000;
+                // Now and then a frame handed over (or, for the rate controls that read them, a
+                // backward RM cell home), as a host's event between runs.
+                if rng.next_u64().is_multiple_of(3) {
+                    let n = 1 + (rng.next_u64() % 30) as u32;
+                    let vc = (rng.next_u64() % u64::from(vcs)) as u16;
+                    frame += 1;
+                    for a in [&mut pass, &mut cells] {
+                        a.push(now, TxFrame { frame, vc, remaining: n, flags: 0, fresh: true });
+                    }
+                }
+                if !matches!(rate, RateControl::Fixed) && rng.next_u64().is_multiple_of(7) {
+                    let vc = (rng.next_u64() % u64::from(vcs)) as u16;
+                    let back = Cell { frame: rng.next_u64() as u32 & 0xff, vc, flags: F_RM | F_BACKWARD };
+                    for a in [&mut pass, &mut cells] {
+                        a.on_control(now, back, false);
+                    }
+                }
+                let limit = now + rng.next_u64() % 60_000_000;
+                assert_eq!(pass.next_send(), cells.next_send());
+                if pass.next_send() < limit {
+                    assert!(pass.runs_paced());
+                    let (sent, data) = if vcs == 1 {
+                        pass.send_paced(limit, &mut wp)
+                    } else {
+                        let mut data = 0;
+                        (pass.send_paced_rr(limit, &mut wp, |_| data += 1), data)
+                    };
+                    let (mut n, mut d) = (0, 0);
+                    while cells.next_send() < limit {
+                        let c = cells.send(&mut wc);
+                        n += 1;
+                        d += u64::from(!c.is_control());
+                    }
+                    assert_eq!((sent, data), (n, d));
+                    runs += 1;
+                }
+                now = now.max(limit);
+                assert_eq!(pass.next_send(), cells.next_send());
+                if pass.next_send() > pass.clock.next() && pass.next_send() != NEVER {
+                    assert_eq!(pass.ahead, cells.ahead, "the next slot's mark");
+                }
+                assert_eq!((pass.clock.next(), pass.rr), (cells.clock.next(), cells.rr));
+                assert_eq!(pass.ready.leaves(), cells.ready.leaves());
+                for (p, c) in pass.controlled.iter().zip(&cells.controlled) {
+                    assert_eq!(
+                        (p.shaper, p.rm_due, p.stats.cells, p.stats.rm_sent),
+                        (c.shaper, c.rm_due, c.stats.cells, c.stats.rm_sent)
+                    );
+                }
+                assert_eq!(wp.channels[0].cells, wc.channels[0].cells);
+                assert_eq!(wp.sched.key(0), wc.sched.key(0));
+            }
+            assert!(runs > 1_000, "{runs} runs");
+            assert!(wp.channels[0].cells > 2_000, "{} cells", wp.channels[0].cells);
+            assert_eq!(wp.fifos[0].iter().collect::<Vec<_>>(), wc.fifos[0].iter().collect::<Vec<_>>());
+        }
+    }
+}
