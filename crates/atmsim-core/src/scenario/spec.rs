@@ -84,6 +84,10 @@ pub struct EngineSpec {
     pub horizon_levels: Option<bool>,
     /// Only marked inputs read at each batch.
     pub input_marks: Option<bool>,
+    /// Committed departures at frame-merging ports.
+    pub commit_merging: Option<bool>,
+    /// The Virtual Spacing port's batch in runs.
+    pub spaced_port: Option<bool>,
 }
 
 impl EngineSpec {
@@ -103,6 +107,8 @@ impl EngineSpec {
             one_input_gate: self.one_input_gate.unwrap_or(true),
             horizon_levels: self.horizon_levels.unwrap_or(true),
             input_marks: self.input_marks.unwrap_or(true),
+            commit_merging: self.commit_merging.unwrap_or(true),
+            spaced_port: self.spaced_port.unwrap_or(true),
         }
     }
 }

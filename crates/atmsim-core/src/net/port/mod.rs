@@ -31,7 +31,9 @@ mod congestion;
 mod fcvc;
 mod frame_discard;
 mod interleave;
+mod merged;
 mod plan;
+mod spaced;
 mod staging;
 mod trace;
 mod train;
@@ -475,6 +477,7 @@ impl Port {
         let ch = &world.channels[self.channel as usize];
         let parts = PortParts {
             fifo: matches!(self.queue, Queue::Fifo(_)),
+            spacing: matches!(self.queue, Queue::VirtualSpacing(_)),
             own_buffers: self.has_own,
             hooks: self.hooks,
             credit: !self.fcvc.is_off(),
@@ -580,9 +583,7 @@ impl Port {
         if !self.staging.on() {
             self.push(cell, guaranteed, world);
         } else if let Some(frame) = self.staging.stage(vc, cell) {
-            for c in frame {
-                self.push(c, guaranteed, world);
-            }
+            self.queue_frame(vc, frame, guaranteed, world);
         }
         self.stats.max_queue = self.stats.max_queue.max(self.queue_len());
     }
@@ -801,6 +802,9 @@ impl Port {
                 self.retire(horizon, &mut world.levels);
             }
             return events;
+        }
+        if self.plan.spaced {
+            return self.process_spaced(horizon, world);
         }
         self.merge.rebuild(&world.fifos, &mut world.sched.marks, &self.inputs);
         loop {
