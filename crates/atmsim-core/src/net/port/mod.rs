@@ -520,14 +520,24 @@ impl Port {
     }
 
     /// A cell arrives at `now`: count it, police it, run the frame state machine and the policy.
-    pub fn enqueue(&mut self, now: Time, mut cell: Cell, world: &mut World) {
+    pub fn enqueue(&mut self, now: Time, cell: Cell, world: &mut World) {
+        self.enqueue_as::<false>(now, cell, world)
+    }
+
+    /// `enqueue`, compiled without the parts a spaced port has not (`LEAN`, `spaced.rs`: no
+    /// arrival counts, own buffers, hooks or staging, not committing) when its plan says so.
+    #[inline(always)]
+    fn enqueue_as<const LEAN: bool>(&mut self, now: Time, mut cell: Cell, world: &mut World) {
+        debug_assert!(!LEAN || self.plan.spaced);
         if cell.is_control() {
             return self.enqueue_control(now, cell, world);
         }
         self.stats.cells_in += 1;
         let vc = cell.vc as usize;
-        if let Some(n) = self.vc_arrivals.get_mut(vc) {
-            *n += 1;
+        if !LEAN {
+            if let Some(n) = self.vc_arrivals.get_mut(vc) {
+                *n += 1;
+            }
         }
         let c = self.vcs[vc].class as usize;
         let eof = cell.is_eof();
@@ -546,10 +556,10 @@ impl Port {
         }
         // Guaranteed traffic of a priority port has its own buffer, and so has an FCVC VC (whose
         // credits keep it from overflowing): no policy, no limit.
-        let guaranteed = self.has_own && self.own[vc];
-        let x = self.shared_level();
+        let guaranteed = !LEAN && self.has_own && self.own[vc];
+        let x = if LEAN { self.queued } else { self.shared_level() };
         let full = !guaranteed && x >= self.capacity;
-        let (y, active) = Port::vc_state(self.plan.count_only, &self.classes, c, self.active, x);
+        let (y, active) = Port::vc_state(!LEAN && self.plan.count_only, &self.classes, c, self.active, x);
         let (policy, faults, classes, rng) =
             (&self.policy, &mut self.faults, &mut self.classes, &mut self.rng);
         let k = self.capacity;
@@ -573,12 +583,19 @@ impl Port {
         if let Some(reason) = verdict {
             return self.drop_cell(vc, reason, world, cell);
         }
-        if self.hooks {
+        if !LEAN && self.hooks {
             self.arrival_hooks(now, &mut cell, x, guaranteed, world);
         }
         self.stats.arrive(now);
         if self.classes[c].arrive(now) {
             self.active += 1;
+        }
+        if LEAN {
+            // Not committing: the cell queues (`spaced.rs`).
+            self.queued += 1;
+            self.queue_spaced(cell);
+            self.stats.max_queue = self.stats.max_queue.max(self.queued);
+            return;
         }
         if !self.staging.on() {
             self.push(cell, guaranteed, world);

@@ -20,6 +20,7 @@
 use super::Port;
 use crate::cell::Cell;
 use crate::net::{InputMerge, World};
+use crate::sched::Queue;
 use crate::time::Time;
 
 impl Port {
@@ -62,15 +63,30 @@ impl Port {
         }
     }
 
-    /// The departures in slots before `t`, in a row; returns how many.
+    /// The departures in slots before `t`, in a row (`Port::dequeue` without hooks, the
+    /// queue's discipline read once per cell); returns how many.
     #[inline(always)]
     fn depart_before(&mut self, t: Time, world: &mut World) -> u64 {
         let mut n = 0;
         while self.queued > 0 && self.clock.next() < t {
-            self.dequeue(world);
+            let slot = self.clock.next();
+            let cell = match &mut self.queue {
+                Queue::VirtualSpacing(v) => v.pop(),
+                q => q.pop(|_| true),
+            };
+            self.sent(slot, cell.expect("dequeue from an empty port"), world);
             n += 1;
         }
         n
+    }
+
+    /// An accepted cell joins its VC's queue.
+    #[inline(always)]
+    pub(super) fn queue_spaced(&mut self, cell: Cell) {
+        match &mut self.queue {
+            Queue::VirtualSpacing(v) => v.push(cell),
+            q => q.push(cell),
+        }
     }
 
     /// An arrival at `ta`: an idle transmitter next sends in the first slot from `ta`.
@@ -79,6 +95,6 @@ impl Port {
         if self.queued == 0 {
             self.clock.align(ta);
         }
-        self.enqueue(ta, cell, world);
+        self.enqueue_as::<true>(ta, cell, world);
     }
 }
