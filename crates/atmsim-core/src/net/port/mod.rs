@@ -875,18 +875,28 @@ impl Port {
     fn process_committing(&mut self, stop: Time, world: &mut World) -> u64 {
         let mut events = if self.queued > self.pending() { self.release_held(world) } else { 0 };
         loop {
-            let (ta, _) = self.merge.peek();
+            let (mut ta, i) = self.merge.peek();
             if ta >= stop {
                 break;
             }
-            let (_, cell) = self.merge.pop(&mut world.fifos, &self.inputs);
-            self.retire(ta, &mut world.levels);
-            // A no-op unless the port is idle at `ta` (as in `process`): the first free slot
-            // of a busy port is after a departure not yet retired, so after `ta`.
-            self.clock.align(ta);
-            let sent = self.stats.cells_out;
-            self.enqueue(ta, cell, world);
-            events += 1 + (self.stats.cells_out - sent);
+            // The earliest input's cells before the runner-up's, in a row (as `process_plain`
+            // reads them), the merge told once at the end of the run.
+            let (f, until) = (self.inputs[i] as usize, self.merge.run_until().min(stop));
+            loop {
+                let Some((_, cell)) = world.fifos[f].pop() else { unreachable!("the head was read") };
+                self.retire(ta, &mut world.levels);
+                // A no-op unless the port is idle at `ta` (as in `process`): the first free
+                // slot of a busy port is after a departure not yet retired, so after `ta`.
+                self.clock.align(ta);
+                let sent = self.stats.cells_out;
+                self.enqueue(ta, cell, world);
+                events += 1 + (self.stats.cells_out - sent);
+                ta = self.merge.lone_key(&world.fifos[f]);
+                if ta >= until {
+                    break;
+                }
+            }
+            self.merge.ran(ta);
         }
         events
     }
