@@ -59,6 +59,11 @@ use frame_discard::FrameState;
 use plan::{PortParts, PortPlan};
 use staging::Staging;
 
+/// The kinds `Port::enqueue_as` is compiled for.
+const ANY_PORT: u8 = 0;
+const SPACED_PORT: u8 = 1;
+const MERGING_PORT: u8 = 2;
+
 /// Buffer capacity meaning "never full".
 pub const INFINITE: u32 = u32::MAX;
 
@@ -521,20 +526,27 @@ impl Port {
 
     /// A cell arrives at `now`: count it, police it, run the frame state machine and the policy.
     pub fn enqueue(&mut self, now: Time, cell: Cell, world: &mut World) {
-        self.enqueue_as::<false>(now, cell, world)
+        self.enqueue_as::<ANY_PORT>(now, cell, world)
     }
 
-    /// `enqueue`, compiled without the parts a spaced port has not (`LEAN`, `spaced.rs`: no
-    /// arrival counts, own buffers, hooks or staging, not committing) when its plan says so.
+    /// `enqueue`, compiled without the parts a port of kind `KIND` has not: `SPACED_PORT`
+    /// (`spaced.rs`: no arrival counts, own buffers, hooks or staging, not committing),
+    /// `MERGING_PORT` (`merged.rs`: committing with staging, no arrival counts, own buffers or
+    /// hooks), `ANY_PORT` (every part tested).
     #[inline(always)]
-    fn enqueue_as<const LEAN: bool>(&mut self, now: Time, mut cell: Cell, world: &mut World) {
-        debug_assert!(!LEAN || self.plan.spaced);
+    fn enqueue_as<const KIND: u8>(&mut self, now: Time, mut cell: Cell, world: &mut World) {
+        debug_assert!(KIND != SPACED_PORT || self.plan.spaced);
+        debug_assert!(KIND != MERGING_PORT || Port::merging_lean(self));
+        // The parts neither kind has.
+        const fn lean(kind: u8) -> bool {
+            kind != ANY_PORT
+        }
         if cell.is_control() {
             return self.enqueue_control(now, cell, world);
         }
         self.stats.cells_in += 1;
         let vc = cell.vc as usize;
-        if !LEAN {
+        if !lean(KIND) {
             if let Some(n) = self.vc_arrivals.get_mut(vc) {
                 *n += 1;
             }
@@ -556,10 +568,15 @@ impl Port {
         }
         // Guaranteed traffic of a priority port has its own buffer, and so has an FCVC VC (whose
         // credits keep it from overflowing): no policy, no limit.
-        let guaranteed = !LEAN && self.has_own && self.own[vc];
-        let x = if LEAN { self.queued } else { self.shared_level() };
+        let guaranteed = !lean(KIND) && self.has_own && self.own[vc];
+        let x = match KIND {
+            SPACED_PORT => self.queued,
+            MERGING_PORT => self.queued + self.staging.held,
+            _ => self.shared_level(),
+        };
         let full = !guaranteed && x >= self.capacity;
-        let (y, active) = Port::vc_state(!LEAN && self.plan.count_only, &self.classes, c, self.active, x);
+        let count_only = KIND != SPACED_PORT && self.plan.count_only;
+        let (y, active) = Port::vc_state(count_only, &self.classes, c, self.active, x);
         let (policy, faults, classes, rng) =
             (&self.policy, &mut self.faults, &mut self.classes, &mut self.rng);
         let k = self.capacity;
@@ -583,21 +600,21 @@ impl Port {
         if let Some(reason) = verdict {
             return self.drop_cell(vc, reason, world, cell);
         }
-        if !LEAN && self.hooks {
+        if !lean(KIND) && self.hooks {
             self.arrival_hooks(now, &mut cell, x, guaranteed, world);
         }
         self.stats.arrive(now);
         if self.classes[c].arrive(now) {
             self.active += 1;
         }
-        if LEAN {
+        if KIND == SPACED_PORT {
             // Not committing: the cell queues (`spaced.rs`).
             self.queued += 1;
             self.queue_spaced(cell);
             self.stats.max_queue = self.stats.max_queue.max(self.queued);
             return;
         }
-        if !self.staging.on() {
+        if KIND != MERGING_PORT && !self.staging.on() {
             self.push(cell, guaranteed, world);
         } else if let Some(frame) = self.staging.stage(vc, cell) {
             self.queue_frame(vc, frame, guaranteed, world);
@@ -873,6 +890,16 @@ impl Port {
     /// events of the loop; each accepted cell is sent at once, unless its slot is at or after
     /// the end of the run (then it and every cell behind it wait in `queue`).
     fn process_committing(&mut self, stop: Time, world: &mut World) -> u64 {
+        if Port::merging_lean(self) {
+            self.process_committing_as::<MERGING_PORT>(stop, world)
+        } else {
+            self.process_committing_as::<ANY_PORT>(stop, world)
+        }
+    }
+
+    /// `process_committing`, its arrivals by `enqueue_as::<KIND>` (`ANY_PORT`: `enqueue`).
+    #[inline(always)]
+    fn process_committing_as<const KIND: u8>(&mut self, stop: Time, world: &mut World) -> u64 {
         let mut events = if self.queued > self.pending() { self.release_held(world) } else { 0 };
         loop {
             let (mut ta, i) = self.merge.peek();
@@ -889,7 +916,11 @@ impl Port {
                 // slot of a busy port is after a departure not yet retired, so after `ta`.
                 self.clock.align(ta);
                 let sent = self.stats.cells_out;
-                self.enqueue(ta, cell, world);
+                if KIND == MERGING_PORT {
+                    self.enqueue_as::<MERGING_PORT>(ta, cell, world);
+                } else {
+                    self.enqueue(ta, cell, world);
+                }
                 events += 1 + (self.stats.cells_out - sent);
                 ta = self.merge.lone_key(&world.fifos[f]);
                 if ta >= until {

@@ -8,16 +8,17 @@
 //! reads them: a lone input straight from its FIFO, several inputs in runs (the earliest
 //! input's cells before the runner-up's, `InputMerge::run_until`), the merge told once per run;
 //! and the departures due before each arrival (slots strictly before it: the per-cell loop
-//! takes an arrival first on a tie) leave in a row, each by `Port::dequeue`. Every arrival is
-//! `Port::enqueue`'s, so UPC, faults and control cells are the per-cell path's; each arrival and
-//! each departure is the event it is there.
+//! takes an arrival first on a tie) leave in a row, each popped from the Virtual Spacing queue
+//! and sent as `Port::dequeue` sends it. Every arrival is `Port::enqueue`'s, compiled without
+//! the parts the plan excludes (`enqueue_as::<SPACED_PORT>`), so UPC, faults and control cells
+//! are the per-cell path's; each arrival and each departure is the event it is there.
 //!
 //! `PortPlan::choose` opens it only where no departure does more than pop and send: no hooks
 //! (credit gating, FCVC, EFCI, published levels), no buffer of a VC's own, no frame merging, no
 //! trace (sampled at instants the loop does not stop at), no capture, and not under the
 //! reference schedule.
 
-use super::Port;
+use super::{Port, SPACED_PORT};
 use crate::cell::Cell;
 use crate::net::{InputMerge, World};
 use crate::sched::Queue;
@@ -95,6 +96,6 @@ impl Port {
         if self.queued == 0 {
             self.clock.align(ta);
         }
-        self.enqueue_as::<true>(ta, cell, world);
+        self.enqueue_as::<SPACED_PORT>(ta, cell, world);
     }
 }
