@@ -71,7 +71,8 @@
 //! (`[engine] schedule = "reference"`, which keeps the per-cell path as the yardstick); ports
 //! with a scheduler other than FIFO, a priority or FCVC buffer of their own, credit hooks,
 //! other flow-control hooks (EFCI, published levels, fair shares) except keyed, frame merging
-//! or a trace; hosts in a keyed scenario, hosts with
+//! with `[engine] commit_merging` off (on, a merging port commits each frame when it queues it
+//! whole, `net/port/merged.rs`) or a trace; hosts in a keyed scenario, hosts with
 //! controlled (shaped, rate- or credit-controlled) VCs, background sources
 //! (whose bounded queues free room at each departure) or senders timing from transmission
 //! completion; any component whose output channel is captured (records are written per cell

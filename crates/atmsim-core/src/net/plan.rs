@@ -88,6 +88,12 @@ engine_paths! {
     /// sends its runs up to its next timer, past the arrivals (`host/plan.rs`). Off: each
     /// arrival ends a run.
     runs_past_sinks,
+    /// A frame-merging FIFO port commits its frames' cells when each frame, complete, is queued
+    /// whole (`net/port/merged.rs`). Off: merging closes committing at that port.
+    commit_merging,
+    /// A Virtual Spacing port with nothing acting per slot reads its arrivals in runs and sends
+    /// the departures due before each in a row (`net/port/spaced.rs`). Off: `Port::process`.
+    spaced_port,
 }
 
 /// How the simulator schedules components, chosen at set-up (`Sim::new`): the schedule and the

@@ -90,6 +90,10 @@ pub struct EngineSpec {
     pub paced_run: Option<bool>,
     /// A host's runs of departures not cut by arrivals for its sinks.
     pub runs_past_sinks: Option<bool>,
+    /// Committed departures at frame-merging ports.
+    pub commit_merging: Option<bool>,
+    /// The Virtual Spacing port's batch in runs.
+    pub spaced_port: Option<bool>,
 }
 
 impl EngineSpec {
@@ -112,6 +116,8 @@ impl EngineSpec {
             priority_port: self.priority_port.unwrap_or(true),
             paced_run: self.paced_run.unwrap_or(true),
             runs_past_sinks: self.runs_past_sinks.unwrap_or(true),
+            commit_merging: self.commit_merging.unwrap_or(true),
+            spaced_port: self.spaced_port.unwrap_or(true),
         }
     }
 }

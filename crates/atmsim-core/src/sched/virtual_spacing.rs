@@ -252,7 +252,7 @@ impl VirtualSpacing {
         self.len == 0
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, cell: Cell) {
         let i = cell.vc as usize;
         let q = &mut self.queues[i];
@@ -268,7 +268,7 @@ impl VirtualSpacing {
         self.len += 1;
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn pop(&mut self) -> Option<Cell> {
         if self.len == 0 {
             return None;

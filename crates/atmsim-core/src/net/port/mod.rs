@@ -31,8 +31,10 @@ mod congestion;
 mod fcvc;
 mod frame_discard;
 mod interleave;
+mod merged;
 mod plan;
 mod priority;
+mod spaced;
 mod staging;
 mod trace;
 mod train;
@@ -57,6 +59,11 @@ use fcvc::Fcvc;
 use frame_discard::FrameState;
 use plan::{PortParts, PortPlan};
 use staging::Staging;
+
+/// The kinds `Port::enqueue_as` is compiled for.
+const ANY_PORT: u8 = 0;
+const SPACED_PORT: u8 = 1;
+const MERGING_PORT: u8 = 2;
 
 /// Buffer capacity meaning "never full".
 pub const INFINITE: u32 = u32::MAX;
@@ -476,6 +483,7 @@ impl Port {
         let ch = &world.channels[self.channel as usize];
         let parts = PortParts {
             fifo: matches!(self.queue, Queue::Fifo(_)),
+            spacing: matches!(self.queue, Queue::VirtualSpacing(_)),
             own_buffers: self.has_own,
             hooks: self.hooks,
             credit: !self.fcvc.is_off(),
@@ -519,14 +527,31 @@ impl Port {
     }
 
     /// A cell arrives at `now`: count it, police it, run the frame state machine and the policy.
-    pub fn enqueue(&mut self, now: Time, mut cell: Cell, world: &mut World) {
+    pub fn enqueue(&mut self, now: Time, cell: Cell, world: &mut World) {
+        self.enqueue_as::<ANY_PORT>(now, cell, world)
+    }
+
+    /// `enqueue`, compiled without the parts a port of kind `KIND` has not: `SPACED_PORT`
+    /// (`spaced.rs`: no arrival counts, own buffers, hooks or staging, not committing),
+    /// `MERGING_PORT` (`merged.rs`: committing with staging, no arrival counts, own buffers or
+    /// hooks), `ANY_PORT` (every part tested).
+    #[inline(always)]
+    fn enqueue_as<const KIND: u8>(&mut self, now: Time, mut cell: Cell, world: &mut World) {
+        debug_assert!(KIND != SPACED_PORT || self.plan.spaced);
+        debug_assert!(KIND != MERGING_PORT || Port::merging_lean(self));
+        // The parts neither kind has.
+        const fn lean(kind: u8) -> bool {
+            kind != ANY_PORT
+        }
         if cell.is_control() {
             return self.enqueue_control(now, cell, world);
         }
         self.stats.cells_in += 1;
         let vc = cell.vc as usize;
-        if let Some(n) = self.vc_arrivals.get_mut(vc) {
-            *n += 1;
+        if !lean(KIND) {
+            if let Some(n) = self.vc_arrivals.get_mut(vc) {
+                *n += 1;
+            }
         }
         let c = self.vcs[vc].class as usize;
         let eof = cell.is_eof();
@@ -545,10 +570,15 @@ impl Port {
         }
         // Guaranteed traffic of a priority port has its own buffer, and so has an FCVC VC (whose
         // credits keep it from overflowing): no policy, no limit.
-        let guaranteed = self.has_own && self.own[vc];
-        let x = self.shared_level();
+        let guaranteed = !lean(KIND) && self.has_own && self.own[vc];
+        let x = match KIND {
+            SPACED_PORT => self.queued,
+            MERGING_PORT => self.queued + self.staging.held,
+            _ => self.shared_level(),
+        };
         let full = !guaranteed && x >= self.capacity;
-        let (y, active) = Port::vc_state(self.plan.count_only, &self.classes, c, self.active, x);
+        let count_only = KIND != SPACED_PORT && self.plan.count_only;
+        let (y, active) = Port::vc_state(count_only, &self.classes, c, self.active, x);
         let (policy, faults, classes, rng) =
             (&self.policy, &mut self.faults, &mut self.classes, &mut self.rng);
         let k = self.capacity;
@@ -572,19 +602,24 @@ impl Port {
         if let Some(reason) = verdict {
             return self.drop_cell(vc, reason, world, cell);
         }
-        if self.hooks {
+        if !lean(KIND) && self.hooks {
             self.arrival_hooks(now, &mut cell, x, guaranteed, world);
         }
         self.stats.arrive(now);
         if self.classes[c].arrive(now) {
             self.active += 1;
         }
-        if !self.staging.on() {
+        if KIND == SPACED_PORT {
+            // Not committing: the cell queues (`spaced.rs`).
+            self.queued += 1;
+            self.queue_spaced(cell);
+            self.stats.max_queue = self.stats.max_queue.max(self.queued);
+            return;
+        }
+        if KIND != MERGING_PORT && !self.staging.on() {
             self.push(cell, guaranteed, world);
         } else if let Some(frame) = self.staging.stage(vc, cell) {
-            for c in frame {
-                self.push(c, guaranteed, world);
-            }
+            self.queue_frame(vc, frame, guaranteed, world);
         }
         self.stats.max_queue = self.stats.max_queue.max(self.queue_len());
     }
@@ -804,6 +839,9 @@ impl Port {
             }
             return events;
         }
+        if self.plan.spaced {
+            return self.process_spaced(horizon, world);
+        }
         self.merge.rebuild(&world.fifos, &mut world.sched.marks, &self.inputs);
         if self.plan.priority {
             // No trace here (`PortPlan::choose`).
@@ -858,20 +896,44 @@ impl Port {
     /// events of the loop; each accepted cell is sent at once, unless its slot is at or after
     /// the end of the run (then it and every cell behind it wait in `queue`).
     fn process_committing(&mut self, stop: Time, world: &mut World) -> u64 {
+        if Port::merging_lean(self) {
+            self.process_committing_as::<MERGING_PORT>(stop, world)
+        } else {
+            self.process_committing_as::<ANY_PORT>(stop, world)
+        }
+    }
+
+    /// `process_committing`, its arrivals by `enqueue_as::<KIND>` (`ANY_PORT`: `enqueue`).
+    #[inline(always)]
+    fn process_committing_as<const KIND: u8>(&mut self, stop: Time, world: &mut World) -> u64 {
         let mut events = if self.queued > self.pending() { self.release_held(world) } else { 0 };
         loop {
-            let (ta, _) = self.merge.peek();
+            let (mut ta, i) = self.merge.peek();
             if ta >= stop {
                 break;
             }
-            let (_, cell) = self.merge.pop(&mut world.fifos, &self.inputs);
-            self.retire(ta, &mut world.levels);
-            // A no-op unless the port is idle at `ta` (as in `process`): the first free slot
-            // of a busy port is after a departure not yet retired, so after `ta`.
-            self.clock.align(ta);
-            let sent = self.stats.cells_out;
-            self.enqueue(ta, cell, world);
-            events += 1 + (self.stats.cells_out - sent);
+            // The earliest input's cells before the runner-up's, in a row (as `process_plain`
+            // reads them), the merge told once at the end of the run.
+            let (f, until) = (self.inputs[i] as usize, self.merge.run_until().min(stop));
+            loop {
+                let Some((_, cell)) = world.fifos[f].pop() else { unreachable!("the head was read") };
+                self.retire(ta, &mut world.levels);
+                // A no-op unless the port is idle at `ta` (as in `process`): the first free
+                // slot of a busy port is after a departure not yet retired, so after `ta`.
+                self.clock.align(ta);
+                let sent = self.stats.cells_out;
+                if KIND == MERGING_PORT {
+                    self.enqueue_as::<MERGING_PORT>(ta, cell, world);
+                } else {
+                    self.enqueue(ta, cell, world);
+                }
+                events += 1 + (self.stats.cells_out - sent);
+                ta = self.merge.lone_key(&world.fifos[f]);
+                if ta >= until {
+                    break;
+                }
+            }
+            self.merge.ran(ta);
         }
         events
     }

@@ -18,8 +18,11 @@
 //!
 //! Each optional part closes what it must, here and nowhere else: a scheduler other than FIFO,
 //! own buffers (priority, FCVC), flow-control hooks (unless keyed and credit-free), frame
-//! merging, a trace or a capture close committing; UPC (either kind), faults and per-VC arrival
-//! counts close the plain path; a slot grid (a slotted switch) or a zero buffer close the passes.
+//! merging (unless `commit_merging`, `merged.rs`), a trace or a capture close committing; UPC
+//! (either kind), faults, per-VC arrival counts and frame merging close the plain path; a slot
+//! grid (a slotted switch) or a zero buffer close the passes. A Virtual Spacing port, never
+//! committing, takes the spaced batch (`spaced.rs`) where no hooks, own buffers, merging, trace
+//! or capture act at its slots.
 //! A new per-cell mechanism declares itself in [`PortParts`] and closes the paths that would
 //! skip it; a new policy states its facts in `accept/` (`Policy::facts`).
 
@@ -31,6 +34,8 @@ use crate::net::EnginePaths;
 pub(super) struct PortParts {
     /// The queue serves in arrival order (FIFO; Virtual Spacing over one VC is built as one).
     pub fifo: bool,
+    /// The queue is Virtual Spacing over several VCs (per-VC queues).
+    pub spacing: bool,
     /// Some VC has a buffer of its own (a priority port's guaranteed class, FCVC).
     pub own_buffers: bool,
     /// Flow-control hooks act at arrivals or departures (EFCI, a published level, fair-share
@@ -80,6 +85,8 @@ pub(super) struct PortPlan {
     pub paired: bool,
     /// The priority port's per-cell path (`priority.rs`).
     pub priority: bool,
+    /// A Virtual Spacing port's batch without the heap per event (`spaced.rs`).
+    pub spaced: bool,
 }
 
 impl PortPlan {
@@ -90,14 +97,33 @@ impl PortPlan {
         // Credit hooks act at each departure (a credit cell, a gated pop): never committed.
         // Other hooks act at arrivals or can be logged at retirement: committed when keyed.
         let hooks = parts.hooks && (parts.credit || !keyed);
+        // Frame merging queues a frame whole at its EOF, behind every cell queued before it, so
+        // its cells' slots are fixed then (`merged.rs`); its arrivals need the staging, which
+        // only `Port::enqueue` has: never plain.
+        let merging = parts.merging && !paths.commit_merging;
         let committable =
-            parts.fifo && !parts.own_buffers && !hooks && !parts.merging && !parts.traced && !parts.captured;
-        let commit_consent = commit;
+            parts.fifo && !parts.own_buffers && !hooks && !merging && !parts.traced && !parts.captured;
+        let consent = commit;
         let commit = commit && paths.commit && committable;
-        let plain = paths.plain_port && commit && !parts.upc && !parts.faults && !parts.arrival_counts;
+        let plain = paths.plain_port
+            && commit
+            && !parts.upc
+            && !parts.faults
+            && !parts.arrival_counts
+            && !parts.merging;
         // A published level moves at each departure: the ring keeps every slot for `retire`.
         let count_only = commit && (!parts.policy.reads_vc_occupancy || parts.one_class) && !parts.hooks;
         let passes = plain && count_only && !parts.slotted && parts.buffer;
+        // Per-VC queues whose departures only pop and send: nothing reads the transmitter at
+        // its slots but the queue itself.
+        let spaced = consent
+            && paths.spaced_port
+            && parts.spacing
+            && !parts.own_buffers
+            && !parts.hooks
+            && !parts.merging
+            && !parts.traced
+            && !parts.captured;
         PortPlan {
             commit,
             keyed: keyed && commit,
@@ -108,13 +134,14 @@ impl PortPlan {
             interleave: passes && paths.interleave,
             paired: passes && paths.paired_pass,
             priority: paths.priority_port
-                && commit_consent
+                && consent
                 && parts.priority
                 && !parts.upc
                 && !parts.faults
                 && !parts.arrival_counts
                 && !parts.merging
                 && !parts.traced,
+            spaced,
         }
     }
 }
@@ -127,6 +154,7 @@ mod tests {
     fn plain_parts() -> PortParts {
         PortParts {
             fifo: true,
+            spacing: false,
             own_buffers: false,
             hooks: false,
             credit: false,
@@ -158,7 +186,8 @@ mod tests {
                 busy: true,
                 interleave: true,
                 paired: true,
-                priority: false
+                priority: false,
+                spaced: false
             }
         );
         let with = |f: &dyn Fn(&mut PortParts)| {
@@ -171,7 +200,6 @@ mod tests {
             ("scheduler", &(|p: &mut PortParts| p.fifo = false) as &dyn Fn(&mut PortParts)),
             ("own buffers", &|p: &mut PortParts| p.own_buffers = true),
             ("hooks", &|p: &mut PortParts| p.hooks = true),
-            ("merging", &|p: &mut PortParts| p.merging = true),
             ("trace", &|p: &mut PortParts| p.traced = true),
             ("capture", &|p: &mut PortParts| p.captured = true),
         ] {
@@ -182,6 +210,7 @@ mod tests {
             &(|p: &mut PortParts| p.upc = true) as &dyn Fn(&mut PortParts),
             &|p: &mut PortParts| p.faults = true,
             &|p: &mut PortParts| p.arrival_counts = true,
+            &|p: &mut PortParts| p.merging = true,
         ] {
             let plan = with(part);
             assert!(
@@ -221,6 +250,40 @@ mod tests {
         assert_eq!(off("interleave"), PortPlan { interleave: false, ..all });
         assert_eq!(off("paired_pass"), PortPlan { paired: false, ..all });
         assert_eq!(off("commit"), PortPlan::default());
+        // Merging commits only with its own switch on.
+        let merging_off = {
+            let mut paths = EnginePaths::ALL;
+            paths.commit_merging = false;
+            PortPlan::choose(&PortParts { merging: true, ..plain_parts() }, true, false, paths)
+        };
+        assert_eq!(merging_off, PortPlan::default());
+        assert_eq!(off("commit_merging"), all, "no merging here");
+        // Virtual Spacing: never committed; spaced unless a part acts at its slots, the
+        // schedule is the reference or the switch is off.
+        let spacing = |f: &dyn Fn(&mut PortParts), paths: EnginePaths, consent: bool| {
+            let mut p = PortParts { fifo: false, spacing: true, ..plain_parts() };
+            f(&mut p);
+            PortPlan::choose(&p, consent, false, paths)
+        };
+        let spaced = PortPlan { spaced: true, ..PortPlan::default() };
+        assert_eq!(spacing(&|_| {}, EnginePaths::ALL, true), spaced);
+        assert_eq!(spacing(&|p| (p.upc, p.faults) = (true, true), EnginePaths::ALL, true), spaced);
+        assert_eq!(spacing(&|_| {}, EnginePaths::ALL, false), PortPlan::default());
+        let mut no_spaced = EnginePaths::ALL;
+        no_spaced.spaced_port = false;
+        assert_eq!(spacing(&|_| {}, no_spaced, true), PortPlan::default());
+        assert_eq!(spacing(&|_| {}, EnginePaths::NONE, true), PortPlan::default());
+        for (name, part) in [
+            ("own buffers", &(|p: &mut PortParts| p.own_buffers = true) as &dyn Fn(&mut PortParts)),
+            ("hooks", &|p: &mut PortParts| p.hooks = true),
+            ("merging", &|p: &mut PortParts| p.merging = true),
+            ("trace", &|p: &mut PortParts| p.traced = true),
+            ("capture", &|p: &mut PortParts| p.captured = true),
+        ] {
+            assert_eq!(spacing(part, EnginePaths::ALL, true), PortPlan::default(), "{name}");
+        }
+        assert!(!all.spaced && !off("spaced_port").spaced, "a FIFO port is never spaced");
+        assert_eq!(off("spaced_port"), all);
         for name in
             ["send_runs", "run_pass", "whole_by_count", "skip_middle", "one_input_gate", "priority_port"]
         {

@@ -1,0 +1,101 @@
+//! The batch of a per-VC-queue port (Virtual Spacing, the GFR study's WFQ switch) with nothing
+//! that acts per slot (`[engine] spaced_port`).
+//!
+//! Such a port cannot commit its departures: a cell arriving later at an idle VC may be stamped
+//! ahead of cells already queued, so a cell's slot is known only when the slot comes. What the
+//! per-cell loop (`Port::process`) does besides is read the input merge's heap at every arrival
+//! and every departure to order the two. Here the arrivals are read as `Port::process_plain`
+//! reads them: a lone input straight from its FIFO, several inputs in runs (the earliest
+//! input's cells before the runner-up's, `InputMerge::run_until`), the merge told once per run;
+//! and the departures due before each arrival (slots strictly before it: the per-cell loop
+//! takes an arrival first on a tie) leave in a row, each popped from the Virtual Spacing queue
+//! and sent as `Port::dequeue` sends it. Every arrival is `Port::enqueue`'s, compiled without
+//! the parts the plan excludes (`enqueue_as::<SPACED_PORT>`), so UPC, faults and control cells
+//! are the per-cell path's; each arrival and each departure is the event it is there.
+//!
+//! `PortPlan::choose` opens it only where no departure does more than pop and send: no hooks
+//! (credit gating, FCVC, EFCI, published levels), no buffer of a VC's own, no frame merging, no
+//! trace (sampled at instants the loop does not stop at), no capture, and not under the
+//! reference schedule.
+
+use super::{Port, SPACED_PORT};
+use crate::cell::Cell;
+use crate::net::{InputMerge, World};
+use crate::sched::Queue;
+use crate::time::Time;
+
+impl Port {
+    /// `Port::process` at a port whose plan is `spaced`: every arrival and departure before
+    /// `stop`; returns the number of events.
+    pub(super) fn process_spaced(&mut self, stop: Time, world: &mut World) -> u64 {
+        debug_assert!(self.plan.spaced && !self.hooks && self.stall_floor == 0);
+        let mut events = 0;
+        if let Some(f) = InputMerge::lone(&self.inputs) {
+            loop {
+                let ta = self.merge.lone_key(&world.fifos[f]);
+                events += self.depart_before(ta.min(stop), world);
+                if ta >= stop {
+                    self.merge.set_lone(ta);
+                    return events;
+                }
+                let Some((_, cell)) = world.fifos[f].pop() else { unreachable!("the head was read") };
+                self.arrive_spaced(ta, cell, world);
+                events += 1;
+            }
+        }
+        self.merge.rebuild(&world.fifos, &mut world.sched.marks, &self.inputs);
+        loop {
+            let (mut ta, i) = self.merge.peek();
+            if ta >= stop {
+                return events + self.depart_before(stop, world);
+            }
+            let (f, until) = (self.inputs[i] as usize, self.merge.run_until().min(stop));
+            loop {
+                events += self.depart_before(ta, world);
+                let Some((_, cell)) = world.fifos[f].pop() else { unreachable!("the head was read") };
+                self.arrive_spaced(ta, cell, world);
+                events += 1;
+                ta = self.merge.lone_key(&world.fifos[f]);
+                if ta >= until {
+                    break;
+                }
+            }
+            self.merge.ran(ta);
+        }
+    }
+
+    /// The departures in slots before `t`, in a row (`Port::dequeue` without hooks, the
+    /// queue's discipline read once per cell); returns how many.
+    #[inline(always)]
+    fn depart_before(&mut self, t: Time, world: &mut World) -> u64 {
+        let mut n = 0;
+        while self.queued > 0 && self.clock.next() < t {
+            let slot = self.clock.next();
+            let cell = match &mut self.queue {
+                Queue::VirtualSpacing(v) => v.pop(),
+                q => q.pop(|_| true),
+            };
+            self.sent(slot, cell.expect("dequeue from an empty port"), world);
+            n += 1;
+        }
+        n
+    }
+
+    /// An accepted cell joins its VC's queue.
+    #[inline(always)]
+    pub(super) fn queue_spaced(&mut self, cell: Cell) {
+        match &mut self.queue {
+            Queue::VirtualSpacing(v) => v.push(cell),
+            q => q.push(cell),
+        }
+    }
+
+    /// An arrival at `ta`: an idle transmitter next sends in the first slot from `ta`.
+    #[inline(always)]
+    fn arrive_spaced(&mut self, ta: Time, cell: Cell, world: &mut World) {
+        if self.queued == 0 {
+            self.clock.align(ta);
+        }
+        self.enqueue_as::<SPACED_PORT>(ta, cell, world);
+    }
+}
