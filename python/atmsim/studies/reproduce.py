@@ -384,7 +384,16 @@ def reproduce_study(
     if sensitivity:
         declared = assumptions_of(study)
         report.sensitivity = sens.run(
-            study, declared, sens.subset(study, quick), runs, store, extra, executor, jobs, progress
+            study,
+            declared,
+            sens.subset(study, quick),
+            runs,
+            store,
+            extra,
+            executor,
+            jobs,
+            progress,
+            sens.combinations_of(study, declared),
         )
         if out_dir is not None:
             report.tornado = sens.tornado(
