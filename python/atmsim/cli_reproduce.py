@@ -251,6 +251,8 @@ def _update_docs(
             "engine_version": rep.engine_version,
             "mode": "quick" if args.quick else "full",
             "runs": s.runs,
+            "computed": s.computed,
+            "cached": s.cached,
             "replications": s.replications,
             "wall_s": wall,
             "machine": f"{os.cpu_count()} cores ({platform.machine()})",

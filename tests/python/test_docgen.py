@@ -208,7 +208,11 @@ def test_variant_block_puts_the_default_beside_the_variant():
     run = {"command": "atmsim reproduce fixture --set simulation.phases=random", "mode": "quick"}
     block = docgen.variant_section(STUDY, variant, _tables(), run, [("simulation.phases", "random")])
     assert block.startswith(docgen.VARIANT_BEGIN) and block.endswith(docgen.VARIANT_END)
-    assert "`simulation.phases=random`" in block and "quick mode" in block
+    assert (
+        "`simulation.phases=random`" in block
+        and "quick mode" in block
+        and "in the same (quick) mode" in block
+    )
     assert "| default: rows | default: mean abs. diff. | variant: rows | variant: mean abs. diff. |" in block
     # Tables 2-3 efficiency: default |0.5-0.2|, |0.9-1.0| -> 0.2; variant 0.1, 0.1 -> 0.1.
     assert "| 2-3 | all | efficiency | 2 | 0.2 | 2 | 0.1 |" in block
@@ -345,6 +349,7 @@ def test_docs_writes_the_variant_and_sensitivity_blocks_not_the_measured(tmp_pat
     assert measured in text and "stale" not in text and text.endswith("analysis\n")
     assert text.index(docgen.END) < text.index(docgen.VARIANT_BEGIN) < text.index("## Model")
     assert "`simulation.duration_s=0.3`" in text and "| default: rows |" in text
+    assert " computed by it, " in text and " from the store), 3 replications per row" in text
     assert text.index("## Model") < text.index(docgen.SENSITIVITY_BEGIN) < text.index("### Reading")
     assert "Verdicts, joint (issue 27)" in text and "| fig3_phases |" in text
     assert (docs / "figures" / "gfr-goyal-sensitivity-tornado.png").stat().st_size > 1000
