@@ -135,7 +135,8 @@ def add_parser(sub: Any) -> None:
         default=None,
         metavar="R",
         help="also screen the study's assumptions jointly by Morris elementary effects (SALib) "
-        "with R trajectories (default 4) on its sensitivity subset, then run a full factorial of "
+        "with R trajectories (default 4) on its Morris subset (its sensitivity subset unless it "
+        "declares one; the output says which experiments it covers), then run a full factorial of "
         "the strongest pair: DIR/STUDY/morris.csv, factorial.csv and morris-STUDY.png",
     )
     p.add_argument(

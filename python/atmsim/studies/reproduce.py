@@ -406,7 +406,7 @@ def reproduce_study(
         from . import morris as screening
 
         declared = assumptions_of(study)
-        chosen = sens.subset(study, quick)
+        chosen = screening.subset(study, quick)
         report.morris = screening.run(
             study, declared, chosen, runs, store, morris_options, extra, executor, jobs, progress
         )
