@@ -287,6 +287,7 @@ def test_goyal_morris_states_what_it_covers_and_covers_all_in_full_mode():
         "Morris covers 19 of the study's 42 experiments with a published value; not screened: "
     )
     assert "Tables 1-3 experiment 2" in text and "Tables 4-5 experiment 3" in text
+    assert "not screened: fig3 (2 of its 4), " in text  # figure 3: two of its four thresholds
     assert "Tables 1-3 experiment 1," not in text + ","
     assert morris.coverage(goyal, full).endswith("42 experiments with a published value: all of them")
     # A study without a declared Morris subset screens its sensitivity subset.
@@ -310,6 +311,6 @@ def test_run_notes_its_coverage(tmp_path):
             cast(Any, Covered()), declared, Subset([_toy_experiment()], "toy"), 1, store, morris.Options(2)
         )
     assert (
-        m.notes[0] == "Morris covers 1 of the study's 2 experiments with a published value; not screened: t"
+        m.notes[0] == "Morris covers 1 of the study's 2 experiments with a published value; not screened: t (1 of its 2)"
     )
     assert "note: Morris covers 1 of the study's 2" in morris.render(m)

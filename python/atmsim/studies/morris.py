@@ -413,10 +413,18 @@ def coverage(study: Study, chosen: Subset) -> str:
 
     mine = {key(e) for e in chosen.experiments}
     covered = [e for e in every if key(e) in mine]
-    left = list(dict.fromkeys(family_of(study, e) for e in every if key(e) not in mine))
+    total: Dict[str, int] = {}
+    missing: Dict[str, int] = {}
+    for e in every:
+        fam = family_of(study, e)
+        total[fam] = total.get(fam, 0) + 1
+        if key(e) not in mine:
+            missing[fam] = missing.get(fam, 0) + 1
     head = f"Morris covers {len(covered)} of the study's {len(every)} experiments with a published value"
-    if not left:
+    if not missing:
         return head + ": all of them"
+    # A family partly screened says how much of it is not.
+    left = [f if n == total[f] else f"{f} ({n} of its {total[f]})" for f, n in missing.items()]
     return head + f"; not screened: {', '.join(left)}"
 
 
