@@ -311,6 +311,7 @@ def test_run_notes_its_coverage(tmp_path):
             cast(Any, Covered()), declared, Subset([_toy_experiment()], "toy"), 1, store, morris.Options(2)
         )
     assert (
-        m.notes[0] == "Morris covers 1 of the study's 2 experiments with a published value; not screened: t (1 of its 2)"
+        m.notes[0] == "Morris covers 1 of the study's 2 experiments with a published value; "
+        "not screened: t (1 of its 2)"
     )
     assert "note: Morris covers 1 of the study's 2" in morris.render(m)
