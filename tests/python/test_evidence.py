@@ -341,6 +341,9 @@ def test_verdicts_without_any_value_that_helps():
     rows = _sweep_rows(1, "row F", "arb", 2.78, [("rotating", 2.94, 0.0), ("random", 2.95, 0.3)])
     (line,) = _verdicts(rows, {"arb": "rotating"})
     assert "not explained: a model question" in line and "the closest, arb = random" in line
+    # The whole family agrees there: the verdict says why that is still no explanation.
+    assert "all 1 published values of T are within tolerance, but its mean closes less than a quarter" in line
+    assert "leaves 0 of" not in line
     # Within the noise: a baseline whose interval holds the paper's value agrees.
     rows = _sweep_rows(2, "row C", "buffer", 0.9, [(v, m, 0.3) for v, m in zip(BUFFERS, (0.6, 0.7, 0.75))])
     assert _verdicts(rows, {"buffer": 1000}) == []

@@ -622,6 +622,19 @@ def verdicts(
             )
             a, value, cells = best
             out = [_short(cells[j].head) for j in members if not cells[j].agrees]
+            if not out:
+                # The whole family agrees at it, yet the rule above refuses it: say which part.
+                why = (
+                    "its mean closes less than a quarter of this number's gap"
+                    if abs(cells[k].distance) > 0.75 * abs(base[k].distance)
+                    else "it adds to the family's total distance from the paper"
+                )
+                lines.append(
+                    f"{base[k].head}: not explained: a model question (at the closest, "
+                    f"{_named(a)} = {fmt_value(value)}, all {n} published values of {fam} are "
+                    f"within tolerance, but {why}; it gives {cells[k].mean:.3g} here)"
+                )
+                continue
             lines.append(
                 f"{base[k].head}: not explained: a model question (no declared value brings "
                 f"all {n} published values of {fam} within tolerance; the closest, {_named(a)} = "
