@@ -114,6 +114,15 @@ def add_parser(sub: Any) -> None:
         "run (the repository's docs/ folder; agreement before from DIR/data/before-session4.json)",
     )
     p.add_argument(
+        "--docs-blocks",
+        metavar="LIST",
+        help="with --docs: which generated blocks to rewrite, comma-separated from measured (the "
+        "default run's numbers), variant (a run with --set/--duration beside the default, read "
+        "from the store or run) and sensitivity (with --sensitivity: the 'Assumptions and "
+        "sensitivity' section); default measured, or variant with --set/--duration, plus "
+        "sensitivity with --sensitivity",
+    )
+    p.add_argument(
         "--sensitivity",
         action="store_true",
         help="also sweep each assumption over its range, one at a time, on the "
@@ -126,7 +135,8 @@ def add_parser(sub: Any) -> None:
         default=None,
         metavar="R",
         help="also screen the study's assumptions jointly by Morris elementary effects (SALib) "
-        "with R trajectories (default 4) on its sensitivity subset, then run a full factorial of "
+        "with R trajectories (default 4) on its Morris subset (its sensitivity subset unless it "
+        "declares one; the output says which experiments it covers), then run a full factorial of "
         "the strongest pair: DIR/STUDY/morris.csv, factorial.csv and morris-STUDY.png",
     )
     p.add_argument(
@@ -183,11 +193,57 @@ def _docs_to_update(folder: Optional[str], names: Sequence[str]) -> Dict[str, Pa
     return docs
 
 
-def _update_docs(docs: Dict[str, Path], rep: Any, out: Path, args: argparse.Namespace, wall: float) -> None:
+DOC_BLOCKS = ("measured", "variant", "sensitivity")
+
+
+def _doc_blocks(args: argparse.Namespace, overrides: Sequence[Tuple[str, str]]) -> Tuple[str, ...]:
+    """--docs-blocks LIST (checked before anything runs), or its default."""
+    from . import cli
+
+    if args.docs_blocks is None:
+        if args.docs is None:
+            return ()
+        first = "variant" if overrides else "measured"
+        return (first, "sensitivity") if args.sensitivity else (first,)
+    if args.docs is None:
+        raise cli.CliError("--docs-blocks: only with --docs")
+    chosen = tuple(dict.fromkeys(p.strip() for p in args.docs_blocks.split(",") if p.strip()))
+    if not chosen:
+        raise cli.CliError("--docs-blocks: no block given (choose from measured, variant, sensitivity)")
+    for b in chosen:
+        if b not in DOC_BLOCKS:
+            raise cli.CliError(
+                f"--docs-blocks: unknown block {b!r} (choose from measured, variant, sensitivity)"
+            )
+    if "measured" in chosen and overrides:
+        raise cli.CliError(
+            "--docs-blocks measured: the measured block is the default run's, not one with "
+            "--set/--duration (that is the variant block)"
+        )
+    if "variant" in chosen and not overrides:
+        raise cli.CliError("--docs-blocks variant: needs --set or --duration (the variant's overrides)")
+    if "sensitivity" in chosen and not args.sensitivity:
+        raise cli.CliError("--docs-blocks sensitivity: only with --sensitivity")
+    return chosen
+
+
+def _update_docs(
+    docs: Dict[str, Path],
+    rep: Any,
+    out: Path,
+    args: argparse.Namespace,
+    wall: float,
+    blocks: Sequence[str] = ("measured",),
+    default: Any = None,
+) -> None:
+    import shutil
+
     from .studies import docgen
+    from .studies.reproduce import assumptions_of, stated_of
+    from .studies.sensitivity import combinations_of
 
     command = "atmsim " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    for s in rep.studies:
+    for i, s in enumerate(rep.studies):
         doc = docs[s.study.name]
         run = {
             "generator": "atmsim reproduce --docs",
@@ -196,12 +252,55 @@ def _update_docs(docs: Dict[str, Path], rep: Any, out: Path, args: argparse.Name
             "engine_version": rep.engine_version,
             "mode": "quick" if args.quick else "full",
             "runs": s.runs,
+            "computed": s.computed,
+            "cached": s.cached,
             "replications": s.replications,
             "wall_s": wall,
             "machine": f"{os.cpu_count()} cores ({platform.machine()})",
         }
-        docgen.update_doc(doc, s.study, out, run, doc.parent / "data" / "before-session4.json")
-        print(f"{doc}: measured block rewritten", file=sys.stderr)
+        if "measured" in blocks:
+            docgen.update_doc(doc, s.study, out, run, doc.parent / "data" / "before-session4.json")
+            print(f"{doc}: measured block rewritten", file=sys.stderr)
+        if "variant" in blocks and default is not None:
+            block = docgen.variant_section(
+                s.study, s.results.tables, default.studies[i].results.tables, run, rep.overrides
+            )
+            text = docgen.rewrite_block(
+                doc.read_text(encoding="utf-8"),
+                block,
+                docgen.VARIANT_BEGIN,
+                docgen.VARIANT_END,
+                after=docgen.END,
+            )
+            doc.write_text(text, encoding="utf-8")
+            print(f"{doc}: variant block rewritten", file=sys.stderr)
+        if "sensitivity" in blocks and s.sensitivity is not None:
+            figure = ""
+            png = [p for p in s.tornado if p.suffix == ".png"]
+            if png:
+                target = doc.parent / "figures" / f"{s.study.name}-sensitivity-tornado.png"
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(png[0], target)
+                figure = f"figures/{target.name}"
+            declared = assumptions_of(s.study)
+            block = docgen.sensitivity_section(
+                s.study,
+                s.sensitivity,
+                declared,
+                stated_of(s.study),
+                combinations_of(s.study, declared),
+                run,
+                figure,
+            )
+            text = docgen.rewrite_block(
+                doc.read_text(encoding="utf-8"),
+                block,
+                docgen.SENSITIVITY_BEGIN,
+                docgen.SENSITIVITY_END,
+                docgen.SENSITIVITY_HEADING,
+            )
+            doc.write_text(text, encoding="utf-8")
+            print(f"{doc}: sensitivity block rewritten", file=sys.stderr)
 
 
 # Options that choose or run simulations: --assumptions runs none, so each is refused with it
@@ -216,6 +315,7 @@ _RUN_OPTIONS = (
     ("store", "--store"),
     ("out", "--out"),
     ("docs", "--docs"),
+    ("docs_blocks", "--docs-blocks"),
     ("sensitivity", "--sensitivity"),
     ("morris", "--morris"),
     ("factorial", "--factorial"),
@@ -273,6 +373,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         if out is not None and out.exists() and not out.is_dir():
             raise cli.CliError(f"--out {out}: exists and is not a directory")
         docs = _docs_to_update(args.docs, names)
+        blocks = _doc_blocks(args, overrides)
         db = store.open_store(args.store or store.DEFAULT_PATH)
         client = None
         try:
@@ -297,7 +398,13 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
                 raise cli.CliError(str(err)) from None
             written = report.write(rep, out) if out is not None else []
             if docs and out is not None:
-                _update_docs(docs, rep, out, args, time.perf_counter() - started)
+                wall_docs = time.perf_counter() - started
+                default = None
+                if "variant" in blocks:
+                    # The default beside the variant: the same runs without the overrides
+                    # (from the store when it holds them), compared only.
+                    default = reproduce(studies, args.quick, db, None, (), args.jobs, executor, tables=tables)
+                _update_docs(docs, rep, out, args, wall_docs, blocks, default)
         finally:
             if client is not None:
                 client.close()

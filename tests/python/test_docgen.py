@@ -200,3 +200,156 @@ def test_pending_block_shows_the_before_numbers_only():
     assert "Not re-measured yet: the run did not finish." in text
     assert "| 2-3 | all | efficiency | 2 | 0.35 | - | - |" in text
     assert "Tables 2-3: policies" not in text
+
+
+def test_variant_block_puts_the_default_beside_the_variant():
+    variant = _tables()
+    variant["2-3"] = variant["2-3"].assign(efficiency=[0.3, 0.9, 0.95])
+    run = {"command": "atmsim reproduce fixture --set simulation.phases=random", "mode": "quick"}
+    block = docgen.variant_section(STUDY, variant, _tables(), run, [("simulation.phases", "random")])
+    assert block.startswith(docgen.VARIANT_BEGIN) and block.endswith(docgen.VARIANT_END)
+    assert (
+        "`simulation.phases=random`" in block
+        and "quick mode" in block
+        and "in the same (quick) mode" in block
+    )
+    assert "| default: rows | default: mean abs. diff. | variant: rows | variant: mean abs. diff. |" in block
+    # Tables 2-3 efficiency: default |0.5-0.2|, |0.9-1.0| -> 0.2; variant 0.1, 0.1 -> 0.1.
+    assert "| 2-3 | all | efficiency | 2 | 0.2 | 2 | 0.1 |" in block
+    assert "### Variant: Tables 2-3: policies" in block
+
+
+def test_rewrite_block_replaces_the_old_section_then_its_markers():
+    doc = (
+        "# T\n\n## Measured\n\nnumbers\n\n## Assumptions and sensitivity\n\nold table\n\n"
+        "### Reading (what the quick sensitivity run shows)\n\nanalysis\n\n## Next\n\nmore\n"
+    )
+    begin, end = docgen.SENSITIVITY_BEGIN, docgen.SENSITIVITY_END
+    block = f"{begin}\n\n## Assumptions and sensitivity\n\nnew v1\n\n{end}"
+    once = docgen.rewrite_block(doc, block, begin, end, docgen.SENSITIVITY_HEADING)
+    assert "old table" not in once and "new v1" in once
+    assert once.index(end) < once.index("### Reading") and "analysis\n\n## Next\n\nmore\n" in once
+    assert once.count("## Assumptions and sensitivity") == 1
+    again = docgen.rewrite_block(once, block.replace("v1", "v2"), begin, end, docgen.SENSITIVITY_HEADING)
+    assert again.replace("v2", "v1") == once
+    # No such section: appended; one marker alone: refused.
+    assert docgen.rewrite_block("# T\n", block, begin, end, docgen.SENSITIVITY_HEADING).endswith(end + "\n")
+    with pytest.raises(ValueError):
+        docgen.rewrite_block("# T\n" + begin + "\n", block, begin, end)
+
+
+def test_sensitivity_block_lists_declarations_effects_and_joint_verdicts():
+    from atmsim.studies import assumptions as A
+    from atmsim.studies import sensitivity as S
+
+    declared = [
+        A.Assumption(
+            "ties", "tie order", "random", "unstated", ["random", "fixed"], keys=["port.*.arbitration"]
+        ),
+        A.Assumption(
+            "phases",
+            "phases",
+            "aligned",
+            "stated",
+            ["aligned", "random"],
+            keys=["simulation.phases"],
+            stated='"no randomization", section 3.1',
+        ),
+    ]
+    stated = [A.Stated("buffer", "1000 cells", "section 3")]
+    combos = A.combinations(["phases", "ties"], declared)
+    rows = []
+    for a, values in (
+        ("ties", [("random", 0.9), ("fixed", 0.3)]),
+        ("phases", [("aligned", 0.9), ("random", 0.8)]),
+    ):
+        for v, m in values:
+            rows.append(
+                {
+                    "experiment": 0,
+                    "table": "T",
+                    "family": "T",
+                    "comparator": "~",
+                    "label": "row A",
+                    "metric": "eff",
+                    "metric_label": "efficiency",
+                    "relative": False,
+                    "assumption": a,
+                    "value": v,
+                    "n": 3,
+                    "mean": m,
+                    "ci_low": m - 0.01,
+                    "ci_high": m + 0.01,
+                    "published": 0.3,
+                }
+            )
+    points = pd.DataFrame(rows)
+    used = S.used_values(declared, combos)
+    sens = S.Sensitivity("row A only", 3, points, S.effects(points, used), ["a note"], 6, 2, len(combos))
+    run = {"command": "atmsim reproduce x --quick --sensitivity", "mode": "quick"}
+    block = docgen.sensitivity_section(
+        SimpleNamespace(name="x"), sens, declared, stated, combos, run, "figures/t.png"
+    )
+    assert block.startswith(docgen.SENSITIVITY_BEGIN) and block.endswith(docgen.SENSITIVITY_END)
+    assert "| buffer | 1000 cells | section 3 |" in block
+    assert '| phases | aligned (variants: random) | "no randomization", section 3.1 |' in block
+    assert "| ties | tie order | random | random, fixed | port.*.arbitration | unstated |" in block
+    assert "- `phases x ties` (used: aligned x random): random x fixed" in block
+    assert "Quick mode:" in block and "6 runs computed, 2 from the store" in block
+    assert "- row A, efficiency: simulated 0.9, paper 0.3: explained by assumption ties = fixed" in block
+    assert "- a note" in block and "![Tornado" in block and "(figures/t.png)" in block
+
+
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["--docs-blocks", "measured"], "--docs-blocks: only with --docs"),
+        (["--docs", "docs", "--docs-blocks", "nope"], "--docs-blocks: unknown block 'nope'"),
+        (
+            ["--docs", "docs", "--docs-blocks", "sensitivity"],
+            "--docs-blocks sensitivity: only with --sensitivity",
+        ),
+        (["--docs", "docs", "--docs-blocks", "variant"], "--docs-blocks variant: needs --set or --duration"),
+        (
+            ["--docs", "docs", "--docs-blocks", "measured", "--set", "simulation.phases=random"],
+            "--docs-blocks measured: the measured block is the default run's",
+        ),
+    ],
+)
+def test_docs_blocks_bad_values_give_one_line(tmp_path, extra, message):
+    from conftest import run_cli
+
+    args = [a if a != "docs" else str(ROOT / "docs") for a in extra]
+    done = run_cli("reproduce", "gfr-goyal", "--quick", "--store", tmp_path / "s.sqlite", *args)
+    assert done.returncode == 2 and message in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "s.sqlite").exists()
+
+
+def test_docs_writes_the_variant_and_sensitivity_blocks_not_the_measured(tmp_path):
+    """`--docs` with `--duration` (a variant) and `--sensitivity`: the variant block after the
+    measured one, the old sensitivity section replaced up to its reading; the measured block
+    (the default's) untouched."""
+    from conftest import run_cli
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    measured = f"{docgen.BEGIN}\n\n## Measured numbers\n\nfull-mode numbers\n\n{docgen.END}"
+    page = (
+        f"# Goyal\n\n{measured}\n\n## Model\n\ntext\n\n## Assumptions and sensitivity\n\nstale\n\n"
+        "### Reading (what the quick sensitivity run shows)\n\nanalysis\n"
+    )
+    (docs / "gfr-goyal-reproduction.md").write_text(page)
+    done = run_cli(
+        "reproduce", "gfr-goyal", "--quick", "--tables", "fig3", "--duration", "0.3", "--sensitivity",
+        "--jobs", "1", "--store", tmp_path / "s.sqlite", "--out", tmp_path / "rep", "--docs", docs,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    text = (docs / "gfr-goyal-reproduction.md").read_text()
+    assert measured in text and "stale" not in text and text.endswith("analysis\n")
+    assert text.index(docgen.END) < text.index(docgen.VARIANT_BEGIN) < text.index("## Model")
+    assert "`simulation.duration_s=0.3`" in text and "| default: rows |" in text
+    assert " computed by it, " in text and " from the store), 3 replications per row" in text
+    assert text.index("## Model") < text.index(docgen.SENSITIVITY_BEGIN) < text.index("### Reading")
+    assert "Verdicts, joint (issue 27)" in text and "| fig3_phases |" in text
+    assert (docs / "figures" / "gfr-goyal-sensitivity-tornado.png").stat().st_size > 1000

@@ -341,6 +341,9 @@ def test_verdicts_without_any_value_that_helps():
     rows = _sweep_rows(1, "row F", "arb", 2.78, [("rotating", 2.94, 0.0), ("random", 2.95, 0.3)])
     (line,) = _verdicts(rows, {"arb": "rotating"})
     assert "not explained: a model question" in line and "the closest, arb = random" in line
+    # The whole family agrees there: the verdict says why that is still no explanation.
+    assert "all 1 published values of T are within tolerance, but its mean closes less than a quarter" in line
+    assert "leaves 0 of" not in line
     # Within the noise: a baseline whose interval holds the paper's value agrees.
     rows = _sweep_rows(2, "row C", "buffer", 0.9, [(v, m, 0.3) for v, m in zip(BUFFERS, (0.6, 0.7, 0.75))])
     assert _verdicts(rows, {"buffer": 1000}) == []
@@ -491,3 +494,116 @@ def test_every_study_declares_oscillator_drift():
         assert drift[0].value == (0.0 if drift[0].stated else 20.0), name
         assert list(drift[0].values) == [0.0, 5.0, 20.0, 100.0]
         assert drift[0].keys == ["simulation.clock_ppm"]
+
+
+COMBO = A.Combination((("buffer", 300), ("arbitration", "fixed")), "small buffer with a static tie order")
+
+
+def test_plan_runs_a_declared_combination_as_one_point():
+    study = TinyStudy()
+    variants, notes = S.plan(study, study.experiments(True), ASSUMED, combos=[COMBO])
+    assert notes == []
+    last = variants[-1]
+    assert (last.assumption, last.value) == ("buffer x arbitration", "300 x fixed")
+    assert last.point.params["sensitivity"] == "buffer x arbitration"
+    # Both assumptions differ from the baseline at that one point, and nothing else.
+    base = dict(variants[0].point.overrides)
+    diff = {k: v for k, v in last.point.overrides if base.get(k) != v}
+    assert diff == {"n_source.buffer_cells": "300", "n_source.arbitration": "fixed"}
+    assert COMBO.used(ASSUMED) == "1000 x rotating"
+    # A combination over an assumption the command line fixes is not run, said so.
+    fixed = (("n_source.buffer_cells", "500"),)
+    variants, notes = S.plan(study, study.experiments(True), ASSUMED, fixed, combos=[COMBO])
+    assert "buffer x arbitration" not in {v.assumption for v in variants}
+    assert any(n.startswith("combination buffer x arbitration = 300 x fixed: not run") for n in notes)
+
+
+def test_combinations_helper_keeps_those_two_or_more_apart_from_the_used():
+    combos = A.combinations(["buffer", "arbitration", "phases"], ASSUMED)
+    # 3 x 2 x 2 = 12 settings: 1 baseline, 4 single changes, 7 combinations.
+    assert len(combos) == 7
+    assert all(sum(v != {a.name: a.value for a in ASSUMED}[n] for n, v in c.settings) >= 2 for c in combos)
+    A.check_combinations(combos, ASSUMED)
+
+
+@pytest.mark.parametrize(
+    "settings, message",
+    [
+        ((("buffer", 300),), "combination buffer: give at least two assumptions"),
+        ((("buffer", 300), ("nope", 1)), "combination buffer x nope: no declared assumption nope"),
+        (
+            (("buffer", 7), ("arbitration", "fixed")),
+            "combination buffer x arbitration: buffer = 7 is not in its range",
+        ),
+        ((("buffer", 300), ("arbitration", "rotating")), "differs from the used values in fewer than two"),
+        ((("buffer", 300), ("buffer", 3000)), "an assumption is named twice"),
+    ],
+)
+def test_bad_combinations_give_one_line_naming_them(settings, message):
+    with pytest.raises(ValueError) as err:
+        A.check_combinations([A.Combination(settings)], ASSUMED)
+    assert message in str(err.value) and "\n" not in str(err.value)
+    with pytest.raises(ValueError, match="declared twice"):
+        A.check_combinations([COMBO, COMBO], ASSUMED)
+
+
+def test_a_combination_explains_what_no_single_value_does():
+    """Two rows of one family: each assumption alone brings one row to the paper and moves the
+    other away; the declared combination brings both. The joint rule names the combination."""
+    used = {"phases": "aligned", "ties": "random", "phases x ties": "aligned x random"}
+    rows = _sweep_rows(0, "row A", "phases", 0.5, [("aligned", 0.9, 0.01), ("random", 0.5, 0.01)])
+    rows += _sweep_rows(1, "row B", "phases", 0.3, [("aligned", 0.6, 0.01), ("random", 0.9, 0.01)])
+    rows += _sweep_rows(0, "row A", "ties", 0.5, [("random", 0.9, 0.01), ("fixed", 0.95, 0.01)])
+    rows += _sweep_rows(1, "row B", "ties", 0.3, [("random", 0.6, 0.01), ("fixed", 0.3, 0.01)])
+    single = _verdicts(rows, used)
+    assert len(single) == 2 and all("not explained: a model question" in x for x in single)
+    combo = [("aligned x random", None, None), ("random x fixed", None, None)]
+    rows += _sweep_rows(
+        0, "row A", "phases x ties", 0.5, [(v, m, 0.01) for (v, _, _), m in zip(combo, (0.9, 0.505))]
+    )
+    rows += _sweep_rows(
+        1, "row B", "phases x ties", 0.3, [(v, m, 0.01) for (v, _, _), m in zip(combo, (0.6, 0.3))]
+    )
+    lines = _verdicts(rows, used)
+    assert len(lines) == 2
+    assert all(": explained by combination phases x ties = random x fixed (gives " in x for x in lines)
+    assert all("all 2 published values of T agree at it" in x for x in lines)
+    # The combination's own row names an unmet family as a combination too.
+    rows[-1]["mean"], rows[-1]["ci_low"], rows[-1]["ci_high"] = 0.8, 0.79, 0.81
+    lines = _verdicts(rows, used)
+    assert all("not explained" in x for x in lines)
+
+
+def test_sensitivity_run_measures_a_declared_combination(tmp_path: Path):
+    study = TinyStudy()
+    chosen = S.Subset(study.experiments(True), "the one experiment")
+    store = open_store(tmp_path / "s.sqlite")
+    try:
+        out = S.run(study, ASSUMED[:2], chosen, runs=1, store=store, jobs=1, progress=False, combos=[COMBO])
+    finally:
+        store.close()
+    assert out.combinations == 1 and "and 1 declared combination(s)" in S.render(out)
+    pts = out.points[out.points["assumption"] == "buffer x arbitration"]
+    # The combination's point and the baseline copied under its name at the used values.
+    assert sorted(pts["value"]) == ["1000 x rotating", "300 x fixed"]
+    eff = out.effects.set_index("assumption").loc["buffer x arbitration"]
+    assert eff["used"] == "1000 x rotating" and eff["low"] <= eff["baseline"] <= eff["high"]
+
+
+@pytest.mark.parametrize(
+    "name, combination",
+    [("ajmone-marsan", "phases x arbitration x arrivals"), ("ubr-plus", "phases x arbitration")],
+)
+def test_studies_declare_the_interactions_issue_27_names(name, combination):
+    from atmsim.studies import registry
+    from atmsim.studies.reproduce import assumptions_of
+
+    study = registry.get(name)
+    declared = assumptions_of(study)
+    combos = S.combinations_of(study, declared)
+    assert combos and {c.name for c in combos} == {combination}
+    variants, notes = S.plan(study, list(S.subset(study, quick=True).experiments), declared, combos=combos)
+    ran = {v.value for v in variants if v.assumption == combination}
+    assert ran == {c.value for c in combos}, notes
+    if name == "ajmone-marsan":
+        assert "random x fixed x slotted" in ran  # random phases with a tie order: never run before

@@ -311,3 +311,32 @@ def test_notes_print_goodputs_in_mb_per_s_as_the_tables_do():
     line = next(n for n in notes(False, results) if n.startswith(f"figure 5, {st.preset}, MCR {st.mcr}"))
     assert "atmsim 16.5 Mb/s (95 % CI 16..17)" in line, line
     assert f"paper ~{st.value / 1e6:g} Mb/s" in line and "bit/s" not in line, line
+
+
+def test_token_ring_mss_is_a_declared_assumption_the_sweep_reaches():
+    """The Emulated Token Ring MSS (4424) is not in the paper (section 5 names only the
+    Ethernet's 1460): it is listed as assumed with its range, and --sensitivity sweeps it on
+    the mss4424 run alone."""
+    import json
+
+    from atmsim.studies import registry
+    from atmsim.studies import sensitivity as S
+    from atmsim.studies.gfr_bonaventure import text_runs
+    from atmsim.studies.reproduce import assumptions_of
+    from conftest import run_cli
+
+    done = run_cli("reproduce", "gfr-bonaventure", "--assumptions", "--json")
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    (entry,) = [a for a in doc["assumed"] if a["name"] == "token_ring_mss"]
+    assert entry["value"] == text_runs.TOKEN_RING_MSS == 4424 and entry["range"] == [4424, 4462]
+    assert "Token Ring" in entry["why"] and "token_ring_mss" not in {s["name"] for s in doc["stated"]}
+    study = registry.get("gfr-bonaventure")
+    declared = [a for a in assumptions_of(study) if a.name == "token_ring_mss"]
+    chosen = list(S.subset(study, quick=True).experiments)
+    variants, notes = S.plan(study, chosen, declared)
+    swept = [v for v in variants if v.assumption == "token_ring_mss"]
+    assert [v.value for v in swept] == [4462], notes
+    assert chosen[swept[0].experiment].table == "mss4424"
+    mss = {k: v for k, v in swept[0].point.overrides if k.endswith(".tcp.mss")}
+    assert mss and set(mss.values()) == {"4462"}

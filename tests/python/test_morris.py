@@ -4,12 +4,13 @@ the flags' errors."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import Any, Dict, List, cast
 
 import pandas as pd
 import pytest
 
 from atmsim.studies import morris
+from atmsim.studies import sensitivity as S
 from atmsim.studies.assumptions import Assumption
 from atmsim.studies.registry import Compared, Experiment, PaperTable
 from atmsim.studies.sensitivity import Subset
@@ -271,3 +272,46 @@ def test_rounding_noise_is_no_effect():
     base = 0.1 + 0.2
     out = _by_assumption(morris.screen(NUMERIC, lambda v: base if v["a"] % 2 else 0.3, trajectories=4))
     assert out["a"]["mu_star"] == 0 and out["b"]["mu_star"] == 0 and out["a"]["sigma"] == 0
+
+
+def test_goyal_morris_states_what_it_covers_and_covers_all_in_full_mode():
+    """gfr-goyal's screening runs on its 19 quick experiments with --quick and says which
+    families that leaves out; in full mode it covers every experiment with a published value."""
+    from atmsim.studies import registry
+
+    goyal = registry.get("gfr-goyal")
+    quick, full = morris.subset(goyal, True), morris.subset(goyal, False)
+    assert len(quick.experiments) == 19 and len(full.experiments) == 42
+    text = morris.coverage(goyal, quick)
+    assert text.startswith(
+        "Morris covers 19 of the study's 42 experiments with a published value; not screened: "
+    )
+    assert "Tables 1-3 experiment 2" in text and "Tables 4-5 experiment 3" in text
+    assert "not screened: fig3 (2 of its 4), " in text  # figure 3: two of its four thresholds
+    assert "Tables 1-3 experiment 1," not in text + ","
+    assert morris.coverage(goyal, full).endswith("42 experiments with a published value: all of them")
+    # A study without a declared Morris subset screens its sensitivity subset.
+    ubr = registry.get("ubr-plus")
+    assert morris.subset(ubr, True).why == S.subset(ubr, True).why
+
+
+def test_run_notes_its_coverage(tmp_path):
+    from atmsim.store import open_store
+
+    class Covered(_Toy):
+        def experiments(self, quick):
+            return [_toy_experiment(), Experiment("t", {"k": 2}, _toy_experiment().scenario, {"eff": 0.4})]
+
+    declared = [
+        Assumption("rto", "RTO floor", 2, "", [1, 2, 3], keys=["n_source.tcp.min_rto_ticks"]),
+        Assumption("rto0", "initial RTO", 3.0, "", [1.0, 3.0], keys=["n_source.tcp.initial_rto_s"]),
+    ]
+    with open_store(tmp_path / "s.sqlite") as store:
+        m = morris.run(
+            cast(Any, Covered()), declared, Subset([_toy_experiment()], "toy"), 1, store, morris.Options(2)
+        )
+    assert (
+        m.notes[0] == "Morris covers 1 of the study's 2 experiments with a published value; "
+        "not screened: t (1 of its 2)"
+    )
+    assert "note: Morris covers 1 of the study's 2" in morris.render(m)

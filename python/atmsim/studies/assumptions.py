@@ -367,3 +367,74 @@ def randomness_seam(phases_why: str = "", jitter: bool = True, stated: str = "")
             )
         )
     return out
+
+
+@dataclass(frozen=True)
+class Combination:
+    """A declared combination of assumption values, examined by `--sensitivity` as one setting
+    and judged by the same joint rule as a single value (issue 27: "at that one value (or one
+    declared combination)"): CLASS's phase model x tie order x arrivals, UBR+'s phase model x
+    tie order. `settings` are (assumption name, value) pairs, at least two, each value in its
+    assumption's range; `why` says what the combination stands for."""
+
+    settings: Tuple[Tuple[str, Any], ...]
+    why: str = ""
+
+    @property
+    def name(self) -> str:
+        """The sweep's row name: the assumptions joined by " x " (`phases x arbitration`)."""
+        return " x ".join(n for n, _ in self.settings)
+
+    @property
+    def value(self) -> str:
+        """The combination's value as one text, in the order of `name` (`random x fixed`)."""
+        return " x ".join(fmt_value(v) for _, v in self.settings)
+
+    def used(self, assumptions: Sequence[Assumption]) -> str:
+        """The used values of the same assumptions, as `value` writes them (the baseline)."""
+        by = {a.name: a for a in assumptions}
+        return " x ".join(fmt_value(by[n].value) for n, _ in self.settings)
+
+
+def combinations(names: Sequence[str], assumptions: Sequence[Assumption], why: str = "") -> List[Combination]:
+    """Every combination of the named assumptions' ranges that differs from the used values in
+    at least two of them (a single difference is the one-at-a-time sweep's own)."""
+    import itertools
+
+    by = {a.name: a for a in assumptions}
+    missing = [n for n in names if n not in by]
+    if missing:
+        raise ValueError(f"combination {' x '.join(names)}: no declared assumption {missing[0]}")
+    out = []
+    for values in itertools.product(*(list(by[n].values) for n in names)):
+        if sum(v != by[n].value for n, v in zip(names, values)) >= 2:
+            out.append(Combination(tuple(zip(names, values)), why))
+    return out
+
+
+def check_combinations(declared: Sequence[Combination], assumptions: Sequence[Assumption]) -> None:
+    """Combinations a study must not declare: fewer than two assumptions, an assumption named
+    twice or not declared, a value outside its range, one declared twice, one that differs from
+    the used values in fewer than two assumptions. Raises ValueError naming it (one line)."""
+    by = {a.name: a for a in assumptions}
+    seen = set()
+    for c in declared:
+        names = [n for n, _ in c.settings]
+        head = f"combination {c.name or '(empty)'}"
+        if len(names) < 2:
+            raise ValueError(f"{head}: give at least two assumptions (one is the one-at-a-time sweep)")
+        if len(set(names)) != len(names):
+            raise ValueError(f"{head}: an assumption is named twice")
+        for n, v in c.settings:
+            if n not in by:
+                raise ValueError(f"{head}: no declared assumption {n}")
+            if v not in list(by[n].values):
+                raise ValueError(f"{head}: {n} = {v!r} is not in its range {list(by[n].values)!r}")
+        if sum(v != by[n].value for n, v in c.settings) < 2:
+            raise ValueError(
+                f"{head} = {c.value}: differs from the used values in fewer than two assumptions"
+            )
+        key = (c.name, c.value)
+        if key in seen:
+            raise ValueError(f"{head} = {c.value}: declared twice")
+        seen.add(key)

@@ -58,7 +58,7 @@ from ..sweeps import execute
 from ..tables import summarize
 from .assumptions import Assumption, Pairs, concrete, document, fmt_value
 from .registry import Experiment, Study
-from .sensitivity import Subset, label
+from .sensitivity import Subset, family_of, label
 
 if TYPE_CHECKING:
     import numpy as np
@@ -375,6 +375,59 @@ def _published(exp: Experiment, name: str) -> float:
         return math.nan
 
 
+def subset(study: Study, quick: bool) -> Subset:
+    """The experiments the screening runs on: the study's `morris_subset(quick)` if it declares
+    one (Goyal: every experiment in full mode), else its sensitivity subset."""
+    from .sensitivity import subset as sensitivity_subset
+
+    declared = getattr(study, "morris_subset", None)
+    if declared is not None:
+        chosen: Subset = declared(quick)
+        return chosen
+    return sensitivity_subset(study, quick)
+
+
+def _published_any(exp: Experiment) -> bool:
+    for v in exp.published.values():
+        try:
+            if v is not None and not math.isnan(float(v)):
+                return True
+        except (TypeError, ValueError):
+            continue
+    return False
+
+
+def coverage(study: Study, chosen: Subset) -> str:
+    """Which of the study's experiments with a published value (its full set) the subset
+    screens, said explicitly: "covers N of the M ...; not screened: FAMILIES" (an experiment
+    counts as covered when the subset has one of its table and labels, at whatever length)."""
+    every_of = getattr(study, "experiments", None)
+    if every_of is None:
+        return ""
+    every = [e for e in every_of(False) if _published_any(e)]
+    if not every:
+        return ""
+
+    def key(e: Experiment) -> Tuple[str, Tuple[Tuple[str, str], ...]]:
+        return e.table, tuple(sorted((k, repr(v)) for k, v in e.labels.items()))
+
+    mine = {key(e) for e in chosen.experiments}
+    covered = [e for e in every if key(e) in mine]
+    total: Dict[str, int] = {}
+    missing: Dict[str, int] = {}
+    for e in every:
+        fam = family_of(study, e)
+        total[fam] = total.get(fam, 0) + 1
+        if key(e) not in mine:
+            missing[fam] = missing.get(fam, 0) + 1
+    head = f"Morris covers {len(covered)} of the study's {len(every)} experiments with a published value"
+    if not missing:
+        return head + ": all of them"
+    # A family partly screened says how much of it is not.
+    left = [f if n == total[f] else f"{f} ({n} of its {total[f]})" for f, n in missing.items()]
+    return head + f"; not screened: {', '.join(left)}"
+
+
 def run(
     study: Study,
     assumptions: Sequence[Assumption],
@@ -391,6 +444,9 @@ def run(
     import pandas as pd
 
     notes: List[str] = []
+    covers = coverage(study, chosen)
+    if covers:
+        notes.append(covers)
     declared = [a for a in assumptions if len(a.values) >= 2]
     for a in assumptions:
         if len(a.values) < 2:

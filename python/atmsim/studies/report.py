@@ -527,7 +527,14 @@ def _sensitivity(s: StudyReport, out_dir: Path) -> Optional[Dict[str, Any]]:
     if sv is not None:
         tornado = [p for p in s.tornado if p.suffix in (".svg", ".png")]
         out["one_at_a_time"] = {
-            "intro": f"One assumption at a time, the others at their used values, {sv.runs} "
+            "intro": "One assumption at a time, the others at their used values"
+            + (
+                f", and {sv.combinations} declared combination(s) of assumption values (rows "
+                "named A x B), judged by the same joint rule"
+                if sv.combinations
+                else ""
+            )
+            + f", {sv.runs} "
             f"replication(s) per point ({sv.computed} runs computed now, {sv.cached} from the "
             f"store). Subset: {sv.why}",
             "table": table(

@@ -384,7 +384,16 @@ def reproduce_study(
     if sensitivity:
         declared = assumptions_of(study)
         report.sensitivity = sens.run(
-            study, declared, sens.subset(study, quick), runs, store, extra, executor, jobs, progress
+            study,
+            declared,
+            sens.subset(study, quick),
+            runs,
+            store,
+            extra,
+            executor,
+            jobs,
+            progress,
+            sens.combinations_of(study, declared),
         )
         if out_dir is not None:
             report.tornado = sens.tornado(
@@ -397,7 +406,7 @@ def reproduce_study(
         from . import morris as screening
 
         declared = assumptions_of(study)
-        chosen = sens.subset(study, quick)
+        chosen = screening.subset(study, quick)
         report.morris = screening.run(
             study, declared, chosen, runs, store, morris_options, extra, executor, jobs, progress
         )

@@ -27,8 +27,16 @@ further from the paper are named. Agreement by a wide interval alone is noise: t
 mean must also close at least a quarter of the number's gap and not add to the family's total
 distance. One value lands near almost any single number when 8-10
 assumptions of 2-8 values are swept; a whole family is a test. Otherwise the verdict is "not
-explained: a model question", with the closest value and the numbers it leaves out. Values are
-one at a time: a combination of two assumptions is not examined here.
+explained: a model question", with the closest value and the numbers it leaves out.
+
+Declared combinations: a study may declare combinations of assumption values
+(`sensitivity_combinations()`, a list of `assumptions.Combination`: CLASS's phase model x tie
+order x arrivals, UBR+'s phase model x tie order), where one value alone cannot show an
+interaction (under random phases the tie order is inert). Each combination is one more sweep
+point per experiment, named `A x B` with the value `a x b`, in the points, effects, CSV and
+report like a single value, and judged by the same joint rule: "explained by combination A x
+B = a x b" only if the whole family agrees at it. `--factorial` (morris.py) runs a full
+factorial for inspection; only declared combinations enter the verdicts.
 """
 
 from __future__ import annotations
@@ -46,7 +54,7 @@ from ..store import Store
 from ..sweeps import execute
 from ..tables import summarize
 from . import comparators
-from .assumptions import Assumption, Pairs, concrete, document, expand, fmt_value
+from .assumptions import Assumption, Combination, Pairs, concrete, document, expand, fmt_value
 from .registry import Experiment, Study
 
 if TYPE_CHECKING:
@@ -91,6 +99,7 @@ class Sensitivity:
     notes: List[str] = field(default_factory=list)
     computed: int = 0
     cached: int = 0
+    combinations: int = 0
 
 
 def subset(study: Study, quick: bool) -> Subset:
@@ -140,13 +149,19 @@ def _consistent(a: Assumption, doc: Dict[str, Any]) -> Optional[str]:
 
 
 def plan(
-    study: Study, experiments: Sequence[Experiment], assumptions: Sequence[Assumption], extra: Pairs = ()
+    study: Study,
+    experiments: Sequence[Experiment],
+    assumptions: Sequence[Assumption],
+    extra: Pairs = (),
+    combos: Sequence[Combination] = (),
 ) -> Tuple[List[Variant], List[str]]:
     """The baseline of every experiment, then every (assumption, value != used) of every
-    experiment it applies to; and notes (assumptions that do not apply, declarations the
-    scenario contradicts)."""
+    experiment it applies to, then every declared combination (`combos`) whose assumptions
+    all apply to it; and notes (assumptions that do not apply, declarations the scenario
+    contradicts, a combination whose assumptions set one key twice)."""
     variants: List[Variant] = []
     notes: List[str] = []
+    by_name = {a.name: a for a in assumptions}
     for i, exp in enumerate(experiments):
         own = tuple(exp.scenario.overrides) + tuple(exp.overrides)
         fixed_here = concrete(tuple(extra), exp.scenario.text, own)
@@ -181,7 +196,57 @@ def plan(
                     break
                 p = dict(params, sensitivity=a.name, sensitivity_value=v)
                 variants.append(Variant(i, a.name, v, Point(exp.scenario, base + pairs, p)))
+        for c in combos:
+            pairs = _combined(c, by_name, exp, doc, {k for k, _ in fixed_here}, notes)
+            if pairs:
+                p = dict(params, sensitivity=c.name, sensitivity_value=c.value)
+                variants.append(Variant(i, c.name, c.value, Point(exp.scenario, base + pairs, p)))
     return variants, notes
+
+
+def _combined(
+    c: Combination,
+    by_name: Dict[str, Assumption],
+    exp: Experiment,
+    doc: Dict[str, Any],
+    fixed: set[str],
+    notes: List[str],
+) -> Pairs:
+    """The overrides that give every assumption of `c` its value in `exp` (those at their used
+    value set nothing), or () with a note when the combination does not apply there: one of
+    its assumptions is undeclared, for other tables, sets nothing or sets a key the command
+    line fixes. Two of them setting one key: the later wins, noted."""
+    merged: Dict[str, str] = {}
+    owner: Dict[str, str] = {}
+
+    def skip(why: str) -> Pairs:
+        msg = f"combination {c.name} = {c.value}: {why}"
+        if msg not in notes:
+            notes.append(msg)
+        return ()
+
+    for name, v in c.settings:
+        a = by_name.get(name)
+        if a is None:
+            return skip(f"{name} is not a declared assumption")
+        if a.tables and exp.table not in a.tables:
+            return ()  # not this table's: the combination is not this experiment's either
+        if _eq(v, a.value):
+            continue
+        pairs = a.overrides(doc, v)
+        if not pairs:
+            return skip(f"{name} = {fmt_value(v)} sets nothing in {label(exp)}")
+        taken = sorted({k for k, _ in pairs} & fixed)
+        if taken:
+            return skip(f"not run, {', '.join(taken)} is fixed for every run by the command line")
+        for key, raw in pairs:
+            if key in owner and owner[key] != name:
+                msg = f"combination {c.name}: {owner[key]} and {name} both set {key}: {name} wins"
+                if msg not in notes:
+                    notes.append(msg)
+            merged[key] = raw
+            owner[key] = name
+    return tuple(merged.items())
 
 
 def _rows(
@@ -190,9 +255,10 @@ def _rows(
     variants: Sequence[Variant],
     stats: "pd.DataFrame",
     assumptions: Sequence[Assumption],
+    combos: Sequence[Combination] = (),
 ) -> List[Dict[str, Any]]:
     specs = {t.id: t for t in study.tables}
-    used = {a.name: a.value for a in assumptions}
+    used = used_values(assumptions, combos)
     by_point: Dict[int, Any] = {int(cast(Any, p)): g.set_index("metric") for p, g in stats.groupby("point")}
     rows: List[Dict[str, Any]] = []
     for j, var in enumerate(variants):
@@ -230,18 +296,36 @@ def _rows(
                     "published": _float(exp.published.get(c.name)),
                 }
             )
-    # The baseline is each assumption's used value: copy it into every assumption's sweep.
+    # The baseline is each assumption's (and combination's) used value: copy it into every
+    # sweep that ran on its experiment.
     out = list(rows)
+    swept = {(o["assumption"], o["experiment"]) for o in rows}
     for base_row in rows:
         if base_row["assumption"] != BASELINE:
             continue
-        for a in assumptions:
-            exp = experiments[base_row["experiment"]]
-            if a.tables and exp.table not in a.tables:
-                continue
-            if any(o["assumption"] == a.name and o["experiment"] == base_row["experiment"] for o in rows):
-                out.append(dict(base_row, assumption=a.name, value=used[a.name]))
+        for name, value in used.items():
+            if (name, base_row["experiment"]) in swept:
+                out.append(dict(base_row, assumption=name, value=value))
     return out
+
+
+def used_values(assumptions: Sequence[Assumption], combos: Sequence[Combination] = ()) -> Dict[str, Any]:
+    """The value each assumption, and each declared combination (by its name), is used at."""
+    used: Dict[str, Any] = {a.name: a.value for a in assumptions}
+    for c in combos:
+        used[c.name] = c.used(assumptions)
+    return used
+
+
+def combinations_of(study: Study, assumptions: Sequence[Assumption]) -> List[Combination]:
+    """The study's declared combinations (`sensitivity_combinations()`; none if it declares
+    none), checked against its assumptions (`assumptions.check_combinations`)."""
+    from .assumptions import check_combinations
+
+    declared = getattr(study, "sensitivity_combinations", None)
+    combos: List[Combination] = list(declared()) if declared is not None else []
+    check_combinations(combos, assumptions)
+    return combos
 
 
 def family_of(study: Study, exp: Experiment) -> str:
@@ -518,10 +602,10 @@ def verdicts(
                         if j != k and abs(cells[j].distance) > abs(base[j].distance) + 1e-12
                     ]
                     parts.append(
-                        f"{a} = {fmt_value(value)} (gives {cells[k].mean:.3g}; all {n} published "
-                        f"values of {fam} agree at it; moves away: {', '.join(away) or 'none'})"
+                        f"{_kind(a)} {a} = {fmt_value(value)} (gives {cells[k].mean:.3g}; all {n} "
+                        f"published values of {fam} agree at it; moves away: {', '.join(away) or 'none'})"
                     )
-                lines.append(f"{base[k].head}: explained by assumption " + "; or ".join(parts))
+                lines.append(f"{base[k].head}: explained by " + "; or ".join(parts))
                 continue
             if not candidates:
                 lines.append(
@@ -538,13 +622,35 @@ def verdicts(
             )
             a, value, cells = best
             out = [_short(cells[j].head) for j in members if not cells[j].agrees]
+            if not out:
+                # The whole family agrees at it, yet the rule above refuses it: say which part.
+                why = (
+                    "its mean closes less than a quarter of this number's gap"
+                    if abs(cells[k].distance) > 0.75 * abs(base[k].distance)
+                    else "it adds to the family's total distance from the paper"
+                )
+                lines.append(
+                    f"{base[k].head}: not explained: a model question (at the closest, "
+                    f"{_named(a)} = {fmt_value(value)}, all {n} published values of {fam} are "
+                    f"within tolerance, but {why}; it gives {cells[k].mean:.3g} here)"
+                )
+                continue
             lines.append(
                 f"{base[k].head}: not explained: a model question (no declared value brings "
-                f"all {n} published values of {fam} within tolerance; the closest, {a} = "
+                f"all {n} published values of {fam} within tolerance; the closest, {_named(a)} = "
                 f"{fmt_value(value)}, gives {cells[k].mean:.3g} here and leaves "
                 f"{len(out)} of {n} out: {', '.join(out)})"
             )
     return lines
+
+
+def _kind(name: str) -> str:
+    """ "combination" for a declared combination's row name (`A x B`), else "assumption"."""
+    return "combination" if " x " in name else "assumption"
+
+
+def _named(name: str) -> str:
+    return f"combination {name}" if " x " in name else name
 
 
 def _g3(v: Any) -> str:
@@ -566,15 +672,17 @@ def run(
     executor: Any = None,
     jobs: Optional[int] = None,
     progress: Optional[bool] = None,
+    combos: Sequence[Combination] = (),
 ) -> Sensitivity:
-    """Run the one-at-a-time sweep through the store (and `executor`), summarize it."""
+    """Run the one-at-a-time sweep and the declared combinations (`combos`) through the store
+    (and `executor`), summarize it."""
     import pandas as pd
 
     from .. import _core
     from .reproduce import _relabelled
 
     experiments = list(chosen.experiments)
-    variants, notes = plan(study, experiments, assumptions, extra)
+    variants, notes = plan(study, experiments, assumptions, extra, combos)
     costs = {id(v.point): experiments[v.experiment].cost for v in variants}
     detail = bool(getattr(study, "detail_metrics", False))
     # One sweep per (assumption, value), so that an engine that rejects one (a key it does
@@ -601,7 +709,7 @@ def run(
             if name == BASELINE:
                 raise
             value = variants[idx[0]].value
-            notes.append(f"assumption {name} = {fmt_value(value)}: not run, the engine rejects it ({err})")
+            notes.append(f"{_kind(name)} {name} = {fmt_value(value)}: not run, the engine rejects it ({err})")
             continue
         computed += swept.computed
         cached += swept.cached
@@ -618,8 +726,8 @@ def run(
         per_point = [experiments[v.experiment] for v in variants]
         run_table = derive(_relabelled(run_table, per_point))
     stats = summarize(run_table, by=["point"])
-    points = pd.DataFrame(_rows(study, experiments, variants, stats, assumptions))
-    used = {a.name: a.value for a in assumptions}
+    points = pd.DataFrame(_rows(study, experiments, variants, stats, assumptions, combos))
+    used = used_values(assumptions, combos)
     return Sensitivity(
         why=chosen.why,
         runs=runs,
@@ -628,12 +736,14 @@ def run(
         notes=notes,
         computed=computed,
         cached=cached,
+        combinations=len(combos),
     )
 
 
 def render(s: Sensitivity) -> str:
     """The effects as text: per published number, the assumptions by swing."""
-    lines = [f"Sensitivity (one assumption at a time, {s.runs} replications per point) on: {s.why}"]
+    also = f", and {s.combinations} declared combination(s)" if s.combinations else ""
+    lines = [f"Sensitivity (one assumption at a time{also}, {s.runs} replications per point) on: {s.why}"]
     for _, g in s.effects.groupby(["experiment", "metric"], sort=False):
         first = g.iloc[0]
         pub = first["published"]

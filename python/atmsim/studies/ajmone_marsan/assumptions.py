@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any, List, Mapping
 
 from ...overrides import normalize
-from ..assumptions import Assumption, Pairs, Stated, expand, randomness_seam
+from ..assumptions import Assumption, Combination, Pairs, Stated, combinations, expand, randomness_seam
 from ..registry import Experiment
 from ..sensitivity import Subset
 
@@ -208,6 +208,18 @@ def assumptions() -> List[Assumption]:
             tables=["8-9", "10-11", "12", "T2"],
         ),
     ] + randomness_seam(stated=CLASS_NATURE)
+
+
+def sensitivity_combinations() -> List[Combination]:
+    """The phase model x tie order x arrivals, together (issue 27): under random phases the tie
+    order is inert and with continuous arrivals cells never tie, so one value at a time cannot
+    show what the three do jointly. Every combination that differs from the default (aligned,
+    random ties, slotted) in at least two of them: 7 sweep points per experiment."""
+    return combinations(
+        ["phases", "arbitration", "arrivals"],
+        assumptions(),
+        "CLASS's slotted synchronous nature against an event-driven, free-running model, with each tie order",
+    )
 
 
 def sensitivity_subset(quick_experiments: List[Experiment]) -> Subset:

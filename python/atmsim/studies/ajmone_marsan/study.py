@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, 
 from ... import _core
 from ...numbers import fmt as _fmt
 from ...scenario import Scenario
-from ..assumptions import Assumption
+from ..assumptions import Assumption, Combination
 from ..registry import Compared, Experiment, FigureFile, PaperTable, StudyResults, TraceRun
 from ..replication import replications
 from ..sensitivity import Subset
@@ -423,6 +423,9 @@ class AjmoneMarsanStudy:
 
     def sensitivity_subset(self, quick: bool) -> Subset:
         return declared.sensitivity_subset(self.experiments(True))
+
+    def sensitivity_combinations(self) -> List[Combination]:
+        return declared.sensitivity_combinations()
 
     detail_metrics = True
     tables = [

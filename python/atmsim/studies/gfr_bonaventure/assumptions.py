@@ -4,7 +4,8 @@ docs/gfr-bonaventure-reproduction.md).
 
 The paper is explicit about the network, the contracts, the switches and its three TCPs
 (Tables 2.1-2.3). It does not give the MBS (hence the per-VC thresholds T_i) of the WFQ runs,
-the RTO floor, the arbitration of simultaneous arrivals, link phases or start times.
+the RTO floor, the arbitration of simultaneous arrivals, link phases or start times, nor the
+MSS of its Emulated Token Ring run (section 5 names the Emulated Ethernet's, 1460).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import List
 from ..assumptions import Assumption, Stated, randomness_seam
 from ..registry import Experiment
 from ..sensitivity import Subset
+from .text_runs import TOKEN_RING_MSS
 
 WFQ_TABLES = ["16", "17", "18", "19", "20", "21", "22", "23"]
 
@@ -113,6 +115,22 @@ def assumptions() -> List[Assumption]:
             ["rotating", "random"],
             keys=["port.*.arbitration"],
         ),
+        Assumption(
+            "token_ring_mss",
+            "MSS of every source in the Emulated Token Ring run (octets, table mss4424)",
+            TOKEN_RING_MSS,
+            "Not stated: section 5 says only 'the MSS sizes corresponding to an Emulated "
+            "Ethernet and an Emulated Token Ring' and 'LAN Emulation supports four different "
+            "maximum packet sizes'; it gives the Ethernet one (1460, figure 12) but no Token "
+            "Ring value. 4424 is the IEEE 802.5 (4 Mb/s) IP MTU of 4464 octets (RFC 1191, "
+            "table 7-1; LAN Emulation's 4544-octet frame class) less the 40 octets of TCP/IP "
+            "headers, the rule that gives the stated 1460 from Ethernet's 1500; 4462 is the "
+            "4544-octet LANE frame less its LE header (2), 802.5 MAC header (14), an 18-octet "
+            "routing field, LLC/SNAP (8) and TCP/IP (40).",
+            [TOKEN_RING_MSS, 4462],
+            keys=["connection.*.tcp.mss"],
+            tables=["mss4424"],
+        ),
     ] + randomness_seam(
         "Not stated. The paper names its idle times as the randomness 'to avoid "
         "synchronisation effects' (section 3), which suggests a simulator otherwise without it "
@@ -128,10 +146,17 @@ def _first(experiments: List[Experiment], table: str, mcr: int) -> Experiment:
     raise LookupError(f"gfr-bonaventure: no figure {table} point at MCR {mcr}")
 
 
-def sensitivity_subset(quick_experiments: List[Experiment]) -> Subset:
+def sensitivity_subset(quick_experiments: List[Experiment], token_ring: List[Experiment]) -> Subset:
+    """Figures 5 and 22 from the quick experiments, and the Emulated Token Ring run at MCR
+    180000 (`token_ring`: its quick-length experiments, not in --quick's own set)."""
     return Subset(
-        [_first(quick_experiments, "5", 180000), _first(quick_experiments, "22", 20000)],
-        "figure 5 at MCR 180000 (FIFO switch, TCP_default: five stated numbers) and "
+        [
+            _first(quick_experiments, "5", 180000),
+            _first(quick_experiments, "22", 20000),
+            _first(token_ring, "mss4424", 180000),
+        ],
+        "figure 5 at MCR 180000 (FIFO switch, TCP_default: five stated numbers), "
         "figure 22 at MCR 20000 (WFQ GFR.2, where T_i applies: the stated RTO "
-        "rate), --quick length (20 s).",
+        "rate) and the Emulated Token Ring run (mss4424) at MCR 180000 (where "
+        "token_ring_mss applies: the throughput below figure 5's), --quick length (20 s).",
     )

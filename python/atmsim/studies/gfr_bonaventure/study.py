@@ -595,7 +595,7 @@ class GfrBonaventureStudy:
         return declared.assumptions()
 
     def sensitivity_subset(self, quick: bool) -> Subset:
-        return declared.sensitivity_subset(self.experiments(True))
+        return declared.sensitivity_subset(self.experiments(True), experiment_list(True, ["mss4424"]))
 
     detail_metrics = True
     tables = [_table(ALL_SETUPS[f]) for f in setups.FIGURES + setups.VARIANTS + text_runs.TABLES]

@@ -35,7 +35,7 @@ from typing import Dict, Tuple
 from .setups import KB, Setup
 
 ETHERNET_MSS = 1460  # stated (section 5, figure 12)
-TOKEN_RING_MSS = 4424  # ASSUMPTION (module docstring)
+TOKEN_RING_MSS = 4424  # ASSUMPTION: the declared assumption token_ring_mss (assumptions.py)
 
 _RUNS: Tuple[Setup, ...] = (
     Setup(

@@ -241,6 +241,17 @@ class GfrGoyalStudy:
     def sensitivity_subset(self, quick: bool) -> Subset:
         return declared.sensitivity_subset(self.experiments(True))
 
+    def morris_subset(self, quick: bool) -> Subset:
+        """Quick: the sensitivity subset (5 of the 11 distinct runs, 214 design points); full:
+        every experiment with a published value (all 11 runs, 460 design points)."""
+        if quick:
+            return self.sensitivity_subset(quick)
+        return Subset(
+            self.experiments(False),
+            "every experiment with a published value: figure 3's four thresholds, Tables 1-3 "
+            "experiments 1-4, Tables 4-5 experiments 1-3 and their maximum queues (5q).",
+        )
+
     def family(self, exp: Experiment) -> str:
         """The rows the paper reports together: one experiment (a column of Tables 1-3, of
         Tables 4-5) of a table; figure 3's four cases together."""

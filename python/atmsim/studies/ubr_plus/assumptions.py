@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, List, Mapping
 
 from ...overrides import normalize
-from ..assumptions import Assumption, Pairs, Stated, randomness_seam
+from ..assumptions import Assumption, Combination, Pairs, Stated, combinations, randomness_seam
 from ..registry import Experiment
 from ..sensitivity import Subset
 
@@ -150,6 +150,17 @@ def assumptions() -> List[Assumption]:
             keys=["n_source.tcp.initial_rto_s"],
         ),
     ] + randomness_seam("Phase-locked links, the paper's condition.", jitter=False, stated=NO_RANDOMIZATION)
+
+
+def sensitivity_combinations() -> List[Combination]:
+    """The phase model x tie order, together (issue 27): the tie order acts only where cells
+    tie, i.e. with phase-locked links, so random phases with each other tie order is a point
+    the one-at-a-time sweep never runs (2 sweep points per experiment)."""
+    return combinations(
+        ["phases", "arbitration"],
+        assumptions(),
+        "the randomness variant (random phases, 20 ppm drift) with each other tie order",
+    )
 
 
 def _pick(experiments: List[Experiment], table: str, **labels: object) -> Experiment:

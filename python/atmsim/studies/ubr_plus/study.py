@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import List, Optional
 
 from ...scenario import Scenario
-from ..assumptions import Assumption
+from ..assumptions import Assumption, Combination
 from ..registry import (
     Compared,
     Experiment,
@@ -121,6 +121,9 @@ class UbrPlusStudy:
 
     def sensitivity_subset(self, quick: bool) -> Subset:
         return declared.sensitivity_subset(self.experiments(False))
+
+    def sensitivity_combinations(self) -> List[Combination]:
+        return declared.sensitivity_combinations()
 
     def trace_runs(self, quick: bool) -> List[TraceRun]:
         chosen = [("LAN", 1000, "UBR"), ("LAN", 1000, "FBA")]
