@@ -227,6 +227,28 @@ def _doc_blocks(args: argparse.Namespace, overrides: Sequence[Tuple[str, str]]) 
     return chosen
 
 
+# The options whose values are paths on the machine that ran the command: a doc names them by
+# role, so it does not publish one machine's folders.
+_PATH_OPTIONS = {"--store": "STORE", "--out": "DIR", "--docs": "DOCS"}
+
+
+def portable_command(argv: Sequence[str]) -> str:
+    """The command line `argv` as a doc quotes it, path options by role (`--store STORE`)."""
+    words: List[str] = []
+    hide = False
+    for a in argv:
+        if hide:
+            hide = False
+            continue
+        name, eq, _ = a.partition("=")
+        if name in _PATH_OPTIONS:
+            words += [name, _PATH_OPTIONS[name]]
+            hide = not eq
+            continue
+        words.append(shlex.quote(a))
+    return " ".join(["atmsim", *words])
+
+
 def _update_docs(
     docs: Dict[str, Path],
     rep: Any,
@@ -242,7 +264,7 @@ def _update_docs(
     from .studies.reproduce import assumptions_of, stated_of
     from .studies.sensitivity import combinations_of
 
-    command = "atmsim " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = portable_command(sys.argv[1:])
     for i, s in enumerate(rep.studies):
         doc = docs[s.study.name]
         run = {
