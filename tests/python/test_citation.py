@@ -26,8 +26,9 @@ def test_citation_changelog_and_package_carry_the_workspace_version() -> None:
     assert re.search(rf"^version: {re.escape(version)}$", cff, re.M), "CITATION.cff version"
     assert "cff-version: 1.2.0" in cff
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
-    first = re.search(r"^## (\S+)", changelog, re.M)
-    assert first is not None and first.group(1) == version, "the changelog's newest entry"
+    # Keep a Changelog: an "Unreleased" section may lead; the newest release is the version.
+    first = re.search(r"^## (?!Unreleased$)(\S+)", changelog, re.M)
+    assert first is not None and first.group(1) == version, "the changelog's newest release"
     # A source build's version carries a +src suffix; a release's is the workspace's.
     assert atmsim.__version__.split("+")[0] == version
 
