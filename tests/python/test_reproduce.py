@@ -264,17 +264,19 @@ def test_cli_docs_rewrites_the_measured_block(tmp_path):
     assert "Traceback" not in missing.stderr
     doc = docs / "ubr-plus-reproduction.md"
     doc.write_text("# UBR+\n\n> banner\n\nAnalysis written by hand.\n", encoding="utf-8")
-    proc = run_cli(
-        *UBR_TABLE1_SHORT,
-        "--store",
-        tmp_path / "s.sqlite",
-        "--out",
-        tmp_path / "report",
-        "--docs",
-        docs,
-    )
+    # The measured block is a default run's (the paper's durations): a shortened or --set run
+    # writes the variant block beside it instead.
+    full = ("reproduce", "ubr-plus", "--quick", "--tables", "1", "--jobs", "1")
+    store = tmp_path / "s.sqlite"
+    proc = run_cli(*full, "--store", store, "--out", tmp_path / "report", "--docs", docs)
     assert proc.returncode == 0, proc.stderr
     text = doc.read_text(encoding="utf-8")
     assert text.startswith("# UBR+\n\n> banner\n") and "Analysis written by hand." in text
     assert "## Measured numbers" in text and "atmsim reproduce ubr-plus --quick" in text
     assert "### Table 1" in text and "6 runs" in text  # 2 rows x 3 replications
+    measured = text[text.index("## Measured numbers") : text.index("<!-- measured:end -->")]
+    short = run_cli(*UBR_TABLE1_SHORT, "--store", store, "--out", tmp_path / "short", "--docs", docs)
+    assert short.returncode == 0, short.stderr
+    after = doc.read_text(encoding="utf-8")
+    assert "<!-- variant:begin" in after and "--duration 0.05" in after
+    assert measured in after, "a shortened run left the measured block as it was"
