@@ -18,7 +18,7 @@
 use super::Adapter;
 use crate::cell::{rm, Cell, VcId, F_BACKWARD, F_CONTROL, F_EOF, F_RM};
 use crate::net::{work_at, World, NO_CAPTURE};
-use crate::time::{Time, NEVER};
+use crate::time::{SlotClock, Time, NEVER};
 
 impl Adapter {
     /// Controlled VCs only (without credit: the plan's condition), nothing plain queued and no
@@ -96,19 +96,8 @@ impl Adapter {
                 world.sched.wake(fifo.owner, work_at(fifo, at, out));
                 woken = true;
             }
-            // The next slot, as `recompute` finds it: the clock's next if the VC is ready by
-            // then, else the first slot at or after its ready time.
-            let ready = c.ready_at();
-            if ready == NEVER {
-                break;
-            }
-            if ready > clock.next() {
-                let m = clock.align_mark(clock.mark(), ready);
-                if m.time() >= limit {
-                    break;
-                }
-                clock.set_next(m);
-            } else if clock.next() >= limit {
+            // The next slot, as `recompute` finds it.
+            if !next_slot(&mut clock, c.ready_at(), limit) {
                 break;
             }
         }
@@ -165,17 +154,7 @@ impl Adapter {
             sent += 1;
             world.transmit(self.channel, slot, cell);
             // The next slot, as `recompute` finds it.
-            let ready = self.ready.min();
-            if ready == NEVER {
-                break;
-            }
-            if ready > clock.next() {
-                let m = clock.align_mark(clock.mark(), ready);
-                if m.time() >= limit {
-                    break;
-                }
-                clock.set_next(m);
-            } else if clock.next() >= limit {
+            if !next_slot(&mut clock, self.ready.min(), limit) {
                 break;
             }
         }
@@ -183,6 +162,25 @@ impl Adapter {
         self.recompute();
         sent
     }
+}
+
+/// Moves `clock` to the next slot of a run, as `Adapter::recompute` finds it: the clock's next
+/// if the VCs are ready (at `ready`) by then, else the first slot at or after `ready`. False
+/// where that slot is at or past `limit` or nothing is ready: the run ends.
+#[inline(always)]
+fn next_slot(clock: &mut SlotClock, ready: Time, limit: Time) -> bool {
+    if ready == NEVER {
+        return false;
+    }
+    if ready <= clock.next() {
+        return clock.next() < limit;
+    }
+    let m = clock.align_mark(clock.mark(), ready);
+    if m.time() >= limit {
+        return false;
+    }
+    clock.set_next(m);
+    true
 }
 
 #[cfg(test)]
@@ -193,7 +191,7 @@ mod tests {
     use crate::cell::CellFifo;
     use crate::net::{Channel, Sched};
     use crate::rng::Rng;
-    use crate::time::{CellPeriod, SlotClock};
+    use crate::time::CellPeriod;
 
     fn world(period: CellPeriod) -> World {
         let channels = vec![Channel {
