@@ -44,11 +44,19 @@ def table_number(r: Row) -> int:
     return 2 if t == "2-3" else int(t)
 
 
+def load_rows(path: str) -> List[Row]:
+    """The rows of a `reproduce ubr-plus --json` file: the object's `rows`; files written
+    before the object (a plain list of rows) still load."""
+    with open(path) as f:
+        doc = json.load(f)
+    rows: List[Row] = doc if isinstance(doc, list) else doc["rows"]
+    return rows
+
+
 def main(default: str, stagger: str, fixed: str) -> None:
-    with open(default) as fd, open(stagger) as fs, open(fixed) as ff:
-        d: List[Row] = json.load(fd)
-        s = {key(r): r for r in json.load(fs)}
-        f = {key(r): r for r in json.load(ff)}
+    d = load_rows(default)
+    s = {key(r): r for r in load_rows(stagger)}
+    f = {key(r): r for r in load_rows(fixed)}
     print(
         "Table 1\n\n| config | N | efficiency | fairness | max queue (cells) | paper |\n"
         "|---|---|---|---|---|---|"
@@ -98,8 +106,8 @@ def main(default: str, stagger: str, fixed: str) -> None:
             f"| {r['config']} | {r['sources']} | {r['buffer_cells']} | {r['policy']} | "
             f"{fmt(r['efficiency'])} / {fmt(r['paper_efficiency'])} | "
             f"{fmt(r['fairness'])} / {fmt(r['paper_fairness'])} | "
-            f"{fmt(a and a['efficiency'])} / {fmt(a and a['fairness'])} | "
-            f"{fmt(b and b['efficiency'])} / {fmt(b and b['fairness'])} |"
+            f"{fmt(a['efficiency'] if a else None)} / {fmt(a['fairness'] if a else None)} | "
+            f"{fmt(b['efficiency'] if b else None)} / {fmt(b['fairness'] if b else None)} |"
         )
 
 

@@ -1,7 +1,8 @@
 """`atmsim reproduce STUDY|all`: a registered study (or every one) through the sweep machinery
-and the results store, then either printed (one study, no `--out`: its tables as text, or
-with `--json` one record per published row) or written as a report folder (`--out DIR`, and
-always for `all`)."""
+and the results store, then either printed (one study, no `--out`: its claims and tables as
+text, or with `--json` one object: the study's record, `study_record`, with its `rows`) or
+written as a report folder (`--out DIR`, and always for `all`; `--json` then the same record
+per study)."""
 
 from __future__ import annotations
 
@@ -43,10 +44,12 @@ def _description() -> str:
         lines += item(name, f"{registry.summary(name)}; --tables {ids}")
     lines += item("all", f"every study above, written as a report folder (default {DEFAULT_OUT}/)")
     lines += [""] + para(
-        "Without --out, one study is printed: each paper table with the simulated value beside "
-        "the published one and the agreement (--json: one record per published row). With "
-        "--out DIR (and always for 'all') the report folder is written: index.html, README.md, "
-        "figures and CSV tables (--json: run counts and agreement per study)."
+        "Without --out, one study is printed: the paper's main claims with their verdicts, then "
+        "each paper table with the simulated value beside the published one and the agreement "
+        "(--json: one object with the run counts, claims, agreement, notes and rows, one row "
+        "per experiment). With --out DIR (and always for 'all') the report folder is written: "
+        "index.html, README.md, figures and CSV tables (--json: the same object per study, "
+        "under studies)."
     )
     return "\n".join(lines)
 
@@ -151,6 +154,31 @@ def _records(frame: Any) -> List[Dict[str, Any]]:
     from .tables import plain
 
     return [{k: plain(v) for k, v in r.items()} for _, r in frame.iterrows()]
+
+
+def study_record(s: Any) -> Dict[str, Any]:
+    """One study of `reproduce --json`, the same in both documents (one study without --out:
+    the object itself, beside `study`, `quick` and `engine_version`; with --out or for all:
+    each element of `studies`, beside `name`): run counts, figures drawn (0 without a
+    folder), replications per row, the agreement rows, the notes, the paper's main claims
+    with their verdicts, the sensitivity and Morris effects (null unless asked) and every
+    row of the comparison tables (`text.rows`: per compared metric its `paper_X`,
+    `comparator_X`, `agrees_X`)."""
+    from .studies import claims, text
+
+    return {
+        "runs": s.runs,
+        "runs_computed": s.computed,
+        "runs_cached": s.cached,
+        "figures": sum(len(f.files) for f in s.figures),
+        "replications": s.replications,
+        "claims": claims.records(s.study, s.results),
+        "agreement": _records(s.agreement),
+        "notes": s.notes,
+        "sensitivity": None if s.sensitivity is None else _records(s.sensitivity.effects),
+        "morris": None if s.morris is None else _records(s.morris.frame),
+        "rows": text.rows(s),
+    }
 
 
 def cmd_assumptions(args: argparse.Namespace) -> int:
@@ -435,7 +463,8 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     if out is None:
         (one,) = rep.studies
         if args.json:
-            print(json.dumps(text.rows(one), indent=2))
+            doc = {"study": one.study.name, "quick": args.quick, "engine_version": rep.engine_version}
+            print(json.dumps({**doc, **study_record(one)}, indent=2))
         else:
             print(text.render(one))
             print(f"\n{one.runs} runs ({one.computed} computed, {one.cached} from {db.path}), {wall:.0f} s")
@@ -447,22 +476,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
             "wall_s": wall,
             "engine_version": rep.engine_version,
             "started_utc": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(rep.started)),
-            "studies": [
-                {
-                    "name": s.study.name,
-                    "runs": s.runs,
-                    "runs_computed": s.computed,
-                    "runs_cached": s.cached,
-                    "figures": sum(len(f.files) for f in s.figures),
-                    "replications": s.replications,
-                    "agreement": _records(s.agreement),
-                    "notes": s.notes,
-                    "sensitivity": None if s.sensitivity is None else _records(s.sensitivity.effects),
-                    "claims": claims.records(s.study, s.results),
-                    "morris": None if s.morris is None else _records(s.morris.frame),
-                }
-                for s in rep.studies
-            ],
+            "studies": [{"name": s.study.name, **study_record(s)} for s in rep.studies],
         }
         print(json.dumps(doc, indent=2))
         return 0

@@ -466,7 +466,7 @@ def test_ubr_plus_text_path_runs_replications():
     )
     done = run_cli(*command, "--json")
     assert done.returncode == 0, done.stderr
-    rows = json.loads(done.stdout)
+    rows = json.loads(done.stdout)["rows"]
     assert rows and all(r["runs"] == 3 for r in rows)
     assert all(r["efficiency_ci_low"] <= r["efficiency"] <= r["efficiency_ci_high"] for r in rows)
     # The interval respects the quantity's bounds, and the three replications are there.

@@ -9,7 +9,7 @@ from typing import Any, Dict
 import pytest
 
 from atmsim.store import open_store
-from atmsim.studies import registry, text
+from atmsim.studies import claims, registry, text
 from atmsim.studies.reproduce import SelectionError, reproduce_study, select_tables, table_aliases
 from atmsim.studies.ubr_plus import scenarios as ubr_plus
 from atmsim.studies.ubr_plus.data import PaperRow
@@ -142,7 +142,7 @@ def test_cli_quick_json(tmp_path):
         "reproduce", "ubr-plus", "--quick", "--json", "--store", tmp_path / "s.sqlite", timeout=900
     )
     assert proc.returncode == 0, proc.stderr
-    rows = json.loads(proc.stdout)
+    rows = json.loads(proc.stdout)["rows"]
     assert len(rows) == 26
     assert {r["table"] for r in rows} == {"1", "2-3"}
     assert all(r.keys() >= ROW_KEYS for r in rows)
@@ -201,7 +201,56 @@ def test_cli_set_reaches_every_run(tmp_path):
         store,
     )
     assert ok.returncode == 0, ok.stderr
-    assert len(json.loads(ok.stdout)) == 2
+    assert len(json.loads(ok.stdout)["rows"]) == 2
+
+
+def test_cli_one_study_json_is_one_object_with_claims_and_rows(tmp_path):
+    """`reproduce NAME --json` without --out: one object with the study's claims (each with a
+    verdict of the rule's vocabulary, one judged at least) and its rows (each published value
+    with its comparator and agreement); the per-study record of the --out document is the
+    same one, rows included."""
+    store = tmp_path / "s.sqlite"
+    proc = run_cli(*UBR_TABLE1_SHORT, "--json", "--store", store)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert isinstance(doc, dict)
+    assert (doc["study"], doc["quick"]) == ("ubr-plus", True)
+    assert (doc["runs"], doc["runs_computed"], doc["runs_cached"], doc["replications"]) == (6, 6, 0, 3)
+    names = [c.name for c in claims.claims_of(registry.get("ubr-plus"))]
+    assert names and [c["name"] for c in doc["claims"]] == names
+    assert all(c["verdict"] in claims.VERDICTS for c in doc["claims"])
+    assert any(c["verdict"] != claims.NOT_RUN for c in doc["claims"])  # Table 1's claim
+    assert "1" in {a["table"] for a in doc["agreement"]}
+    rows = doc["rows"]
+    assert len(rows) == 2 and all(r.keys() >= ROW_KEYS for r in rows)
+    for r in rows:
+        for metric in [k[len("paper_") :] for k in r if k.startswith("paper_") and r[k] is not None]:
+            assert r[f"comparator_{metric}"] is not None and isinstance(r[f"agrees_{metric}"], bool)
+    folder = run_cli(*UBR_TABLE1_SHORT, "--json", "--store", store, "--out", tmp_path / "out")
+    assert folder.returncode == 0, folder.stderr
+    (study,) = json.loads(folder.stdout)["studies"]
+    assert study["name"] == "ubr-plus" and study["runs_cached"] == 6
+    one = {k: v for k, v in doc.items() if k not in ("study", "quick", "engine_version")}
+    assert set(study) - {"name"} == set(one)
+    assert study["rows"] == rows and study["claims"] == doc["claims"]
+
+
+def test_ubr_plus_tables_script_reads_the_object_and_the_old_list(tmp_path):
+    """scripts/ubr_plus_tables.py takes the rows of `reproduce ubr-plus --json` (the object)
+    and of files written before it (a plain list)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "ubr_plus_tables.py"
+    spec = importlib.util.spec_from_file_location("ubr_plus_tables", path)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    rows = [{"table": "1", "config": "LAN", "sources": 5, "efficiency": 0.9}]
+    (tmp_path / "new.json").write_text(json.dumps({"study": "ubr-plus", "claims": [], "rows": rows}))
+    (tmp_path / "old.json").write_text(json.dumps(rows))
+    assert script.load_rows(str(tmp_path / "new.json")) == rows
+    assert script.load_rows(str(tmp_path / "old.json")) == rows
 
 
 def test_set_wildcard_stands_for_every_array_element():

@@ -28,12 +28,23 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
+# What kind of number a compared metric is, so that pooled agreement ("every table") only
+# averages distances of one kind: `fraction` a share of a whole or an index in [0, 1]
+# (efficiency, fairness, a link's load, lowest / highest), `count` a number of events (cells
+# lost, connections closed), `ratio` a quotient whose ideal is near 1 but unbounded (goodput /
+# its fair share, one goodput over another), all three compared by absolute difference; and
+# `relative`, a quantity with units (bit/s, cells, ms) compared relative to the published value.
+KINDS = ("fraction", "count", "ratio", "relative")
+
+
 @dataclass(frozen=True)
 class Compared:
     """A metric a paper table prints. `name` is its column in the comparison table (the
     published value is `paper_<name>`); `metric` the run metric it is read from (see
     atmsim.metrics). Agreement is the absolute difference, or with `relative` the difference
-    as a fraction of the published value (for quantities in cells or bits, not fractions)."""
+    as a fraction of the published value (for quantities in cells or bits, not fractions).
+    `kind` (one of `KINDS`): `relative` for a relative metric, else `fraction` unless
+    declared `count` or `ratio`."""
 
     name: str
     metric: str
@@ -42,6 +53,24 @@ class Compared:
     # The coarsest unit the paper prints the column in (0.01 for a table of two decimals), for
     # the tolerance of "~"/"=" comparisons (comparators.tolerance); None: read from the digits.
     unit: Optional[float] = None
+    kind: str = ""
+
+    def __post_init__(self) -> None:
+        if self.relative:
+            if self.kind not in ("", "relative"):
+                raise ValueError(
+                    f"compared {self.name}: kind {self.kind!r} with relative=True (a relative "
+                    "metric is of kind relative)"
+                )
+            object.__setattr__(self, "kind", "relative")
+            return
+        kind = self.kind or "fraction"
+        if kind not in KINDS[:-1]:
+            raise ValueError(
+                f"compared {self.name}: kind {self.kind!r} is not one of {', '.join(KINDS[:-1])} "
+                "(or relative=True)"
+            )
+        object.__setattr__(self, "kind", kind)
 
 
 @dataclass(frozen=True)

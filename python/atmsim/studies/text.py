@@ -177,7 +177,8 @@ def summary(report: StudyReport) -> str:
 
 
 def rows(report: StudyReport) -> List[Dict[str, Any]]:
-    """One record per published row: `table` (the study's table id), the experiment's labels,
+    """One record per row, published or not (the `rows` of `--json`): `table` (the study's
+    table id), the experiment's labels,
     then `runs` (replications per row) and per compared metric the simulated value (mean)
     `<name>`, `paper_<name>`, `comparator_<name>` (how the paper states it: "=", "~", "<",
     "<=", ">", ">=", "range"; null without a published value), `agrees_<name>`,

@@ -58,16 +58,24 @@ EFFICIENCY_FIRST = Compared(
 TCP_LINK = Compared(
     "tcp_link_mbps", "derived.tcp_link_mbps", "TCP cells on L0 (Mb/s, link level)", relative=True
 )
-ABORTS = Compared("aborts", "derived.aborts", "connections closed by backoff")
-ABORTS_TOFI = Compared("aborts_To-Fi", "flows.To-Fi.aborts", "To-Fi closed by backoff")
+ABORTS = Compared("aborts", "derived.aborts", "connections closed by backoff", kind="count")
+ABORTS_TOFI = Compared("aborts_To-Fi", "flows.To-Fi.aborts", "To-Fi closed by backoff", kind="count")
 # Figure 3's prose: goodput ratios between the connections (tcp1 505 km, tcp2 550 km, tcp3
 # 1000 km) and the spread of goodput and efficiency. "Inversely proportional", "negligible",
 # "independent" print no digits: read at 0.1; "exactly the same goodput" at 0.01.
 RATIO_1000 = Compared(
-    "goodput_ratio_1000_505", "derived.goodput_ratio.tcp3_tcp1", "goodput 1000 km / 505 km", unit=0.1
+    "goodput_ratio_1000_505",
+    "derived.goodput_ratio.tcp3_tcp1",
+    "goodput 1000 km / 505 km",
+    unit=0.1,
+    kind="ratio",
 )
 RATIO_550 = Compared(
-    "goodput_ratio_550_505", "derived.goodput_ratio.tcp2_tcp1", "goodput 550 km / 505 km", unit=0.1
+    "goodput_ratio_550_505",
+    "derived.goodput_ratio.tcp2_tcp1",
+    "goodput 550 km / 505 km",
+    unit=0.1,
+    kind="ratio",
 )
 GOODPUT_EVEN = Compared(
     "goodput_min_max", "derived.goodput_min_max", "lowest / highest connection goodput", unit=0.01

@@ -32,7 +32,7 @@ FIG5_SOURCES = 15  # saturated, as the saturation goodputs of figures 3-4
 
 GOODPUT = Compared("goodput_mbps", "derived.goodput_mbps", "total TCP goodput (Mb/s)", relative=True)
 B_AV = Compared("b_av_mbps", "derived.b_av_mbps", "bandwidth left to ABR, ATM level (Mb/s)", relative=True)
-LOST = Compared("abr_cells_lost", "derived.abr_cells_lost", "ABR cells lost at the switch")
+LOST = Compared("abr_cells_lost", "derived.abr_cells_lost", "ABR cells lost at the switch", kind="count")
 BOUND = Compared(
     "bound_mbps", "derived.bound_mbps", "eta_OH x B_av with simulated B_av (Mb/s)", relative=True
 )

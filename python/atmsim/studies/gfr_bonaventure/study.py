@@ -62,17 +62,20 @@ RETX = Compared(
     "retx_kb_per_10mb", "derived.priv_retx_kb_per_10mb", "KB retransmitted per 10 MB", relative=True
 )
 TAGGED = Compared("tagged_fraction", "flows.priv.tagged_fraction", "tagged fraction", unit=0.01)
-HBO = Compared("hbo_drops", f"ports.{BOTTLENECK}.drops.hbo", "HBO drops (cells)")
+HBO = Compared("hbo_drops", f"ports.{BOTTLENECK}.drops.hbo", "HBO drops (cells)", kind="count")
 QUEUE = Compared(
     "mean_queue_cells", f"ports.{BOTTLENECK}.mean_queue_cells", "mean bottleneck queue (cells)", relative=True
 )
 RTT = Compared("rtt_ms", "derived.priv_rtt_ms", "privileged mean RTT (ms)", relative=True)
-DROPS = Compared("bottleneck_drops", f"ports.{BOTTLENECK}.cells_dropped", "cells dropped at the bottleneck")
+DROPS = Compared(
+    "bottleneck_drops", f"ports.{BOTTLENECK}.cells_dropped", "cells dropped at the bottleneck", kind="count"
+)
 FAIR = Compared(
     "priv_fair_ratio",
     "derived.priv_fair_ratio",
     "privileged goodput / its MCR-weighted share of the total",
     unit=0.1,  # "in proportion to the MCR" prints no digits: read as 1.0
+    kind="ratio",
 )
 PRIV_DELAY = Compared(
     "priv_delay_ms", "derived.priv_delay_ms", "privileged mean packet delay (ms)", relative=True
@@ -114,6 +117,7 @@ RESERVED = Compared(
     "derived.priv_reserved_ratio",
     "privileged goodput / its reserved throughput (application level)",
     unit=0.1,  # "almost able to achieve its reserved throughput" prints no digits
+    kind="ratio",
 )
 # The runs the text reports without a figure (text_runs) compare the reserved ratio too.
 TEXT_WFQ_COMPARED = WFQ_COMPARED + [RESERVED]

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 # Derived metrics (computed per run by derive_metrics).
 # Tables 2, 3 and 5 print two decimals; the maximum queues whole cells.
-RATIO = Compared("ratio", "derived.ratio", "(mu_i/mu)/(r_i/r)", unit=0.01)
+RATIO = Compared("ratio", "derived.ratio", "(mu_i/mu)/(r_i/r)", unit=0.01, kind="ratio")
 THROUGHPUT = Compared(
     "throughput_mbps", "derived.throughput_mbps", "throughput per TCP (Mb/s)", relative=True, unit=0.01
 )
