@@ -64,17 +64,43 @@ impl Port {
         }
     }
 
-    /// The departures in slots before `t`, in a row (`Port::dequeue` without hooks, the
-    /// queue's discipline read once per cell); returns how many.
+    /// The departures in slots before `t`, in a row (`Port::dequeue` without hooks and
+    /// `Port::sent` without own buffers, the Virtual Spacing queue borrowed once for the row,
+    /// the cells counted out once); returns how many.
     #[inline(always)]
     fn depart_before(&mut self, t: Time, world: &mut World) -> u64 {
+        let Queue::VirtualSpacing(vs) = &mut self.queue else {
+            return self.depart_before_any(t, world);
+        };
         let mut n = 0;
         while self.queued > 0 && self.clock.next() < t {
             let slot = self.clock.next();
-            let cell = match &mut self.queue {
-                Queue::VirtualSpacing(v) => v.pop(),
-                q => q.pop(|_| true),
-            };
+            let cell = vs.pop_backlogged();
+            self.queued -= 1;
+            self.stats.depart(slot);
+            let v = &self.vcs[cell.vc as usize];
+            if self.classes[v.class as usize].depart(slot) {
+                self.active -= 1;
+            }
+            // `World::transmit` with the route copied into the label table (no capture here):
+            // the input is marked after the batch, the channel's count added after the row.
+            world.deliver(v.hop, slot + self.latency, cell);
+            self.clock.advance();
+            n += 1;
+        }
+        self.stats.cells_out += n;
+        world.channels[self.channel as usize].cells += n;
+        n
+    }
+
+    /// `depart_before` under another queue (never chosen by the plan: kept for its type).
+    #[cold]
+    #[inline(never)]
+    fn depart_before_any(&mut self, t: Time, world: &mut World) -> u64 {
+        let mut n = 0;
+        while self.queued > 0 && self.clock.next() < t {
+            let slot = self.clock.next();
+            let cell = self.queue.pop(|_| true);
             self.sent(slot, cell.expect("dequeue from an empty port"), world);
             n += 1;
         }
@@ -91,11 +117,39 @@ impl Port {
     }
 
     /// An arrival at `ta`: an idle transmitter next sends in the first slot from `ta`.
+    ///
+    /// A data cell in the middle of a frame still whole here, at a buffer with room, with no
+    /// cell-level UPC, is admitted whatever the policy (it decides at first cells;
+    /// `FrameState::verdict` gives `None` there): it takes the frame-level UPC and joins its
+    /// VC's queue, read before the frame state moves (no test after). Every other cell is
+    /// `enqueue`'s.
     #[inline(always)]
-    fn arrive_spaced(&mut self, ta: Time, cell: Cell, world: &mut World) {
+    fn arrive_spaced(&mut self, ta: Time, mut cell: Cell, world: &mut World) {
         if self.queued == 0 {
             self.clock.align(ta);
         }
-        self.enqueue_as::<SPACED_PORT>(ta, cell, world);
+        let vc = cell.vc as usize;
+        let lean = {
+            let frame = &self.vcs[vc].frame;
+            frame.within() && frame.passing()
+        };
+        if !lean || cell.is_control() || self.queued >= self.capacity || !self.cell_upc.is_empty() {
+            return self.enqueue_as::<SPACED_PORT>(ta, cell, world);
+        }
+        self.stats.cells_in += 1;
+        let v = &mut self.vcs[vc];
+        let first = v.frame.begin(cell.is_eof());
+        debug_assert!(!first);
+        let c = v.class as usize;
+        if let Some(Some(u)) = self.upc.get_mut(vc) {
+            u.police(ta, false, &mut cell);
+        }
+        self.stats.arrive(ta);
+        if self.classes[c].arrive(ta) {
+            self.active += 1;
+        }
+        self.queued += 1;
+        self.queue_spaced(cell);
+        self.stats.max_queue = self.stats.max_queue.max(self.queued);
     }
 }
