@@ -273,6 +273,13 @@ impl VirtualSpacing {
         if self.len == 0 {
             return None;
         }
+        Some(self.pop_backlogged())
+    }
+
+    /// `pop` where a cell is known to be queued (`len() > 0`).
+    #[inline(always)]
+    pub fn pop_backlogged(&mut self) -> Cell {
+        debug_assert!(self.len > 0, "pop from an empty Virtual Spacing queue");
         self.len -= 1;
         let queues = &mut self.queues;
         // Pops VC `i`'s head cell and says whether the VC has more.
@@ -305,7 +312,7 @@ impl VirtualSpacing {
             }
         }
         debug_assert!(served.is_some(), "a backlogged VC has a head cell");
-        served
+        served.unwrap_or_default()
     }
 }
 

@@ -65,6 +65,20 @@ const ANY_PORT: u8 = 0;
 const SPACED_PORT: u8 = 1;
 const MERGING_PORT: u8 = 2;
 
+/// What `Port::verdict` reads of a data cell `Port::enqueue_as` has begun: when it came, its VC
+/// label and class, whether it is its frame's first or last cell, whether the buffer it would
+/// enter is full, whether that buffer is its own, and the shared occupancy.
+struct Arrival {
+    now: Time,
+    vc: usize,
+    c: usize,
+    first: bool,
+    eof: bool,
+    full: bool,
+    guaranteed: bool,
+    x: u32,
+}
+
 /// Buffer capacity meaning "never full".
 pub const INFINITE: u32 = u32::MAX;
 
@@ -75,8 +89,8 @@ struct PortVc {
     frame: FrameState,
     /// The VC's accounting class.
     class: u16,
-    /// The output channel's route for this label, copied by `commit_until` for the fast path
-    /// (`NO_HOP` until then; the other paths read the channel's own table).
+    /// The output channel's route for this label, copied by `commit_until` for the plain and
+    /// spaced paths (`NO_HOP` until then; the other paths read the channel's own table).
     hop: Hop,
     /// Time in the buffer of this label's cells committed on arrival by the fast path of a
     /// count-only port, not yet added to its class's integral nor to the port's (done by
@@ -510,7 +524,7 @@ impl Port {
             self.input_spacing = Port::input_spacing(world.channels.iter().map(|c| c.period));
         }
         self.pass_span = if self.plan.busy { self.input_spacing.saturating_mul(3) } else { NEVER };
-        if self.plan.plain {
+        if self.plan.plain || self.plan.spaced {
             self.latency = ch.latency;
             for (label, v) in self.vcs.iter_mut().enumerate() {
                 v.hop = ch.route.get(label).copied().unwrap_or(NO_HOP);
@@ -577,30 +591,14 @@ impl Port {
             _ => self.shared_level(),
         };
         let full = !guaranteed && x >= self.capacity;
-        let count_only = KIND != SPACED_PORT && self.plan.count_only;
-        let (y, active) = Port::vc_state(count_only, &self.classes, c, self.active, x);
-        let (policy, faults, classes, rng) =
-            (&self.policy, &mut self.faults, &mut self.classes, &mut self.rng);
-        let k = self.capacity;
-        let verdict = self.vcs[vc].frame.verdict(
-            first,
-            eof,
-            full,
-            guaranteed,
-            || policy.discards_partial_packets(),
-            || {
-                if !faults.is_empty() {
-                    let f = world.frames.get(cell.frame);
-                    if faults.iter_mut().any(|x| x.hits(now, f)) {
-                        return Some(DropReason::Fault);
-                    }
-                }
-                let state = BufferState { x, k, y, active, clp1: cell.clp() };
-                policy.frame_decision(&state, &mut classes[c].policy, rng)
-            },
-        );
-        if let Some(reason) = verdict {
-            return self.drop_cell(vc, reason, world, cell);
+        // A cell after the first of a frame still whole here, with room, is admitted: the
+        // frame state machine's verdict there, without its set-up.
+        if first || full || !self.vcs[vc].frame.passing() {
+            let count_only = KIND != SPACED_PORT && self.plan.count_only;
+            let arrival = Arrival { now, vc, c, first, eof, full, guaranteed, x };
+            if let Some(reason) = self.verdict(&arrival, count_only, cell, world) {
+                return self.drop_cell(vc, reason, world, cell);
+            }
         }
         if !lean(KIND) && self.hooks {
             self.arrival_hooks(now, &mut cell, x, guaranteed, world);
@@ -622,6 +620,34 @@ impl Port {
             self.queue_frame(vc, frame, guaranteed, world);
         }
         self.stats.max_queue = self.stats.max_queue.max(self.queue_len());
+    }
+
+    /// The frame state machine's verdict on a data cell that `enqueue_as` cannot admit at
+    /// once (a first cell, a full buffer, a frame refused or cut): the policy asked at a first
+    /// cell, an injected fault before it. Out of line: most cells never come here.
+    #[inline(never)]
+    fn verdict(&mut self, a: &Arrival, count_only: bool, cell: Cell, world: &World) -> Option<DropReason> {
+        let (y, active) = Port::vc_state(count_only, &self.classes, a.c, self.active, a.x);
+        let (policy, faults, classes, rng) =
+            (&self.policy, &mut self.faults, &mut self.classes, &mut self.rng);
+        let (k, now, x, c) = (self.capacity, a.now, a.x, a.c);
+        self.vcs[a.vc].frame.verdict(
+            a.first,
+            a.eof,
+            a.full,
+            a.guaranteed,
+            || policy.discards_partial_packets(),
+            || {
+                if !faults.is_empty() {
+                    let f = world.frames.get(cell.frame);
+                    if faults.iter_mut().any(|x| x.hits(now, f)) {
+                        return Some(DropReason::Fault);
+                    }
+                }
+                let state = BufferState { x, k, y, active, clp1: cell.clp() };
+                policy.frame_decision(&state, &mut classes[c].policy, rng)
+            },
+        )
     }
 
     /// `enqueue` at a plain committing port (`self.plan.plain`, see `commit_until`): none of the

@@ -29,32 +29,43 @@ impl Port {
     /// `stop`; returns the number of events.
     pub(super) fn process_spaced(&mut self, stop: Time, world: &mut World) -> u64 {
         debug_assert!(self.plan.spaced && !self.hooks && self.stall_floor == 0);
-        let mut events = 0;
+        let (arrivals, departures) = self.spaced_batch(stop, world);
+        // Each departure is a cell out and on the wire: counted once per batch (as
+        // `Port::process_plain` counts its channel's), not per row.
+        self.stats.cells_out += departures;
+        world.channels[self.channel as usize].cells += departures;
+        arrivals + departures
+    }
+
+    /// The batch of `process_spaced`: how many arrivals, how many departures.
+    #[inline(always)]
+    fn spaced_batch(&mut self, stop: Time, world: &mut World) -> (u64, u64) {
+        let (mut arrivals, mut departures) = (0, 0);
         if let Some(f) = InputMerge::lone(&self.inputs) {
             loop {
                 let ta = self.merge.lone_key(&world.fifos[f]);
-                events += self.depart_before(ta.min(stop), world);
+                departures += self.depart_before(ta.min(stop), world);
                 if ta >= stop {
                     self.merge.set_lone(ta);
-                    return events;
+                    return (arrivals, departures);
                 }
                 let Some((_, cell)) = world.fifos[f].pop() else { unreachable!("the head was read") };
                 self.arrive_spaced(ta, cell, world);
-                events += 1;
+                arrivals += 1;
             }
         }
         self.merge.rebuild(&world.fifos, &mut world.sched.marks, &self.inputs);
         loop {
             let (mut ta, i) = self.merge.peek();
             if ta >= stop {
-                return events + self.depart_before(stop, world);
+                return (arrivals, departures + self.depart_before(stop, world));
             }
             let (f, until) = (self.inputs[i] as usize, self.merge.run_until().min(stop));
             loop {
-                events += self.depart_before(ta, world);
+                departures += self.depart_before(ta, world);
                 let Some((_, cell)) = world.fifos[f].pop() else { unreachable!("the head was read") };
                 self.arrive_spaced(ta, cell, world);
-                events += 1;
+                arrivals += 1;
                 ta = self.merge.lone_key(&world.fifos[f]);
                 if ta >= until {
                     break;
@@ -64,21 +75,59 @@ impl Port {
         }
     }
 
-    /// The departures in slots before `t`, in a row (`Port::dequeue` without hooks, the
-    /// queue's discipline read once per cell); returns how many.
+    /// The departures in slots before `t`, in a row (`Port::dequeue` without hooks and
+    /// `Port::sent` without own buffers, the Virtual Spacing queue borrowed once for the row;
+    /// `process_spaced` counts the cells out); returns how many.
     #[inline(always)]
     fn depart_before(&mut self, t: Time, world: &mut World) -> u64 {
+        let Queue::VirtualSpacing(vs) = &mut self.queue else {
+            return self.depart_before_any(t, world);
+        };
         let mut n = 0;
         while self.queued > 0 && self.clock.next() < t {
             let slot = self.clock.next();
-            let cell = match &mut self.queue {
-                Queue::VirtualSpacing(v) => v.pop(),
-                q => q.pop(|_| true),
-            };
-            self.sent(slot, cell.expect("dequeue from an empty port"), world);
+            let cell = vs.pop_backlogged();
+            // `depart_spaced`, written out: the queue stays borrowed for the row.
+            self.queued -= 1;
+            self.stats.depart(slot);
+            let v = &self.vcs[cell.vc as usize];
+            if self.classes[v.class as usize].depart(slot) {
+                self.active -= 1;
+            }
+            world.deliver(v.hop, slot + self.latency, cell);
+            self.clock.advance();
             n += 1;
         }
         n
+    }
+
+    /// `depart_before` under another queue (never chosen by the plan: kept for its type).
+    #[cold]
+    #[inline(never)]
+    fn depart_before_any(&mut self, t: Time, world: &mut World) -> u64 {
+        let mut n = 0;
+        while self.queued > 0 && self.clock.next() < t {
+            let slot = self.clock.next();
+            let cell = self.queue.pop(|_| true).expect("dequeue from an empty port");
+            self.depart_spaced(slot, cell, world);
+            n += 1;
+        }
+        n
+    }
+
+    /// `cell`, just popped, leaves in `slot`: the occupancies, and the wire (`World::transmit`
+    /// with the route copied into the label table, no capture here: the input is marked after
+    /// the batch, and `process_spaced` adds the channel's count and the cells out).
+    #[inline(always)]
+    fn depart_spaced(&mut self, slot: Time, cell: Cell, world: &mut World) {
+        self.queued -= 1;
+        self.stats.depart(slot);
+        let v = &self.vcs[cell.vc as usize];
+        if self.classes[v.class as usize].depart(slot) {
+            self.active -= 1;
+        }
+        world.deliver(v.hop, slot + self.latency, cell);
+        self.clock.advance();
     }
 
     /// An accepted cell joins its VC's queue.
@@ -91,11 +140,39 @@ impl Port {
     }
 
     /// An arrival at `ta`: an idle transmitter next sends in the first slot from `ta`.
+    ///
+    /// A data cell in the middle of a frame still whole here, at a buffer with room, with no
+    /// cell-level UPC, is admitted whatever the policy (it decides at first cells;
+    /// `FrameState::verdict` gives `None` there): it takes the frame-level UPC and joins its
+    /// VC's queue, read before the frame state moves (no test after). Every other cell is
+    /// `enqueue`'s.
     #[inline(always)]
-    fn arrive_spaced(&mut self, ta: Time, cell: Cell, world: &mut World) {
+    fn arrive_spaced(&mut self, ta: Time, mut cell: Cell, world: &mut World) {
         if self.queued == 0 {
             self.clock.align(ta);
         }
-        self.enqueue_as::<SPACED_PORT>(ta, cell, world);
+        let vc = cell.vc as usize;
+        let lean = {
+            let frame = &self.vcs[vc].frame;
+            frame.within() && frame.passing()
+        };
+        if !lean || cell.is_control() || self.queued >= self.capacity || !self.cell_upc.is_empty() {
+            return self.enqueue_as::<SPACED_PORT>(ta, cell, world);
+        }
+        self.stats.cells_in += 1;
+        let v = &mut self.vcs[vc];
+        let first = v.frame.begin(cell.is_eof());
+        debug_assert!(!first);
+        let c = v.class as usize;
+        if let Some(Some(u)) = self.upc.get_mut(vc) {
+            u.police(ta, false, &mut cell);
+        }
+        self.stats.arrive(ta);
+        if self.classes[c].arrive(ta) {
+            self.active += 1;
+        }
+        self.queued += 1;
+        self.queue_spaced(cell);
+        self.stats.max_queue = self.stats.max_queue.max(self.queued);
     }
 }
