@@ -614,10 +614,10 @@ impl Host {
                 sent
             } else {
                 let (ep_of, endpoints) = (&self.ep_of, &mut self.endpoints);
-                self.adapter.send_paced_rr(limit, world, |vc| {
+                self.adapter.send_paced_rr(limit, world, |vc, n| {
                     if let Some(&i) = ep_of.get(vc as usize) {
                         if let Some(Endpoint::Background { queue, .. }) = endpoints.get_mut(i as usize) {
-                            queue.sent();
+                            queue.queued -= n;
                         }
                     }
                 })
