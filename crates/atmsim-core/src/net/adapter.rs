@@ -24,6 +24,7 @@
 
 use std::collections::VecDeque;
 
+mod credit_run;
 mod paced_run;
 
 use super::World;
