@@ -158,6 +158,11 @@ impl Adapter {
         let ch = &mut world.channels[self.channel as usize];
         debug_assert_eq!(ch.capture, NO_CAPTURE);
         let latency = ch.latency;
+        // Each VC's hop, read once a run (its cells, RM cells included, carry its label).
+        let mut hops = [crate::net::Hop { fifo: 0, label: 0, vc: 0 }; 64];
+        for (h, c) in hops.iter_mut().zip(&self.controlled) {
+            *h = ch.route[c.vc as usize];
+        }
         let mut rr = self.rr;
         let (mut sent, mut changed) = (0u64, 0u64);
         loop {
@@ -198,7 +203,8 @@ impl Adapter {
             // cell into an empty input or, into a host that skips middle cells, an EOF or
             // control cell (`World::deliver`: the same minimum).
             let at = slot + latency;
-            let hop = ch.route[cell.vc as usize];
+            debug_assert_eq!(cell.vc, self.controlled[i].vc);
+            let hop = hops[i];
             let fifo = &mut world.fifos[hop.fifo as usize];
             let empty = fifo.is_empty();
             if empty {
