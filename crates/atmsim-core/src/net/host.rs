@@ -614,16 +614,19 @@ impl Host {
                 sent
             } else {
                 let (ep_of, endpoints) = (&self.ep_of, &mut self.endpoints);
-                self.adapter.send_paced_rr(limit, world, |vc| {
+                self.adapter.send_paced_rr(limit, world, |vc, n| {
                     if let Some(&i) = ep_of.get(vc as usize) {
                         if let Some(Endpoint::Background { queue, .. }) = endpoints.get_mut(i as usize) {
-                            queue.sent();
+                            queue.queued -= n;
                         }
                     }
                 })
             };
             self.stats.cells_out += sent;
             return sent;
+        }
+        if self.plan.credit_runs && self.adapter.runs_credit() {
+            return self.send_credit_run(limit, world);
         }
         if self.plan.runs != NO_RUNS && self.adapter.runs_plain() {
             let sent = self.adapter.commit_plain(limit, world);
@@ -645,6 +648,27 @@ impl Host {
                 return sent;
             }
         }
+    }
+
+    /// [`Host::send_run`] of a credit-controlled VC in the adapter's pass (`credit_runs`): the
+    /// pass stops after each frame's last cell where a sender times from transmission, which is
+    /// told then, and the run goes on to the limit as the timer it may have moved allows.
+    #[inline(never)]
+    fn send_credit_run(&mut self, mut limit: Time, world: &mut World) -> u64 {
+        let mut sent = 0;
+        loop {
+            let (n, eof) = self.adapter.send_credit(limit, self.timing_on_tx, world);
+            sent += n;
+            if let Some(cell) = eof {
+                self.segment_transmitted(cell, world);
+                limit = limit.min(self.timers.min());
+            }
+            if self.adapter.next_send() >= limit {
+                break;
+            }
+        }
+        self.stats.cells_out += sent;
+        sent
     }
 
     /// The last cell of a frame left: tell its TCP sender (`timing_excludes_transmission`).
@@ -699,6 +723,7 @@ impl Host {
                     .endpoints
                     .iter()
                     .all(|e| matches!(e, Endpoint::Background { .. } | Endpoint::Sink { .. })),
+            credit_line: self.adapter.one_credit_line(),
         };
         self.plan = HostPlan::choose(&parts, end != NO_COMMIT, self.paths);
         self.commit_end = if self.plan.commit { end } else { NO_COMMIT };

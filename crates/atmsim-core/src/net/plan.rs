@@ -94,6 +94,10 @@ engine_paths! {
     /// A Virtual Spacing port with nothing acting per slot reads its arrivals in runs and sends
     /// the departures due before each in a row (`net/port/spaced.rs`). Off: `Port::process`.
     spaced_port,
+    /// A host whose one controlled VC is under FCVC credit at the line rate sends a run of its
+    /// cells in one pass while it has credit, to each frame's end where a sender times from
+    /// transmission (`net/adapter/credit_run.rs`). Off: cell by cell within the run.
+    credit_run,
 }
 
 /// How the simulator schedules components, chosen at set-up (`Sim::new`): the schedule and the

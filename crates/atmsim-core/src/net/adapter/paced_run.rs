@@ -110,10 +110,141 @@ impl Adapter {
         (sent, sent - rm_sent)
     }
 
-    /// [`Adapter::send_paced`] for several VCs, in `pick`'s round-robin order, calling
-    /// `data(vc)` at each data cell; returns how many cells were sent.
+    /// [`Adapter::send_paced`] for several VCs, in `pick`'s round-robin order; returns how many
+    /// cells were sent and calls `data(vc, n)`, after the run, for each VC that sent `n > 0`
+    /// data cells in it.
+    ///
+    /// Up to 64 VCs ([`Adapter::send_paced_mask`]), the VCs ready at the run's slot are bits of
+    /// one word and the others wait in a list sorted by their ready times: a slot's pick is the
+    /// first bit from the turn on, and a VC that waits joins the bits when the slot reaches its
+    /// time, where `pick` scans the ready times and the tree is walked up at each cell.
     #[inline(never)]
-    pub fn send_paced_rr(&mut self, limit: Time, world: &mut World, mut data: impl FnMut(VcId)) -> u64 {
+    pub fn send_paced_rr(&mut self, limit: Time, world: &mut World, data: impl FnMut(VcId, u32)) -> u64 {
+        if self.controlled.len() <= 64 {
+            self.send_paced_mask(limit, world, data)
+        } else {
+            self.send_paced_scan(limit, world, data)
+        }
+    }
+
+    /// [`Adapter::send_paced_rr`] for up to 64 VCs: the ready VCs as bits, the others in a list
+    /// by ready time (see there).
+    #[inline(always)]
+    fn send_paced_mask(&mut self, limit: Time, world: &mut World, mut data: impl FnMut(VcId, u32)) -> u64 {
+        debug_assert!(self.runs_paced() && self.next < limit && self.controlled.len() <= 64);
+        let link = self.clock.period();
+        let slot_ps = self.slot_ps;
+        let n = self.controlled.len();
+        let mut clock = self.clock.clone();
+        if self.next > clock.next() {
+            clock.set_next(self.ahead);
+        }
+        // Each VC's ready time as the run leaves it, and its data cells in the run.
+        let mut ready = [NEVER; 64];
+        let mut counts = [0u32; 64];
+        ready[..n].copy_from_slice(self.ready.leaves());
+        // `due`: the VCs ready at the slot at hand (ready time at or before it); `waiting`: the
+        // others with a ready time, earliest first (a ring of 64: a VC is in it at most once).
+        let mut waiting = Waiting::default();
+        let mut due = 0u64;
+        let first = clock.next();
+        for (i, &r) in ready[..n].iter().enumerate() {
+            if r <= first {
+                due |= 1 << i;
+            } else if r != NEVER {
+                waiting.insert(r, i);
+            }
+        }
+        let ch = &mut world.channels[self.channel as usize];
+        debug_assert_eq!(ch.capture, NO_CAPTURE);
+        let latency = ch.latency;
+        // Each VC's hop, read once a run (its cells, RM cells included, carry its label).
+        let mut hops = [crate::net::Hop { fifo: 0, label: 0, vc: 0 }; 64];
+        for (h, c) in hops.iter_mut().zip(&self.controlled) {
+            *h = ch.route[c.vc as usize];
+        }
+        let mut rr = self.rr;
+        let (mut sent, mut changed) = (0u64, 0u64);
+        loop {
+            let slot = clock.next();
+            debug_assert!(slot < limit);
+            due |= waiting.take_due(slot);
+            debug_assert_eq!(
+                due,
+                ready[..n].iter().enumerate().filter(|(_, &r)| r <= slot).fold(0, |m, (i, _)| m | 1 << i)
+            );
+            // `pick` with the plain FIFO empty: the first VC ready at `slot` from the turn on.
+            let from = rr.saturating_sub(1);
+            let later = due & (u64::MAX << from);
+            let i = if later != 0 { later.trailing_zeros() } else { due.trailing_zeros() } as usize;
+            debug_assert!(i < n, "a VC is ready");
+            rr = if i + 1 == n { 0 } else { i + 2 };
+            let c = &mut self.controlled[i];
+            c.stats.cells += 1;
+            if let Some(s) = &mut c.shaper {
+                s.sent_after(slot, slot_ps);
+            }
+            let cell = if c.rm_due {
+                c.rm_due = false;
+                c.stats.rm_sent += 1;
+                Cell { frame: rm::with_ccr(c.ccr(link)), vc: c.vc, flags: F_RM }
+            } else {
+                let cell = Self::next_cell(&mut c.queue, &mut self.taggers, slot);
+                c.after_data_cell(link);
+                counts[i] += 1;
+                cell
+            };
+            let r = c.ready_at();
+            ready[i] = r;
+            changed |= 1 << i;
+            clock.advance();
+            sent += 1;
+            // `World::transmit` on an uncaptured channel: the receiver's key falls only with a
+            // cell into an empty input or, into a host that skips middle cells, an EOF or
+            // control cell (`World::deliver`: the same minimum).
+            let at = slot + latency;
+            debug_assert_eq!(cell.vc, self.controlled[i].vc);
+            let hop = hops[i];
+            let fifo = &mut world.fifos[hop.fifo as usize];
+            let empty = fifo.is_empty();
+            if empty {
+                world.sched.marks.mark(fifo.mark);
+            }
+            let out = Cell { vc: hop.label, ..cell };
+            fifo.push(at, out);
+            if empty || (cell.flags & (F_EOF | F_CONTROL) != 0 && fifo.middle_floor != 0) {
+                world.sched.wake(fifo.owner, work_at(fifo, at, out));
+            }
+            if r > clock.next() {
+                due &= !(1 << i);
+                if r != NEVER {
+                    waiting.insert(r, i);
+                }
+            }
+            // The next slot, as `recompute` finds it from the earliest ready time.
+            let earliest = if due != 0 { 0 } else { waiting.first() };
+            if !next_slot(&mut clock, earliest, limit) {
+                break;
+            }
+        }
+        ch.cells += sent;
+        self.clock = clock;
+        self.rr = rr;
+        while changed != 0 {
+            let i = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
+            self.ready.set(i, ready[i]);
+            if counts[i] > 0 {
+                data(self.controlled[i].vc, counts[i]);
+            }
+        }
+        self.recompute();
+        sent
+    }
+
+    /// [`Adapter::send_paced_rr`] for more than 64 VCs: `pick`'s scan at each slot.
+    #[inline(never)]
+    fn send_paced_scan(&mut self, limit: Time, world: &mut World, mut data: impl FnMut(VcId, u32)) -> u64 {
         debug_assert!(self.runs_paced() && self.next < limit);
         let link = self.clock.period();
         let slot_ps = self.slot_ps;
@@ -146,7 +277,7 @@ impl Adapter {
             } else {
                 let cell = Self::next_cell(&mut c.queue, &mut self.taggers, slot);
                 c.after_data_cell(link);
-                data(cell.vc);
+                data(cell.vc, 1);
                 cell
             };
             self.ready.set(i, c.ready_at());
@@ -161,6 +292,66 @@ impl Adapter {
         self.clock = clock;
         self.recompute();
         sent
+    }
+}
+
+/// The VCs of a paced run not ready at its slot, by ready time (ties in any order: only the
+/// set of those due at a slot matters), in a ring of 64.
+struct Waiting {
+    at: [(Time, u8); 64],
+    head: usize,
+    len: usize,
+}
+
+impl Default for Waiting {
+    fn default() -> Self {
+        Waiting { at: [(NEVER, 0); 64], head: 0, len: 0 }
+    }
+}
+
+impl Waiting {
+    /// VC `i` is ready at `t`. A VC that just sent is most often ready after the others (at
+    /// like rates): it is put in from the back.
+    #[inline(always)]
+    fn insert(&mut self, t: Time, i: usize) {
+        debug_assert!(self.len < 64);
+        let mut k = self.len;
+        while k > 0 {
+            let prev = self.at[(self.head + k - 1) & 63];
+            if prev.0 <= t {
+                break;
+            }
+            self.at[(self.head + k) & 63] = prev;
+            k -= 1;
+        }
+        self.at[(self.head + k) & 63] = (t, i as u8);
+        self.len += 1;
+    }
+
+    /// The VCs ready at `slot` (as bits), taken out.
+    #[inline(always)]
+    fn take_due(&mut self, slot: Time) -> u64 {
+        let mut due = 0u64;
+        while self.len > 0 {
+            let (t, i) = self.at[self.head];
+            if t > slot {
+                break;
+            }
+            due |= 1 << i;
+            self.head = (self.head + 1) & 63;
+            self.len -= 1;
+        }
+        due
+    }
+
+    /// The earliest ready time (`NEVER` if none waits).
+    #[inline(always)]
+    fn first(&self) -> Time {
+        if self.len == 0 {
+            NEVER
+        } else {
+            self.at[self.head].0
+        }
     }
 }
 
@@ -193,12 +384,12 @@ mod tests {
     use crate::rng::Rng;
     use crate::time::CellPeriod;
 
-    fn world(period: CellPeriod) -> World {
+    fn world(period: CellPeriod, vcs: u16) -> World {
         let channels = vec![Channel {
             name: "x".into(),
             period,
             latency: 7,
-            route: crate::net::identity_route(4, 0),
+            route: crate::net::identity_route(usize::from(vcs), 0),
             cells: 0,
             capture: NO_CAPTURE,
         }];
@@ -221,7 +412,7 @@ mod tests {
         let mut a = Adapter::new(SlotClock::with_phase(link, 1_234_567), 0);
         for vc in 0..vcs {
             let s = Shaper::at_rate(50e6 / f64::from(vc + 1), 2.0 * 8_480_000.0);
-            a.control_vc(4, ControlledVc::new(vc, Some(s), rate.clone(), None));
+            a.control_vc(usize::from(vcs), ControlledVc::new(vc, Some(s), rate.clone(), None));
         }
         a
     }
@@ -233,9 +424,9 @@ mod tests {
             RateControl::Prca(Prca::new(150e6, 1e6, 1e6, 4, 8, 40e6)),
             RateControl::Adaptive { shaper: AdaptiveShaper::new(3, 40), nrm: 5, since_rm: 0 },
         ];
-        for (rate, vcs) in rates.iter().flat_map(|r| [(r, 1), (r, 3)]) {
-            let (mut pass, mut wp) = (adapter(rate, vcs), world(CellPeriod::from_bps(150_000_000)));
-            let (mut cells, mut wc) = (adapter(rate, vcs), world(CellPeriod::from_bps(150_000_000)));
+        for (rate, vcs) in rates.iter().flat_map(|r| [(r, 1), (r, 3), (r, 64), (r, 65)]) {
+            let (mut pass, mut wp) = (adapter(rate, vcs), world(CellPeriod::from_bps(150_000_000), vcs));
+            let (mut cells, mut wc) = (adapter(rate, vcs), world(CellPeriod::from_bps(150_000_000), vcs));
             let mut rng = Rng::stream(3, "paced");
             let mut now: Time = 0;
             let (mut frame, mut runs) = (0, 0);
@@ -266,7 +457,7 @@ mod tests {
                         pass.send_paced(limit, &mut wp)
                     } else {
                         let mut data = 0;
-                        (pass.send_paced_rr(limit, &mut wp, |_| data += 1), data)
+                        (pass.send_paced_rr(limit, &mut wp, |_, n| data += u64::from(n)), data)
                     };
                     let (mut n, mut d) = (0, 0);
                     while cells.next_send() < limit {

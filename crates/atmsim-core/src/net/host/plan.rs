@@ -10,6 +10,10 @@
 //! from transmission, captures, background sources and RM cells anywhere in the scenario close
 //! committing; taggers close the committing pass of a run; more than one VC or a background
 //! sink closes the count.
+//!
+//! Runs of controlled VCs in one pass: paced VCs (`Adapter::send_paced`, `send_paced_rr`), and
+//! one VC under FCVC credit at the line rate (`Adapter::send_credit`, `credit_runs`), whose
+//! pass stops at each frame's end where a sender times from transmission.
 
 use crate::net::EnginePaths;
 
@@ -48,6 +52,8 @@ pub(super) struct HostParts {
     /// sources and sinks: no control cell can arrive, since only TCP connections' VCs carry
     /// RM or credit cells), and the host's frames not captured.
     pub sink_arrivals: bool,
+    /// The one controlled VC is under FCVC credit at the line rate (no shaper, no rate control).
+    pub credit_line: bool,
 }
 
 /// The paths open at a host.
@@ -67,6 +73,9 @@ pub(super) struct HostPlan {
     /// A run of departures is not cut by arrivals (`Host::send_run`'s limit is the next timer
     /// or the batch's end): they are all for sinks and change nothing the adapter sends.
     pub past_sinks: bool,
+    /// A run of the credit-controlled VC's cells goes in one pass (`Adapter::send_credit`), to
+    /// each frame's end where a sender times from transmission.
+    pub credit_runs: bool,
 }
 
 impl Default for HostPlan {
@@ -78,6 +87,7 @@ impl Default for HostPlan {
             runs: NO_RUNS,
             paced_runs: false,
             past_sinks: false,
+            credit_runs: false,
         }
     }
 }
@@ -116,6 +126,10 @@ impl HostPlan {
             && !parts.timing_on_tx
             && !parts.captured
             && (parts.one_controlled || (past_sinks && long_batches));
+        // A credit-controlled VC at the line rate: its departures do nothing but their transmit
+        // and, where a sender times from transmission, tell it at a frame's end (the pass stops
+        // there); the channel not captured.
+        let credit_runs = paths.credit_run && parts.credit_line && !parts.captured;
         HostPlan {
             commit,
             whole_by_count,
@@ -123,6 +137,7 @@ impl HostPlan {
             runs,
             paced_runs,
             past_sinks,
+            credit_runs,
         }
     }
 }
@@ -146,6 +161,7 @@ mod tests {
             paced: false,
             one_controlled: false,
             sink_arrivals: false,
+            credit_line: false,
         };
         let all = HostPlan {
             commit: true,
@@ -154,6 +170,7 @@ mod tests {
             runs: RUNS_PLAIN,
             paced_runs: false,
             past_sinks: false,
+            credit_runs: false,
         };
         assert_eq!(HostPlan::choose(&tcp, true, EnginePaths::ALL), all);
         assert_eq!(
@@ -191,9 +208,16 @@ mod tests {
         assert_eq!(off("whole_by_count"), HostPlan { whole_by_count: false, skip_middle: false, ..all });
         assert_eq!(off("skip_middle"), HostPlan { skip_middle: false, ..all });
         assert_eq!(off("run_pass"), HostPlan { runs: NO_RUNS, ..all });
-        for name in
-            ["plain_port", "train", "busy_pass", "send_runs", "input_marks", "paced_run", "runs_past_sinks"]
-        {
+        for name in [
+            "plain_port",
+            "train",
+            "busy_pass",
+            "send_runs",
+            "input_marks",
+            "paced_run",
+            "runs_past_sinks",
+            "credit_run",
+        ] {
             assert_eq!(off(name), all, "{name} is not chosen here");
         }
     }
@@ -214,6 +238,7 @@ mod tests {
             paced: true,
             one_controlled: true,
             sink_arrivals: false,
+            credit_line: false,
         };
         let paced = HostPlan { paced_runs: true, ..Default::default() };
         assert_eq!(HostPlan::choose(&shaped, true, EnginePaths::ALL), paced);
@@ -258,6 +283,7 @@ mod tests {
             paced: true,
             one_controlled: false,
             sink_arrivals: true,
+            credit_line: false,
         };
         let past = HostPlan { past_sinks: true, paced_runs: true, ..Default::default() };
         assert_eq!(HostPlan::choose(&background, true, EnginePaths::ALL), past);
@@ -287,5 +313,60 @@ mod tests {
         paths = EnginePaths::ALL;
         paths.runs_past_sinks = false;
         assert_eq!(HostPlan::choose(&background, true, paths), HostPlan::default());
+    }
+
+    #[test]
+    fn a_credit_run_needs_one_credit_vc_at_the_line_rate_on_an_uncaptured_channel() {
+        // A TCP source of the credit/rate study: one VC under FCVC, its sender timing from
+        // transmission, RM cells nowhere (FCVC sends none).
+        let fcvc = HostParts {
+            controlled: true,
+            timing_on_tx: true,
+            captured: false,
+            tagging: false,
+            rm_cells: false,
+            background: false,
+            lone_source: None,
+            one_vc: true,
+            sinks: false,
+            paced: false,
+            one_controlled: true,
+            sink_arrivals: false,
+            credit_line: true,
+        };
+        let credit = HostPlan { credit_runs: true, ..Default::default() };
+        assert_eq!(HostPlan::choose(&fcvc, true, EnginePaths::ALL), credit);
+        assert_eq!(HostPlan::choose(&fcvc, false, EnginePaths::ALL), credit, "under any schedule");
+        let with = |f: &dyn Fn(&mut HostParts)| {
+            let mut p = fcvc;
+            f(&mut p);
+            HostPlan::choose(&p, true, EnginePaths::ALL)
+        };
+        // The pass tells a transmission-timed sender at each frame's end, and decides tagging
+        // at a frame's first slot; RM cells elsewhere and sinks here cut runs as arrivals.
+        for f in [
+            &(|p: &mut HostParts| p.timing_on_tx = false) as &dyn Fn(&mut HostParts),
+            &|p: &mut HostParts| p.tagging = true,
+            &|p: &mut HostParts| p.rm_cells = true,
+            &|p: &mut HostParts| (p.one_vc, p.sinks) = (false, true),
+        ] {
+            assert_eq!(with(f), credit);
+        }
+        // Paced or rate-controlled credit VCs, several controlled VCs, a captured channel.
+        for f in
+            [&(|p: &mut HostParts| p.credit_line = false) as &dyn Fn(&mut HostParts), &|p: &mut HostParts| {
+                p.captured = true
+            }]
+        {
+            assert_eq!(with(f), HostPlan::default());
+        }
+        let mut paths = EnginePaths::ALL;
+        paths.credit_run = false;
+        assert_eq!(HostPlan::choose(&fcvc, true, paths), HostPlan::default());
+        for name in ["paced_run", "commit", "send_runs", "runs_past_sinks", "run_pass"] {
+            let mut paths = EnginePaths::ALL;
+            *paths.get_mut(name).expect("a switch") = false;
+            assert_eq!(HostPlan::choose(&fcvc, true, paths), credit, "{name} is not chosen for it");
+        }
     }
 }
