@@ -99,12 +99,29 @@ pub struct CellFifo {
     /// (its run's end less one: every cell before the end is taken in the run) or at its own
     /// arrival if later (see [`crate::net::work_at`]).
     pub middle_floor: Time,
+    /// The consumer's slot grid if it takes a cell into account only at the first boundary at
+    /// or after its arrival (a slotted port, `net/merge.rs`): its key may then lie past a
+    /// waiting cell's arrival. Only the debug checks of the keys read it.
+    #[cfg(debug_assertions)]
+    pub grid: Option<crate::time::SlotGrid>,
     q: Ring<(Time, Cell)>,
 }
 
 impl CellFifo {
     pub fn new(owner: u32) -> Self {
-        CellFifo { owner, mark: crate::net::NO_MARK, middle_floor: 0, q: Ring::new() }
+        CellFifo {
+            owner,
+            mark: crate::net::NO_MARK,
+            middle_floor: 0,
+            #[cfg(debug_assertions)]
+            grid: None,
+            q: Ring::new(),
+        }
+    }
+    /// When the consumer takes into account work that its input gives at `t` (see `grid`).
+    #[cfg(debug_assertions)]
+    pub fn taken_at(&self, t: Time) -> Time {
+        self.grid.map_or(t, |g| g.slot_at_or_after(t))
     }
     #[inline]
     pub fn push(&mut self, at: Time, cell: Cell) {

@@ -274,3 +274,20 @@ fn a_source_only_host_keeps_at_most_a_millisecond_ahead_on_the_wire() {
     let report = atmsim_core::report::report(&built, 0.0);
     assert!(report.background[0].cells_delivered > 40_000, "the source did run");
 }
+
+/// A slotted port takes a waiting cell into account at its next slot boundary, so its key may
+/// lie past the cell's arrival while another cell is delivered behind it. The keys' debug
+/// checks (on in the test profile) allow that; before they did, this scenario (found by the
+/// differential suite in a debug build) failed the check in `World::deliver`. The reports
+/// stay the reference's.
+#[test]
+fn a_slotted_port_may_be_keyed_past_a_waiting_cell() {
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/data/slotted-key-past-waiting-cell.toml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let fast = without_wall(&run(&text, &[]));
+    let reference = without_wall(&run(&text, &[("engine.schedule", "\"reference\"")]));
+    assert_eq!(fast, reference);
+}

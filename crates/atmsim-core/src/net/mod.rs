@@ -133,7 +133,7 @@ impl World {
         if first || (cell.flags & (F_EOF | F_CONTROL) != 0 && fifo.middle_floor != 0) {
             self.sched.wake(fifo.owner, work_at(fifo, at, cell));
         }
-        debug_assert!(self.sched.key(fifo.owner) <= work_at(fifo, at, cell));
+        debug_assert!(self.sched.key(fifo.owner) <= fifo.taken_at(work_at(fifo, at, cell)));
     }
 
     /// Put FCVC credit cell `cell` on channel `ch` at `slot`, into `fifo` at the far end.

@@ -155,6 +155,14 @@ impl Sim {
         for f in world.fifos.iter_mut() {
             f.owner = layout.slot[f.owner as usize];
         }
+        #[cfg(debug_assertions)]
+        for comp in &comps {
+            if let Component::Port(p) = comp {
+                for &i in &p.inputs {
+                    world.fifos[i as usize].grid = p.arrival_grid();
+                }
+            }
+        }
         // Every FIFO has one sender, and only components' batches put cells into FIFOs. A
         // consumer with several inputs reads only those marked at the start of its batch: a
         // host marks an input as it puts cells into it, the scheduler marks a port's after each

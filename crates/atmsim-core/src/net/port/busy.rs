@@ -306,7 +306,9 @@ impl Port {
         // The receiver's key is at or before the head of each of its inputs holding cells, and
         // the moved cells arrive after those: only a pass into an empty input can lower it.
         let woken = out.is_empty() || out.middle_floor != 0;
-        debug_assert!(woken || out.head_time().is_some_and(|h| world.sched.key(out.owner) <= h));
+        debug_assert!(
+            woken || out.head_time().is_some_and(|h| world.sched.key(out.owner) <= out.taken_at(h))
+        );
         let n = input.relay_chunks(out, self.busy_limit.min(room), &mut pass);
         let Busy { next, first, x, max_queue, stay, label, .. } = pass;
         let now_within = label != FIRST;

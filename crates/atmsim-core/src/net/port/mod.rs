@@ -262,6 +262,12 @@ impl Port {
         self.labels = labels;
     }
 
+    /// The grid a slotted port moves its arrivals to (`None`: it takes them as they come).
+    #[cfg(debug_assertions)]
+    pub fn arrival_grid(&self) -> Option<crate::time::SlotGrid> {
+        self.merge.grid
+    }
+
     /// How simultaneous arrivals are ordered (`rng` for `Random`), and whether arrivals count
     /// from the next boundary of this port's slot grid (a slotted switch, see `merge.rs`).
     pub fn set_arbitration(&mut self, a: Arbitration, slotted: bool, rng: Rng) {
