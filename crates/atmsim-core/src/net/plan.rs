@@ -94,6 +94,11 @@ engine_paths! {
     /// A Virtual Spacing port with nothing acting per slot reads its arrivals in runs and sends
     /// the departures due before each in a row (`net/port/spaced.rs`). Off: `Port::process`.
     spaced_port,
+    /// A count-only plain port with a slot grid (a slotted switch) takes its inputs' cells in
+    /// the arbitration's order in one pass, each service told to the merge (and under random
+    /// arbitration its rank drawn) as on the per-cell path (`net/port/slotted.rs`). Off:
+    /// `Port::process_plain`'s runs.
+    slotted_pass,
 }
 
 /// How the simulator schedules components, chosen at set-up (`Sim::new`): the schedule and the

@@ -94,6 +94,8 @@ pub struct EngineSpec {
     pub commit_merging: Option<bool>,
     /// The Virtual Spacing port's batch in runs.
     pub spaced_port: Option<bool>,
+    /// A slotted switch port's arrivals in one pass.
+    pub slotted_pass: Option<bool>,
 }
 
 impl EngineSpec {
@@ -118,6 +120,7 @@ impl EngineSpec {
             runs_past_sinks: self.runs_past_sinks.unwrap_or(true),
             commit_merging: self.commit_merging.unwrap_or(true),
             spaced_port: self.spaced_port.unwrap_or(true),
+            slotted_pass: self.slotted_pass.unwrap_or(true),
         }
     }
 }
