@@ -46,7 +46,7 @@ fn take_in_order<const RANDOM: bool>(
             return n;
         }
         let f = inputs[i] as usize;
-        if !t.take(ta, f, world) {
+        if !t.take::<true>(ta, f, world) {
             return n;
         }
         // The service as the per-cell path tells it (under `Random`, its draw).
