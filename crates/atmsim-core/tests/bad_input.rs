@@ -261,6 +261,12 @@ fn cases() -> Vec<Case> {
         ),
         set_case("engine switch set to a number", base(), &[("engine.busy_pass", "1")], "engine.busy_pass", "expected a boolean"),
         case(
+            "slotted pass switch not a boolean",
+            format!("{SIM}[engine]\nslotted_pass = 1\n{NSRC}"),
+            "engine.slotted_pass",
+            "expected a boolean",
+        ),
+        case(
             "misspelt engine switch",
             format!("{SIM}[engine]\ntrains = false\n{NSRC}"),
             "engine.trains",

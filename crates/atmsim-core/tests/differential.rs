@@ -10,7 +10,9 @@
 //! host-to-host link), every buffer policy, every scheduler, FCVC credits and PRCA rates, GCRA
 //! and adaptive shaping, UPC and GFR tagging, background sources, faults, traces, the four TCP
 //! variants and the TCP tables' other keys, random or aligned phases, clock drift, start jitter,
-//! and short durations (tens of milliseconds). Every scenario it writes must load: validity is
+//! slotted networks (every switch port slotted under one arbitration, as the CLASS study's
+//! switches, so that the slotted pass meets ties at ports with several inputs), and short
+//! durations (tens of milliseconds). Every scenario it writes must load: validity is
 //! by construction (a rejected one fails `generated_scenarios_load`).
 //!
 //! Budget: `DEFAULT_CASES` cases at the fixed seed `DEFAULT_SEED` in CI (about 10 s of CPU
@@ -97,7 +99,15 @@ struct Graph {
     faults: Vec<Fault>,
     direct: Option<(Link, Option<Tcp>)>,
     bottleneck: Option<u8>,
+    /// A slotted network (the CLASS study's switches): every switch port slotted under the
+    /// arbitration `SLOTTED_ARBITRATION[k % 3]`, those without a configuration with tail drop
+    /// and `SLOTTED_BUFFER[k / 3]` cells (`k` this).
+    slotted: Option<u8>,
 }
+
+/// A slotted network's arbitration and buffer (`Graph::slotted`).
+const SLOTTED_ARBITRATION: [&str; 3] = ["random", "rotating", "fixed"];
+const SLOTTED_BUFFER: [u32; 3] = [60, 400, 3000];
 
 #[derive(Debug, Clone)]
 struct Link {
@@ -646,19 +656,23 @@ fn graph() -> impl Strategy<Value = Graph> {
         proptest::collection::vec(fault(), 0..3),
         maybe(0.1, (link(), maybe(0.5, tcp(true)))),
         maybe(0.3, any::<u8>()),
+        maybe(0.1, 0u8..9),
     )
         .prop_map(
-            |(parents, chord, trunks, conns, background, ports, tcp, faults, direct, bottleneck)| Graph {
-                parents,
-                chord,
-                trunks,
-                conns,
-                background,
-                ports,
-                tcp,
-                faults,
-                direct,
-                bottleneck,
+            |(parents, chord, trunks, conns, background, ports, tcp, faults, direct, bottleneck, slotted)| {
+                Graph {
+                    parents,
+                    chord,
+                    trunks,
+                    conns,
+                    background,
+                    ports,
+                    tcp,
+                    faults,
+                    direct,
+                    bottleneck,
+                    slotted,
+                }
             },
         )
 }
@@ -1078,12 +1092,17 @@ impl Scenario {
     }
 
     fn graph(&self, out: &mut String, g: &Graph) {
-        let n = g.parents.len() + 1;
+        // A slotted network has two switches or more, and every connection and background
+        // source with hosts of its own goes from the first to the last: their cells converge on
+        // the trunks' ports, which then have several inputs whose cells tie at the slots.
+        let slotted = g.slotted.is_some();
+        let n = g.parents.len() + 1 + usize::from(slotted && g.parents.is_empty());
+        let ends = |src: u8, dst: u8| if slotted { (0, n - 1) } else { (src as usize % n, dst as usize % n) };
         let sw = |i: usize| format!("s{i}");
         let mut adj = vec![Vec::new(); n];
         let mut trunks: Vec<(usize, usize)> = Vec::new();
         for i in 1..n {
-            let p = g.parents[i - 1] as usize % i;
+            let p = g.parents.get(i - 1).map_or(0, |&p| p as usize % i);
             trunks.push((p, i));
         }
         if let Some((a, b)) = g.chord {
@@ -1119,7 +1138,7 @@ impl Scenario {
                 continue;
             }
             rates.push((c.access.cells_per_s(), c.egress.cells_per_s()));
-            let (a, b) = (c.src as usize % n, c.dst as usize % n);
+            let (a, b) = ends(c.src, c.dst);
             let (ha, hb) = (format!("a{i}"), format!("b{i}"));
             writeln!(
                 out,
@@ -1141,7 +1160,7 @@ impl Scenario {
                 bg_routes.push(routes[k as usize % routes.len()].clone());
                 continue;
             }
-            let (a, b) = (bg.src as usize % n, bg.dst as usize % n);
+            let (a, b) = ends(bg.src, bg.dst);
             let (ha, hb) = (format!("ga{j}"), format!("gb{j}"));
             writeln!(
                 out,
@@ -1175,6 +1194,9 @@ impl Scenario {
                 .any(|(c, r)| c.fcvc.is_some() && r.windows(2).skip(1).any(|w| w[0] == p.0 && w[1] == p.1))
         };
         let mut configs: Vec<(usize, Port)> = Vec::new();
+        if g.slotted.is_some() {
+            writeln!(out, "# every switch port slotted").unwrap();
+        }
         for (j, p) in ports.iter().enumerate() {
             let forced = fcvc_port(p);
             let cfg = match (&g.ports[j % g.ports.len()], forced) {
@@ -1191,6 +1213,23 @@ impl Scenario {
                     rm_feedback: None,
                 }),
                 (None, false) => None,
+            };
+            let slotted =
+                g.slotted.map(|k| (SLOTTED_ARBITRATION[k as usize % 3], SLOTTED_BUFFER[k as usize / 3]));
+            let cfg = match (slotted, cfg) {
+                (Some((a, _)), Some(c)) => Some(Port { arbitration: Some(a), slotted: true, ..c }),
+                (Some((a, k)), None) => Some(Port {
+                    buffer: Some(k),
+                    policy: Policy::TailDrop,
+                    scheduler: None,
+                    best_effort: None,
+                    arbitration: Some(a),
+                    slotted: true,
+                    merge_frames: false,
+                    efci: None,
+                    rm_feedback: None,
+                }),
+                (None, c) => c,
             };
             if let Some(c) = cfg {
                 c.write(out, &p.0, &p.1, forced);
@@ -1414,6 +1453,7 @@ fn generated_scenarios_load() {
         "clock_ppm",
         "start_jitter_s",
         "\"slotted\"",
+        "# every switch port slotted",
         "merge_frames = true",
         "efci_threshold_cells",
         "rm_feedback",

@@ -407,6 +407,21 @@ impl InputMerge {
         self.sift_down(0);
     }
 
+    /// `ran` for one cell under `Random`, in line (`port/slotted.rs`): the served input's fresh
+    /// rank drawn from the merge's stream and written where `draw_rank` writes it.
+    #[inline(always)]
+    pub fn ran_random(&mut self, key: Time) {
+        debug_assert!(self.arbitration == Arbitration::Random);
+        if key == NEVER {
+            return self.ran(key);
+        }
+        let i = self.heap[0].2;
+        let r = self.rng.as_mut().expect("random arbitration has a stream").next_u64();
+        self.rank[i as usize] = r;
+        self.heap[0] = (key, r, i);
+        self.sift_down(0);
+    }
+
     /// Put `e`, the entry of the input just served, in place of the root and move it down.
     /// Under `Rotating` its rank (the newest serial) is above every rank in the heap, so it goes
     /// below every entry keyed at or before it: it is compared by key alone, and moved once,

@@ -98,6 +98,11 @@ engine_paths! {
     /// cells in one pass while it has credit, to each frame's end where a sender times from
     /// transmission (`net/adapter/credit_run.rs`). Off: cell by cell within the run.
     credit_run,
+    /// A count-only plain port with a slot grid (a slotted switch) takes its inputs' cells in
+    /// the arbitration's order in one pass, each service told to the merge (and under random
+    /// arbitration its rank drawn) as on the per-cell path (`net/port/slotted.rs`). Off:
+    /// `Port::process_plain`'s runs.
+    slotted_pass,
 }
 
 /// How the simulator schedules components, chosen at set-up (`Sim::new`): the schedule and the

@@ -96,6 +96,8 @@ pub struct EngineSpec {
     pub spaced_port: Option<bool>,
     /// A credit-controlled VC's run of cells in one pass at its host.
     pub credit_run: Option<bool>,
+    /// A slotted switch port's arrivals in one pass.
+    pub slotted_pass: Option<bool>,
 }
 
 impl EngineSpec {
@@ -121,6 +123,7 @@ impl EngineSpec {
             commit_merging: self.commit_merging.unwrap_or(true),
             spaced_port: self.spaced_port.unwrap_or(true),
             credit_run: self.credit_run.unwrap_or(true),
+            slotted_pass: self.slotted_pass.unwrap_or(true),
         }
     }
 }

@@ -34,6 +34,7 @@ mod interleave;
 mod merged;
 mod plan;
 mod priority;
+mod slotted;
 mod spaced;
 mod staging;
 mod trace;
@@ -997,6 +998,11 @@ impl Port {
             let mut prev = usize::MAX;
             let rotating = self.merge.arbitration == Arbitration::Rotating;
             loop {
+                // A slot grid: the merge's cells in one pass (`slotted.rs`) up to one it leaves
+                // to the per-cell path, which takes it in the run below.
+                if COUNT && self.plan.slotted && self.clock.next() < self.commit_end {
+                    events += self.slotted_pass(stop, world);
+                }
                 let (mut ta, i) = self.merge.peek();
                 if ta >= stop {
                     break;

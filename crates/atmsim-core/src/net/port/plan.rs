@@ -11,7 +11,8 @@
 //!   cell, so an arrival meets only the frame state machine, the policy and the buffer limit;
 //!   count-only (`CommittedRun`) where the policy reads no per-VC occupancy or there is one class;
 //! - the passes of a count-only plain port without a slot grid: frame trains (`train.rs`), busy
-//!   passes (`busy.rs`), interleaved and paired passes (`interleave.rs`);
+//!   passes (`busy.rs`), interleaved and paired passes (`interleave.rs`); with one, the slotted
+//!   pass (`slotted.rs`);
 //! - priority per cell (`Port::process_priority`, `priority.rs`): a priority port's per-cell
 //!   path without its generic parts (it never commits), closed by UPC, faults, per-VC arrival
 //!   counts, frame merging and a trace.
@@ -87,6 +88,8 @@ pub(super) struct PortPlan {
     pub priority: bool,
     /// A Virtual Spacing port's batch without the heap per event (`spaced.rs`).
     pub spaced: bool,
+    /// The slotted pass of a count-only plain port with a slot grid (`slotted.rs`).
+    pub slotted: bool,
 }
 
 impl PortPlan {
@@ -114,6 +117,10 @@ impl PortPlan {
         // A published level moves at each departure: the ring keeps every slot for `retire`.
         let count_only = commit && (!parts.policy.reads_vc_occupancy || parts.one_class) && !parts.hooks;
         let passes = plain && count_only && !parts.slotted && parts.buffer;
+        // Under a slot grid arrivals count at the grid's boundaries: the passes above read
+        // cells at their own times; the slotted pass takes them at the merge's keys.
+        // Not keyed: its batches, a cell or two each, would pay the pass's set-up per cell.
+        let slotted = plain && count_only && parts.slotted && parts.buffer && !keyed && paths.slotted_pass;
         // Per-VC queues whose departures only pop and send: nothing reads the transmitter at
         // its slots but the queue itself.
         let spaced = consent
@@ -142,6 +149,7 @@ impl PortPlan {
                 && !parts.merging
                 && !parts.traced,
             spaced,
+            slotted,
         }
     }
 }
@@ -187,7 +195,8 @@ mod tests {
                 interleave: true,
                 paired: true,
                 priority: false,
-                spaced: false
+                spaced: false,
+                slotted: false
             }
         );
         let with = |f: &dyn Fn(&mut PortParts)| {
@@ -219,6 +228,46 @@ mod tests {
         }
         let slotted = with(&|p| p.slotted = true);
         assert!(slotted.plain && !slotted.train && !slotted.busy && !slotted.interleave && !slotted.paired);
+        // A slot grid opens the slotted pass instead, on the same conditions as the passes.
+        assert_eq!(
+            slotted,
+            PortPlan { train: false, busy: false, interleave: false, paired: false, slotted: true, ..all }
+        );
+        let slotted_with = |f: &dyn Fn(&mut PortParts), paths: EnginePaths| {
+            let mut p = PortParts { slotted: true, ..plain_parts() };
+            f(&mut p);
+            PortPlan::choose(&p, true, false, paths).slotted
+        };
+        assert!(!slotted_with(&|p| p.buffer = false, EnginePaths::ALL), "a zero buffer");
+        assert!(!slotted_with(&|p| p.upc = true, EnginePaths::ALL), "not plain");
+        assert!(
+            !slotted_with(&|p| p.policy = Policy::Fba { r: 1, z: 0.5 }.facts(), EnginePaths::ALL),
+            "not count-only"
+        );
+        assert!(slotted_with(
+            &|p| {
+                p.policy = Policy::Fba { r: 1, z: 0.5 }.facts();
+                p.one_class = true
+            },
+            EnginePaths::ALL
+        ));
+        for name in ["slotted_pass", "plain_port", "commit"] {
+            let mut paths = EnginePaths::ALL;
+            *paths.get_mut(name).expect("a switch") = false;
+            assert!(!slotted_with(&|_| {}, paths), "{name}");
+        }
+        for name in ["train", "busy_pass", "interleave", "paired_pass", "spaced_port", "priority_port"] {
+            let mut paths = EnginePaths::ALL;
+            *paths.get_mut(name).expect("a switch") = false;
+            assert!(slotted_with(&|_| {}, paths), "{name} is not the slotted pass's");
+        }
+        assert!(
+            !PortPlan::choose(&PortParts { slotted: true, ..plain_parts() }, false, false, EnginePaths::ALL)
+                .slotted
+        );
+        let keyed_slotted =
+            PortPlan::choose(&PortParts { slotted: true, ..plain_parts() }, true, true, EnginePaths::ALL);
+        assert!(keyed_slotted.keyed && keyed_slotted.plain && !keyed_slotted.slotted, "keyed");
         // A policy reading per-VC occupancy counts only at a port of one class.
         assert!(!with(&|p| p.policy = Policy::Fba { r: 1, z: 0.5 }.facts()).count_only);
         assert!(
@@ -284,6 +333,7 @@ mod tests {
         }
         assert!(!all.spaced && !off("spaced_port").spaced, "a FIFO port is never spaced");
         assert_eq!(off("spaced_port"), all);
+        assert_eq!(off("slotted_pass"), all, "no slot grid here");
         for name in
             ["send_runs", "run_pass", "whole_by_count", "skip_middle", "one_input_gate", "priority_port"]
         {

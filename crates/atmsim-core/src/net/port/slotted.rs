@@ -1,0 +1,219 @@
+//! Slotted arrivals: the cells of a slotted switch's inputs (`arrivals = "slotted"`, the CLASS
+//! study's switches) taken in the arbitration's order in one pass (`[engine] slotted_pass`).
+//!
+//! A slotted port counts each arrival from the first boundary of its output slot grid at or
+//! after it (`InputMerge::key`), so the cells of every input that arrived during one slot tie
+//! at its end and the arbitration orders them; under `Random` each service draws a fresh rank
+//! for the input served, so the merge's runs are one cell each (`InputMerge::run_until`), and
+//! every cell cost a run of its own in `Port::process_plain`: the runner-up, the busy-pass
+//! test, the arrival through the port's fields (retire, align, `enqueue_plain`), the run's end.
+//! The frame trains, busy and paired passes read cells at their own times and are closed here.
+//!
+//! [`Port::slotted_pass`] takes the merge's head cell, at its key, as long as the per-cell path
+//! would commit it at once (the interleaved pass's taker, `interleave.rs`: not a control cell,
+//! a frame still whole here or a first cell the policy admits from the buffer's total, a
+//! buffer below its capacity, a slot before the end of the committed run), with the
+//! transmitter's next free slot and the committed departures in locals, and tells the merge
+//! after each cell exactly as the per-cell path does (`InputMerge::ran` with the input's next
+//! key on the grid): under `Random` one draw per service from the merge's own stream, in
+//! service order, so the ranks, and with them every later tie, are the per-cell path's. It
+//! stops at the batch's end and at a cell it does not take, which is left at its input's head
+//! for the per-cell path (whose retire and align were done here and then change nothing).
+//!
+//! Not at a keyed port (adaptive shaping's level logs keep the schedule plain): its batches
+//! end one input latency on, a cell or two each, and the pass's set-up then costs more than
+//! it saves (the CLASS two-node adaptive case: 20 M instructions more over 2 s).
+
+use super::interleave::Taker;
+use super::Port;
+use crate::net::{Arbitration, InputMerge, World};
+use crate::time::Time;
+
+/// The merge's head cells before `stop` while `t` takes them, each service told to the merge
+/// (`RANDOM`: under `Random`, by `InputMerge::ran_random`, in line); returns how many it took.
+#[inline(always)]
+fn take_in_order<const RANDOM: bool>(
+    merge: &mut InputMerge,
+    inputs: &[u32],
+    t: &mut Taker,
+    stop: Time,
+    world: &mut World,
+) -> u64 {
+    let mut n = 0;
+    loop {
+        let (ta, i) = merge.peek();
+        if ta >= stop {
+            return n;
+        }
+        let f = inputs[i] as usize;
+        if !t.take::<true>(ta, f, world) {
+            return n;
+        }
+        // The service as the per-cell path tells it (under `Random`, its draw).
+        let key = merge.lone_key(&world.fifos[f]);
+        if RANDOM {
+            merge.ran_random(key);
+        } else {
+            merge.ran(key);
+        }
+        n += 1;
+    }
+}
+
+impl Port {
+    /// The merge's cells before `stop` while each would be committed on arrival, at a
+    /// count-only plain port with a slot grid and several inputs, during a batch (the merge
+    /// holds every input's head); returns how many cells it took.
+    #[inline(never)]
+    pub(super) fn slotted_pass(&mut self, stop: Time, world: &mut World) -> u64 {
+        // Cells held back at the end of the committed run are the per-cell path's.
+        if !self.plan.slotted || self.queued != self.run.len() {
+            return 0;
+        }
+        debug_assert!(self.merge.grid.is_some());
+        let random = self.merge.arbitration == Arbitration::Random;
+        let (mut t, merge, inputs) = self.taker();
+        let n = if random {
+            take_in_order::<true>(merge, inputs, &mut t, stop, world)
+        } else {
+            take_in_order::<false>(merge, inputs, &mut t, stop, world)
+        };
+        let (state, dropped) = (t.state(), t.dropped);
+        self.settle(state, n, dropped)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::accept::{Policy, VcPolicy};
+    use crate::cell::{Cell, CellFifo, VcId, F_EOF};
+    use crate::frame::{Frame, FrameSlab};
+    use crate::net::port::Port;
+    use crate::net::{
+        identity_route, Arbitration, Channel, EnginePaths, Sched, World, NO_CAPTURE, NO_COMMIT,
+    };
+    use crate::rng::Rng;
+    use crate::sched::Queue;
+    use crate::time::{CellPeriod, SlotClock, Time, NEVER, PS_PER_US};
+
+    const END: Time = 150 * PS_PER_US;
+
+    /// A slotted port (1 M cells/s, `arbitration`) under `policy` with `k` cells of buffer, fed
+    /// by three inputs with VC 0, 1 and 2: frames of the lengths `frames[i]` back to back from
+    /// `starts[i]`, one cell every `gaps[i]` (below the slot: several of an input's cells in one
+    /// slot), so that cells of different inputs tie at the slot boundaries.
+    fn port(
+        policy: Policy,
+        k: u32,
+        arbitration: Arbitration,
+        frames: [&[u32]; 3],
+        starts: [Time; 3],
+        gaps: [Time; 3],
+    ) -> (Port, World) {
+        let period = CellPeriod::from_cells_per_s(1_000_000);
+        let channel = |name: &str| Channel {
+            name: name.into(),
+            period,
+            latency: 7,
+            route: identity_route(3, 0),
+            cells: 0,
+            capture: NO_CAPTURE,
+        };
+        let mut w = World {
+            fifos: vec![CellFifo::new(1), CellFifo::new(0), CellFifo::new(0), CellFifo::new(0)],
+            frames: FrameSlab::default(),
+            channels: vec![channel("x")],
+            sched: Sched::new(2),
+            captures: Default::default(),
+            levels: Vec::new(),
+            shares: Vec::new(),
+        };
+        let mut p = Port::new("p".into(), 0, SlotClock::with_phase(period.scaled(2e-5), 4321), k, policy, 3);
+        p.configure(Queue::fifo(), vec![0, 1, 2], vec![VcPolicy::default(); 3], Rng::stream(5, "t"), false);
+        p.set_arbitration(arbitration, true, Rng::stream(6, "arbitration"));
+        p.inputs = vec![1, 2, 3];
+        for (i, lengths) in frames.iter().enumerate() {
+            let mut t = starts[i];
+            for &n in lengths.iter() {
+                let frame = w.frames.insert(Frame { ncells: n, alive: n, ..Default::default() });
+                for c in 0..n {
+                    let flags = if c + 1 == n { F_EOF } else { 0 };
+                    w.fifos[i + 1].push(t, Cell { frame, vc: i as VcId, flags });
+                    t += gaps[i];
+                }
+            }
+        }
+        (p, w)
+    }
+
+    /// The wire, the port's counters (in, out, drops by reason), `max_queue`, its integral and
+    /// its classes' at `END`, the channel's count and the events, in batches of `step`: cell by
+    /// cell (`commit` false), or committing with the slotted pass or without.
+    type Outcome = (Vec<(Time, Cell)>, [u64; 2], Vec<u64>, u32, u128, Vec<u128>, u64, u64);
+
+    fn run(mut p: Port, mut w: World, commit: bool, pass: bool, step: Time) -> Outcome {
+        let mut paths = EnginePaths::ALL;
+        paths.slotted_pass = pass;
+        p.set_paths(paths);
+        p.commit_until(if commit { END } else { NO_COMMIT }, &w);
+        assert!(!commit || p.plan.plain && p.plan.count_only);
+        assert_eq!(p.plan.slotted, commit && pass);
+        let (mut wire, mut events, mut now) = (Vec::new(), 0, 0);
+        while now < END {
+            now = (now + step).min(END);
+            events += p.advance(now, &mut w);
+            assert_eq!(w.sched.key(1), w.fifos[0].front().map_or(NEVER, |(t, _)| t), "woken for the first");
+            while let Some(c) = w.fifos[0].pop() {
+                wire.push(c);
+            }
+            w.sched.set(1, NEVER);
+        }
+        p.finish(END);
+        let s = &p.stats;
+        let areas = p.classes.iter().map(|c| c.area(END)).collect();
+        (
+            wire,
+            [s.cells_in, s.cells_out],
+            s.drops.to_vec(),
+            s.max_queue,
+            s.queue_area,
+            areas,
+            w.channels[0].cells,
+            events,
+        )
+    }
+
+    #[test]
+    fn the_slotted_pass_changes_no_cell_time_count_draw_or_integral() {
+        // Three inputs tying at the slot boundaries (one of them with several cells in a slot),
+        // policies that admit, refuse whole frames at first cells or overflow, every
+        // arbitration (random: one draw per service, so a draw out of place reorders every
+        // later tie), long and short batches: the same wire, counters, drops, integrals and
+        // events with the pass, without it, and cell by cell.
+        let frames: [&[u32]; 3] = [&[8, 5, 12, 2, 7], &[6, 7, 3, 1, 9, 4], &[12, 1, 9, 4, 3]];
+        let gaps = [PS_PER_US, 400_000, 1_100_000];
+        for (policy, k) in [
+            (Policy::Epd { threshold: 20 }, 30),
+            (Policy::Epd { threshold: 4 }, 30),
+            (Policy::TailDrop, 6),
+            (Policy::Ppd, 6),
+        ] {
+            for arbitration in [Arbitration::Rotating, Arbitration::Fixed, Arbitration::Random] {
+                for starts in [[0, 300_000, 700_000], [2 * PS_PER_US, 0, 150_000]] {
+                    let case = || port(policy, k, arbitration, frames, starts, gaps);
+                    for step in [PS_PER_US / 3, 7 * PS_PER_US, END] {
+                        let (p, w) = case();
+                        let reference = run(p, w, false, false, step);
+                        assert!(reference.1[1] > 20, "cells sent");
+                        for pass in [true, false] {
+                            let (p, w) = case();
+                            let what =
+                                format!("{policy:?} {arbitration:?} {starts:?} step {step} pass {pass}");
+                            assert_eq!(run(p, w, true, pass, step), reference, "{what}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
