@@ -782,29 +782,10 @@ impl Adapter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cell::CellFifo;
     use crate::conformance::Gcra;
-    use crate::net::{Channel, Sched, NO_CAPTURE};
 
     fn world(n_vcs: usize) -> World {
-        let period = CellPeriod::from_cells_per_s(1_000_000);
-        let channels = vec![Channel {
-            name: "x".into(),
-            period,
-            latency: 1,
-            route: crate::net::identity_route(n_vcs, 0),
-            cells: 0,
-            capture: NO_CAPTURE,
-        }];
-        World {
-            fifos: vec![CellFifo::new(0)],
-            frames: Default::default(),
-            channels,
-            sched: Sched::new(1),
-            captures: Default::default(),
-            levels: Vec::new(),
-            shares: Vec::new(),
-        }
+        crate::net::one_channel_world(CellPeriod::from_cells_per_s(1_000_000), 1, n_vcs)
     }
 
     fn frame(vc: VcId, n: u32) -> TxFrame {

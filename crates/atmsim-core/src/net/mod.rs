@@ -97,6 +97,28 @@ pub struct World {
     pub shares: Vec<LevelLog<u32>>,
 }
 
+/// A world of one channel `x` (`period`, `latency`, `n_vcs` VCs labelled as themselves) into one
+/// FIFO consumed by scheduler slot 0: the adapters' unit tests send on it.
+#[cfg(test)]
+pub(crate) fn one_channel_world(period: CellPeriod, latency: Time, n_vcs: usize) -> World {
+    World {
+        fifos: vec![CellFifo::new(0)],
+        frames: Default::default(),
+        channels: vec![Channel {
+            name: "x".into(),
+            period,
+            latency,
+            route: identity_route(n_vcs, 0),
+            cells: 0,
+            capture: NO_CAPTURE,
+        }],
+        sched: Sched::new(1),
+        captures: Default::default(),
+        levels: Vec::new(),
+        shares: Vec::new(),
+    }
+}
+
 impl World {
     /// Put `cell` on channel `ch` in the slot starting at `slot`.
     #[inline(always)]

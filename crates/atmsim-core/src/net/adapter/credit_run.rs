@@ -110,29 +110,12 @@ mod tests {
     use super::super::{ControlledVc, TxFrame};
     use super::*;
     use crate::abr::CreditSender;
-    use crate::cell::{CellFifo, F_CREDIT};
-    use crate::net::{Channel, Sched};
+    use crate::cell::F_CREDIT;
     use crate::rng::Rng;
     use crate::time::{CellPeriod, SlotClock, NEVER};
 
     fn world() -> World {
-        let channels = vec![Channel {
-            name: "x".into(),
-            period: CellPeriod::from_bps(150_000_000),
-            latency: 7,
-            route: crate::net::identity_route(2, 0),
-            cells: 0,
-            capture: NO_CAPTURE,
-        }];
-        World {
-            fifos: vec![CellFifo::new(0)],
-            frames: Default::default(),
-            channels,
-            sched: Sched::new(1),
-            captures: Default::default(),
-            levels: Vec::new(),
-            shares: Vec::new(),
-        }
+        crate::net::one_channel_world(CellPeriod::from_bps(150_000_000), 7, 2)
     }
 
     /// An adapter on a 150 Mb/s link (phased) whose VC 1 is under FCVC with `buffer` cells of

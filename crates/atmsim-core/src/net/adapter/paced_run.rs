@@ -379,29 +379,11 @@ mod tests {
     use super::super::{ControlledVc, RateControl, Shaper, TxFrame};
     use super::*;
     use crate::abr::{AdaptiveShaper, Prca};
-    use crate::cell::CellFifo;
-    use crate::net::{Channel, Sched};
     use crate::rng::Rng;
     use crate::time::CellPeriod;
 
     fn world(period: CellPeriod, vcs: u16) -> World {
-        let channels = vec![Channel {
-            name: "x".into(),
-            period,
-            latency: 7,
-            route: crate::net::identity_route(usize::from(vcs), 0),
-            cells: 0,
-            capture: NO_CAPTURE,
-        }];
-        World {
-            fifos: vec![CellFifo::new(0)],
-            frames: Default::default(),
-            channels,
-            sched: Sched::new(1),
-            captures: Default::default(),
-            levels: Vec::new(),
-            shares: Vec::new(),
-        }
+        crate::net::one_channel_world(period, 7, usize::from(vcs))
     }
 
     /// An adapter on a 150 Mb/s link (slots of 2826666.67 ps, phased) with `vcs` VCs paced by
