@@ -15,12 +15,37 @@
 //! ([`Adapter::send_paced_rr`], the background hosts) each cell goes on the wire as `send` puts
 //! it.
 
-use super::Adapter;
+use super::{Adapter, ControlledVc, VcTagger};
 use crate::cell::{rm, Cell, VcId, F_BACKWARD, F_CONTROL, F_EOF, F_RM};
 use crate::net::{work_at, World, NO_CAPTURE};
-use crate::time::{SlotClock, Time, NEVER};
+use crate::time::{CellPeriod, SlotClock, Time, NEVER};
 
 impl Adapter {
+    /// `c`'s cell in `slot`, as [`Adapter::send`] makes it: the shaper told, then an RM cell
+    /// where the rate control asks for one (`true`), else the head frame's next cell.
+    #[inline(always)]
+    fn paced_cell(
+        c: &mut ControlledVc,
+        taggers: &mut [Option<VcTagger>],
+        slot: Time,
+        slot_ps: f64,
+        link: CellPeriod,
+    ) -> (Cell, bool) {
+        c.stats.cells += 1;
+        if let Some(s) = &mut c.shaper {
+            s.sent_after(slot, slot_ps);
+        }
+        if c.rm_due {
+            c.rm_due = false;
+            c.stats.rm_sent += 1;
+            (Cell { frame: rm::with_ccr(c.ccr(link)), vc: c.vc, flags: F_RM }, true)
+        } else {
+            let cell = Self::next_cell(&mut c.queue, taggers, slot);
+            c.after_data_cell(link);
+            (cell, false)
+        }
+    }
+
     /// Controlled VCs only (without credit: the plan's condition), nothing plain queued and no
     /// RM cell to return: what [`Adapter::send_paced`] (one VC) and [`Adapter::send_paced_rr`]
     /// can send.
@@ -69,20 +94,8 @@ impl Adapter {
         loop {
             let slot = clock.next();
             debug_assert!(slot < limit);
-            c.stats.cells += 1;
-            if let Some(s) = &mut c.shaper {
-                s.sent_after(slot, slot_ps);
-            }
-            let cell = if c.rm_due {
-                c.rm_due = false;
-                c.stats.rm_sent += 1;
-                rm_sent += 1;
-                Cell { frame: rm::with_ccr(c.ccr(link)), vc: c.vc, flags: F_RM }
-            } else {
-                let cell = Self::next_cell(&mut c.queue, &mut self.taggers, slot);
-                c.after_data_cell(link);
-                cell
-            };
+            let (cell, rm) = Self::paced_cell(c, &mut self.taggers, slot, slot_ps, link);
+            rm_sent += u64::from(rm);
             debug_assert_eq!(cell.flags & F_BACKWARD, 0);
             clock.advance();
             sent += 1;
@@ -180,20 +193,8 @@ impl Adapter {
             debug_assert!(i < n, "a VC is ready");
             rr = if i + 1 == n { 0 } else { i + 2 };
             let c = &mut self.controlled[i];
-            c.stats.cells += 1;
-            if let Some(s) = &mut c.shaper {
-                s.sent_after(slot, slot_ps);
-            }
-            let cell = if c.rm_due {
-                c.rm_due = false;
-                c.stats.rm_sent += 1;
-                Cell { frame: rm::with_ccr(c.ccr(link)), vc: c.vc, flags: F_RM }
-            } else {
-                let cell = Self::next_cell(&mut c.queue, &mut self.taggers, slot);
-                c.after_data_cell(link);
-                counts[i] += 1;
-                cell
-            };
+            let (cell, rm) = Self::paced_cell(c, &mut self.taggers, slot, slot_ps, link);
+            counts[i] += u32::from(!rm);
             let r = c.ready_at();
             ready[i] = r;
             changed |= 1 << i;
@@ -266,20 +267,10 @@ impl Adapter {
             };
             self.rr = if i + 1 == n { 0 } else { i + 2 };
             let c = &mut self.controlled[i];
-            c.stats.cells += 1;
-            if let Some(s) = &mut c.shaper {
-                s.sent_after(slot, slot_ps);
-            }
-            let cell = if c.rm_due {
-                c.rm_due = false;
-                c.stats.rm_sent += 1;
-                Cell { frame: rm::with_ccr(c.ccr(link)), vc: c.vc, flags: F_RM }
-            } else {
-                let cell = Self::next_cell(&mut c.queue, &mut self.taggers, slot);
-                c.after_data_cell(link);
+            let (cell, rm) = Self::paced_cell(c, &mut self.taggers, slot, slot_ps, link);
+            if !rm {
                 data(cell.vc, 1);
-                cell
-            };
+            }
             self.ready.set(i, c.ready_at());
             clock.advance();
             sent += 1;
