@@ -81,14 +81,13 @@ impl Port {
     #[inline(always)]
     fn depart_before(&mut self, t: Time, world: &mut World) -> u64 {
         let Queue::VirtualSpacing(vs) = &mut self.queue else {
-            unreachable!("the plan takes the spaced batch only with a Virtual Spacing queue");
+            return self.depart_before_any(t, world);
         };
         let mut n = 0;
         while self.queued > 0 && self.clock.next() < t {
             let slot = self.clock.next();
             let cell = vs.pop_backlogged();
-            // The occupancies, then the wire (`World::transmit` with the route copied into the
-            // label table, no capture here: the input is marked after the batch).
+            // `depart_spaced`, written out: the queue stays borrowed for the row.
             self.queued -= 1;
             self.stats.depart(slot);
             let v = &self.vcs[cell.vc as usize];
@@ -100,6 +99,35 @@ impl Port {
             n += 1;
         }
         n
+    }
+
+    /// `depart_before` under another queue (never chosen by the plan: kept for its type).
+    #[cold]
+    #[inline(never)]
+    fn depart_before_any(&mut self, t: Time, world: &mut World) -> u64 {
+        let mut n = 0;
+        while self.queued > 0 && self.clock.next() < t {
+            let slot = self.clock.next();
+            let cell = self.queue.pop(|_| true).expect("dequeue from an empty port");
+            self.depart_spaced(slot, cell, world);
+            n += 1;
+        }
+        n
+    }
+
+    /// `cell`, just popped, leaves in `slot`: the occupancies, and the wire (`World::transmit`
+    /// with the route copied into the label table, no capture here: the input is marked after
+    /// the batch, and `process_spaced` adds the channel's count and the cells out).
+    #[inline(always)]
+    fn depart_spaced(&mut self, slot: Time, cell: Cell, world: &mut World) {
+        self.queued -= 1;
+        self.stats.depart(slot);
+        let v = &self.vcs[cell.vc as usize];
+        if self.classes[v.class as usize].depart(slot) {
+            self.active -= 1;
+        }
+        world.deliver(v.hop, slot + self.latency, cell);
+        self.clock.advance();
     }
 
     /// An accepted cell joins its VC's queue.
