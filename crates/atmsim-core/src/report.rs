@@ -360,23 +360,22 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
     for &pc in &b.ports {
         let Component::Port(p) = &sim.comps[pc] else { unreachable!() };
         let s = &p.stats;
-        let drops =
-            DropReason::ALL.iter().map(|r| (r.name().to_string(), s.drops[*r as usize].into())).collect();
+        let drops = DropReason::ALL.iter().map(|r| (r.name().to_string(), s.drops(*r).into())).collect();
         dropped += s.cells_dropped();
         queued += p.queue_len() as u64;
-        offered += s.credit_cells_out;
-        delivered += s.credit_cells_in;
+        offered += s.credit_cells_out();
+        delivered += s.credit_cells_in();
         ports.push(PortReport {
             name: p.name.clone(),
             policy: p.policy.name(),
             buffer_cells: (p.capacity() != INFINITE).then_some(p.capacity()),
-            cells_in: s.cells_in,
-            cells_out: s.cells_out,
+            cells_in: s.cells_in(),
+            cells_out: s.cells_out(),
             cells_dropped: s.cells_dropped(),
-            frames_dropped: s.frames_dropped,
+            frames_dropped: s.frames_dropped(),
             drops,
-            max_queue_cells: s.max_queue,
-            mean_queue_cells: s.queue_area as f64 / b.model.duration as f64,
+            max_queue_cells: s.max_queue(),
+            mean_queue_cells: s.queue_area() as f64 / b.model.duration as f64,
             final_queue_cells: p.queue_len(),
             vc_mean_queue_cells: p
                 .classes
@@ -388,12 +387,12 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
                     (b.model.vc_name(i).to_string(), (area as f64 / b.model.duration as f64).into())
                 })
                 .collect(),
-            rm_cells: s.rm_cells,
-            rm_feedback_raised: s.rm_feedback_raised,
-            rm_fair_share_decreases: s.rm_fair_share_decreases,
-            efci_marked: s.efci_marked,
-            credit_cells_in: s.credit_cells_in,
-            credit_cells_out: s.credit_cells_out,
+            rm_cells: s.rm_cells(),
+            rm_feedback_raised: s.rm_feedback_raised(),
+            rm_fair_share_decreases: s.rm_fair_share_decreases(),
+            efci_marked: s.efci_marked(),
+            credit_cells_in: s.credit_cells_in(),
+            credit_cells_out: s.credit_cells_out(),
             fcvc_vc_max_queue_cells: (0..p.labels.len())
                 .filter_map(|l| {
                     let vc = p.labels.global(l as VcId) as usize;
@@ -440,7 +439,7 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
     // The bottleneck: the named port, else the switch port that sent the most cells.
     let bottleneck = b.bottleneck.or_else(|| {
         b.ports.iter().copied().max_by_key(|&pc| match &sim.comps[pc] {
-            Component::Port(p) => (p.stats.cells_out, std::cmp::Reverse(pc)),
+            Component::Port(p) => (p.stats.cells_out(), std::cmp::Reverse(pc)),
             _ => (0, std::cmp::Reverse(pc)),
         })
     });
@@ -459,7 +458,7 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
         // Without TCP (background only) there is no TCP bound.
         max_goodput = (!b.model.conns.is_empty()).then(|| per_conn / b.model.conns.len() as f64);
         bname = Some(p.name.clone());
-        bq = Some(p.stats.max_queue);
+        bq = Some(p.stats.max_queue());
     }
     let goodputs: Vec<f64> = flows.iter().map(|f| f.goodput_bps).collect();
     let summary = Summary {

@@ -294,7 +294,7 @@ impl Port {
             next,
             first,
             x,
-            max_queue: self.stats.max_queue,
+            max_queue: self.stats.max_queue(),
             stay: 0,
             capacity: self.capacity,
             admits_below: facts.unasked_below(),
@@ -325,9 +325,7 @@ impl Port {
         if woken {
             world.sched.wake(out.owner, crate::net::first_work(out, out.len() as u32 - n));
         }
-        self.stats.max_queue = self.stats.max_queue.max(max_queue);
-        self.stats.cells_in += u64::from(n);
-        self.stats.cells_out += u64::from(n);
+        self.stats.passed(u64::from(n), u64::from(n), max_queue);
         u64::from(n)
     }
 
@@ -428,10 +426,10 @@ mod tests {
         let areas = p.classes.iter().map(|c| c.area(end)).collect();
         (
             wire,
-            [s.cells_in, s.cells_out],
-            s.drops.to_vec(),
-            s.max_queue,
-            s.queue_area,
+            [s.cells_in(), s.cells_out()],
+            s.drops_by_reason().to_vec(),
+            s.max_queue(),
+            s.queue_area(),
             areas,
             w.channels[0].cells,
             events,
@@ -450,7 +448,7 @@ mod tests {
         p.arrive_plain_as::<false, true>(ta, cell, &mut w);
         assert_eq!(p.busy_pass(1, stop, &mut w), taken, "{policy:?}");
         assert_eq!(w.sched.key(1), w.fifos[0].front().unwrap().0, "the receiver is woken");
-        assert!(p.stats.max_queue > 2, "the port is busy");
+        assert!(p.stats.max_queue() > 2, "the port is busy");
         let (mut q, mut v) = port(policy, other);
         q.commit_until(end, &v);
         for _ in 0..=taken {
@@ -484,7 +482,7 @@ mod tests {
         assert_eq!(p.busy_pass(1, 50 * PS_PER_US, &mut w), 7);
         let (ta, cell) = w.fifos[1].pop().unwrap();
         p.arrive_plain_as::<false, true>(ta, cell, &mut w);
-        assert_eq!(p.stats.drops[DropReason::EarlyPacket as usize], 1);
+        assert_eq!(p.stats.drops(DropReason::EarlyPacket), 1);
         assert_eq!(p.busy_pass(1, 50 * PS_PER_US, &mut w), 0, "no pass through a refused frame");
     }
 

@@ -183,10 +183,7 @@ impl Taker<'_> {
         let (Some(reason), Some((_, cell))) = (verdict, world.fifos[f].pop()) else {
             unreachable!("a verdict on the head cell")
         };
-        self.stats.drops[reason as usize] += 1;
-        if self.vcs[cell.vc as usize].frame.damage() {
-            self.stats.frames_dropped += 1;
-        }
+        self.stats.dropped(reason, self.vcs[cell.vc as usize].frame.damage());
         world.frames.release_cell(cell.frame);
         self.dropped += 1;
         true
@@ -288,7 +285,7 @@ impl Port {
             next,
             first,
             x,
-            max_queue: self.stats.max_queue,
+            max_queue: self.stats.max_queue(),
             dropped: 0,
             policy: &self.policy,
             vcs: &mut self.vcs,
@@ -312,9 +309,7 @@ impl Port {
         self.clock.set_next(next);
         self.run = CommittedRun::from_parts(first, x, next, &self.clock);
         self.queued = x;
-        self.stats.max_queue = max_queue;
-        self.stats.cells_in += n;
-        self.stats.cells_out += n - dropped;
+        self.stats.passed(n, n - dropped, max_queue);
         n
     }
 
@@ -488,10 +483,10 @@ mod tests {
         let areas = p.classes.iter().map(|c| c.area(end)).collect();
         (
             wire,
-            [s.cells_in, s.cells_out],
-            s.drops.to_vec(),
-            s.max_queue,
-            s.queue_area,
+            [s.cells_in(), s.cells_out()],
+            s.drops_by_reason().to_vec(),
+            s.max_queue(),
+            s.queue_area(),
             areas,
             w.channels[0].cells,
             events,
@@ -520,8 +515,8 @@ mod tests {
         reference: &Outcome,
         what: &str,
     ) -> Outcome {
-        let events = taken + p.stats.cells_out;
-        w.channels[0].cells += p.stats.cells_out;
+        let events = taken + p.stats.cells_out();
+        w.channels[0].cells += p.stats.cells_out();
         let outcome = finish(p, w, 0, END, PS_PER_US, events);
         assert_eq!(outcome.0, reference.0, "{what}");
         assert_eq!(
@@ -633,11 +628,10 @@ mod tests {
         let reference = run(case, false, false, PS_PER_US);
         let (mut p, mut w) = committed(case);
         let taken = p.interleaved_pass(8 * PS_PER_US, &mut w);
-        let refused = p.stats.drops[DropReason::EarlyPacket as usize]
-            + p.stats.drops[DropReason::PartialPacket as usize];
+        let refused = p.stats.drops(DropReason::EarlyPacket) + p.stats.drops(DropReason::PartialPacket);
         assert!(refused >= 6, "{refused} cells of refused frames dropped in the pass");
-        assert_eq!(taken, p.stats.cells_out + refused);
-        assert_eq!(p.stats.frames_dropped, p.stats.drops[DropReason::EarlyPacket as usize]);
+        assert_eq!(taken, p.stats.cells_out() + refused);
+        assert_eq!(p.stats.frames_dropped(), p.stats.drops(DropReason::EarlyPacket));
         finish_after_pass(&mut p, &mut w, taken, &reference, "");
     }
 
@@ -658,7 +652,7 @@ mod tests {
             let (mut p, mut w) = committed(case);
             let taken = p.interleaved_pass(8 * PS_PER_US, &mut w);
             assert!(taken >= 9, "{arbitration:?}: {taken} cells taken");
-            assert_eq!(p.stats.cells_in, taken);
+            assert_eq!(p.stats.cells_in(), taken);
             let outcome = finish_after_pass(&mut p, &mut w, taken, &reference, &format!("{arbitration:?}"));
             assert_eq!(outcome.0.len(), 21);
         }

@@ -110,7 +110,7 @@ impl Port {
             }
             self.queued += n as u32;
             ch.cells += n as u64;
-            self.stats.cells_out += n as u64;
+            self.stats.sent(n as u64);
             if was_empty {
                 world.sched.marks.mark(fifo.mark);
             }

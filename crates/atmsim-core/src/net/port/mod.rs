@@ -404,7 +404,7 @@ impl Port {
             self.classes[c as usize].leave_at(slot);
         }
         self.stats.depart(slot);
-        self.stats.cells_out += 1;
+        self.stats.sent(1);
         world.transmit(self.channel, slot, cell);
         self.clock.advance();
     }
@@ -540,10 +540,7 @@ impl Port {
     }
 
     fn drop_cell(&mut self, vc: usize, reason: DropReason, world: &mut World, cell: Cell) {
-        self.stats.drops[reason as usize] += 1;
-        if self.vcs[vc].frame.damage() {
-            self.stats.frames_dropped += 1;
-        }
+        self.stats.dropped(reason, self.vcs[vc].frame.damage());
         world.frames.release_cell(cell.frame);
     }
 
@@ -567,7 +564,7 @@ impl Port {
         if cell.is_control() {
             return self.enqueue_control(now, cell, world);
         }
-        self.stats.cells_in += 1;
+        self.stats.taken(1);
         let vc = cell.vc as usize;
         if !lean(KIND) {
             if let Some(n) = self.vc_arrivals.get_mut(vc) {
@@ -618,7 +615,7 @@ impl Port {
             // Not committing: the cell queues (`spaced.rs`).
             self.queued += 1;
             self.queue_spaced(cell);
-            self.stats.max_queue = self.stats.max_queue.max(self.queued);
+            self.stats.reached(self.queued);
             return;
         }
         if KIND != MERGING_PORT && !self.staging.on() {
@@ -626,7 +623,7 @@ impl Port {
         } else if let Some(frame) = self.staging.stage(vc, cell) {
             self.queue_frame(vc, frame, guaranteed, world);
         }
-        self.stats.max_queue = self.stats.max_queue.max(self.queue_len());
+        self.stats.reached(self.queue_len());
     }
 
     /// The frame state machine's verdict on a data cell that `enqueue_as` cannot admit at
@@ -675,7 +672,7 @@ impl Port {
         if cell.is_control() {
             return self.enqueue_control(now, cell, world);
         }
-        self.stats.cells_in += 1;
+        self.stats.taken(1);
         let vc = cell.vc as usize;
         let v = &mut self.vcs[vc];
         let eof = cell.is_eof();
@@ -706,11 +703,11 @@ impl Port {
         // is compiled without them.
         if HOOKED && self.congestion.data_arrival(now, vc, x, &mut world.levels, &mut world.shares) {
             cell.flags |= F_EFCI;
-            self.stats.efci_marked += 1;
+            self.stats.efci_set();
         }
         let hop = v.hop;
         self.queued += 1;
-        self.stats.max_queue = self.stats.max_queue.max(self.queued);
+        self.stats.reached(self.queued);
         let slot = self.clock.next();
         let pending = if COUNT { self.run.len() } else { self.committed.len() };
         // Nothing held back and the slot is in this run: the cell leaves in it, sent now.
@@ -726,7 +723,7 @@ impl Port {
                 self.committed.push(slot, c as u16);
                 self.stats.stay(now, slot);
             }
-            self.stats.cells_out += 1;
+            self.stats.sent(1);
             self.clock.advance();
             world.deliver(hop, slot + self.latency, cell);
             return;
@@ -749,7 +746,7 @@ impl Port {
         }
         if self.congestion.data_arrival(now, cell.vc as usize, x, &mut world.levels, &mut world.shares) {
             cell.flags |= F_EFCI;
-            self.stats.efci_marked += 1;
+            self.stats.efci_set();
         }
     }
 
@@ -760,26 +757,22 @@ impl Port {
     fn enqueue_control(&mut self, now: Time, mut cell: Cell, world: &mut World) {
         let vc = cell.vc as usize;
         if cell.flags & F_CREDIT != 0 {
-            self.stats.credit_cells_in += 1;
+            self.stats.credit_taken();
             self.fcvc.credit_cell(cell);
             return;
         }
-        self.stats.cells_in += 1;
-        self.stats.rm_cells += 1;
+        self.stats.rm_taken();
         if cell.flags & F_BACKWARD != 0 {
             match self.congestion.backward_rm(now, &mut cell, &world.levels, &world.shares) {
                 Raised::No => {}
-                Raised::Band => self.stats.rm_feedback_raised += 1,
-                Raised::FairShare => {
-                    self.stats.rm_feedback_raised += 1;
-                    self.stats.rm_fair_share_decreases += 1;
-                }
+                Raised::Band => self.stats.rm_raised(false),
+                Raised::FairShare => self.stats.rm_raised(true),
             }
         }
         let own = self.has_own && self.own[vc];
         let x = self.shared_level();
         if !own && x >= self.capacity {
-            self.stats.drops[DropReason::Overflow as usize] += 1;
+            self.stats.dropped(DropReason::Overflow, false);
             return;
         }
         self.stats.arrive(now);
@@ -794,7 +787,7 @@ impl Port {
         } else {
             self.congestion.level_moved(now, x + 1, &mut world.levels);
         }
-        self.stats.max_queue = self.stats.max_queue.max(self.queue_len());
+        self.stats.reached(self.queue_len());
     }
 
     /// Send the next cell in the slot starting now.
@@ -819,7 +812,7 @@ impl Port {
         if self.classes[self.vcs[vc].class as usize].depart(slot) {
             self.active -= 1;
         }
-        self.stats.cells_out += 1;
+        self.stats.sent(1);
         world.transmit(self.channel, slot, cell);
         self.clock.advance();
         own
@@ -838,7 +831,7 @@ impl Port {
         let slot = self.clock.next();
         if self.sent(slot, cell, world) {
             if self.fcvc.departed(cell.vc as usize, slot, world) {
-                self.stats.credit_cells_out += 1;
+                self.stats.credit_sent();
             }
         } else {
             let x = self.shared_level();
@@ -954,13 +947,13 @@ impl Port {
                 // A no-op unless the port is idle at `ta` (as in `process`): the first free
                 // slot of a busy port is after a departure not yet retired, so after `ta`.
                 self.clock.align(ta);
-                let sent = self.stats.cells_out;
+                let sent = self.stats.cells_out();
                 if KIND == MERGING_PORT {
                     self.enqueue_as::<MERGING_PORT>(ta, cell, world);
                 } else {
                     self.enqueue(ta, cell, world);
                 }
-                events += 1 + (self.stats.cells_out - sent);
+                events += 1 + (self.stats.cells_out() - sent);
                 ta = self.merge.lone_key(&world.fifos[f]);
                 if ta >= until {
                     break;
@@ -976,7 +969,7 @@ impl Port {
         let mut events = if self.queued > self.pending() { self.release_held(world) } else { 0 };
         // Events: each arrival, and each departure committed (counted once, at the end).
         let ch = self.channel as usize;
-        let (out, on_wire) = (self.stats.cells_out, world.channels[ch].cells);
+        let (out, on_wire) = (self.stats.cells_out(), world.channels[ch].cells);
         if let Some(f) = InputMerge::lone(&self.inputs) {
             // One input (most ports): its FIFO is the merge, read without the heap.
             if COUNT && self.plan.train && Port::holds_train(&world.fifos[f], stop) {
@@ -1069,7 +1062,7 @@ impl Port {
         }
         // Each departure of the batch is a cell on the channel: those of control cells were
         // counted there by `World::transmit`, the fast path's were not.
-        let sent = self.stats.cells_out - out;
+        let sent = self.stats.cells_out() - out;
         world.channels[ch].cells = on_wire + sent;
         events + sent
     }
@@ -1215,9 +1208,9 @@ mod tests {
         assert_eq!(offer(&mut p, &mut w, 0, 0, 8), 8);
         // Two cells fit, the next three are lost, tail drop keeps nothing else in mind.
         assert_eq!(offer(&mut p, &mut w, 1, 1, 5), 2);
-        assert_eq!(p.stats.drops[DropReason::Overflow as usize], 3);
-        assert_eq!(p.stats.frames_dropped, 1);
-        assert_eq!(p.stats.cells_in, 13);
+        assert_eq!(p.stats.drops(DropReason::Overflow), 3);
+        assert_eq!(p.stats.frames_dropped(), 1);
+        assert_eq!(p.stats.cells_in(), 13);
     }
 
     #[test]
@@ -1227,19 +1220,19 @@ mod tests {
         // One cell fits; the second overflows; the rest go to PPD.
         p.enqueue(0, Cell { frame: 1, vc: 1, flags: 0 }, &mut w);
         p.enqueue(0, Cell { frame: 1, vc: 1, flags: 0 }, &mut w);
-        assert_eq!(p.stats.drops[DropReason::Overflow as usize], 1);
+        assert_eq!(p.stats.drops(DropReason::Overflow), 1);
         // Room again: PPD still refuses the middle of the damaged frame...
         p.dequeue(&mut w);
         p.dequeue(&mut w);
         p.enqueue(0, Cell { frame: 1, vc: 1, flags: 0 }, &mut w);
-        assert_eq!(p.stats.drops[DropReason::PartialPacket as usize], 1);
+        assert_eq!(p.stats.drops(DropReason::PartialPacket), 1);
         // ...but lets its EOF cell through to delimit the frame.
         let q = p.queue_len();
         p.enqueue(0, Cell { frame: 1, vc: 1, flags: F_EOF }, &mut w);
         assert_eq!(p.queue_len(), q + 1);
         // The next frame on the VC starts clean.
         assert_eq!(offer(&mut p, &mut w, 1, 2, 1), 1);
-        assert_eq!(p.stats.frames_dropped, 1);
+        assert_eq!(p.stats.frames_dropped(), 1);
     }
 
     #[test]
@@ -1247,9 +1240,9 @@ mod tests {
         let (mut p, mut w) = fixture(20, Policy::Epd { threshold: 5 });
         assert_eq!(offer(&mut p, &mut w, 0, 0, 6), 6); // started below the threshold: all in
         assert_eq!(offer(&mut p, &mut w, 1, 1, 4), 0); // X = 6 > 5: whole frame, EOF included
-        assert_eq!(p.stats.drops[DropReason::EarlyPacket as usize], 1);
-        assert_eq!(p.stats.drops[DropReason::PartialPacket as usize], 3);
-        assert_eq!(p.stats.frames_dropped, 1);
+        assert_eq!(p.stats.drops(DropReason::EarlyPacket), 1);
+        assert_eq!(p.stats.drops(DropReason::PartialPacket), 3);
+        assert_eq!(p.stats.frames_dropped(), 1);
         // A frame already under way when the threshold is crossed is still accepted.
         let (mut p, mut w) = fixture(20, Policy::Epd { threshold: 5 });
         p.enqueue(0, Cell { frame: 0, vc: 0, flags: 0 }, &mut w);
@@ -1277,7 +1270,7 @@ mod tests {
         offer(&mut p, &mut w, 0, 0, 60);
         assert_eq!(offer(&mut p, &mut w, 0, 1, 35), 35);
         assert_eq!(offer(&mut p, &mut w, 0, 1, 2), 0);
-        assert_eq!(p.stats.drops[DropReason::Fba as usize], 1);
+        assert_eq!(p.stats.drops(DropReason::Fba), 1);
         assert_eq!(offer(&mut p, &mut w, 1, 2, 2), 2, "an idle VC is below any share");
     }
 
@@ -1360,7 +1353,7 @@ mod tests {
         let u = p.upc[0].as_ref().unwrap();
         assert_eq!((u.frames, u.non_eligible), (2, 1));
         assert_eq!(p.queue_len(), 4, "the eligible frame queued, the tagged one refused at LBO");
-        assert_eq!(p.stats.drops[DropReason::Lbo as usize], 1);
+        assert_eq!(p.stats.drops(DropReason::Lbo), 1);
     }
 
     #[test]
@@ -1404,7 +1397,7 @@ mod tests {
         let marked: Vec<bool> =
             std::iter::from_fn(|| p.queue.pop(|_| true)).map(|c| c.flags & F_EFCI != 0).collect();
         assert_eq!(marked, [false, false, false, false, false, false, true, true, true, true]);
-        assert_eq!(p.stats.efci_marked, 4);
+        assert_eq!(p.stats.efci_marked(), 4);
     }
 
     #[test]
@@ -1417,12 +1410,12 @@ mod tests {
         p.enqueue(0, Cell { frame: 0, vc: 0, flags: F_RM }, &mut w);
         assert_eq!(p.queue_len(), 2);
         p.enqueue(0, Cell { frame: 0, vc: 0, flags: F_RM | F_BACKWARD }, &mut w);
-        assert_eq!(p.stats.drops[DropReason::Overflow as usize], 1, "full: dropped as overflow");
-        assert_eq!((p.stats.frames_dropped, w.frames.live()), (0, live), "no frame touched");
-        assert_eq!((p.stats.cells_in, p.stats.rm_cells), (3, 3));
+        assert_eq!(p.stats.drops(DropReason::Overflow), 1, "full: dropped as overflow");
+        assert_eq!((p.stats.frames_dropped(), w.frames.live()), (0, live), "no frame touched");
+        assert_eq!((p.stats.cells_in(), p.stats.rm_cells()), (3, 3));
         // A credit cell is consumed, never queued, and counted apart.
         p.enqueue(0, Cell { frame: 10, vc: 1, flags: F_CREDIT }, &mut w);
-        assert_eq!((p.queue_len(), p.stats.cells_in, p.stats.credit_cells_in), (2, 3, 1));
+        assert_eq!((p.queue_len(), p.stats.cells_in(), p.stats.credit_cells_in()), (2, 3, 1));
         // The VC's next data frame starts clean.
         p.dequeue(&mut w);
         p.dequeue(&mut w);
@@ -1450,7 +1443,7 @@ mod tests {
         assert_eq!(backward_rm(50, &mut p, &mut w, Keep), Keep, "never more optimistic");
         assert_eq!(backward_rm(150, &mut p, &mut w, Increase), Keep);
         assert_eq!(backward_rm(250, &mut p, &mut w, Keep), Decrease);
-        assert_eq!(p.stats.rm_feedback_raised, 2);
+        assert_eq!(p.stats.rm_feedback_raised(), 2);
         // Forward RM cells are left alone.
         p.enqueue(250, Cell { frame: 0, vc: 0, flags: F_RM }, &mut w);
         assert_eq!(feedback_of(p.queue.pop(|_| true).unwrap().frame), Increase);
@@ -1525,16 +1518,25 @@ mod tests {
         let end = 400 * PS_PER_US;
         let (mut reference, mut rw) = busy_port(end + 50 * PS_PER_US);
         run_port(&mut reference, &mut rw, false, 0, end, PS_PER_US);
-        assert!(reference.stats.cells_dropped() > 0 && reference.stats.cells_out > 200, "a busy port");
+        assert!(reference.stats.cells_dropped() > 0 && reference.stats.cells_out() > 200, "a busy port");
         for step in [PS_PER_US, 7 * PS_PER_US + 3, end] {
             let (mut p, mut w) = busy_port(end + 50 * PS_PER_US);
             run_port(&mut p, &mut w, true, 0, end, step);
             let (a, b): (Vec<_>, Vec<_>) = (w.fifos[0].iter().collect(), rw.fifos[0].iter().collect());
             assert_eq!(a, b, "step {step}: cells and times on the wire");
-            let s =
-                (&p.stats.drops, p.stats.cells_in, p.stats.cells_out, p.stats.max_queue, p.stats.queue_area);
+            let s = (
+                p.stats.drops_by_reason(),
+                p.stats.cells_in(),
+                p.stats.cells_out(),
+                p.stats.max_queue(),
+                p.stats.queue_area(),
+            );
             let r = &reference.stats;
-            assert_eq!(s, (&r.drops, r.cells_in, r.cells_out, r.max_queue, r.queue_area), "step {step}");
+            assert_eq!(
+                s,
+                (r.drops_by_reason(), r.cells_in(), r.cells_out(), r.max_queue(), r.queue_area()),
+                "step {step}"
+            );
             assert_eq!((p.queue_len(), p.active), (reference.queue_len(), reference.active));
             let areas = |p: &Port| p.classes.iter().map(|c| (c.y, c.area(end))).collect::<Vec<_>>();
             assert_eq!(areas(&p), areas(&reference));
@@ -1595,7 +1597,15 @@ mod tests {
             assert_eq!(w.channels[0].cells, rw.channels[0].cells, "{name}");
             let s = |p: &Port| {
                 let c = &p.stats;
-                (c.drops, c.frames_dropped, c.cells_in, c.cells_out, c.max_queue, c.queue_area, p.active)
+                (
+                    c.drops_by_reason(),
+                    c.frames_dropped(),
+                    c.cells_in(),
+                    c.cells_out(),
+                    c.max_queue(),
+                    c.queue_area(),
+                    p.active,
+                )
             };
             assert_eq!(s(&p), s(&reference), "{name}");
             let areas = |p: &Port| p.classes.iter().map(|c| (c.y, c.area(end))).collect::<Vec<_>>();
@@ -1633,7 +1643,14 @@ mod tests {
             }
             p.finish(end);
             let wire: Vec<(Time, Cell)> = w.fifos[0].iter().map(|&(t, c)| (t, c)).collect();
-            (wire, w.levels[0].changes(), keys, p.stats.efci_marked, p.stats.queue_area, p.stats.drops)
+            (
+                wire,
+                w.levels[0].changes(),
+                keys,
+                p.stats.efci_marked(),
+                p.stats.queue_area(),
+                p.stats.drops_by_reason(),
+            )
         };
         for (step, plain) in
             [PS_PER_US, 7 * PS_PER_US + 3, 40 * PS_PER_US].into_iter().zip([true, false, true])
@@ -1669,7 +1686,10 @@ mod tests {
         assert!(w.fifos[0].len() > sent_half);
         let (a, b): (Vec<_>, Vec<_>) = (w.fifos[0].iter().collect(), ww.fifos[0].iter().collect());
         assert_eq!(a, b);
-        assert_eq!((p.stats.cells_out, p.stats.queue_area), (whole.stats.cells_out, whole.stats.queue_area));
+        assert_eq!(
+            (p.stats.cells_out(), p.stats.queue_area()),
+            (whole.stats.cells_out(), whole.stats.queue_area())
+        );
     }
 
     /// A round-robin port whose VC 0 is credit-gated with `buffer` cells of credit, its output in
@@ -1714,7 +1734,7 @@ mod tests {
         let mut clock = SlotClock::new(slot);
         clock.align(t_credit);
         assert_eq!(out[4], (clock.next() + 1, 0), "sent in the first slot from the credit");
-        assert_eq!((p.stats.credit_cells_in, p.credit_balance(0)), (1, Some(0)));
+        assert_eq!((p.stats.credit_cells_in(), p.credit_balance(0)), (1, Some(0)));
     }
 
     #[test]
@@ -1732,7 +1752,7 @@ mod tests {
         // Departures of VC 0's 3rd and 6th cells (the FIFO sends VC 0's seven first), + latency.
         assert_eq!(credits, [(out[2].0, 3), (out[5].0, 6)]);
         assert!(w.fifos[1].iter().all(|&(_, c)| c.flags == F_CREDIT && c.vc == 0));
-        assert_eq!(p.stats.credit_cells_out, 2);
+        assert_eq!(p.stats.credit_cells_out(), 2);
         let h = p.fcvc_hop(0).unwrap();
         assert_eq!((h.y, h.max_y), (0, 7));
     }

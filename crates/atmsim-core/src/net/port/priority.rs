@@ -91,7 +91,7 @@ impl Port {
             return self.enqueue(now, cell, world);
         }
         // A data cell into a buffer of its own: no policy, no limit, no discard.
-        self.stats.cells_in += 1;
+        self.stats.taken(1);
         let v = &mut self.vcs[vc];
         v.frame.begin(cell.is_eof());
         debug_assert!(v.frame.passing(), "an own buffer discards nothing");
@@ -119,7 +119,7 @@ impl Port {
                 BestEffort::RoundRobin(r) => r.push(cell),
             }
         }
-        self.stats.max_queue = self.stats.max_queue.max(self.queued);
+        self.stats.reached(self.queued);
     }
 
     /// `Port::dequeue` at a priority port: the next cell in the slot starting now.
@@ -149,7 +149,7 @@ impl Port {
         let slot = self.clock.next();
         if self.sent(slot, cell, world) {
             if self.fcvc.forwards(cell.vc as usize) && self.fcvc.departed(cell.vc as usize, slot, world) {
-                self.stats.credit_cells_out += 1;
+                self.stats.credit_sent();
             }
         } else {
             let x = self.shared_level();

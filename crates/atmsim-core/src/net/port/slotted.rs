@@ -173,10 +173,10 @@ mod tests {
         let areas = p.classes.iter().map(|c| c.area(END)).collect();
         (
             wire,
-            [s.cells_in, s.cells_out],
-            s.drops.to_vec(),
-            s.max_queue,
-            s.queue_area,
+            [s.cells_in(), s.cells_out()],
+            s.drops_by_reason().to_vec(),
+            s.max_queue(),
+            s.queue_area(),
             areas,
             w.channels[0].cells,
             events,

@@ -32,7 +32,7 @@ impl Port {
         let (arrivals, departures) = self.spaced_batch(stop, world);
         // Each departure is a cell out and on the wire: counted once per batch (as
         // `Port::process_plain` counts its channel's), not per row.
-        self.stats.cells_out += departures;
+        self.stats.sent(departures);
         world.channels[self.channel as usize].cells += departures;
         arrivals + departures
     }
@@ -159,7 +159,7 @@ impl Port {
         if !lean || cell.is_control() || self.queued >= self.capacity || !self.cell_upc.is_empty() {
             return self.enqueue_as::<SPACED_PORT>(ta, cell, world);
         }
-        self.stats.cells_in += 1;
+        self.stats.taken(1);
         let v = &mut self.vcs[vc];
         let first = v.frame.begin(cell.is_eof());
         debug_assert!(!first);
@@ -173,6 +173,6 @@ impl Port {
         }
         self.queued += 1;
         self.queue_spaced(cell);
-        self.stats.max_queue = self.stats.max_queue.max(self.queued);
+        self.stats.reached(self.queued);
     }
 }

@@ -31,7 +31,7 @@ impl Port {
                 self.next_sample,
                 queue,
                 |label| classes[vcs[label as usize].class as usize].y,
-                self.stats.cells_out,
+                self.stats.cells_out(),
                 |label| arrived.get(label as usize).copied().unwrap_or(0),
             );
         }

@@ -427,9 +427,7 @@ impl Port {
             CommittedRun::one(last)
         };
         self.queued = self.run.len();
-        self.stats.max_queue = self.stats.max_queue.max(1 + u32::from(busy));
-        self.stats.cells_in += u64::from(n);
-        self.stats.cells_out += u64::from(n);
+        self.stats.passed(u64::from(n), u64::from(n), 1 + u32::from(busy));
         u64::from(n)
     }
 
@@ -607,22 +605,22 @@ mod tests {
         }
         assert!(w.fifos[0].back().unwrap().1.is_eof());
         assert!(!p.vcs[0].frame.within(), "the last frame taken ended at its EOF");
-        assert_eq!((p.stats.cells_in, p.stats.cells_out, p.stats.max_queue), (8, 8, 1));
+        assert_eq!((p.stats.cells_in(), p.stats.cells_out(), p.stats.max_queue()), (8, 8, 1));
         // The refused frame goes cell by cell: its first cell refused, the rest discarded.
         let (ta, cell) = w.fifos[1].pop().unwrap();
         p.arrive_plain(ta, cell, &mut w);
-        assert_eq!(p.stats.drops[DropReason::Lbo as usize], 1);
+        assert_eq!(p.stats.drops(DropReason::Lbo), 1);
         assert_eq!(p.train(1, stop, &mut w), 0, "no train through a refused frame");
         for _ in 0..2 {
             let (ta, cell) = w.fifos[1].pop().unwrap();
             p.arrive_plain(ta, cell, &mut w);
         }
-        assert_eq!(p.stats.drops[DropReason::PartialPacket as usize], 2);
+        assert_eq!(p.stats.drops(DropReason::PartialPacket), 2);
         // The next frame starts clean, taken by a pass; it stops at the other VC.
         assert_eq!(p.train(1, stop, &mut w), 2);
         assert!(!p.vcs[0].frame.within() && p.vcs[0].frame.passing());
         assert_eq!(w.fifos[1].front().unwrap().1.vc, 1);
-        assert_eq!(p.stats.cells_out, 10);
+        assert_eq!(p.stats.cells_out(), 10);
     }
 
     #[test]
@@ -660,7 +658,7 @@ mod tests {
                 p.arrive_plain(ta, cell, &mut w);
                 assert_eq!(p.train(1, stop, &mut w), 2, "{policy:?}: within the last frame");
             }
-            assert_eq!((p.stats.cells_out, p.stats.cells_dropped()), (8, 0), "{policy:?}");
+            assert_eq!((p.stats.cells_out(), p.stats.cells_dropped()), (8, 0), "{policy:?}");
         }
     }
 
@@ -761,7 +759,7 @@ mod tests {
             }
             let wire: Vec<_> = w.fifos[0].iter().copied().collect();
             let run = (p.run.len(), p.run.first_slot(), p.run.last_slot(), p.clock.mark());
-            (taken, (wire, p.stats.max_queue, p.queued, run, p.vcs[0].sojourn, p.vcs[0].frame.within()))
+            (taken, (wire, p.stats.max_queue(), p.queued, run, p.vcs[0].sojourn, p.vcs[0].frame.within()))
         };
         let (with, without) = (outcome(true, 1000 * PS_PER_US), outcome(false, 1000 * PS_PER_US));
         assert_eq!(
@@ -800,11 +798,11 @@ mod tests {
                     wire,
                     w.channels[0].cells,
                     events,
-                    s.drops,
-                    s.cells_in,
-                    s.cells_out,
-                    s.max_queue,
-                    s.queue_area,
+                    s.drops_by_reason(),
+                    s.cells_in(),
+                    s.cells_out(),
+                    s.max_queue(),
+                    s.queue_area(),
                     areas,
                 )
             };
@@ -845,7 +843,15 @@ mod tests {
                     assert_eq!(p.vcs.len(), 1);
                     let (events, wire) = run(&mut p, &mut w, commit, trains, end, step);
                     let s = &p.stats;
-                    (wire, events, s.drops, s.cells_in, s.cells_out, s.max_queue, s.queue_area)
+                    (
+                        wire,
+                        events,
+                        s.drops_by_reason(),
+                        s.cells_in(),
+                        s.cells_out(),
+                        s.max_queue(),
+                        s.queue_area(),
+                    )
                 };
                 let reference = outcome(false, false, PS_PER_US);
                 assert!(reference.3 > 150, "{gap}: cells arrive");
