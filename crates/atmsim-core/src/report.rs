@@ -421,16 +421,16 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
     }
     for comp in &sim.comps {
         if let Component::Host(h) = comp {
-            offered += h.stats.cells_out;
-            delivered += h.stats.cells_in;
+            offered += h.stats.cells_out();
+            delivered += h.stats.cells_in();
             hosts.push(HostReport {
                 name: h.name.clone(),
-                cells_out: h.stats.cells_out,
-                cells_in: h.stats.cells_in,
-                frames_in: h.stats.frames_in,
-                frames_corrupted: h.stats.frames_corrupted,
+                cells_out: h.stats.cells_out(),
+                cells_in: h.stats.cells_in(),
+                frames_in: h.stats.frames_in(),
+                frames_corrupted: h.stats.frames_corrupted(),
                 backlog_cells: h.backlog_cells(),
-                control_cells_in: h.stats.control_in,
+                control_cells_in: h.stats.control_in(),
             });
         }
     }

@@ -28,8 +28,10 @@ use crate::time::{SlotClock, Time, NEVER};
 use crate::traffic::Generator;
 
 mod plan;
+mod tally;
 mod timers;
 use plan::{HostParts, HostPlan, NO_RUNS};
+pub use tally::HostStats;
 use timers::EndpointTimers;
 
 #[derive(Debug, Clone)]
@@ -88,18 +90,6 @@ impl Endpoint {
             Endpoint::Sink { .. } => NEVER,
         }
     }
-}
-
-#[derive(Debug, Clone, Default)]
-pub struct HostStats {
-    pub cells_in: u64,
-    pub cells_out: u64,
-    pub frames_in: u64,
-    /// Frames that arrived with cells missing (or merged with the next frame after a lost EOF):
-    /// discarded by AAL5 reassembly.
-    pub frames_corrupted: u64,
-    /// RM and credit cells received (included in `cells_in`).
-    pub control_in: u64,
 }
 
 /// Per-VC reassembly: the cells since the last EOF, as the frame the first of them belonged to
@@ -398,7 +388,7 @@ impl Host {
     /// [`Host::receive_last`].
     #[inline(always)]
     fn receive(&mut self, now: Time, cell: Cell, world: &mut World) {
-        self.stats.cells_in += 1;
+        self.stats.taken(1);
         if cell.flags & (F_EOF | F_CONTROL) != 0 {
             return self.receive_last(now, cell, world);
         }
@@ -424,7 +414,7 @@ impl Host {
     fn receive_last(&mut self, now: Time, cell: Cell, world: &mut World) {
         debug_assert!(!(cell.is_control() && self.plan.past_sinks), "no control cell reaches sinks only");
         if cell.is_control() {
-            self.stats.control_in += 1;
+            self.stats.control_received();
             let ci = self.reasm[cell.vc as usize].last_flags & F_EFCI != 0;
             return self.adapter.on_control(now, cell, ci);
         }
@@ -463,10 +453,10 @@ impl Host {
             world.frames.release_cell(cell.frame);
         }
         if !complete {
-            self.stats.frames_corrupted += 1;
+            self.stats.frame_corrupted();
             return;
         }
-        self.stats.frames_in += 1;
+        self.stats.frame_received();
         if self.capture != NO_CAPTURE && frame.kind != SegKind::Background {
             world.captures.on_frame(self.capture, now, &frame, self.labels.global(cell.vc), false);
         }
@@ -560,7 +550,7 @@ impl Host {
 
     fn send_cell(&mut self, world: &mut World) {
         let cell = self.adapter.send(world);
-        self.stats.cells_out += 1;
+        self.stats.sent(1);
         if cell.is_control() {
             return;
         }
@@ -622,7 +612,7 @@ impl Host {
                     }
                 })
             };
-            self.stats.cells_out += sent;
+            self.stats.sent(sent);
             return sent;
         }
         if self.plan.credit_runs && self.adapter.runs_credit() {
@@ -631,7 +621,7 @@ impl Host {
         if self.plan.runs != NO_RUNS && self.adapter.runs_plain() {
             let sent = self.adapter.commit_plain(limit, world);
             debug_assert!(sent > 0, "a run starts with a cell due before the next event");
-            self.stats.cells_out += sent;
+            self.stats.sent(sent);
             if let Some(Endpoint::Background { queue, .. }) = self.endpoints.get_mut(self.plan.runs as usize)
             {
                 queue.queued -= sent as u32;
@@ -667,7 +657,7 @@ impl Host {
                 break;
             }
         }
-        self.stats.cells_out += sent;
+        self.stats.sent(sent);
         sent
     }
 
@@ -745,7 +735,7 @@ impl Host {
         if self.adapter.next_send() < self.commit_end {
             sent += self.adapter.commit_plain(self.commit_end, world);
         }
-        self.stats.cells_out += sent;
+        self.stats.sent(sent);
         sent
     }
 
@@ -819,7 +809,7 @@ impl Host {
                 Some((t, cell)) if t < stop => {
                     let r = &mut self.reasm[cell.vc as usize];
                     if let Some((at, eof, n)) = r.whole_at_head(fifo, cell, stop, &world.frames) {
-                        self.stats.cells_in += u64::from(n);
+                        self.stats.taken(u64::from(n));
                         self.receive_whole(at, eof, n, world);
                         events += u64::from(n) + self.commit(world);
                         continue;
@@ -851,7 +841,7 @@ impl Host {
         if let Some((_, cell)) = fifo.front().filter(|&(t, _)| t < stop) {
             let r = &mut self.reasm[cell.vc as usize];
             if let Some((at, eof, k, n)) = r.rest_at_head(fifo, cell, stop, &world.frames) {
-                self.stats.cells_in += u64::from(k);
+                self.stats.taken(u64::from(k));
                 self.receive_whole(at, eof, n, world);
                 return (u64::from(k) + self.commit(world), true);
             }
@@ -888,7 +878,7 @@ impl Host {
         };
         let mut events = middle;
         if let Some((at, cell)) = last {
-            self.stats.cells_in += 1;
+            self.stats.taken(1);
             if whole > 0 {
                 self.receive_whole(at, cell, whole, world);
             } else {
@@ -988,7 +978,7 @@ impl Host {
                 }
             }
         }
-        self.stats.cells_in += n;
+        self.stats.taken(n);
         (n, last, whole)
     }
 
@@ -1170,7 +1160,7 @@ mod tests {
             assert_eq!(queue(&runs), queue(&cells));
             assert_eq!(queue(&runs).0 as u64, runs.backlog_cells());
         }
-        assert_eq!(runs.stats.cells_out, cells.stats.cells_out);
+        assert_eq!(runs.stats.cells_out(), cells.stats.cells_out());
         assert_eq!(wr.fifos[0].iter().collect::<Vec<_>>(), wc.fifos[0].iter().collect::<Vec<_>>());
         assert_eq!((wr.channels[0].cells, wr.sched.key(0)), (wc.channels[0].cells, wc.sched.key(0)));
         let Endpoint::Background { queue, .. } = &runs.endpoints[0] else { unreachable!() };
@@ -1268,13 +1258,17 @@ mod tests {
             }
             // One event per cell taken (nothing is sent here).
             events += batched.advance(horizon, &mut wb);
-            assert_eq!(events, batched.stats.cells_in);
-            let stats = |h: &Host| (h.stats.cells_in, h.stats.frames_in, h.stats.frames_corrupted);
+            assert_eq!(events, batched.stats.cells_in());
+            let stats = |h: &Host| (h.stats.cells_in(), h.stats.frames_in(), h.stats.frames_corrupted());
             assert_eq!(stats(&batched), stats(&cells));
             assert_eq!(wb.frames.live(), wc.frames.live());
             assert_eq!(record(&batched), record(&cells));
         }
-        assert!(batched.stats.frames_in > 150 && batched.stats.frames_corrupted > 50, "{:?}", batched.stats);
+        assert!(
+            batched.stats.frames_in() > 150 && batched.stats.frames_corrupted() > 50,
+            "{:?}",
+            batched.stats
+        );
     }
 
     /// LAN 5 for 2 s, built; `every_cell`: no host skips middle cells (the yardstick).
@@ -1345,21 +1339,21 @@ mod tests {
         let mut h = Host::new("h".into(), 0, SlotClock::new(CellPeriod::from_bps(155_520_000)), 1);
         let a = frame(&mut w, 12);
         deliver(&mut h, &mut w, a, 12, &[]);
-        assert_eq!((h.stats.frames_in, h.stats.frames_corrupted), (1, 0));
+        assert_eq!((h.stats.frames_in(), h.stats.frames_corrupted()), (1, 0));
         // A middle cell lost: the frame is short at its EOF.
         let b = frame(&mut w, 12);
         deliver(&mut h, &mut w, b, 12, &[5]);
-        assert_eq!((h.stats.frames_in, h.stats.frames_corrupted), (1, 1));
+        assert_eq!((h.stats.frames_in(), h.stats.frames_corrupted()), (1, 1));
         // An EOF lost: the frame runs into the next one and both are lost (one bad PDU).
         let c = frame(&mut w, 12);
         let d = frame(&mut w, 12);
         deliver(&mut h, &mut w, c, 12, &[11]);
         deliver(&mut h, &mut w, d, 12, &[]);
-        assert_eq!((h.stats.frames_in, h.stats.frames_corrupted), (1, 2));
+        assert_eq!((h.stats.frames_in(), h.stats.frames_corrupted()), (1, 2));
         // Then reassembly is back in step.
         let e = frame(&mut w, 2);
         deliver(&mut h, &mut w, e, 2, &[]);
-        assert_eq!(h.stats.frames_in, 2);
+        assert_eq!(h.stats.frames_in(), 2);
         assert_eq!(w.frames.live(), 0, "every frame slot was released");
     }
 }
