@@ -11,6 +11,7 @@
 //! - [`reference_setting`]: the reference's own `[engine]` body;
 //! - [`run_setting`]: a scenario's report under one setting, as a JSON value without its wall time;
 //! - [`first_difference`]: the first field (a dotted path) where two reports differ;
+//! - [`conservation_break`]: a port whose tally does not balance, or the network's;
 //! - [`compare_with_reference`]: all of it for one scenario, every setting.
 //!
 //! A setting's keys are applied as `--set engine.KEY=VALUE` overrides, so they replace the
@@ -170,9 +171,37 @@ impl std::fmt::Display for Mismatch {
     }
 }
 
+/// Where a report breaks the conservation of cells: the first port whose tally does not
+/// balance (`cells_in = cells_out + cells_dropped + final_queue_cells`: every cell a port took
+/// was sent, dropped or is still there), else the network's identity
+/// (`summary.conservation.balanced`); `None` if both hold. A path that forgot to count a cell
+/// it took, sent or dropped breaks the first, even where every path forgot it alike (which
+/// [`first_difference`] cannot see). `reference` shows the balancing sum, `got` the count.
+pub fn conservation_break(report: &Value) -> Option<Difference> {
+    let ports = report["ports"].as_array().map(Vec::as_slice).unwrap_or_default();
+    for (i, p) in ports.iter().enumerate() {
+        let n = |k: &str| p[k].as_u64().unwrap_or_else(|| panic!("ports[{i}].{k} is a count"));
+        let left = n("cells_out") + n("cells_dropped") + n("final_queue_cells");
+        if n("cells_in") != left {
+            return Some(Difference {
+                field: format!("ports[{i}].cells_in (= cells_out + cells_dropped + final_queue_cells)"),
+                reference: left.to_string(),
+                got: n("cells_in").to_string(),
+            });
+        }
+    }
+    let c = &report["summary"]["conservation"];
+    (c["balanced"] != Value::Bool(true)).then(|| Difference {
+        field: "summary.conservation.balanced".into(),
+        reference: "true".into(),
+        got: short(c),
+    })
+}
+
 /// Run `text` under the reference and under each of `settings` (to `end` if given): the
-/// reference's report and every setting whose report differs, with its first differing field.
-/// An error if the scenario does not load.
+/// reference's report and every setting whose report differs, with its first differing field,
+/// or whose report (the reference's included, named by [`reference_setting`]) breaks the
+/// conservation of cells ([`conservation_break`]). An error if the scenario does not load.
 pub fn compare_with_reference(
     text: &str,
     settings: &[String],
@@ -180,9 +209,12 @@ pub fn compare_with_reference(
 ) -> Result<(Value, Vec<Mismatch>), ScenarioError> {
     let reference = run_setting(text, &reference_setting(), end)?;
     let mut out = Vec::new();
+    if let Some(difference) = conservation_break(&reference) {
+        out.push(Mismatch { setting: reference_setting(), difference });
+    }
     for s in settings {
         let got = run_setting(text, s, end)?;
-        if let Some(difference) = first_difference(&reference, &got) {
+        if let Some(difference) = first_difference(&reference, &got).or_else(|| conservation_break(&got)) {
             out.push(Mismatch { setting: s.clone(), difference });
         }
     }
@@ -212,6 +244,23 @@ mod tests {
         // Floats are compared exactly.
         let (x, y) = (serde_json::json!({"g": 0.1}), serde_json::json!({"g": 0.1_f64.next_up()}));
         assert!(first_difference(&x, &y).is_some());
+    }
+
+    #[test]
+    fn conservation_break_names_the_first_unbalanced_port() {
+        let port = |cells_in: u64| serde_json::json!({"cells_in": cells_in, "cells_out": 5, "cells_dropped": 2, "final_queue_cells": 1});
+        let mut r = serde_json::json!({
+            "ports": [port(8), port(8)],
+            "summary": {"conservation": {"balanced": true}},
+        });
+        assert_eq!(conservation_break(&r), None);
+        r["ports"][1] = port(9);
+        let d = conservation_break(&r).unwrap();
+        assert!(d.field.starts_with("ports[1].cells_in"), "{}", d.field);
+        assert_eq!((d.reference.as_str(), d.got.as_str()), ("8", "9"));
+        r["ports"][1] = port(8);
+        r["summary"]["conservation"]["balanced"] = false.into();
+        assert_eq!(conservation_break(&r).unwrap().field, "summary.conservation.balanced");
     }
 
     #[test]

@@ -1527,7 +1527,8 @@ fn fast_paths_give_the_reference_report_on_random_scenarios() {
     });
     if let Err(TestError::Fail(why, sc)) = result {
         panic!(
-            "a fast path differs from the reference (seed {seed}, {cases} cases; smallest scenario found):\n{why}\n\
+            "a fast path differs from the reference, or a report breaks the conservation of cells \
+             (seed {seed}, {cases} cases; smallest scenario found):\n{why}\n\
              --- scenario ---\n{}",
             sc.toml()
         );
