@@ -40,8 +40,9 @@
 //! slot, and every counter the value, of the per-cell path; `scripts/compare_engines.py` and
 //! the unit tests below hold the reports to that.
 
+use super::admission;
 use super::Port;
-use crate::accept::{BufferState, Policy, VcPolicy};
+use crate::accept::{Policy, VcPolicy};
 use crate::cell::{Cell, VcId, F_CONTROL, F_EOF};
 use crate::net::commit::CommittedRun;
 use crate::net::World;
@@ -100,7 +101,7 @@ impl Busy<'_> {
     /// occupancy is the port's, `Port::vc_state`).
     #[inline(always)]
     fn refused(&mut self, x: u32, cell: Cell) -> bool {
-        let state = BufferState { x, k: self.capacity, y: x, active: u32::from(x > 0), clp1: cell.clp() };
+        let state = admission::count_only_view(x, self.capacity, cell.clp());
         self.policy.frame_decision(&state, self.vc_policy, self.rng).is_some()
     }
 

@@ -46,8 +46,9 @@
 //! they stop alternating.
 
 use super::accounting::PortStats;
+use super::admission;
 use super::{ClassState, Port, PortVc};
-use crate::accept::{BufferState, DropReason, Policy};
+use crate::accept::{DropReason, Policy};
 use crate::net::commit::CommittedRun;
 use crate::net::{Arbitration, InputMerge, World};
 use crate::rng::Rng;
@@ -135,7 +136,7 @@ impl Taker<'_> {
             if !self.firsts {
                 return false;
             }
-            let state = BufferState { x, k: self.capacity, y: x, active: u32::from(x > 0), clp1: cell.clp() };
+            let state = admission::count_only_view(x, self.capacity, cell.clp());
             let class = &mut self.classes[v.class as usize].policy;
             let refused = self.policy.frame_decision(&state, class, self.rng);
             v.frame.begin(eof);
@@ -156,9 +157,7 @@ impl Taker<'_> {
             if !v.frame.passing() {
                 // The rest of a frame refused or cut here: `enqueue_plain`'s verdict, with room
                 // in the buffer (only PPD's EOF passes).
-                let policy = self.policy;
-                let verdict =
-                    v.frame.verdict(false, eof, false, false, || policy.discards_partial_packets(), || None);
+                let verdict = admission::rest_of_cut_frame(&mut v.frame, eof, self.policy);
                 if verdict.is_some() {
                     return self.dropped(verdict, f, world);
                 }

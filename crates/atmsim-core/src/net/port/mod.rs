@@ -26,6 +26,7 @@
 //! or the UPC; FCVC credit cells are consumed here.
 
 mod accounting;
+mod admission;
 mod busy;
 mod congestion;
 mod fcvc;
@@ -50,7 +51,7 @@ use super::{
     Arbitration, EnginePaths, FairShareMeter, Fault, Hop, InputMerge, Labels, LevelLog, PortTrace, World,
     NO_CAPTURE, NO_HOP,
 };
-use crate::accept::{BufferState, DropReason, Policy, VcPolicy};
+use crate::accept::{DropReason, Policy, VcPolicy};
 use crate::cell::{Cell, VcId, F_BACKWARD, F_CREDIT, F_EFCI};
 use crate::rng::Rng;
 use crate::sched::Queue;
@@ -453,21 +454,6 @@ impl Port {
         }
     }
 
-    /// What the policy reads of class `c` at shared occupancy `x`: its occupancy Y_i and the
-    /// count of active classes N_a. A count-only port keeps neither (`count_only`): its policy
-    /// reads neither, or it has one class, whose occupancy is then `x` and which is active when
-    /// the buffer holds a cell (a committing port has no own buffers, so `x` is every cell).
-    /// (An associated function of the fields it reads, so that `enqueue_plain` may call it
-    /// while it holds the label table.)
-    #[inline(always)]
-    fn vc_state(count_only: bool, classes: &[ClassState], c: usize, active: u32, x: u32) -> (u32, u32) {
-        if count_only {
-            (x, u32::from(x > 0))
-        } else {
-            (classes[c].y, active)
-        }
-    }
-
     /// No cell that this port has not sent yet can leave before this (`Sim`'s horizons): a
     /// committing port sends in queue order in consecutive free slots of its grid, so a cell
     /// queued later takes a slot at or after its next free one. 0 (no bound) if it does not
@@ -631,10 +617,18 @@ impl Port {
     /// cell, an injected fault before it. Out of line: most cells never come here.
     #[inline(never)]
     fn verdict(&mut self, a: &Arrival, count_only: bool, cell: Cell, world: &World) -> Option<DropReason> {
-        let (y, active) = Port::vc_state(count_only, &self.classes, a.c, self.active, a.x);
+        let state = admission::policy_view(
+            count_only,
+            &self.classes,
+            a.c,
+            self.active,
+            a.x,
+            self.capacity,
+            cell.clp(),
+        );
         let (policy, faults, classes, rng) =
             (&self.policy, &mut self.faults, &mut self.classes, &mut self.rng);
-        let (k, now, x, c) = (self.capacity, a.now, a.x, a.c);
+        let (now, c) = (a.now, a.c);
         self.vcs[a.vc].frame.verdict(
             a.first,
             a.eof,
@@ -648,7 +642,6 @@ impl Port {
                         return Some(DropReason::Fault);
                     }
                 }
-                let state = BufferState { x, k, y, active, clp1: cell.clp() };
                 policy.frame_decision(&state, &mut classes[c].policy, rng)
             },
         )
@@ -686,8 +679,15 @@ impl Port {
             // begun clean, and no buffer is a VC's own): asked before it, so that neither call
             // needs a closure over the policy's many inputs.
             let refused = if first {
-                let (y, active) = Port::vc_state(COUNT, &self.classes, c, self.active, x);
-                let state = BufferState { x, k: self.capacity, y, active, clp1: cell.clp() };
+                let state = admission::policy_view(
+                    COUNT,
+                    &self.classes,
+                    c,
+                    self.active,
+                    x,
+                    self.capacity,
+                    cell.clp(),
+                );
                 self.policy.frame_decision(&state, &mut self.classes[c].policy, &mut self.rng)
             } else {
                 None
