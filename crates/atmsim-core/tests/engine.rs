@@ -157,21 +157,34 @@ fn lookahead_and_reference_schedules_give_identical_reports() {
 
 /// Every fast path switched off alone (`[engine]` switches, `ENGINE_SWITCHES`) changes no
 /// report of the scenarios above (events included), and neither does the reference schedule
-/// with every one off (the per-cell yardstick).
+/// with every one off (the per-cell yardstick). Every one of those reports balances: each
+/// port's tally (`cells_in = cells_out + cells_dropped + final_queue_cells`) and the network's
+/// (`differential::conservation_break`), so a path that forgot to count fails here even if
+/// every path forgot alike.
 #[test]
 fn every_fast_path_switched_off_alone_gives_identical_reports() {
+    use atmsim_core::differential::conservation_break;
     use atmsim_core::scenario::ENGINE_SWITCHES;
     assert!(ENGINE_SWITCHES.len() >= 9, "{ENGINE_SWITCHES:?}");
     let off: Vec<String> = ENGINE_SWITCHES.iter().map(|s| format!("engine.{s}")).collect();
+    let balanced = |v: serde_json::Value, what: &str| {
+        if let Some(d) = conservation_break(&v) {
+            panic!("{what}: {} = {}, balanced {}", d.field, d.got, d.reference);
+        }
+        v
+    };
     for (name, text) in &engine_texts() {
         let dur = ("simulation.duration_s", "0.1");
-        let default = without_wall(&run(text, &[dur]));
+        let default = balanced(without_wall(&run(text, &[dur])), name);
         for key in &off {
-            assert_eq!(without_wall(&run(text, &[dur, (key, "false")])), default, "{name}: {key} off");
+            let got =
+                balanced(without_wall(&run(text, &[dur, (key, "false")])), &format!("{name}: {key} off"));
+            assert_eq!(got, default, "{name}: {key} off");
         }
         let mut all: Vec<(&str, &str)> = off.iter().map(|k| (k.as_str(), "false")).collect();
         all.extend([dur, ("engine.schedule", "\"reference\"")]);
-        assert_eq!(without_wall(&run(text, &all)), default, "{name}: reference, every path off");
+        let reference = balanced(without_wall(&run(text, &all)), &format!("{name}: reference"));
+        assert_eq!(reference, default, "{name}: reference, every path off");
     }
 }
 
