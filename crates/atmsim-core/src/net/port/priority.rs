@@ -70,7 +70,7 @@ impl Port {
             let (mut ta, i) = self.merge.peek();
             // The departures before the earliest arrival (one at the same instant goes after it).
             loop {
-                let td = if self.queued <= self.stall_floor { NEVER } else { self.clock.next() };
+                let td = if self.queued <= self.floor::<GATED>() { NEVER } else { self.clock.next() };
                 if ta <= td {
                     break;
                 }
@@ -92,7 +92,7 @@ impl Port {
                 let fifo = &mut world.fifos[f];
                 let Some((_, cell)) = fifo.pop() else { unreachable!("the head was read") };
                 let next = self.merge.lone_key(fifo);
-                if self.queued <= self.stall_floor {
+                if self.queued <= self.floor::<GATED>() {
                     self.clock.align(ta);
                     self.stall_floor = 0;
                 }
@@ -101,7 +101,7 @@ impl Port {
                 ta = next;
                 debug_assert_eq!(ta, self.merge.lone_key(&world.fifos[f]));
                 loop {
-                    let td = if self.queued <= self.stall_floor { NEVER } else { self.clock.next() };
+                    let td = if self.queued <= self.floor::<GATED>() { NEVER } else { self.clock.next() };
                     if ta <= td {
                         break;
                     }
@@ -116,6 +116,18 @@ impl Port {
                 }
             }
             self.merge.ran(ta);
+        }
+    }
+
+    /// The transmitter's stall floor: only a port gated on credit stalls (a pop finds no VC
+    /// with credit), so it is 0 without gating.
+    #[inline(always)]
+    fn floor<const GATED: bool>(&self) -> u32 {
+        debug_assert!(GATED || self.stall_floor == 0);
+        if GATED {
+            self.stall_floor
+        } else {
+            0
         }
     }
 
