@@ -17,13 +17,13 @@ use crate::ring::Ring;
 /// The best-effort class of a priority queue.
 #[derive(Debug, Clone)]
 pub enum BestEffort {
-    Fifo(VecDeque<Cell>),
+    Fifo(Ring<Cell>),
     RoundRobin(RoundRobin),
 }
 
 impl Default for BestEffort {
     fn default() -> Self {
-        BestEffort::Fifo(VecDeque::new())
+        BestEffort::Fifo(Ring::new())
     }
 }
 
