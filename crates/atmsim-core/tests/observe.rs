@@ -219,3 +219,38 @@ fn captures_hold_what_the_report_counts() {
     let received = dst2.iter().filter(|r| r.2 != [10, 0, 0, 4]).count() as u64;
     assert_eq!(received, host.frames_in);
 }
+
+#[test]
+fn a_captured_priority_port_records_what_the_per_cell_path_records() {
+    // The credit/rate study's ATOM switch (guaranteed traffic first, TCP under FCVC in turn),
+    // its background replaced by a guaranteed TCP connection (a captured link reassembles the
+    // connections' frames only): its priority path puts cells on the wire itself, the capture
+    // included.
+    let text = std::fs::read_to_string(format!(
+        "{}/../../python/atmsim/scenarios/gerla-fcvc.toml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let (head, rest) = text.split_once("[[background]]").unwrap();
+    let (_, tail) = rest.split_once("[[node]]").unwrap();
+    let text = format!(
+        "{head}[[connection]]\nname = \"g\"\nroute = [\"g\", \"sw\", \"dst\"]\nguaranteed = true\n\
+         app = {{ kind = \"messages\", mean_bytes = 4800, rate_bps = 40000000.0 }}\n\n[[node]]{tail}"
+    );
+    let run = |priority: bool| {
+        let sets = [
+            ("simulation.duration_s".to_string(), "0.3".to_string()),
+            ("engine.priority_port".to_string(), priority.to_string()),
+        ];
+        let (mut r, files) = run_scenario_with_captures(&text, &sets, None, &["sw->dst".into()])
+            .unwrap_or_else(|e| panic!("{e}"));
+        r.wall_s = 0.0;
+        (format!("{r:?}"), files)
+    };
+    let (fast, slow) = (run(true), run(false));
+    assert_eq!(fast.1.len(), 1);
+    let frames = records(&fast.1[0].1).len();
+    assert!(frames > 1000, "{frames} frames");
+    assert!(fast.1 == slow.1, "the captures differ");
+    assert_eq!(fast.0, slow.0);
+}

@@ -12,17 +12,18 @@ use std::collections::VecDeque;
 
 use super::{RoundRobin, VirtualSpacing};
 use crate::cell::Cell;
+use crate::ring::Ring;
 
 /// The best-effort class of a priority queue.
 #[derive(Debug, Clone)]
 pub enum BestEffort {
-    Fifo(VecDeque<Cell>),
+    Fifo(Ring<Cell>),
     RoundRobin(RoundRobin),
 }
 
 impl Default for BestEffort {
     fn default() -> Self {
-        BestEffort::Fifo(VecDeque::new())
+        BestEffort::Fifo(Ring::new())
     }
 }
 
@@ -59,7 +60,7 @@ impl BestEffort {
 pub enum Queue {
     Fifo(VecDeque<Cell>),
     VirtualSpacing(VirtualSpacing),
-    Priority { high: VecDeque<Cell>, low: BestEffort, guaranteed: Vec<bool> },
+    Priority { high: Ring<Cell>, low: BestEffort, guaranteed: Vec<bool> },
     RoundRobin(RoundRobin),
 }
 
@@ -144,11 +145,8 @@ mod tests {
 
     #[test]
     fn priority_serves_guaranteed_first_and_counts_only_best_effort_as_shared() {
-        let mut q = Queue::Priority {
-            high: VecDeque::new(),
-            low: BestEffort::default(),
-            guaranteed: vec![true, false],
-        };
+        let mut q =
+            Queue::Priority { high: Ring::new(), low: BestEffort::default(), guaranteed: vec![true, false] };
         q.push(cell(1));
         q.push(cell(0));
         q.push(cell(1));
@@ -162,7 +160,7 @@ mod tests {
     #[test]
     fn priority_round_robin_gates_best_effort_vcs_but_never_the_guaranteed_class() {
         let low = BestEffort::RoundRobin(RoundRobin::new(3));
-        let mut q = Queue::Priority { high: VecDeque::new(), low, guaranteed: vec![true, false, false] };
+        let mut q = Queue::Priority { high: Ring::new(), low, guaranteed: vec![true, false, false] };
         for vc in [1, 1, 2, 0, 2] {
             q.push(cell(vc));
         }

@@ -4,10 +4,11 @@
 use std::collections::VecDeque;
 
 use crate::cell::Cell;
+use crate::ring::Ring;
 
 #[derive(Debug, Clone, Default)]
 pub struct RoundRobin {
-    queues: Vec<VecDeque<Cell>>,
+    queues: Vec<Ring<Cell>>,
     /// Backlogged VCs in service order; the next to serve is at the front.
     ring: VecDeque<u32>,
     len: usize,
@@ -15,7 +16,7 @@ pub struct RoundRobin {
 
 impl RoundRobin {
     pub fn new(n_vcs: usize) -> Self {
-        RoundRobin { queues: vec![VecDeque::new(); n_vcs], ring: VecDeque::new(), len: 0 }
+        RoundRobin { queues: vec![Ring::new(); n_vcs], ring: VecDeque::new(), len: 0 }
     }
 
     pub fn len(&self) -> usize {
@@ -30,6 +31,7 @@ impl RoundRobin {
         self.queues[vc].len()
     }
 
+    #[inline]
     pub fn push(&mut self, cell: Cell) {
         let q = &mut self.queues[cell.vc as usize];
         if q.is_empty() {

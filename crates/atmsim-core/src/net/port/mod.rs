@@ -517,7 +517,7 @@ impl Port {
             self.input_spacing = Port::input_spacing(world.channels.iter().map(|c| c.period));
         }
         self.pass_span = if self.plan.busy { self.input_spacing.saturating_mul(3) } else { NEVER };
-        if self.plan.plain || self.plan.spaced {
+        if self.plan.plain || self.plan.spaced || self.plan.priority {
             self.latency = ch.latency;
             for (label, v) in self.vcs.iter_mut().enumerate() {
                 v.hop = ch.route.get(label).copied().unwrap_or(NO_HOP);

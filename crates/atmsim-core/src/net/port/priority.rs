@@ -17,7 +17,13 @@
 //!   accounting and the queue, and nothing else; other cells (best effort, RM and credit cells)
 //!   take `Port::enqueue` as they would;
 //! - a departure pops the priority queue's two classes directly, not through the queue's
-//!   enum, and takes the hooks `Port::dequeue_hooked` takes.
+//!   enum, and takes the hooks `Port::dequeue_hooked` takes; a cell popped from the guaranteed
+//!   class is in a buffer of its own without a look-up; the cell goes to its VC's hop as
+//!   `World::deliver` puts it (the route copied at set-up, as the plain and spaced paths do;
+//!   captured first where the channel is), the channel's count and the port's cells out added
+//!   once per batch;
+//! - whether hooks act and whether some VC is gated on credit are fixed for the run: each of
+//!   the three cases is a loop of its own, without those tests per cell.
 //!
 //! Chosen in `PortPlan::choose` (`plan.priority`): a priority queue on the per-cell path (the
 //! schedule's consent, as committing needs), with no UPC of either kind, no faults, no per-VC
@@ -26,53 +32,83 @@
 
 use super::Port;
 use crate::cell::Cell;
-use crate::net::World;
+use crate::net::{World, NO_CAPTURE};
 use crate::sched::{BestEffort, Queue};
 use crate::time::{Time, NEVER};
 
 impl Port {
     /// `Port::process` at a priority port (`plan.priority`): every arrival and departure before
     /// `stop`, in the same order, with the same events.
+    ///
+    /// Whether hooks act and whether some VC is gated on credit are fixed for the run (set up
+    /// before it): each case is its own loop, without those tests per cell. Each departure is a
+    /// cell out and on the wire: counted once per batch, as `Port::process_spaced` counts them.
     pub(super) fn process_priority(&mut self, stop: Time, world: &mut World) -> u64 {
-        let mut events = 0;
+        let captured = world.channels[self.channel as usize].capture != NO_CAPTURE;
+        let (events, sent) = match (self.hooks, self.fcvc.gating()) {
+            (false, _) => self.priority_batch::<false, false>(stop, captured, world),
+            (true, false) => self.priority_batch::<true, false>(stop, captured, world),
+            (true, true) => self.priority_batch::<true, true>(stop, captured, world),
+        };
+        self.stats.sent(sent);
+        world.channels[self.channel as usize].cells += sent;
+        events
+    }
+
+    /// The batch of `process_priority` with hooks (`HOOKS`) and credit gating (`GATED`) as the
+    /// port has them: how many events, how many cells sent.
+    #[inline(always)]
+    fn priority_batch<const HOOKS: bool, const GATED: bool>(
+        &mut self,
+        stop: Time,
+        captured: bool,
+        world: &mut World,
+    ) -> (u64, u64) {
+        debug_assert!(HOOKS == self.hooks && GATED == (self.hooks && self.fcvc.gating()));
+        let (mut events, mut sent) = (0, 0);
         loop {
             let (mut ta, i) = self.merge.peek();
             // The departures before the earliest arrival (one at the same instant goes after it).
             loop {
-                let td = if self.queued <= self.stall_floor { NEVER } else { self.clock.next() };
+                let td = if self.queued <= self.floor::<GATED>() { NEVER } else { self.clock.next() };
                 if ta <= td {
                     break;
                 }
                 if td >= stop {
-                    return events;
+                    return (events, sent);
                 }
-                self.depart_priority(world);
+                sent += u64::from(self.depart_priority::<HOOKS, GATED>(captured, world));
                 events += 1;
             }
             if ta >= stop {
-                return events;
+                return (events, sent);
             }
             // The earliest input's cells before the runner-up's key (or the batch's end), with the
             // departures due between them.
             let (f, until) = (self.inputs[i] as usize, self.merge.run_until().min(stop));
             'run: loop {
-                let Some((_, cell)) = world.fifos[f].pop() else { unreachable!("the head was read") };
-                if self.queued <= self.stall_floor {
+                // The input's next key, read with the cell (an arrival here puts nothing into
+                // this port's own inputs).
+                let fifo = &mut world.fifos[f];
+                let Some((_, cell)) = fifo.pop() else { unreachable!("the head was read") };
+                let next = self.merge.lone_key(fifo);
+                if self.queued <= self.floor::<GATED>() {
                     self.clock.align(ta);
                     self.stall_floor = 0;
                 }
-                self.arrive_priority(ta, cell, world);
+                self.arrive_priority::<HOOKS>(ta, cell, world);
                 events += 1;
-                ta = self.merge.lone_key(&world.fifos[f]);
+                ta = next;
+                debug_assert_eq!(ta, self.merge.lone_key(&world.fifos[f]));
                 loop {
-                    let td = if self.queued <= self.stall_floor { NEVER } else { self.clock.next() };
+                    let td = if self.queued <= self.floor::<GATED>() { NEVER } else { self.clock.next() };
                     if ta <= td {
                         break;
                     }
                     if td >= until {
                         break 'run;
                     }
-                    self.depart_priority(world);
+                    sent += u64::from(self.depart_priority::<HOOKS, GATED>(captured, world));
                     events += 1;
                 }
                 if ta >= until {
@@ -83,9 +119,21 @@ impl Port {
         }
     }
 
+    /// The transmitter's stall floor: only a port gated on credit stalls (a pop finds no VC
+    /// with credit), so it is 0 without gating.
+    #[inline(always)]
+    fn floor<const GATED: bool>(&self) -> u32 {
+        debug_assert!(GATED || self.stall_floor == 0);
+        if GATED {
+            self.stall_floor
+        } else {
+            0
+        }
+    }
+
     /// `Port::enqueue`, at a priority port, of a cell arriving at `now`.
     #[inline(always)]
-    fn arrive_priority(&mut self, now: Time, cell: Cell, world: &mut World) {
+    fn arrive_priority<const HOOKS: bool>(&mut self, now: Time, cell: Cell, world: &mut World) {
         let vc = cell.vc as usize;
         if cell.is_control() || !self.own.get(vc).copied().unwrap_or(false) {
             return self.enqueue(now, cell, world);
@@ -96,7 +144,7 @@ impl Port {
         v.frame.begin(cell.is_eof());
         debug_assert!(v.frame.passing(), "an own buffer discards nothing");
         let c = v.class as usize;
-        if self.hooks {
+        if HOOKS {
             self.congestion.metered(now, vc, &mut world.shares);
             self.fcvc.arrived(vc);
         }
@@ -122,39 +170,68 @@ impl Port {
         self.stats.reached(self.queued);
     }
 
-    /// `Port::dequeue` at a priority port: the next cell in the slot starting now.
+    /// `Port::dequeue` at a priority port: the next cell in the slot starting now; false where
+    /// no VC has credit (the transmitter stalls until the next arrival).
+    ///
+    /// `Port::sent`, with what the plan knows: a guaranteed cell (the high class) has a buffer
+    /// of its own; the wire is `World::deliver` to the VC's hop (copied by `commit_until`) after
+    /// the capture if any, the cell's count on the channel and the port's cells out left to
+    /// `process_priority`.
     #[inline(always)]
-    fn depart_priority(&mut self, world: &mut World) {
-        let popped = if self.hooks && self.fcvc.gating() {
-            self.fcvc.pop_gated(&mut self.queue)
+    fn depart_priority<const HOOKS: bool, const GATED: bool>(
+        &mut self,
+        captured: bool,
+        world: &mut World,
+    ) -> bool {
+        let (cell, own) = if GATED {
+            let Some(cell) = self.fcvc.pop_gated(&mut self.queue) else {
+                self.stall_floor = self.queued;
+                return false;
+            };
+            (cell, self.has_own && self.own[cell.vc as usize])
         } else {
             let Queue::Priority { high, low, .. } = &mut self.queue else { unreachable!("a priority port") };
             match high.pop_front() {
-                Some(cell) => Some(cell),
-                None => match low {
-                    BestEffort::Fifo(q) => q.pop_front(),
-                    BestEffort::RoundRobin(r) => r.pop_next(),
-                },
+                Some(cell) => (cell, true),
+                None => {
+                    let cell = match low {
+                        BestEffort::Fifo(q) => q.pop_front(),
+                        BestEffort::RoundRobin(r) => r.pop_next(),
+                    };
+                    let cell = cell.expect("dequeue from an empty port");
+                    (cell, self.has_own && self.own[cell.vc as usize])
+                }
             }
         };
-        if !self.hooks {
-            let slot = self.clock.next();
-            self.sent(slot, popped.expect("dequeue from an empty port"), world);
-            return;
-        }
-        let Some(cell) = popped else {
-            self.stall_floor = self.queued;
-            return;
-        };
+        let vc = cell.vc as usize;
+        debug_assert_eq!(own, self.has_own && self.own[vc], "a guaranteed VC has its own buffer");
         let slot = self.clock.next();
-        if self.sent(slot, cell, world) {
-            if self.fcvc.forwards(cell.vc as usize) && self.fcvc.departed(cell.vc as usize, slot, world) {
+        self.queued -= 1;
+        self.queued_own -= u32::from(own);
+        self.stats.depart(slot);
+        let v = &self.vcs[vc];
+        if self.classes[v.class as usize].depart(slot) {
+            self.active -= 1;
+        }
+        let hop = v.hop;
+        if captured {
+            let capture = world.channels[self.channel as usize].capture;
+            world.captures.on_cell(capture, slot, Cell { vc: hop.vc, ..cell }, &world.frames);
+        }
+        world.deliver(hop, slot + self.latency, cell);
+        self.clock.advance();
+        if !HOOKS {
+            return true;
+        }
+        if own {
+            if self.fcvc.forwards(vc) && self.fcvc.departed(vc, slot, world) {
                 self.stats.credit_sent();
             }
         } else {
             let x = self.shared_level();
             self.congestion.level_moved(slot, x, &mut world.levels);
         }
+        true
     }
 }
 
