@@ -254,3 +254,58 @@ fn a_captured_priority_port_records_what_the_per_cell_path_records() {
     assert!(fast.1 == slow.1, "the captures differ");
     assert_eq!(fast.0, slow.0);
 }
+
+#[test]
+fn a_captured_link_with_background_and_rm_cells_records_the_tcp_frames_only() {
+    // The credit/rate studies as shipped: the captured links carry background VCs (labels past
+    // the connections' count) and, under PRCA, RM cells (no frame). Recording changes nothing
+    // and writes well-formed TCP/IP frames only.
+    for study in ["gerla-fcvc", "gerla-prca"] {
+        let text = std::fs::read_to_string(format!(
+            "{}/../../python/atmsim/scenarios/{study}.toml",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let sets = [("simulation.duration_s".to_string(), "0.2".to_string())];
+        let mut plain = run_scenario(&text, &sets, None).unwrap_or_else(|e| panic!("{study}: {e}"));
+        let links = ["sw->dst".to_string(), "sw->ws1".to_string()];
+        let (mut r, files) =
+            run_scenario_with_captures(&text, &sets, None, &links).unwrap_or_else(|e| panic!("{study}: {e}"));
+        (plain.wall_s, r.wall_s) = (0.0, 0.0);
+        assert_eq!(format!("{plain:?}"), format!("{r:?}"), "{study}: recording changed the run");
+        assert!(r.ports.iter().any(|p| p.name == "sw->ws1" && p.cells_out > 0));
+        if study == "gerla-prca" {
+            assert!(r.ports.iter().any(|p| p.name == "sw->dst" && p.rm_cells > 0), "{study}: no RM cells");
+        }
+        // Data frames toward the destination, ACKs toward a workstation: each parsed whole.
+        let to_dst = records(&files[0].1);
+        assert!(to_dst.len() > 100 && to_dst.iter().all(|f| f.1 > 0), "{study}: {} frames", to_dst.len());
+        let to_ws1 = records(&files[1].1);
+        assert!(!to_ws1.is_empty() && to_ws1.iter().all(|f| f.1 == 0), "{study}: ACKs");
+    }
+    // SunATM's VCI is 32 + the connection's index on a link too, whatever the link's label:
+    // `t2` (index 1) is the only VC on s1->s2, where its label at s2 is 0.
+    let mut text = String::from("[simulation]\nduration_s = 0.05\n");
+    for (n, k) in
+        [("a", "host"), ("c", "host"), ("s1", "switch"), ("s2", "switch"), ("b", "host"), ("d", "host")]
+    {
+        text += &format!("[[node]]\nname = \"{n}\"\nkind = \"{k}\"\n");
+    }
+    for (x, y) in [("a", "s1"), ("c", "s1"), ("s1", "b"), ("s1", "s2"), ("s2", "d")] {
+        text += &format!("[[link]]\nends = [\"{x}\", \"{y}\"]\nrate_bps = 155520000\ndelay_us = 10\n");
+    }
+    text += "[[connection]]\nname = \"t1\"\nroute = [\"a\", \"s1\", \"b\"]\n\
+             [[connection]]\nname = \"t2\"\nroute = [\"c\", \"s1\", \"s2\", \"d\"]\n";
+    let sets = [("capture.sunatm".to_string(), "true".to_string())];
+    let (_, files) = run_scenario_with_captures(&text, &sets, None, &["s1->s2".to_string()])
+        .unwrap_or_else(|e| panic!("{e}"));
+    let pcap = &files[0].1;
+    assert_eq!(u32::from_le_bytes(pcap[20..24].try_into().unwrap()), 123);
+    let (mut at, mut n) = (24, 0);
+    while at < pcap.len() {
+        let len = u32::from_le_bytes(pcap[at + 8..at + 12].try_into().unwrap()) as usize;
+        assert_eq!(u16::from_be_bytes([pcap[at + 18], pcap[at + 19]]), 32 + 1);
+        (at, n) = (at + 16 + len, n + 1);
+    }
+    assert!(n > 0);
+}

@@ -35,7 +35,7 @@ pub struct Recorder {
     /// The pcap file: header, then one record per frame.
     pub bytes: Vec<u8>,
     pub sunatm: bool,
-    /// Per VC, for a channel (empty for a host).
+    /// Per connection (its global VC), for a channel (empty for a host).
     partial: Vec<Partial>,
     /// Per connection: the receiver's ISS of the incarnation this point saw open last. The
     /// model's receiver has no sequence number of its own; taking the sender's ISS (learnt from
@@ -84,11 +84,22 @@ pub struct Captures {
 impl Captures {
     /// A cell left on a captured channel in the slot starting at `t`; its frame is written when
     /// the EOF cell completes it.
+    ///
+    /// Only TCP/IP frames are written: RM and credit cells carry no frame (their `frame` field
+    /// is a payload), and a background message is no IP datagram, so neither joins a
+    /// reassembly. `cell.vc` is the global VC here (`Hop::vc`): background VCs are numbered after
+    /// the connections, past the reassembly state, which is per connection.
     #[inline(never)]
     pub fn on_cell(&mut self, point: u32, t: Time, cell: Cell, frames: &FrameSlab) {
-        let rec = &mut self.points[point as usize];
+        if cell.is_control() {
+            return;
+        }
         // The cell is on its way, so its frame's slot still holds that frame.
         let f = frames.get(cell.frame);
+        if f.kind == SegKind::Background {
+            return;
+        }
+        let rec = &mut self.points[point as usize];
         let p = &mut rec.partial[cell.vc as usize];
         if p.count == 0 {
             *p = Partial { count: 0, serial: f.serial, mixed: false };
@@ -162,5 +173,15 @@ mod tests {
         assert_eq!(c.points[0].bytes.len() - header, one);
         send(&mut c, &frames, a, 3, &[]);
         assert_eq!(c.points[0].bytes.len() - header, 2 * one);
+        // An RM cell (its payload where a frame index would be) and a background message's
+        // cells (a VC past the connections) join no reassembly: `a` is still written whole.
+        let bg =
+            frames.insert(Frame { kind: SegKind::Background, ncells: 1, alive: 1, ..Default::default() });
+        c.on_cell(0, 0, Cell { frame: a, vc: 0, flags: 0 }, &frames);
+        c.on_cell(0, 0, Cell { frame: a, vc: 0, flags: crate::cell::F_RM | F_EOF }, &frames);
+        c.on_cell(0, 0, Cell { frame: bg, vc: 7, flags: F_EOF }, &frames);
+        c.on_cell(0, 0, Cell { frame: a, vc: 0, flags: 0 }, &frames);
+        c.on_cell(0, 0, Cell { frame: a, vc: 0, flags: F_EOF }, &frames);
+        assert_eq!(c.points[0].bytes.len() - header, 3 * one);
     }
 }
