@@ -893,8 +893,9 @@ mod tests {
     #[test]
     fn trains_across_vcs_match_the_per_cell_path() {
         // Two VCs' frames interleaved in short runs (the background egress ports of the CLASS
-        // studies: nine VCs, mostly one cell each), the port idle at each arrival or busy by
-        // one cell, under tail drop, PPD and EPD (trains across VCs) and FIFO GFR (which asks
+        // studies: nine VCs, mostly one cell each), the port idle at each arrival, busy by one
+        // cell, or busier (at 0.7 us EPD's threshold refuses frames, at 0.6 us the 30-cell
+        // buffer fills), under tail drop, PPD and EPD (trains across VCs) and FIFO GFR (which asks
         // at an empty buffer: frame trains only), long and short batches: with trains across
         // VCs, with frame trains only and cell by cell, the wire, the counters, the drops, the
         // integral and the events are the same.
@@ -906,6 +907,8 @@ mod tests {
             (Policy::Ppd, 950_000),
             (Policy::Epd { threshold: 6 }, 1_050_000),
             (Policy::Epd { threshold: 6 }, 950_000),
+            (Policy::Epd { threshold: 6 }, 700_000),
+            (Policy::TailDrop, 600_000),
             (Policy::FifoGfr { lbo: 0, hbo: 20 }, 1_050_000),
         ] {
             let outcome = |commit: bool, paths: EnginePaths, step: Time| {
@@ -916,6 +919,10 @@ mod tests {
             };
             let reference = outcome(false, EnginePaths::WITHOUT_PASSES, PS_PER_US);
             assert!(reference.0 .3 > 200, "cells arrive");
+            if gap < 900_000 {
+                let (drops, max_queue) = (reference.0 .2.iter().sum::<u64>(), reference.0 .5);
+                assert!(drops > 0 && max_queue >= 3, "{policy:?} {gap}: {drops} drops, queue {max_queue}");
+            }
             let gfr = matches!(policy, Policy::FifoGfr { .. });
             for step in [PS_PER_US, 9 * PS_PER_US + 1, end] {
                 let what = format!("{policy:?} {gap} step {step}");

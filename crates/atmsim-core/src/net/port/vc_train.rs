@@ -11,11 +11,11 @@
 //! before the arrival retire, an idle transmitter moves to the first slot from it, and the cell
 //! is committed in the next free slot, as `arrive_plain` does. It takes a cell only where that
 //! step would send it at once with no decision of the policy's: a data cell of a frame whole
-//! here (or a first cell), at most one departure pending after the retire (one only where
-//! `Pass::busy_ok` allows it: the buffer holds two cells or more and the policy admits every
-//! frame at one cell unasked), under a policy that admits every frame at an empty buffer
-//! unasked (tail drop, PPD, EPD), its slot before the end of the committed run, its VC's next
-//! hop into the same FIFO as the first cell's (an egress port: the one host's input). Each cell
+//! here, or a first cell where the occupancy after the retire is below the one from which the
+//! policy asks (`PolicyFacts::unasked_below`: tail drop, PPD and EPD below its threshold admit
+//! every frame unasked), the buffer below its capacity, its slot before the end of the
+//! committed run, its VC's next hop into the same FIFO as the first cell's (an egress port:
+//! the one host's input). Each cell
 //! gets the slot, the label, the frame state (`FrameState::begin`) and the time in the buffer
 //! that step gives it; what the step adds per cell (the counters, the receiver's wake-up) is
 //! done once at the end. Any other cell stops the loop and is left at the head for the per-cell
@@ -65,7 +65,7 @@ impl Port {
         let Some((_, head)) = world.fifos[f].front() else { return 0 };
         let Some(out) = self.vcs.get(head.vc as usize).map(|v| v.hop.fifo as usize) else { return 0 };
         let Ok([input, fifo]) = world.fifos.get_disjoint_mut([f, out]) else { return 0 };
-        let busy_ok = Pass::busy_ok(&self.policy, self.capacity);
+        let (capacity, unasked) = (self.capacity, self.policy.facts().unasked_below());
         let (clock, vcs, end, latency) = (&self.clock, &mut self.vcs, self.commit_end, self.latency);
         let mut next = clock.mark();
         let mut run = self.run;
@@ -81,10 +81,11 @@ impl Port {
             next = clock.align_mark(next, ta);
             let x = run.len();
             let v = &mut vcs[cell.vc as usize];
-            if x > u32::from(busy_ok)
+            let within = v.frame.within();
+            if x >= capacity
                 || next.time() >= end
                 || v.hop.fifo as usize != out
-                || v.frame.within() && !v.frame.passing()
+                || if within { !v.frame.passing() } else { x >= unasked }
             {
                 break;
             }
