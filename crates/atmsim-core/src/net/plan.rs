@@ -103,6 +103,11 @@ engine_paths! {
     /// arbitration its rank drawn) as on the per-cell path (`net/port/slotted.rs`). Off:
     /// `Port::process_plain`'s runs.
     slotted_pass,
+    /// A lone-input port taking frame trains, crossed by several VCs, under a policy that
+    /// admits every frame at an empty buffer unasked, takes the cells it would send at once,
+    /// whatever their VCs, in one loop (`net/port/vc_train.rs`). Off: a frame train per VC and
+    /// the per-cell step between.
+    vc_train,
 }
 
 /// How the simulator schedules components, chosen at set-up (`Sim::new`): the schedule and the

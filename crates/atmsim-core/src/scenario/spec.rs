@@ -98,6 +98,8 @@ pub struct EngineSpec {
     pub credit_run: Option<bool>,
     /// A slotted switch port's arrivals in one pass.
     pub slotted_pass: Option<bool>,
+    /// Several VCs' cells in one loop at a lone-input port taking frame trains.
+    pub vc_train: Option<bool>,
 }
 
 impl EngineSpec {
@@ -124,6 +126,7 @@ impl EngineSpec {
             spaced_port: self.spaced_port.unwrap_or(true),
             credit_run: self.credit_run.unwrap_or(true),
             slotted_pass: self.slotted_pass.unwrap_or(true),
+            vc_train: self.vc_train.unwrap_or(true),
         }
     }
 }

@@ -41,6 +41,7 @@ mod staging;
 mod trace;
 mod train;
 mod upc;
+mod vc_train;
 
 pub use accounting::{ClassState, PortStats};
 pub use fcvc::FcvcHop;
@@ -505,6 +506,7 @@ impl Port {
             buffer: self.capacity > 0,
             policy: self.policy.facts(),
             priority: matches!(self.queue, Queue::Priority { .. }),
+            one_vc: self.vcs.len() == 1,
         };
         // Every departure committed in an earlier run has been retired at its end (`finish`),
         // so the way they are kept may change here.
@@ -973,7 +975,12 @@ impl Port {
         if let Some(f) = InputMerge::lone(&self.inputs) {
             // One input (most ports): its FIFO is the merge, read without the heap.
             if COUNT && self.plan.train && Port::holds_train(&world.fifos[f], stop) {
-                events += self.lone_trains(f, stop, world);
+                // Several VCs: trains across VCs too (`vc_train.rs`).
+                events += if self.plan.vc_train {
+                    self.lone_vc_trains(f, stop, world)
+                } else {
+                    self.lone_trains(f, stop, world)
+                };
             }
             loop {
                 let ta = self.merge.lone_key(&world.fifos[f]);

@@ -64,6 +64,8 @@ pub(super) struct PortParts {
     pub policy: PolicyFacts,
     /// The queue serves a guaranteed class before best effort (`Queue::Priority`).
     pub priority: bool,
+    /// One VC crosses the port (an egress port to a host with one VC).
+    pub one_vc: bool,
 }
 
 /// The paths open at a port (all closed: the per-cell path only).
@@ -90,6 +92,9 @@ pub(super) struct PortPlan {
     pub spaced: bool,
     /// The slotted pass of a count-only plain port with a slot grid (`slotted.rs`).
     pub slotted: bool,
+    /// Trains across VCs at a lone-input port taking frame trains whose policy admits every
+    /// frame at an empty buffer unasked (`vc_train.rs`).
+    pub vc_train: bool,
 }
 
 impl PortPlan {
@@ -150,6 +155,11 @@ impl PortPlan {
                 && !parts.traced,
             spaced,
             slotted,
+            vc_train: passes
+                && paths.train
+                && paths.vc_train
+                && !parts.one_vc
+                && parts.policy.admits_unasked(0),
         }
     }
 }
@@ -177,6 +187,7 @@ mod tests {
             buffer: true,
             policy: Policy::Epd { threshold: 10 }.facts(),
             priority: false,
+            one_vc: false,
         }
     }
 
@@ -196,7 +207,8 @@ mod tests {
                 paired: true,
                 priority: false,
                 spaced: false,
-                slotted: false
+                slotted: false,
+                vc_train: true,
             }
         );
         let with = |f: &dyn Fn(&mut PortParts)| {
@@ -231,7 +243,15 @@ mod tests {
         // A slot grid opens the slotted pass instead, on the same conditions as the passes.
         assert_eq!(
             slotted,
-            PortPlan { train: false, busy: false, interleave: false, paired: false, slotted: true, ..all }
+            PortPlan {
+                train: false,
+                busy: false,
+                interleave: false,
+                paired: false,
+                slotted: true,
+                vc_train: false,
+                ..all
+            }
         );
         let slotted_with = |f: &dyn Fn(&mut PortParts), paths: EnginePaths| {
             let mut p = PortParts { slotted: true, ..plain_parts() };
@@ -294,7 +314,14 @@ mod tests {
             PortPlan::choose(&plain_parts(), true, false, paths)
         };
         assert_eq!(off("plain_port"), PortPlan { commit: true, count_only: true, ..PortPlan::default() });
-        assert_eq!(off("train"), PortPlan { train: false, ..all });
+        assert_eq!(off("train"), PortPlan { train: false, vc_train: false, ..all }, "trains across VCs too");
+        assert_eq!(off("vc_train"), PortPlan { vc_train: false, ..all });
+        // Trains across VCs: only under a policy that admits every frame at an empty buffer
+        // unasked (FIFO GFR with LBO = 0 asks there).
+        let gfr = with(&|p| p.policy = Policy::FifoGfr { lbo: 0, hbo: 20 }.facts());
+        assert!(gfr.train && !gfr.vc_train);
+        assert!(with(&|p| p.policy = Policy::TailDrop.facts()).vc_train);
+        assert_eq!(with(&|p| p.one_vc = true), PortPlan { vc_train: false, ..all }, "one VC");
         assert_eq!(off("busy_pass"), PortPlan { busy: false, ..all });
         assert_eq!(off("interleave"), PortPlan { interleave: false, ..all });
         assert_eq!(off("paired_pass"), PortPlan { paired: false, ..all });

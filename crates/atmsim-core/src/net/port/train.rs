@@ -29,7 +29,8 @@
 //! or one where that is not taken), or at or after the end of the batch or of the committed
 //! run) stops the pass and is left at the head for `arrive_plain`. [`Port::lone_trains`] is the
 //! lone-input batch loop: a pass wherever the transmitter is idle (or busy by one cell) at the
-//! head's arrival, and the cell it stopped at by the per-cell step;
+//! head's arrival, and the cell it stopped at by the per-cell step (at a port of several VCs
+//! taking trains across VCs, `Port::lone_vc_trains`, `vc_train.rs`);
 //! `process_plain` enters it only while the batch holds four cells or more (a shorter pass
 //! costs about what it saves).
 
@@ -44,7 +45,7 @@ use crate::rng::Rng;
 use crate::time::{SlotClock, SlotMark, Time};
 
 /// One pass's state: what stops it, and what it has done so far.
-struct Pass<'a> {
+pub(super) struct Pass<'a> {
     clock: &'a SlotClock,
     /// The end of the batch, brought forward by a slot from the end of the committed run if
     /// that is sooner: a cell of the pass arrives at an idle transmitter, so its slot, the
@@ -112,7 +113,7 @@ impl Pass<'_> {
     /// than the one upstream, its slot grid drifting behind) may be taken as well: the buffer
     /// holds two cells or more, so it is not full, and the policy admits every frame at X = 1
     /// unasked (tail drop and PPD, EPD with a threshold of at least one).
-    fn busy_ok(policy: &Policy, capacity: u32) -> bool {
+    pub(super) fn busy_ok(policy: &Policy, capacity: u32) -> bool {
         capacity >= 2 && policy.facts().admits_unasked(1)
     }
 
@@ -319,6 +320,16 @@ impl Port {
                 && out.iter().skip(out.len() - n as usize).take(n as usize - 1).any(|c| c.1.is_eof())
     }
 
+    /// Whether the two cells after `head` (the head of `fifo`, which holds four cells or more)
+    /// are of `head`'s VC: if not, a frame train from `head` would take two cells at most
+    /// (another VC's cell stops it), which costs more than a train across VCs
+    /// (`Port::lone_vc_trains`).
+    #[inline(always)]
+    pub(super) fn same_vc_next(fifo: &CellFifo, head: Cell) -> bool {
+        let of_head = |k| fifo.get(k).is_some_and(|(_, c): (Time, Cell)| c.vc == head.vc);
+        of_head(1) && of_head(2)
+    }
+
     /// Whether at least four cells arrive in `fifo` before `stop`.
     #[inline(always)]
     pub(super) fn holds_train(fifo: &CellFifo, stop: Time) -> bool {
@@ -342,7 +353,7 @@ impl Port {
     /// caller found, not read or asked again. In `lone_trains`' loop, whose set-up it shares
     /// (on a LAN most batches of the egress ports are one pass).
     #[inline(always)]
-    fn train_at(
+    pub(super) fn train_at(
         &mut self,
         f: usize,
         (ta, cell): (Time, Cell),
@@ -543,10 +554,23 @@ mod tests {
         end: Time,
         step: Time,
     ) -> (u64, Vec<(Time, Cell)>) {
-        p.set_paths(if trains { EnginePaths::ALL } else { EnginePaths::WITHOUT_PASSES });
+        let paths = if trains { EnginePaths::ALL } else { EnginePaths::WITHOUT_PASSES };
+        run_with(p, w, commit, paths, end, step)
+    }
+
+    /// `run` with the switches `paths`.
+    fn run_with(
+        p: &mut Port,
+        w: &mut World,
+        commit: bool,
+        paths: EnginePaths,
+        end: Time,
+        step: Time,
+    ) -> (u64, Vec<(Time, Cell)>) {
+        p.set_paths(paths);
         p.commit_until(if commit { end } else { NO_COMMIT }, w);
         if commit {
-            assert!(p.plan.plain && p.plan.count_only && p.plan.train == trains);
+            assert!(p.plan.plain && p.plan.count_only && p.plan.train == paths.train);
         }
         let (mut now, mut events, mut wire) = (0, 0, Vec::new());
         while now < end {
@@ -820,6 +844,132 @@ mod tests {
                 assert_eq!(with.7, reference.7, "{gap} {policy:?} step {step}: the integral");
             }
         }
+    }
+
+    /// A port as `port`'s (tail drop, EPD with a threshold of 6, PPD or FIFO GFR) fed VC 0's and
+    /// VC 1's frames interleaved in runs of one to five cells, one cell every `gap` (at 1.05 us
+    /// the port is idle at each arrival, at 0.95 us often busy by one cell).
+    fn interleaved(policy: Policy, gap: Time) -> (Port, World) {
+        let (p, mut w) = port(0, 0, policy, 1);
+        let (mut t, mut k) = (0, 0u32);
+        for frame_pair in 0..8u32 {
+            let n = 10 + frame_pair;
+            let frames = [0, 1].map(|_| w.frames.insert(Frame { ncells: n, alive: n, ..Default::default() }));
+            let mut left = [n, n];
+            while left != [0, 0] {
+                for (vc, frame) in frames.iter().enumerate() {
+                    let run = (1 + k % 5).min(left[vc]);
+                    k += 1;
+                    for _ in 0..run {
+                        left[vc] -= 1;
+                        let flags =
+                            if left[vc] == 0 { F_EOF } else { 0 } | if k % 7 == 0 { F_CLP } else { 0 };
+                        w.fifos[1].push(t, Cell { frame: *frame, vc: vc as VcId, flags });
+                        t += gap;
+                    }
+                }
+            }
+        }
+        (p, w)
+    }
+
+    #[test]
+    fn a_pass_starts_only_where_the_head_s_vc_holds_the_next_two_cells() {
+        // With trains across VCs (`Port::lone_vc_trains`) a frame train starts only at a head
+        // whose next two cells are its VC's: a shorter one costs more than the loop.
+        let mut fifo = CellFifo::new(0);
+        for (t, vc) in [(0, 1), (1, 1), (2, 1), (3, 0), (4, 1), (5, 1)] {
+            fifo.push(t, Cell { frame: 0, vc, flags: 0 });
+        }
+        assert!(Port::same_vc_next(&fifo, fifo.front().expect("a head").1));
+        fifo.pop();
+        assert!(!Port::same_vc_next(&fifo, fifo.front().expect("a head").1), "the third another's");
+        fifo.pop();
+        assert!(!Port::same_vc_next(&fifo, fifo.front().expect("a head").1), "the second another's");
+    }
+
+    #[test]
+    fn trains_across_vcs_match_the_per_cell_path() {
+        // Two VCs' frames interleaved in short runs (the background egress ports of the CLASS
+        // studies: nine VCs, mostly one cell each), the port idle at each arrival, busy by one
+        // cell, or busier (at 0.7 us EPD's threshold refuses frames, at 0.6 us the 30-cell
+        // buffer fills), under tail drop, PPD and EPD (trains across VCs) and FIFO GFR (which asks
+        // at an empty buffer: frame trains only), long and short batches: with trains across
+        // VCs, with frame trains only and cell by cell, the wire, the counters, the drops, the
+        // integral and the events are the same.
+        let end = 300 * PS_PER_US;
+        let mut no_vc_train = EnginePaths::ALL;
+        no_vc_train.vc_train = false;
+        for (policy, gap) in [
+            (Policy::TailDrop, 1_050_000),
+            (Policy::Ppd, 950_000),
+            (Policy::Epd { threshold: 6 }, 1_050_000),
+            (Policy::Epd { threshold: 6 }, 950_000),
+            (Policy::Epd { threshold: 6 }, 700_000),
+            (Policy::TailDrop, 600_000),
+            (Policy::FifoGfr { lbo: 0, hbo: 20 }, 1_050_000),
+        ] {
+            let outcome = |commit: bool, paths: EnginePaths, step: Time| {
+                let (mut p, mut w) = interleaved(policy, gap);
+                let (events, wire) = run_with(&mut p, &mut w, commit, paths, end, step);
+                let s = &p.stats;
+                (
+                    (
+                        wire,
+                        events,
+                        s.drops_by_reason(),
+                        s.cells_in(),
+                        s.cells_out(),
+                        s.max_queue(),
+                        s.queue_area(),
+                    ),
+                    p.plan.vc_train,
+                )
+            };
+            let reference = outcome(false, EnginePaths::WITHOUT_PASSES, PS_PER_US);
+            assert!(reference.0 .3 > 200, "cells arrive");
+            if gap < 900_000 {
+                let (drops, max_queue) = (reference.0 .2.iter().sum::<u64>(), reference.0 .5);
+                assert!(drops > 0 && max_queue >= 3, "{policy:?} {gap}: {drops} drops, queue {max_queue}");
+            }
+            let gfr = matches!(policy, Policy::FifoGfr { .. });
+            for step in [PS_PER_US, 9 * PS_PER_US + 1, end] {
+                let what = format!("{policy:?} {gap} step {step}");
+                let with = outcome(true, EnginePaths::ALL, step);
+                assert_eq!(with.1, !gfr, "{what}: trains across VCs");
+                assert_eq!(with.0, reference.0, "{what}");
+                assert_eq!(outcome(true, no_vc_train, step).0, reference.0, "{what}: frame trains only");
+            }
+        }
+    }
+
+    #[test]
+    fn a_train_across_vcs_takes_cells_of_several_vcs_in_one_loop() {
+        // At an idle port, the interleaved VCs' cells before the batch's end in one call, the
+        // first RM cell or cell into another FIFO left at the head; nothing while cells are
+        // held back at the end of the committed run.
+        let (mut p, mut w) = interleaved(Policy::TailDrop, 1_050_000);
+        p.commit_until(400 * PS_PER_US, &w);
+        assert!(p.plan.vc_train);
+        let stop = 30 * PS_PER_US;
+        let before = w.fifos[1].iter().filter(|c| c.0 < stop).count() as u64;
+        let n = p.vc_train(1, stop, &mut w);
+        assert_eq!(n, before, "every cell before the stop");
+        let vcs: std::collections::HashSet<VcId> = w.fifos[0].iter().map(|c| c.1.vc).collect();
+        assert_eq!(vcs.len(), 2, "both VCs");
+        assert_eq!((p.stats.cells_in(), p.stats.cells_out()), (n, n));
+        // VC 2 goes into FIFO 2: the loop stops at its cell, the cells before it taken.
+        let (mut q, mut x) = interleaved(Policy::TailDrop, 1_050_000);
+        let at = x.fifos[1].get(3).expect("cells").0;
+        let mut cells: Vec<_> = x.fifos[1].iter().copied().collect();
+        cells.insert(3, (at, Cell { frame: 0, vc: 2, flags: F_EOF }));
+        while x.fifos[1].pop().is_some() {}
+        for (t, c) in cells {
+            x.fifos[1].push(t, c);
+        }
+        q.commit_until(400 * PS_PER_US, &x);
+        assert_eq!(q.vc_train(1, stop, &mut x), 3, "stopped at another FIFO's VC");
+        assert_eq!(x.fifos[1].front().map(|c| c.1.vc), Some(2));
     }
 
     #[test]
