@@ -6,4 +6,4 @@ mod virtual_spacing;
 
 pub use queue::{BestEffort, Queue};
 pub use round_robin::RoundRobin;
-pub use virtual_spacing::VirtualSpacing;
+pub use virtual_spacing::{VirtualSpacing, HEADS_HEAP, HEADS_SCAN4, HEADS_SCAN8, HEADS_TREE16};

@@ -37,6 +37,13 @@ pub struct VirtualSpacing {
     len: usize,
 }
 
+/// `VirtualSpacing::heads_kind`: heads scanned (up to 4 or 8 VCs), in a winner tree (up to
+/// 16), in a heap.
+pub const HEADS_SCAN4: u8 = 0;
+pub const HEADS_SCAN8: u8 = 1;
+pub const HEADS_TREE16: u8 = 2;
+pub const HEADS_HEAP: u8 = 3;
+
 /// Weight given to a VC whose rate is 0, in cells per second.
 pub const ZERO_RATE: f64 = 1.0;
 
@@ -274,6 +281,53 @@ impl VirtualSpacing {
             return None;
         }
         Some(self.pop_backlogged())
+    }
+
+    /// Which way the heads are kept (`HEADS_SCAN4` .. `HEADS_HEAP`): a caller that pops many
+    /// cells in a row tells it once and pops with [`VirtualSpacing::pop_backlogged_as`].
+    pub fn heads_kind(&self) -> u8 {
+        match self.heads {
+            Heads::Scan4(_) => HEADS_SCAN4,
+            Heads::Scan8(_) => HEADS_SCAN8,
+            Heads::Tree16(_) => HEADS_TREE16,
+            Heads::Heap(_) => HEADS_HEAP,
+        }
+    }
+
+    /// `pop_backlogged` where the heads are known to be kept as `K` (`heads_kind`): the match
+    /// on the way they are kept is decided at compile time, one test of it left (a wrong `K`
+    /// still pops right, through `pop_backlogged`).
+    #[inline(always)]
+    pub fn pop_backlogged_as<const K: u8>(&mut self) -> Cell {
+        debug_assert!(self.len > 0, "pop from an empty Virtual Spacing queue");
+        let queues = &mut self.queues;
+        let mut served = None;
+        let take = |i: usize| {
+            let q = &mut queues[i];
+            served = q.pop_front();
+            !q.is_empty()
+        };
+        let known = match (K, &mut self.heads) {
+            (HEADS_SCAN4, Heads::Scan4(s)) => {
+                s.serve(take);
+                true
+            }
+            (HEADS_SCAN8, Heads::Scan8(s)) => {
+                s.serve(take);
+                true
+            }
+            (HEADS_TREE16, Heads::Tree16(s)) => {
+                s.serve(take);
+                true
+            }
+            _ => false,
+        };
+        if !known {
+            return self.pop_backlogged();
+        }
+        self.len -= 1;
+        debug_assert!(served.is_some(), "a backlogged VC has a head cell");
+        served.unwrap_or_default()
     }
 
     /// `pop` where a cell is known to be queued (`len() > 0`).

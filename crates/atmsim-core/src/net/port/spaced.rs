@@ -21,7 +21,7 @@
 use super::{Port, SPACED_PORT};
 use crate::cell::Cell;
 use crate::net::{InputMerge, World};
-use crate::sched::Queue;
+use crate::sched::{Queue, HEADS_HEAP, HEADS_SCAN4, HEADS_SCAN8, HEADS_TREE16};
 use crate::time::Time;
 
 impl Port {
@@ -29,7 +29,16 @@ impl Port {
     /// `stop`; returns the number of events.
     pub(super) fn process_spaced(&mut self, stop: Time, world: &mut World) -> u64 {
         debug_assert!(self.plan.spaced && !self.hooks && self.stall_floor == 0);
-        let (arrivals, departures) = self.spaced_batch(stop, world);
+        // The way the Virtual Spacing queue keeps its heads, told once for the batch.
+        let (arrivals, departures) = match &self.queue {
+            Queue::VirtualSpacing(vs) => match vs.heads_kind() {
+                HEADS_SCAN4 => self.spaced_batch::<HEADS_SCAN4>(stop, world),
+                HEADS_SCAN8 => self.spaced_batch::<HEADS_SCAN8>(stop, world),
+                HEADS_TREE16 => self.spaced_batch::<HEADS_TREE16>(stop, world),
+                _ => self.spaced_batch::<HEADS_HEAP>(stop, world),
+            },
+            _ => self.spaced_batch::<HEADS_HEAP>(stop, world),
+        };
         // Each departure is a cell out and on the wire: counted once per batch (as
         // `Port::process_plain` counts its channel's), not per row.
         self.stats.sent(departures);
@@ -37,14 +46,15 @@ impl Port {
         arrivals + departures
     }
 
-    /// The batch of `process_spaced`: how many arrivals, how many departures.
+    /// The batch of `process_spaced`, the Virtual Spacing queue's heads kept as `K`: how many
+    /// arrivals, how many departures.
     #[inline(always)]
-    fn spaced_batch(&mut self, stop: Time, world: &mut World) -> (u64, u64) {
+    fn spaced_batch<const K: u8>(&mut self, stop: Time, world: &mut World) -> (u64, u64) {
         let (mut arrivals, mut departures) = (0, 0);
         if let Some(f) = InputMerge::lone(&self.inputs) {
             loop {
                 let ta = self.merge.lone_key(&world.fifos[f]);
-                departures += self.depart_before(ta.min(stop), world);
+                departures += self.depart_before::<K>(ta.min(stop), world);
                 if ta >= stop {
                     self.merge.set_lone(ta);
                     return (arrivals, departures);
@@ -58,11 +68,11 @@ impl Port {
         loop {
             let (mut ta, i) = self.merge.peek();
             if ta >= stop {
-                return (arrivals, departures + self.depart_before(stop, world));
+                return (arrivals, departures + self.depart_before::<K>(stop, world));
             }
             let (f, until) = (self.inputs[i] as usize, self.merge.run_until().min(stop));
             loop {
-                departures += self.depart_before(ta, world);
+                departures += self.depart_before::<K>(ta, world);
                 let Some((_, cell)) = world.fifos[f].pop() else { unreachable!("the head was read") };
                 self.arrive_spaced(ta, cell, world);
                 arrivals += 1;
@@ -76,29 +86,40 @@ impl Port {
     }
 
     /// The departures in slots before `t`, in a row (`Port::dequeue` without hooks and
-    /// `Port::sent` without own buffers, the Virtual Spacing queue borrowed once for the row;
-    /// `process_spaced` counts the cells out); returns how many.
+    /// `Port::sent` without own buffers; `process_spaced` counts the cells out): popped by
+    /// `VirtualSpacing::pop_run`, the next free slot and the buffer's occupancy kept in locals
+    /// for the row; returns how many.
     #[inline(always)]
-    fn depart_before(&mut self, t: Time, world: &mut World) -> u64 {
+    fn depart_before<const K: u8>(&mut self, t: Time, world: &mut World) -> u64 {
         let Queue::VirtualSpacing(vs) = &mut self.queue else {
             return self.depart_before_any(t, world);
         };
-        let mut n = 0;
-        while self.queued > 0 && self.clock.next() < t {
-            let slot = self.clock.next();
-            let cell = vs.pop_backlogged();
-            // `depart_spaced`, written out: the queue stays borrowed for the row.
-            self.queued -= 1;
-            self.stats.depart(slot);
+        // Not committing (the plan): every queued cell is in the Virtual Spacing queue.
+        debug_assert_eq!(self.queued as usize, vs.len());
+        if self.queued == 0 || self.clock.next() >= t {
+            return 0;
+        }
+        let (mut slot, mut left) = (self.clock.mark(), self.queued);
+        // `depart_spaced`, written out: the queue stays borrowed for the row.
+        loop {
+            let at = slot.time();
+            let cell = vs.pop_backlogged_as::<K>();
+            left -= 1;
+            self.stats.depart(at);
             let v = &self.vcs[cell.vc as usize];
-            if self.classes[v.class as usize].depart(slot) {
+            if self.classes[v.class as usize].depart(at) {
                 self.active -= 1;
             }
-            world.deliver(v.hop, slot + self.latency, cell);
-            self.clock.advance();
-            n += 1;
+            world.deliver(v.hop, at + self.latency, cell);
+            self.clock.step(&mut slot);
+            if left == 0 || slot.time() >= t {
+                break;
+            }
         }
-        n
+        self.clock.set_next(slot);
+        let n = self.queued - left;
+        self.queued = left;
+        u64::from(n)
     }
 
     /// `depart_before` under another queue (never chosen by the plan: kept for its type).
