@@ -450,6 +450,21 @@ impl SlotClock {
         }
     }
 
+    /// The longest gap after a mark that [`SlotClock::align_mark`] crosses by stepping slot by
+    /// slot (four of the longest slots; a longer one is jumped): a walk ([`SlotWalk::skip`])
+    /// may step across it the same way and stand at the same slot.
+    #[inline(always)]
+    pub fn step_gap(&self) -> Time {
+        Self::step_gap_of(self.q)
+    }
+
+    /// [`SlotClock::step_gap`] of a clock whose shortest slot is `q` (a loop that keeps `q` in
+    /// a register).
+    #[inline(always)]
+    pub fn step_gap_of(q: Time) -> Time {
+        4 * (q + 1)
+    }
+
     /// [`SlotClock::align_mark`] with the far jump in line (a caller with no other call in
     /// its loop, `Port::train`'s walk: none of its values is then saved around a call).
     #[inline(always)]
@@ -488,7 +503,7 @@ impl SlotClock {
         // without the divisions below.
         let gap = t - m.t;
         let mut moved = 0;
-        if gap > 4 * (self.q + 1) {
+        if gap > self.step_gap() {
             if gap > self.far {
                 return self.jump_exact(m, t);
             }

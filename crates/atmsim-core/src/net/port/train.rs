@@ -200,6 +200,12 @@ impl Pass<'_> {
                     // common gap): the next slot, q or q + 1 on, is the first from `ta`, one
                     // step of the walk (no mark made and walked again).
                     slots.skip();
+                } else if ta - slots.at() <= SlotClock::step_gap_of(q) {
+                    // A few slots on (a port taking one VC's cells of a link shared by
+                    // several): the steps `align_mark` takes here, in the walk's form.
+                    while slots.at() < ta {
+                        slots.skip();
+                    }
                 } else {
                     let slot = clock.align_mark_in_line(clock.walked_mark(&slots, 0), ta);
                     slots = clock.walk_from(slot, 0);
