@@ -212,6 +212,17 @@ impl ControlledVc {
         self.shaper.as_ref().map_or(0, Shaper::earliest)
     }
 
+    /// [`ControlledVc::ready_at`] of a VC without credit (a paced run's, `runs_paced`): no
+    /// credit to look at.
+    #[inline(always)]
+    fn paced_ready_at(&self) -> Time {
+        debug_assert!(self.credit.is_none());
+        if !self.backlogged() {
+            return NEVER;
+        }
+        self.shaper.as_ref().map_or(0, Shaper::earliest)
+    }
+
     /// A data cell left: the rate control's bookkeeping and the shaper's new increment.
     fn after_data_cell(&mut self, link: CellPeriod) {
         match &mut self.rate {

@@ -110,7 +110,7 @@ impl Adapter {
                 woken = true;
             }
             // The next slot, as `recompute` finds it.
-            if !next_slot(&mut clock, c.ready_at(), limit) {
+            if !next_slot(&mut clock, c.paced_ready_at(), limit) {
                 break;
             }
         }
@@ -176,26 +176,38 @@ impl Adapter {
         for (h, c) in hops.iter_mut().zip(&self.controlled) {
             *h = ch.route[c.vc as usize];
         }
-        let mut rr = self.rr;
+        // `pick`'s turn as a mask of the VCs from it on: `rr` is the queue after the last one
+        // picked (0 the plain FIFO, `k + 1` the controlled VC `k`), so the bits from `rr - 1`;
+        // after VC `i`, the bits above `i` (none where `i` is the last VC: the turn wraps, and
+        // `pick` then starts from the plain FIFO and the first VC, the same).
+        let mut turn = u64::MAX.checked_shl(self.rr.saturating_sub(1) as u32).unwrap_or(0);
+        let mut last;
+        // The earliest time in `waiting`, kept at hand: most slots take no VC out of it.
+        let mut next_wait = waiting.first();
         let (mut sent, mut changed) = (0u64, 0u64);
         loop {
             let slot = clock.next();
             debug_assert!(slot < limit);
-            due |= waiting.take_due(slot);
+            if next_wait <= slot {
+                due |= waiting.take_due(slot);
+                next_wait = waiting.first();
+            }
+            debug_assert_eq!(next_wait, waiting.first());
             debug_assert_eq!(
                 due,
                 ready[..n].iter().enumerate().filter(|(_, &r)| r <= slot).fold(0, |m, (i, _)| m | 1 << i)
             );
             // `pick` with the plain FIFO empty: the first VC ready at `slot` from the turn on.
-            let from = rr.saturating_sub(1);
-            let later = due & (u64::MAX << from);
-            let i = if later != 0 { later.trailing_zeros() } else { due.trailing_zeros() } as usize;
-            debug_assert!(i < n, "a VC is ready");
-            rr = if i + 1 == n { 0 } else { i + 2 };
+            let later = due & turn;
+            // Below 64 (a VC is ready), masked so the arrays below need no bounds check.
+            let i = (if later != 0 { later.trailing_zeros() } else { due.trailing_zeros() }) as usize & 63;
+            debug_assert!(due != 0 && i < n, "a VC is ready");
+            turn = !(2u64 << i).wrapping_sub(1);
+            last = i;
             let c = &mut self.controlled[i];
             let (cell, rm) = Self::paced_cell(c, &mut self.taggers, slot, slot_ps, link);
             counts[i] += u32::from(!rm);
-            let r = c.ready_at();
+            let r = c.paced_ready_at();
             ready[i] = r;
             changed |= 1 << i;
             clock.advance();
@@ -220,17 +232,18 @@ impl Adapter {
                 due &= !(1 << i);
                 if r != NEVER {
                     waiting.insert(r, i);
+                    next_wait = next_wait.min(r);
                 }
             }
             // The next slot, as `recompute` finds it from the earliest ready time.
-            let earliest = if due != 0 { 0 } else { waiting.first() };
+            let earliest = if due != 0 { 0 } else { next_wait };
             if !next_slot(&mut clock, earliest, limit) {
                 break;
             }
         }
         ch.cells += sent;
         self.clock = clock;
-        self.rr = rr;
+        self.rr = if last + 1 == n { 0 } else { last + 2 };
         while changed != 0 {
             let i = changed.trailing_zeros() as usize;
             changed &= changed - 1;
@@ -287,16 +300,19 @@ impl Adapter {
 }
 
 /// The VCs of a paced run not ready at its slot, by ready time (ties in any order: only the
-/// set of those due at a slot matters), in a ring of 64.
+/// set of those due at a slot matters), in a ring of 64: the times and the VCs' bits in two
+/// arrays, `head` and `tail` counting on (a VC is in it at most once, so `tail - head <= 64`),
+/// every position masked into the arrays.
 struct Waiting {
-    at: [(Time, u8); 64],
+    at: [Time; 64],
+    bit: [u64; 64],
     head: usize,
-    len: usize,
+    tail: usize,
 }
 
 impl Default for Waiting {
     fn default() -> Self {
-        Waiting { at: [(NEVER, 0); 64], head: 0, len: 0 }
+        Waiting { at: [NEVER; 64], bit: [0; 64], head: 0, tail: 0 }
     }
 }
 
@@ -305,32 +321,33 @@ impl Waiting {
     /// like rates): it is put in from the back.
     #[inline(always)]
     fn insert(&mut self, t: Time, i: usize) {
-        debug_assert!(self.len < 64);
-        let mut k = self.len;
-        while k > 0 {
-            let prev = self.at[(self.head + k - 1) & 63];
-            if prev.0 <= t {
+        debug_assert!(self.tail.wrapping_sub(self.head) < 64);
+        let mut k = self.tail;
+        while k != self.head {
+            let p = k.wrapping_sub(1) & 63;
+            if self.at[p] <= t {
                 break;
             }
-            self.at[(self.head + k) & 63] = prev;
-            k -= 1;
+            self.at[k & 63] = self.at[p];
+            self.bit[k & 63] = self.bit[p];
+            k = k.wrapping_sub(1);
         }
-        self.at[(self.head + k) & 63] = (t, i as u8);
-        self.len += 1;
+        self.at[k & 63] = t;
+        self.bit[k & 63] = 1 << i;
+        self.tail = self.tail.wrapping_add(1);
     }
 
     /// The VCs ready at `slot` (as bits), taken out.
     #[inline(always)]
     fn take_due(&mut self, slot: Time) -> u64 {
         let mut due = 0u64;
-        while self.len > 0 {
-            let (t, i) = self.at[self.head];
-            if t > slot {
+        while self.head != self.tail {
+            let h = self.head & 63;
+            if self.at[h] > slot {
                 break;
             }
-            due |= 1 << i;
-            self.head = (self.head + 1) & 63;
-            self.len -= 1;
+            due |= self.bit[h];
+            self.head = self.head.wrapping_add(1);
         }
         due
     }
@@ -338,10 +355,10 @@ impl Waiting {
     /// The earliest ready time (`NEVER` if none waits).
     #[inline(always)]
     fn first(&self) -> Time {
-        if self.len == 0 {
+        if self.head == self.tail {
             NEVER
         } else {
-            self.at[self.head].0
+            self.at[self.head & 63]
         }
     }
 }
