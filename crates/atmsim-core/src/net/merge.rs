@@ -377,7 +377,7 @@ impl InputMerge {
         let i = self.heap[0].2;
         if key != NEVER && self.arbitration == Arbitration::Rotating {
             self.served += 1;
-            self.sift_served((key, self.served, i));
+            self.sift_root::<true>((key, self.served, i));
             return;
         }
         match self.arbitration {
@@ -418,16 +418,19 @@ impl InputMerge {
         let i = self.heap[0].2;
         let r = self.rng.as_mut().expect("random arbitration has a stream").next_u64();
         self.rank[i as usize] = r;
-        self.heap[0] = (key, r, i);
-        self.sift_down(0);
+        self.sift_root::<false>((key, r, i));
     }
 
-    /// Put `e`, the entry of the input just served, in place of the root and move it down.
-    /// Under `Rotating` its rank (the newest serial) is above every rank in the heap, so it goes
-    /// below every entry keyed at or before it: it is compared by key alone, and moved once,
-    /// into the hole its smaller children leave (not swapped level by level).
+    /// Put `e`, the entry of the input just served, in place of the root and move it down,
+    /// into the hole its smaller children leave as they move up (not swapped level by level:
+    /// the same heap, since the entry compared at each level is the one moving down), written
+    /// once at the end.
+    ///
+    /// `BY_KEY` (under `Rotating`): its rank (the newest serial) is above every rank in the
+    /// heap, so it goes below every entry keyed at or before it and is compared by key alone.
+    /// Otherwise (`ran_random`'s fresh draw) by the whole entry.
     #[inline(always)]
-    fn sift_served(&mut self, e: (Time, u64, u32)) {
+    fn sift_root<const BY_KEY: bool>(&mut self, e: (Time, u64, u32)) {
         let n = self.heap.len();
         let mut i = 0;
         loop {
@@ -437,7 +440,7 @@ impl InputMerge {
             }
             let r = l + 1;
             let c = if r < n && self.heap[r] < self.heap[l] { r } else { l };
-            if self.heap[c].0 > e.0 {
+            if if BY_KEY { self.heap[c].0 > e.0 } else { self.heap[c] >= e } {
                 break;
             }
             self.heap[i] = self.heap[c];

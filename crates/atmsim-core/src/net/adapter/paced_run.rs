@@ -19,6 +19,7 @@ use super::{Adapter, ControlledVc, VcTagger};
 use crate::cell::{rm, Cell, VcId, F_BACKWARD, F_CONTROL, F_EOF, F_RM};
 use crate::net::{work_at, World, NO_CAPTURE};
 use crate::time::{CellPeriod, SlotClock, Time, NEVER};
+use std::mem::MaybeUninit;
 
 impl Adapter {
     /// `c`'s cell in `slot`, as [`Adapter::send`] makes it: the shaper told, then an RM cell
@@ -303,16 +304,26 @@ impl Adapter {
 /// set of those due at a slot matters), in a ring of 64: the times and the VCs' bits in two
 /// arrays, `head` and `tail` counting on (a VC is in it at most once, so `tail - head <= 64`),
 /// every position masked into the arrays.
+///
+/// The arrays are left uninitialized: only the entries from `head` to `tail` are ever read,
+/// each written before. A run writes few of them; filling all 64 of each (1 KB) at every run
+/// cost about 200 instructions a run (28 000 runs in the CLASS two-node shaped case over 2 s).
 struct Waiting {
-    at: [Time; 64],
-    bit: [u64; 64],
+    at: [MaybeUninit<Time>; 64],
+    bit: [MaybeUninit<u64>; 64],
     head: usize,
     tail: usize,
 }
 
 impl Default for Waiting {
+    #[inline(always)]
     fn default() -> Self {
-        Waiting { at: [NEVER; 64], bit: [0; 64], head: 0, tail: 0 }
+        Waiting {
+            at: [const { MaybeUninit::uninit() }; 64],
+            bit: [const { MaybeUninit::uninit() }; 64],
+            head: 0,
+            tail: 0,
+        }
     }
 }
 
@@ -325,15 +336,17 @@ impl Waiting {
         let mut k = self.tail;
         while k != self.head {
             let p = k.wrapping_sub(1) & 63;
-            if self.at[p] <= t {
+            // SAFETY: `p` is `k - 1` with `head < k <= tail`: an entry held, so written.
+            let prev = unsafe { self.at[p].assume_init() };
+            if prev <= t {
                 break;
             }
-            self.at[k & 63] = self.at[p];
+            self.at[k & 63] = MaybeUninit::new(prev);
             self.bit[k & 63] = self.bit[p];
             k = k.wrapping_sub(1);
         }
-        self.at[k & 63] = t;
-        self.bit[k & 63] = 1 << i;
+        self.at[k & 63] = MaybeUninit::new(t);
+        self.bit[k & 63] = MaybeUninit::new(1 << i);
         self.tail = self.tail.wrapping_add(1);
     }
 
@@ -343,10 +356,12 @@ impl Waiting {
         let mut due = 0u64;
         while self.head != self.tail {
             let h = self.head & 63;
-            if self.at[h] > slot {
+            // SAFETY: `head != tail`, so the entry at `head` is held, its time and bit written.
+            let (t, b) = unsafe { (self.at[h].assume_init(), self.bit[h].assume_init()) };
+            if t > slot {
                 break;
             }
-            due |= self.bit[h];
+            due |= b;
             self.head = self.head.wrapping_add(1);
         }
         due
@@ -358,7 +373,8 @@ impl Waiting {
         if self.head == self.tail {
             NEVER
         } else {
-            self.at[self.head & 63]
+            // SAFETY: `head != tail`, so the entry at `head` is held.
+            unsafe { self.at[self.head & 63].assume_init() }
         }
     }
 }
