@@ -19,6 +19,10 @@
 #   scripts/callgrind_per_cell.sh BIN link FILE [KEY=VALUE ...]
 #       one scenario (overrides as `atmsim run --set`): total instructions / link cells (every
 #       cell a port or host put on a link: the ports' and hosts' cells_out), issue 25's measure
+#   scripts/callgrind_per_cell.sh BIN families
+#       `link` on each study family's case at the length docs/performance.md quotes: shipped
+#       UBR+ LAN 5 and WAN 15 (2 s), bench GFR FIFO, GFR WFQ and DFBA (1 s), Gerla FCVC and
+#       PRCA (2 s), CLASS two-node shaped and adaptive (2 s), the Italian network (0.5 s)
 #
 # BIN is an `examples/run` binary (cargo build --release -p atmsim-core --example run).
 # Output files go to ${OUT:-/tmp/callgrind-per-cell}.
@@ -80,6 +84,14 @@ vcs-second)
 print(sum(y['bytes_delivered'] > x['bytes_delivered'] for x, y in zip(a, b)))" "$OUT/vcs$n-1s.json" "$OUT/vcs$n-2s.json")
     echo "N=$n active_in_second_2=$active instructions=$((two - one)) bottleneck_cells=$((c2 - c1)) per_cell=$(((two - one) / (c2 - c1)))"
     ;;
+families)
+    s=python/atmsim/scenarios
+    for c in "ubr-plus-lan5 2" "ubr-plus-wan15 2" "bench/gfr-fifo 1" "bench/gfr-wfq 1" "bench/dfba 1" \
+        "gerla-fcvc 2" "gerla-prca 2" "class-two-node-shaped 2" "class-two-node-adaptive 2" "class-italy 0.5"; do
+        set -- $c
+        scripts/callgrind_per_cell.sh "$BIN" link "$s/$1.toml" simulation.duration_s="$2"
+    done
+    ;;
 link)
     f=$3
     shift 3
@@ -92,7 +104,7 @@ print(sum(c['cells_out'] for k in ('ports', 'hosts') for c in r.get(k, [])))" "$
     echo "$name instructions=$ins link_cells=$cells per_link_cell=$((ins / cells))"
     ;;
 *)
-    echo "usage: $0 BIN suite | $0 BIN long [SECONDS] | $0 BIN vcs N | $0 BIN vcs-second N | $0 BIN link FILE [KEY=VALUE ...]" >&2
+    echo "usage: $0 BIN suite | $0 BIN families | $0 BIN long [SECONDS] | $0 BIN vcs N | $0 BIN vcs-second N | $0 BIN link FILE [KEY=VALUE ...]" >&2
     exit 2
     ;;
 esac
