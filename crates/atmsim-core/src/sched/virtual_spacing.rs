@@ -43,6 +43,8 @@ pub const HEADS_SCAN4: u8 = 0;
 pub const HEADS_SCAN8: u8 = 1;
 pub const HEADS_TREE16: u8 = 2;
 pub const HEADS_HEAP: u8 = 3;
+/// `VirtualSpacing::pop_backlogged_as` with the way unknown: matched at each pop.
+pub const HEADS_ANY: u8 = 4;
 
 /// Weight given to a VC whose rate is 0, in cells per second.
 pub const ZERO_RATE: f64 = 1.0;
@@ -294,47 +296,18 @@ impl VirtualSpacing {
         }
     }
 
-    /// `pop_backlogged` where the heads are known to be kept as `K` (`heads_kind`): the match
-    /// on the way they are kept is decided at compile time, one test of it left (a wrong `K`
-    /// still pops right, through `pop_backlogged`).
-    #[inline(always)]
-    pub fn pop_backlogged_as<const K: u8>(&mut self) -> Cell {
-        debug_assert!(self.len > 0, "pop from an empty Virtual Spacing queue");
-        let queues = &mut self.queues;
-        let mut served = None;
-        let take = |i: usize| {
-            let q = &mut queues[i];
-            served = q.pop_front();
-            !q.is_empty()
-        };
-        let known = match (K, &mut self.heads) {
-            (HEADS_SCAN4, Heads::Scan4(s)) => {
-                s.serve(take);
-                true
-            }
-            (HEADS_SCAN8, Heads::Scan8(s)) => {
-                s.serve(take);
-                true
-            }
-            (HEADS_TREE16, Heads::Tree16(s)) => {
-                s.serve(take);
-                true
-            }
-            _ => false,
-        };
-        if !known {
-            return self.pop_backlogged();
-        }
-        self.len -= 1;
-        debug_assert!(served.is_some(), "a backlogged VC has a head cell");
-        served.unwrap_or_default()
-    }
-
     /// `pop` where a cell is known to be queued (`len() > 0`).
     #[inline(always)]
     pub fn pop_backlogged(&mut self) -> Cell {
+        self.pop_backlogged_as::<HEADS_ANY>()
+    }
+
+    /// `pop_backlogged` where the heads are known to be kept as `K` (`heads_kind`, or
+    /// `HEADS_ANY`): the match on the way they are kept is decided at compile time, one test
+    /// of it left (a wrong `K` still pops right, as `HEADS_ANY`).
+    #[inline(always)]
+    pub fn pop_backlogged_as<const K: u8>(&mut self) -> Cell {
         debug_assert!(self.len > 0, "pop from an empty Virtual Spacing queue");
-        self.len -= 1;
         let queues = &mut self.queues;
         // Pops VC `i`'s head cell and says whether the VC has more.
         let mut served = None;
@@ -343,17 +316,18 @@ impl VirtualSpacing {
             served = q.pop_front();
             !q.is_empty()
         };
+        let is = |k: u8| K == k || K == HEADS_ANY;
         match &mut self.heads {
-            Heads::Scan4(s) => {
+            Heads::Scan4(s) if is(HEADS_SCAN4) => {
                 s.serve(&mut take);
             }
-            Heads::Scan8(s) => {
+            Heads::Scan8(s) if is(HEADS_SCAN8) => {
                 s.serve(&mut take);
             }
-            Heads::Tree16(s) => {
+            Heads::Tree16(s) if is(HEADS_TREE16) => {
                 s.serve(&mut take);
             }
-            Heads::Heap(h) => {
+            Heads::Heap(h) if is(HEADS_HEAP) => {
                 let mut top = h.heads.peek_mut().expect("cells queued, so a VC is backlogged");
                 let i = top.0 as u32 as usize;
                 let stamp = top.0 >> 32;
@@ -364,7 +338,12 @@ impl VirtualSpacing {
                     PeekMut::pop(top);
                 }
             }
+            _ => {
+                debug_assert!(K != HEADS_ANY, "every way of keeping heads is matched");
+                return self.pop_backlogged_as::<HEADS_ANY>();
+            }
         }
+        self.len -= 1;
         debug_assert!(served.is_some(), "a backlogged VC has a head cell");
         served.unwrap_or_default()
     }

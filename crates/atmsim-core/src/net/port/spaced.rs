@@ -87,7 +87,7 @@ impl Port {
 
     /// The departures in slots before `t`, in a row (`Port::dequeue` without hooks and
     /// `Port::sent` without own buffers; `process_spaced` counts the cells out): popped by
-    /// `VirtualSpacing::pop_run`, the next free slot and the buffer's occupancy kept in locals
+    /// `VirtualSpacing::pop_backlogged_as`, the next free slot and the buffer's occupancy kept in locals
     /// for the row; returns how many.
     #[inline(always)]
     fn depart_before<const K: u8>(&mut self, t: Time, world: &mut World) -> u64 {
