@@ -209,6 +209,15 @@ impl<T: Copy + Default> Ring<T> {
         Some(v)
     }
 
+    /// `pop_front` where a value is known to be held.
+    #[inline(always)]
+    pub fn pop_front_held(&mut self) -> T {
+        debug_assert!(!self.is_empty(), "pop from an empty ring");
+        let v = *self.at(self.head);
+        self.head = self.head.wrapping_add(1);
+        v
+    }
+
     /// Drop the first `k <= len()` values.
     #[inline]
     pub fn skip_front(&mut self, k: usize) {

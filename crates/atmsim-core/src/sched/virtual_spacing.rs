@@ -309,11 +309,11 @@ impl VirtualSpacing {
     pub fn pop_backlogged_as<const K: u8>(&mut self) -> Cell {
         debug_assert!(self.len > 0, "pop from an empty Virtual Spacing queue");
         let queues = &mut self.queues;
-        // Pops VC `i`'s head cell and says whether the VC has more.
-        let mut served = None;
+        // Pops VC `i`'s head cell (the VC is backlogged) and says whether the VC has more.
+        let mut served = Cell::default();
         let mut take = |i: usize| {
             let q = &mut queues[i];
-            served = q.pop_front();
+            served = q.pop_front_held();
             !q.is_empty()
         };
         let is = |k: u8| K == k || K == HEADS_ANY;
@@ -340,12 +340,19 @@ impl VirtualSpacing {
             }
             _ => {
                 debug_assert!(K != HEADS_ANY, "every way of keeping heads is matched");
-                return self.pop_backlogged_as::<HEADS_ANY>();
+                return self.pop_unmatched();
             }
         }
         self.len -= 1;
-        debug_assert!(served.is_some(), "a backlogged VC has a head cell");
-        served.unwrap_or_default()
+        served
+    }
+
+    /// `pop_backlogged_as` with a `K` that is not the way the heads are kept: out of line, so
+    /// that a right `K` costs one test of the way at each pop.
+    #[cold]
+    #[inline(never)]
+    fn pop_unmatched(&mut self) -> Cell {
+        self.pop_backlogged_as::<HEADS_ANY>()
     }
 }
 
