@@ -391,6 +391,23 @@ mod tests {
     }
 
     #[test]
+    fn a_pop_told_a_wrong_way_of_keeping_heads_pops_in_the_same_order() {
+        let rates = [20_000.0, 50_000.0, 0.0];
+        let (mut told, mut asked) = (VirtualSpacing::new(&rates), VirtualSpacing::new(&rates));
+        assert_eq!(told.heads_kind(), HEADS_SCAN4);
+        for k in 0..30 {
+            let c = Cell { frame: k, vc: (k % 3) as u16, flags: 0 };
+            told.push(c);
+            asked.push(c);
+        }
+        while !asked.is_empty() {
+            let (a, b) = (told.pop_backlogged_as::<HEADS_TREE16>(), asked.pop_backlogged());
+            assert_eq!((a.vc, a.frame), (b.vc, b.frame));
+        }
+        assert!(told.is_empty());
+    }
+
+    #[test]
     fn a_lone_vc_is_served_at_once_whatever_its_rate() {
         let mut vs = VirtualSpacing::new(&[1.0, 1e6]);
         vs.push(cell(0));
