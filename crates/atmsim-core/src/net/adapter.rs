@@ -25,6 +25,7 @@
 use std::collections::VecDeque;
 
 mod credit_run;
+mod fixed_run;
 mod paced_run;
 
 use super::World;

@@ -308,7 +308,7 @@ impl Adapter {
 /// The arrays are left uninitialized: only the entries from `head` to `tail` are ever read,
 /// each written before. A run writes few of them; filling all 64 of each (1 KB) at every run
 /// cost about 200 instructions a run (28 000 runs in the CLASS two-node shaped case over 2 s).
-struct Waiting {
+pub(super) struct Waiting {
     at: [MaybeUninit<Time>; 64],
     bit: [MaybeUninit<u64>; 64],
     head: usize,
@@ -331,7 +331,7 @@ impl Waiting {
     /// VC `i` is ready at `t`. A VC that just sent is most often ready after the others (at
     /// like rates): it is put in from the back.
     #[inline(always)]
-    fn insert(&mut self, t: Time, i: usize) {
+    pub(super) fn insert(&mut self, t: Time, i: usize) {
         debug_assert!(self.tail.wrapping_sub(self.head) < 64);
         let mut k = self.tail;
         while k != self.head {
@@ -352,7 +352,7 @@ impl Waiting {
 
     /// The VCs ready at `slot` (as bits), taken out.
     #[inline(always)]
-    fn take_due(&mut self, slot: Time) -> u64 {
+    pub(super) fn take_due(&mut self, slot: Time) -> u64 {
         let mut due = 0u64;
         while self.head != self.tail {
             let h = self.head & 63;
@@ -369,7 +369,7 @@ impl Waiting {
 
     /// The earliest ready time (`NEVER` if none waits).
     #[inline(always)]
-    fn first(&self) -> Time {
+    pub(super) fn first(&self) -> Time {
         if self.head == self.tail {
             NEVER
         } else {
@@ -383,7 +383,7 @@ impl Waiting {
 /// if the VCs are ready (at `ready`) by then, else the first slot at or after `ready`. False
 /// where that slot is at or past `limit` or nothing is ready: the run ends.
 #[inline(always)]
-fn next_slot(clock: &mut SlotClock, ready: Time, limit: Time) -> bool {
+pub(super) fn next_slot(clock: &mut SlotClock, ready: Time, limit: Time) -> bool {
     if ready == NEVER {
         return false;
     }
