@@ -430,7 +430,11 @@ mod tests {
             RateControl::Prca(Prca::new(150e6, 1e6, 1e6, 4, 8, 40e6)),
             RateControl::Adaptive { shaper: AdaptiveShaper::new(3, 40), nrm: 5, since_rm: 0 },
         ];
-        for (rate, vcs) in rates.iter().flat_map(|r| [(r, 1), (r, 3), (r, 64), (r, 65)]) {
+        // Fixed rates over several VCs twice: the paced pass, and the fixed-rate lanes
+        // (`fixed_run.rs`).
+        let cases = rates.iter().flat_map(|r| [(r, 1, false), (r, 3, false), (r, 64, false), (r, 65, false)]);
+        let fixed = [(&rates[0], 3, true), (&rates[0], 14, true), (&rates[0], 64, true)];
+        for (rate, vcs, lanes) in cases.chain(fixed) {
             let (mut pass, mut wp) = (adapter(rate, vcs), world(CellPeriod::from_bps(150_000_000), vcs));
             let (mut cells, mut wc) = (adapter(rate, vcs), world(CellPeriod::from_bps(150_000_000), vcs));
             let mut rng = Rng::stream(3, "paced");
@@ -461,6 +465,10 @@ mod tests {
                     assert!(pass.runs_paced());
                     let (sent, data) = if vcs == 1 {
                         pass.send_paced(limit, &mut wp)
+                    } else if lanes {
+                        assert!(pass.all_fixed());
+                        let mut data = 0;
+                        (pass.send_fixed_rr(limit, &mut wp, |_, n| data += u64::from(n)), data)
                     } else {
                         let mut data = 0;
                         (pass.send_paced_rr(limit, &mut wp, |_, n| data += u64::from(n)), data)
@@ -486,6 +494,8 @@ mod tests {
                         (p.shaper, p.rm_due, p.stats.cells, p.stats.rm_sent),
                         (c.shaper, c.rm_due, c.stats.cells, c.stats.rm_sent)
                     );
+                    let head = |v: &ControlledVc| v.queue.front().map(|f| (f.frame, f.remaining, f.fresh));
+                    assert_eq!((head(p), p.queue.len()), (head(c), c.queue.len()));
                 }
                 assert_eq!(wp.channels[0].cells, wc.channels[0].cells);
                 assert_eq!(wp.sched.key(0), wc.sched.key(0));
