@@ -11,10 +11,10 @@
 //! only where a frame begins or ends. The slots, the round robin and the wake-ups are the
 //! paced pass's, cell for cell: what [`Adapter::send`] after [`Adapter::send`] gives.
 
-use super::paced_run::{next_slot, Waiting};
+use super::paced_run::{transmit, Turns, Waiting};
 use super::{Adapter, RateControl, Shaper};
-use crate::cell::{Cell, VcId, F_CONTROL, F_EOF};
-use crate::net::{work_at, World, NO_CAPTURE};
+use crate::cell::{Cell, VcId, F_EOF};
+use crate::net::{World, NO_CAPTURE};
 use crate::time::{Time, NEVER};
 use std::mem::MaybeUninit;
 
@@ -82,25 +82,14 @@ impl Adapter {
             clock.set_next(self.ahead);
         }
         let mut waiting = Waiting::default();
-        let mut due = 0u64;
-        let first = clock.next();
-        for (i, &r) in self.ready.leaves().iter().enumerate() {
-            if r <= first {
-                due |= 1 << i;
-            } else if r != NEVER {
-                waiting.insert(r, i);
-            }
-        }
-        let ch = &mut world.channels[self.channel as usize];
+        let mut turns = Turns::new(&mut waiting, self.ready.leaves(), clock.next(), self.rr);
+        let ch = &world.channels[self.channel as usize];
         debug_assert_eq!(ch.capture, NO_CAPTURE);
         let latency = ch.latency;
         // Lanes are loaded at a VC's first cell in the run (`loaded`): only those read.
         let mut lanes = [const { MaybeUninit::<Lane>::uninit() }; 64];
         let mut loaded = 0u64;
-        // `pick`'s turn as a mask (see `send_paced_mask`).
-        let mut turn = u64::MAX.checked_shl(self.rr.saturating_sub(1) as u32).unwrap_or(0);
         let mut last;
-        let mut next_wait = waiting.first();
         let mut sent = 0u64;
         // One FIFO: whether it is empty is known after the first cell, and whether its consumer
         // skips middle cells for the whole run.
@@ -108,20 +97,14 @@ impl Adapter {
         loop {
             let slot = clock.next();
             debug_assert!(slot < limit);
-            if next_wait <= slot {
-                due |= waiting.take_due(slot);
-                next_wait = waiting.first();
-            }
-            let later = due & turn;
-            let i = (if later != 0 { later.trailing_zeros() } else { due.trailing_zeros() }) as usize & 63;
-            debug_assert!(due != 0 && i < n, "a VC is ready");
-            turn = !(2u64 << i).wrapping_sub(1);
+            let i = turns.pick(&mut waiting, slot);
+            debug_assert!(i < n);
             last = i;
             let bit = 1u64 << i;
             if loaded & bit == 0 {
                 loaded |= bit;
                 let c = &self.controlled[i];
-                let hop = ch.route[c.vc as usize];
+                let hop = world.channels[self.channel as usize].route[c.vc as usize];
                 lanes[i] = MaybeUninit::new(Lane {
                     shaper: c.shaper.expect("a fixed-rate VC is shaped"),
                     fifo: hop.fifo,
@@ -163,38 +146,23 @@ impl Adapter {
             l.ready = r;
             clock.advance();
             sent += 1;
-            // `World::transmit` on an uncaptured channel (as in `send_paced_mask`).
-            let at = slot + latency;
-            let fifo = &mut world.fifos[if ONE_FIFO { f0 } else { l.fifo as usize }];
-            let empty = (!ONE_FIFO || may_be_empty) && fifo.is_empty();
-            may_be_empty = false;
-            if empty {
-                world.sched.marks.mark(fifo.mark);
-            }
-            let out = Cell { vc: l.label, frame: l.frame, flags };
-            fifo.push(at, out);
-            debug_assert_eq!(skips, !ONE_FIFO || fifo.middle_floor != 0);
-            if empty || (flags & (F_EOF | F_CONTROL) != 0 && skips && fifo.middle_floor != 0) {
-                world.sched.wake(fifo.owner, work_at(fifo, at, out));
-            }
-            if r > clock.next() {
-                due &= !bit;
-                if r != NEVER {
-                    waiting.insert(r, i);
-                    next_wait = next_wait.min(r);
-                }
-            }
-            let earliest = if due != 0 { 0 } else { next_wait };
-            if !next_slot(&mut clock, earliest, limit) {
+            let f = if ONE_FIFO { f0 } else { l.fifo as usize };
+            transmit(
+                world,
+                f,
+                slot + latency,
+                Cell { vc: l.label, frame: l.frame, flags },
+                may_be_empty,
+                skips,
+            );
+            may_be_empty = !ONE_FIFO;
+            if !turns.sent(&mut waiting, i, r, &mut clock, limit) {
                 break;
             }
         }
-        ch.cells += sent;
-        self.clock = clock;
-        self.rr = if last + 1 == n { 0 } else { last + 2 };
-        while loaded != 0 {
-            let i = loaded.trailing_zeros() as usize;
-            loaded &= loaded - 1;
+        self.end_run(world, sent, clock, last);
+        // Each lane back into its VC, in VC order.
+        for i in (0..n).filter(|&i| loaded >> i & 1 != 0) {
             // SAFETY: a bit of `loaded` is a lane written in the run.
             let l = unsafe { lanes[i].assume_init_ref() };
             let c = &mut self.controlled[i];
