@@ -604,13 +604,18 @@ impl Host {
                 sent
             } else {
                 let (ep_of, endpoints) = (&self.ep_of, &mut self.endpoints);
-                self.adapter.send_paced_rr(limit, world, |vc, n| {
+                let data = |vc: VcId, n: u32| {
                     if let Some(&i) = ep_of.get(vc as usize) {
                         if let Some(Endpoint::Background { queue, .. }) = endpoints.get_mut(i as usize) {
                             queue.queued -= n;
                         }
                     }
-                })
+                };
+                if self.plan.fixed_runs {
+                    self.adapter.send_fixed_rr(limit, world, data)
+                } else {
+                    self.adapter.send_paced_rr(limit, world, data)
+                }
             };
             self.stats.sent(sent);
             return sent;
@@ -708,6 +713,7 @@ impl Host {
             paced: !self.adapter.controlled.is_empty()
                 && self.adapter.controlled.iter().all(|c| c.credit.is_none()),
             one_controlled: self.adapter.controlled.len() == 1,
+            fixed: self.adapter.all_fixed(),
             sink_arrivals: self.capture == NO_CAPTURE
                 && self
                     .endpoints

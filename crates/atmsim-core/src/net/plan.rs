@@ -84,6 +84,10 @@ engine_paths! {
     /// A host whose one controlled VC is paced (GCRA, PRCA or adaptive shaping) sends a run of
     /// its cells in one pass (`net/adapter/paced_run.rs`). Off: cell by cell within the run.
     paced_run,
+    /// A paced run of several VCs all shaped at a fixed rate (no RM cells, no credit: the
+    /// background sources) keeps each VC's shaper, hop and head frame in locals
+    /// (`net/adapter/fixed_run.rs`). Off: the paced run's pass (`paced_run`).
+    fixed_run,
     /// A host whose arrivals are all for background sinks (background sources and sinks only)
     /// sends its runs up to its next timer, past the arrivals (`host/plan.rs`). Off: each
     /// arrival ends a run.

@@ -88,6 +88,8 @@ pub struct EngineSpec {
     pub priority_port: Option<bool>,
     /// A paced VC's run of cells in one pass at its host.
     pub paced_run: Option<bool>,
+    /// Several fixed-rate VCs' paced run with each VC in locals.
+    pub fixed_run: Option<bool>,
     /// A host's runs of departures not cut by arrivals for its sinks.
     pub runs_past_sinks: Option<bool>,
     /// Committed departures at frame-merging ports.
@@ -121,6 +123,7 @@ impl EngineSpec {
             input_marks: self.input_marks.unwrap_or(true),
             priority_port: self.priority_port.unwrap_or(true),
             paced_run: self.paced_run.unwrap_or(true),
+            fixed_run: self.fixed_run.unwrap_or(true),
             runs_past_sinks: self.runs_past_sinks.unwrap_or(true),
             commit_merging: self.commit_merging.unwrap_or(true),
             spaced_port: self.spaced_port.unwrap_or(true),

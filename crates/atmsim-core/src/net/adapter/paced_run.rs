@@ -157,19 +157,9 @@ impl Adapter {
         let mut ready = [NEVER; 64];
         let mut counts = [0u32; 64];
         ready[..n].copy_from_slice(self.ready.leaves());
-        // `due`: the VCs ready at the slot at hand (ready time at or before it); `waiting`: the
-        // others with a ready time, earliest first (a ring of 64: a VC is in it at most once).
         let mut waiting = Waiting::default();
-        let mut due = 0u64;
-        let first = clock.next();
-        for (i, &r) in ready[..n].iter().enumerate() {
-            if r <= first {
-                due |= 1 << i;
-            } else if r != NEVER {
-                waiting.insert(r, i);
-            }
-        }
-        let ch = &mut world.channels[self.channel as usize];
+        let mut turns = Turns::new(&mut waiting, &ready[..n], clock.next(), self.rr);
+        let ch = &world.channels[self.channel as usize];
         debug_assert_eq!(ch.capture, NO_CAPTURE);
         let latency = ch.latency;
         // Each VC's hop, read once a run (its cells, RM cells included, carry its label).
@@ -177,33 +167,17 @@ impl Adapter {
         for (h, c) in hops.iter_mut().zip(&self.controlled) {
             *h = ch.route[c.vc as usize];
         }
-        // `pick`'s turn as a mask of the VCs from it on: `rr` is the queue after the last one
-        // picked (0 the plain FIFO, `k + 1` the controlled VC `k`), so the bits from `rr - 1`;
-        // after VC `i`, the bits above `i` (none where `i` is the last VC: the turn wraps, and
-        // `pick` then starts from the plain FIFO and the first VC, the same).
-        let mut turn = u64::MAX.checked_shl(self.rr.saturating_sub(1) as u32).unwrap_or(0);
         let mut last;
-        // The earliest time in `waiting`, kept at hand: most slots take no VC out of it.
-        let mut next_wait = waiting.first();
         let (mut sent, mut changed) = (0u64, 0u64);
         loop {
             let slot = clock.next();
             debug_assert!(slot < limit);
-            if next_wait <= slot {
-                due |= waiting.take_due(slot);
-                next_wait = waiting.first();
-            }
-            debug_assert_eq!(next_wait, waiting.first());
+            let i = turns.pick(&mut waiting, slot);
             debug_assert_eq!(
-                due,
+                turns.due,
                 ready[..n].iter().enumerate().filter(|(_, &r)| r <= slot).fold(0, |m, (i, _)| m | 1 << i)
             );
-            // `pick` with the plain FIFO empty: the first VC ready at `slot` from the turn on.
-            let later = due & turn;
-            // Below 64 (a VC is ready), masked so the arrays below need no bounds check.
-            let i = (if later != 0 { later.trailing_zeros() } else { due.trailing_zeros() }) as usize & 63;
-            debug_assert!(due != 0 && i < n, "a VC is ready");
-            turn = !(2u64 << i).wrapping_sub(1);
+            debug_assert!(i < n);
             last = i;
             let c = &mut self.controlled[i];
             let (cell, rm) = Self::paced_cell(c, &mut self.taggers, slot, slot_ps, link);
@@ -216,35 +190,14 @@ impl Adapter {
             // `World::transmit` on an uncaptured channel: the receiver's key falls only with a
             // cell into an empty input or, into a host that skips middle cells, an EOF or
             // control cell (`World::deliver`: the same minimum).
-            let at = slot + latency;
             debug_assert_eq!(cell.vc, self.controlled[i].vc);
             let hop = hops[i];
-            let fifo = &mut world.fifos[hop.fifo as usize];
-            let empty = fifo.is_empty();
-            if empty {
-                world.sched.marks.mark(fifo.mark);
-            }
-            let out = Cell { vc: hop.label, ..cell };
-            fifo.push(at, out);
-            if empty || (cell.flags & (F_EOF | F_CONTROL) != 0 && fifo.middle_floor != 0) {
-                world.sched.wake(fifo.owner, work_at(fifo, at, out));
-            }
-            if r > clock.next() {
-                due &= !(1 << i);
-                if r != NEVER {
-                    waiting.insert(r, i);
-                    next_wait = next_wait.min(r);
-                }
-            }
-            // The next slot, as `recompute` finds it from the earliest ready time.
-            let earliest = if due != 0 { 0 } else { next_wait };
-            if !next_slot(&mut clock, earliest, limit) {
+            transmit(world, hop.fifo as usize, slot + latency, Cell { vc: hop.label, ..cell }, true, true);
+            if !turns.sent(&mut waiting, i, r, &mut clock, limit) {
                 break;
             }
         }
-        ch.cells += sent;
-        self.clock = clock;
-        self.rr = if last + 1 == n { 0 } else { last + 2 };
+        self.end_run(world, sent, clock, last);
         while changed != 0 {
             let i = changed.trailing_zeros() as usize;
             changed &= changed - 1;
@@ -255,6 +208,15 @@ impl Adapter {
         }
         self.recompute();
         sent
+    }
+
+    /// The end of a paced run of `sent` cells over several VCs: the channel's count, the clock
+    /// as the run leaves it, and `pick`'s turn after VC `last`, the last picked.
+    #[inline(always)]
+    pub(super) fn end_run(&mut self, world: &mut World, sent: u64, clock: SlotClock, last: usize) {
+        world.channels[self.channel as usize].cells += sent;
+        self.clock = clock;
+        self.rr = if last + 1 == self.controlled.len() { 0 } else { last + 2 };
     }
 
     /// [`Adapter::send_paced_rr`] for more than 64 VCs: `pick`'s scan at each slot.
@@ -300,6 +262,99 @@ impl Adapter {
     }
 }
 
+/// The round robin of a paced run over up to 64 VCs: the VCs ready at the slot at hand as bits
+/// of `due` (ready time at or before it), the others with a ready time in `waiting`, earliest
+/// first, its earliest time kept at hand (most slots take no VC out of it), and `pick`'s turn.
+///
+/// `waiting` is kept apart (`Waiting`, handed to each call): a struct holding its arrays would
+/// stay in memory, and the three words here with it, read and written at every cell.
+pub(super) struct Turns {
+    pub(super) due: u64,
+    next_wait: Time,
+    /// `pick`'s turn as a mask of the VCs from it on: `rr` is the queue after the last one
+    /// picked (0 the plain FIFO, `k + 1` the controlled VC `k`), so the bits from `rr - 1`;
+    /// after VC `i`, the bits above `i` (none where `i` is the last VC: the turn wraps, and
+    /// `pick` then starts from the plain FIFO and the first VC, the same).
+    turn: u64,
+}
+
+impl Turns {
+    /// The VCs ready at `ready` (in VC order) at a run's first slot `first`, `rr` the
+    /// adapter's turn.
+    #[inline(always)]
+    pub(super) fn new(waiting: &mut Waiting, ready: &[Time], first: Time, rr: usize) -> Turns {
+        let mut due = 0u64;
+        for (i, &r) in ready.iter().enumerate() {
+            if r <= first {
+                due |= 1 << i;
+            } else if r != NEVER {
+                waiting.insert(r, i);
+            }
+        }
+        let next_wait = waiting.first();
+        let turn = u64::MAX.checked_shl(rr.saturating_sub(1) as u32).unwrap_or(0);
+        Turns { due, next_wait, turn }
+    }
+
+    /// `pick` at `slot` with the plain FIFO empty: the first VC ready from the turn on (below
+    /// 64, masked so that arrays of 64 need no bounds check).
+    #[inline(always)]
+    pub(super) fn pick(&mut self, waiting: &mut Waiting, slot: Time) -> usize {
+        if self.next_wait <= slot {
+            self.due |= waiting.take_due(slot);
+            self.next_wait = waiting.first();
+        }
+        debug_assert_eq!(self.next_wait, waiting.first());
+        let later = self.due & self.turn;
+        let i = (if later != 0 { later.trailing_zeros() } else { self.due.trailing_zeros() }) as usize & 63;
+        debug_assert!(self.due != 0, "a VC is ready");
+        self.turn = !(2u64 << i).wrapping_sub(1);
+        i
+    }
+
+    /// VC `i` sent, `clock` advanced past its slot, and is ready again at `r`: it waits if
+    /// that is later, and the clock moves to the next slot as `recompute` finds it from the
+    /// earliest ready time. False where the run ends there.
+    #[inline(always)]
+    pub(super) fn sent(
+        &mut self,
+        waiting: &mut Waiting,
+        i: usize,
+        r: Time,
+        clock: &mut SlotClock,
+        limit: Time,
+    ) -> bool {
+        if r > clock.next() {
+            self.due &= !(1 << i);
+            if r != NEVER {
+                waiting.insert(r, i);
+                self.next_wait = self.next_wait.min(r);
+            }
+        }
+        let earliest = if self.due != 0 { 0 } else { self.next_wait };
+        next_slot(clock, earliest, limit)
+    }
+}
+
+/// `World::transmit` of a paced run's cell `out` into FIFO `f`, arriving at `at`, on an
+/// uncaptured channel: the receiver's key falls only with a cell into an empty input or, into a
+/// host that skips middle cells, an EOF or control cell (`World::deliver`: the same minimum).
+/// `may_be_empty` false: the FIFO is known to hold cells; `skips` false: its consumer is known
+/// not to skip middle cells.
+#[inline(always)]
+pub(super) fn transmit(world: &mut World, f: usize, at: Time, out: Cell, may_be_empty: bool, skips: bool) {
+    let fifo = &mut world.fifos[f];
+    let empty = may_be_empty && fifo.is_empty();
+    if empty {
+        world.sched.marks.mark(fifo.mark);
+    }
+    fifo.push(at, out);
+    debug_assert!(skips || fifo.middle_floor == 0);
+    if empty || (out.flags & (F_EOF | F_CONTROL) != 0 && skips && fifo.middle_floor != 0) {
+        world.sched.wake(fifo.owner, work_at(fifo, at, out));
+    }
+}
+
 /// The VCs of a paced run not ready at its slot, by ready time (ties in any order: only the
 /// set of those due at a slot matters), in a ring of 64: the times and the VCs' bits in two
 /// arrays, `head` and `tail` counting on (a VC is in it at most once, so `tail - head <= 64`),
@@ -308,7 +363,7 @@ impl Adapter {
 /// The arrays are left uninitialized: only the entries from `head` to `tail` are ever read,
 /// each written before. A run writes few of them; filling all 64 of each (1 KB) at every run
 /// cost about 200 instructions a run (28 000 runs in the CLASS two-node shaped case over 2 s).
-struct Waiting {
+pub(super) struct Waiting {
     at: [MaybeUninit<Time>; 64],
     bit: [MaybeUninit<u64>; 64],
     head: usize,
@@ -430,7 +485,11 @@ mod tests {
             RateControl::Prca(Prca::new(150e6, 1e6, 1e6, 4, 8, 40e6)),
             RateControl::Adaptive { shaper: AdaptiveShaper::new(3, 40), nrm: 5, since_rm: 0 },
         ];
-        for (rate, vcs) in rates.iter().flat_map(|r| [(r, 1), (r, 3), (r, 64), (r, 65)]) {
+        // Fixed rates over several VCs twice: the paced pass, and the fixed-rate lanes
+        // (`fixed_run.rs`).
+        let cases = rates.iter().flat_map(|r| [(r, 1, false), (r, 3, false), (r, 64, false), (r, 65, false)]);
+        let fixed = [(&rates[0], 3, true), (&rates[0], 14, true), (&rates[0], 64, true)];
+        for (rate, vcs, lanes) in cases.chain(fixed) {
             let (mut pass, mut wp) = (adapter(rate, vcs), world(CellPeriod::from_bps(150_000_000), vcs));
             let (mut cells, mut wc) = (adapter(rate, vcs), world(CellPeriod::from_bps(150_000_000), vcs));
             let mut rng = Rng::stream(3, "paced");
@@ -461,6 +520,10 @@ mod tests {
                     assert!(pass.runs_paced());
                     let (sent, data) = if vcs == 1 {
                         pass.send_paced(limit, &mut wp)
+                    } else if lanes {
+                        assert!(pass.all_fixed());
+                        let mut data = 0;
+                        (pass.send_fixed_rr(limit, &mut wp, |_, n| data += u64::from(n)), data)
                     } else {
                         let mut data = 0;
                         (pass.send_paced_rr(limit, &mut wp, |_, n| data += u64::from(n)), data)
@@ -486,6 +549,8 @@ mod tests {
                         (p.shaper, p.rm_due, p.stats.cells, p.stats.rm_sent),
                         (c.shaper, c.rm_due, c.stats.cells, c.stats.rm_sent)
                     );
+                    let head = |v: &ControlledVc| v.queue.front().map(|f| (f.frame, f.remaining, f.fresh));
+                    assert_eq!((head(p), p.queue.len()), (head(c), c.queue.len()));
                 }
                 assert_eq!(wp.channels[0].cells, wc.channels[0].cells);
                 assert_eq!(wp.sched.key(0), wc.sched.key(0));

@@ -48,6 +48,8 @@ pub(super) struct HostParts {
     pub paced: bool,
     /// One VC is controlled here.
     pub one_controlled: bool,
+    /// Several VCs are controlled here, all shaped at a fixed rate (`Adapter::all_fixed`).
+    pub fixed: bool,
     /// What arrives here changes nothing the adapter sends: no TCP endpoint (only background
     /// sources and sinks: no control cell can arrive, since only TCP connections' VCs carry
     /// RM or credit cells), and the host's frames not captured.
@@ -70,6 +72,9 @@ pub(super) struct HostPlan {
     pub runs: u32,
     /// A run of the paced VCs' cells goes in one pass (`Adapter::send_paced`, `send_paced_rr`).
     pub paced_runs: bool,
+    /// Such a run of several fixed-rate VCs goes with each VC in locals
+    /// (`Adapter::send_fixed_rr`).
+    pub fixed_runs: bool,
     /// A run of departures is not cut by arrivals (`Host::send_run`'s limit is the next timer
     /// or the batch's end): they are all for sinks and change nothing the adapter sends.
     pub past_sinks: bool,
@@ -86,6 +91,7 @@ impl Default for HostPlan {
             skip_middle: false,
             runs: NO_RUNS,
             paced_runs: false,
+            fixed_runs: false,
             past_sinks: false,
             credit_runs: false,
         }
@@ -136,6 +142,7 @@ impl HostPlan {
             skip_middle: whole_by_count && paths.skip_middle,
             runs,
             paced_runs,
+            fixed_runs: paced_runs && paths.fixed_run && parts.fixed && !parts.one_controlled,
             past_sinks,
             credit_runs,
         }
@@ -160,6 +167,7 @@ mod tests {
             sinks: false,
             paced: false,
             one_controlled: false,
+            fixed: false,
             sink_arrivals: false,
             credit_line: false,
         };
@@ -169,6 +177,7 @@ mod tests {
             skip_middle: true,
             runs: RUNS_PLAIN,
             paced_runs: false,
+            fixed_runs: false,
             past_sinks: false,
             credit_runs: false,
         };
@@ -215,6 +224,7 @@ mod tests {
             "send_runs",
             "input_marks",
             "paced_run",
+            "fixed_run",
             "runs_past_sinks",
             "credit_run",
         ] {
@@ -237,6 +247,7 @@ mod tests {
             sinks: false,
             paced: true,
             one_controlled: true,
+            fixed: false,
             sink_arrivals: false,
             credit_line: false,
         };
@@ -282,6 +293,7 @@ mod tests {
             sinks: true,
             paced: true,
             one_controlled: false,
+            fixed: false,
             sink_arrivals: true,
             credit_line: false,
         };
@@ -305,6 +317,20 @@ mod tests {
         let mut paths = EnginePaths::ALL;
         paths.paced_run = false;
         assert_eq!(HostPlan::choose(&background, true, paths), HostPlan { paced_runs: false, ..past });
+        // Fixed-rate sources (the credit/rate study's background host): their lanes in locals,
+        // only within a paced run, and not for one VC (`send_paced` reads its hop once).
+        let fixed = HostPlan { fixed_runs: true, ..past };
+        assert_eq!(with(&|p| p.fixed = true), fixed);
+        assert_eq!(with(&|p| (p.fixed, p.one_controlled) = (true, true)), past);
+        assert_eq!(with(&|p| (p.fixed, p.sink_arrivals) = (true, false)), HostPlan::default());
+        paths.fixed_run = false;
+        paths.paced_run = true;
+        assert_eq!(with(&|p| p.fixed = true), fixed);
+        let mut fixed_parts = background;
+        fixed_parts.fixed = true;
+        assert_eq!(HostPlan::choose(&fixed_parts, true, paths), past);
+        paths.paced_run = false;
+        assert_eq!(HostPlan::choose(&fixed_parts, true, paths), HostPlan { paced_runs: false, ..past });
         // A committing host (plain, no background source) sends no runs.
         let plain = with(&|p| {
             (p.controlled, p.background, p.sinks) = (false, false, false);
@@ -331,6 +357,7 @@ mod tests {
             sinks: false,
             paced: false,
             one_controlled: true,
+            fixed: false,
             sink_arrivals: false,
             credit_line: true,
         };

@@ -145,6 +145,10 @@ pub struct Port {
     /// no VC does, so the common case costs one test.
     own: Vec<bool>,
     has_own: bool,
+    /// Per VC, for the priority path (`priority.rs`, `PRIORITY_OWN` and the other bits): its
+    /// buffer, class and FCVC forwarding in one byte, set by `commit_until` where that path is
+    /// open.
+    priority_kinds: Vec<u8>,
     /// No departure while `queued <= stall_floor`: 0 normally; the queue length when every
     /// queued cell belongs to a VC without credit, until the next arrival (one compare either way,
     /// as the plain emptiness test it replaces).
@@ -228,6 +232,7 @@ impl Port {
             queued_own: 0,
             own: Vec::new(),
             has_own: false,
+            priority_kinds: Vec::new(),
             stall_floor: 0,
             hooks: false,
             fcvc: Fcvc::default(),
@@ -524,6 +529,9 @@ impl Port {
             for (label, v) in self.vcs.iter_mut().enumerate() {
                 v.hop = ch.route.get(label).copied().unwrap_or(NO_HOP);
             }
+        }
+        if self.plan.priority {
+            self.priority_kinds = self.priority_kinds();
         }
     }
 

@@ -36,7 +36,30 @@ use crate::net::{World, NO_CAPTURE};
 use crate::sched::{BestEffort, Queue};
 use crate::time::{Time, NEVER};
 
+/// A VC's bits in `Port::priority_kinds`: a buffer of its own, ...
+const PRIORITY_OWN: u8 = 1;
+/// ... in the guaranteed class (the high queue), ...
+const PRIORITY_HIGH: u8 = 2;
+/// ... forwarded under FCVC here (its departures count towards the credits it sends back).
+const PRIORITY_FCVC: u8 = 4;
+
 impl Port {
+    /// Each VC's buffer, class and FCVC forwarding as `priority_kinds` keeps them: what an
+    /// arrival and a departure would otherwise look up in three tables (`own`, the queue's
+    /// `guaranteed`, the FCVC hops), one byte read with the cell's label.
+    pub(super) fn priority_kinds(&self) -> Vec<u8> {
+        let Queue::Priority { guaranteed, .. } = &self.queue else { unreachable!("a priority port") };
+        (0..self.vcs.len())
+            .map(|vc| {
+                let own = self.has_own && self.own.get(vc).copied().unwrap_or(false);
+                let high = guaranteed.get(vc).copied().unwrap_or(false);
+                u8::from(own) * PRIORITY_OWN
+                    + u8::from(high) * PRIORITY_HIGH
+                    + u8::from(self.fcvc.forwards(vc)) * PRIORITY_FCVC
+            })
+            .collect()
+    }
+
     /// `Port::process` at a priority port (`plan.priority`): every arrival and departure before
     /// `stop`, in the same order, with the same events.
     ///
@@ -135,7 +158,8 @@ impl Port {
     #[inline(always)]
     fn arrive_priority<const HOOKS: bool>(&mut self, now: Time, cell: Cell, world: &mut World) {
         let vc = cell.vc as usize;
-        if cell.is_control() || !self.own.get(vc).copied().unwrap_or(false) {
+        let kind = self.priority_kinds.get(vc).copied().unwrap_or(0);
+        if cell.is_control() || kind & PRIORITY_OWN == 0 {
             return self.enqueue(now, cell, world);
         }
         // A data cell into a buffer of its own: no policy, no limit, no discard.
@@ -146,7 +170,9 @@ impl Port {
         let c = v.class as usize;
         if HOOKS {
             self.congestion.metered(now, vc, &mut world.shares);
-            self.fcvc.arrived(vc);
+            if kind & PRIORITY_FCVC != 0 {
+                self.fcvc.arrived(vc);
+            }
         }
         self.stats.arrive(now);
         if self.classes[c].arrive(now) {
@@ -159,7 +185,8 @@ impl Port {
         let Queue::Priority { high, low, guaranteed } = &mut self.queue else {
             unreachable!("a priority port")
         };
-        if guaranteed[vc] {
+        debug_assert_eq!(kind & PRIORITY_HIGH != 0, guaranteed[vc]);
+        if kind & PRIORITY_HIGH != 0 {
             high.push_back(cell);
         } else {
             match low {
@@ -183,27 +210,28 @@ impl Port {
         captured: bool,
         world: &mut World,
     ) -> bool {
-        let (cell, own) = if GATED {
+        let cell = if GATED {
             let Some(cell) = self.fcvc.pop_gated(&mut self.queue) else {
                 self.stall_floor = self.queued;
                 return false;
             };
-            (cell, self.has_own && self.own[cell.vc as usize])
+            cell
         } else {
             let Queue::Priority { high, low, .. } = &mut self.queue else { unreachable!("a priority port") };
             match high.pop_front() {
-                Some(cell) => (cell, true),
+                Some(cell) => cell,
                 None => {
                     let cell = match low {
                         BestEffort::Fifo(q) => q.pop_front(),
                         BestEffort::RoundRobin(r) => r.pop_next(),
                     };
-                    let cell = cell.expect("dequeue from an empty port");
-                    (cell, self.has_own && self.own[cell.vc as usize])
+                    cell.expect("dequeue from an empty port")
                 }
             }
         };
         let vc = cell.vc as usize;
+        let kind = self.priority_kinds.get(vc).copied().unwrap_or(0);
+        let own = kind & PRIORITY_OWN != 0;
         debug_assert_eq!(own, self.has_own && self.own[vc], "a guaranteed VC has its own buffer");
         let slot = self.clock.next();
         self.queued -= 1;
@@ -224,7 +252,7 @@ impl Port {
             return true;
         }
         if own {
-            if self.fcvc.forwards(vc) && self.fcvc.departed(vc, slot, world) {
+            if kind & PRIORITY_FCVC != 0 && self.fcvc.departed(vc, slot, world) {
                 self.stats.credit_sent();
             }
         } else {
