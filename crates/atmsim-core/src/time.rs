@@ -472,6 +472,31 @@ impl SlotClock {
         self.align_mark_by::<true>(m, t)
     }
 
+    /// The first slot starting at or after `t`, as a mark on this grid, from nothing but `t`:
+    /// [`SlotGrid::slot_at_or_after`] of [`SlotClock::grid`] with its remainder (the same
+    /// divisions, whose remainder comes with the quotient), for a caller holding no mark near
+    /// `t` (a slotted port's merge keys, `net/port/slotted.rs`).
+    #[inline(always)]
+    pub fn mark_at_or_after(&self, t: Time) -> SlotMark {
+        if t <= self.phase {
+            return SlotMark { t: self.phase, rem: 0 };
+        }
+        let (num, den) = (self.period.num, self.period.den);
+        if let Some(kn) = (t - self.phase).checked_mul(den).and_then(|td| td.div_ceil(num).checked_mul(num)) {
+            return SlotMark { t: self.phase + kn / den, rem: kn % den };
+        }
+        self.mark_at_or_after_wide(t)
+    }
+
+    /// [`SlotClock::mark_at_or_after`] in 128 bits.
+    #[cold]
+    #[inline(never)]
+    fn mark_at_or_after_wide(&self, t: Time) -> SlotMark {
+        let (num, den) = (self.period.num as u128, self.period.den as u128);
+        let kn = ((t - self.phase) as u128 * den).div_ceil(num) * num;
+        SlotMark { t: self.phase + (kn / den) as Time, rem: (kn % den) as u64 }
+    }
+
     /// `jumped` out of line (the caller's loop stays small).
     #[inline(never)]
     fn jumped_far(&self, m: SlotMark, t: Time) -> SlotMark {
@@ -597,6 +622,36 @@ mod tests {
                 clock.step_cursor(&mut c);
                 assert_eq!(c.time(), m.time(), "{period:?}");
                 assert_eq!(clock.cursor_mark(c), m, "{period:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_mark_from_a_time_is_the_stepped_slot() {
+        // Every instant around the first slots, then far ones (past the 64-bit products of
+        // den = 2^40-ish scaled periods): the slot of the grid at or after it, with the
+        // remainder stepping gives there. Fails with `kn % den` taken from another product.
+        for period in [
+            CellPeriod::from_bps(600_000_000),
+            CellPeriod::from_bps(155_520_000).scaled(-2e-5),
+            CellPeriod { num: 7, den: 3 },
+        ] {
+            let clock = SlotClock::with_phase(period, 11);
+            let grid = clock.grid();
+            let mut m = clock.mark();
+            let mut t = 0;
+            for _ in 0..300 {
+                while t <= m.time() {
+                    let got = clock.mark_at_or_after(t);
+                    assert_eq!(got.time(), grid.slot_at_or_after(t), "{period:?} {t}");
+                    assert_eq!(got, m, "{period:?} {t}");
+                    t += 1 + period.ceil_ps() / 97;
+                }
+                clock.step(&mut m);
+            }
+            for t in [PS_PER_S * 3600, PS_PER_S * 3600 * 24 * 30] {
+                let got = clock.mark_at_or_after(t);
+                assert_eq!(got, clock.align_mark(clock.mark(), t), "{period:?} {t}");
             }
         }
     }

@@ -408,7 +408,8 @@ impl InputMerge {
     }
 
     /// `ran` for one cell under `Random`, in line (`port/slotted.rs`): the served input's fresh
-    /// rank drawn from the merge's stream and written where `draw_rank` writes it.
+    /// rank drawn from the merge's stream, into its entry only (an input in the heap has its
+    /// rank there, see `rank`).
     #[inline(always)]
     pub fn ran_random(&mut self, key: Time) {
         debug_assert!(self.arbitration == Arbitration::Random);
@@ -417,7 +418,6 @@ impl InputMerge {
         }
         let i = self.heap[0].2;
         let r = self.rng.as_mut().expect("random arbitration has a stream").next_u64();
-        self.rank[i as usize] = r;
         self.sift_root::<false>((key, r, i));
     }
 

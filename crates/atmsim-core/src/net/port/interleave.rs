@@ -57,24 +57,24 @@ use crate::time::{SlotClock, SlotMark, Time, NEVER};
 /// A pass's per-cell path and the transmitter's state it keeps in locals (also the slotted
 /// pass's, `slotted.rs`).
 pub(super) struct Taker<'a> {
-    clock: &'a SlotClock,
-    capacity: u32,
+    pub(super) clock: &'a SlotClock,
+    pub(super) capacity: u32,
     /// The end of the committed run: a cell whose slot is not before it is held back.
-    end: Time,
-    latency: Time,
+    pub(super) end: Time,
+    pub(super) latency: Time,
     /// The policy decides from the buffer's total alone, with no state or draw of its own: it
     /// may be asked here at a first cell (see the module comment).
     firsts: bool,
     /// The transmitter's next free slot.
-    next: SlotMark,
+    pub(super) next: SlotMark,
     /// The pending departures: in consecutive slots from `first`, `x` of them (the occupancy).
-    first: SlotMark,
-    x: u32,
-    max_queue: u32,
+    pub(super) first: SlotMark,
+    pub(super) x: u32,
+    pub(super) max_queue: u32,
     /// Cells taken and dropped (refused frames, the rest of a discarded one).
     pub(super) dropped: u64,
     policy: &'a Policy,
-    vcs: &'a mut [PortVc],
+    pub(super) vcs: &'a mut [PortVc],
     classes: &'a mut [ClassState],
     rng: &'a mut Rng,
     stats: &'a mut PortStats,

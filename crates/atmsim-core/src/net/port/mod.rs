@@ -160,6 +160,8 @@ pub struct Port {
     congestion: Congestion,
     pub stats: PortStats,
     merge: InputMerge,
+    /// The slotted pass's inputs, kept from one pass to the next (`slotted.rs`).
+    slotted_heads: Vec<slotted::Head>,
     /// Injected faults (usually none: checked only at first cells, and only if present).
     pub faults: Vec<Fault>,
     /// The next trace boundary; `NEVER` without `[trace]`, so the check per event is one compare.
@@ -239,6 +241,7 @@ impl Port {
             congestion: Congestion::default(),
             stats: PortStats::default(),
             merge: InputMerge::default(),
+            slotted_heads: Vec::new(),
             faults: Vec::new(),
             next_sample: NEVER,
             trace: None,
