@@ -112,6 +112,11 @@ engine_paths! {
     /// whatever their VCs, in one loop (`net/port/vc_train.rs`). Off: a frame train per VC and
     /// the per-cell step between.
     vc_train,
+    /// With adaptive-shaping level logs, the components that neither write nor read a log run
+    /// the refined schedule (`Sim::new`): only the writers' and readers' batches decide what a
+    /// reader sees (`net/level_log.rs`), and those keep the plain schedule's, keyed. Off: every
+    /// component keeps the plain schedule there.
+    refine_beside_logs,
 }
 
 /// How the simulator schedules components, chosen at set-up (`Sim::new`): the schedule and the
@@ -125,6 +130,10 @@ pub struct SchedulePlan {
     /// Ports commit but keep their departures in their keys (`Port::commit_keyed_until`): the
     /// schedule stays the plain one.
     pub keyed: bool,
+    /// With level logs: `refine` for every component but the logs' writers and readers, which
+    /// keep the plain lookahead and are keyed (`Sim::new`); the scheduler keeps components in
+    /// index order, so equal keys go the reference's way.
+    pub beside_logs: bool,
     /// One-input components gated by their port's next unsent slot (with `refine`).
     pub gates: bool,
     /// Horizons floored by ports farther up (with `refine`).
@@ -136,12 +145,15 @@ pub struct SchedulePlan {
 impl SchedulePlan {
     /// The schedule of a scenario: `reference` (`[engine] schedule = "reference"`: the plain
     /// lookahead only), `level_logs` (adaptive-shaping level logs, whose readers see the
-    /// writer's band as of how far the schedule has run it: the plain schedule, ports keyed),
-    /// with the switches `paths`.
+    /// writer's band as of how far the schedule has run it: the plain schedule for the logs'
+    /// writers and readers, ports keyed; with `refine_beside_logs`, the refined one for the
+    /// rest), with the switches `paths`.
     pub fn choose(reference: bool, level_logs: bool, paths: EnginePaths) -> SchedulePlan {
-        let refine = !level_logs && !reference;
+        let beside_logs = level_logs && !reference && paths.refine_beside_logs;
+        let refine = (!level_logs && !reference) || beside_logs;
         SchedulePlan {
             refine,
+            beside_logs,
             keyed: level_logs && !reference,
             gates: refine && paths.one_input_gate,
             levels: refine && paths.horizon_levels,
@@ -196,15 +208,33 @@ mod tests {
 
     #[test]
     fn the_schedule_plan_follows_the_schedule_and_its_switches() {
-        let all = SchedulePlan { refine: true, keyed: false, gates: true, levels: true, marks: true };
+        let all = SchedulePlan {
+            refine: true,
+            beside_logs: false,
+            keyed: false,
+            gates: true,
+            levels: true,
+            marks: true,
+        };
         assert_eq!(SchedulePlan::choose(false, false, EnginePaths::ALL), all);
-        let plain = SchedulePlan { refine: false, keyed: false, gates: false, levels: false, marks: true };
+        let plain = SchedulePlan {
+            refine: false,
+            beside_logs: false,
+            keyed: false,
+            gates: false,
+            levels: false,
+            marks: true,
+        };
         assert_eq!(SchedulePlan::choose(true, false, EnginePaths::ALL), plain);
         assert_eq!(SchedulePlan::choose(true, true, EnginePaths::ALL), plain);
         assert_eq!(
             SchedulePlan::choose(false, true, EnginePaths::ALL),
-            SchedulePlan { keyed: true, ..plain }
+            SchedulePlan { keyed: true, beside_logs: true, ..all }
         );
+        let mut no_beside = EnginePaths::ALL;
+        no_beside.refine_beside_logs = false;
+        assert_eq!(SchedulePlan::choose(false, true, no_beside), SchedulePlan { keyed: true, ..plain });
+        assert_eq!(SchedulePlan::choose(false, false, no_beside), all, "only with level logs");
         let off = |name: &str| {
             let mut p = EnginePaths::ALL;
             *p.get_mut(name).expect("a switch") = false;

@@ -83,6 +83,10 @@ pub struct Sim {
     /// the schedule stays the plain one. Set where `refine` is off only because the results
     /// depend on the schedule (adaptive-shaping level logs), never under the reference schedule.
     pub keyed: bool,
+    /// With `keyed` beside level logs (`SchedulePlan::beside_logs`): per component, whether it
+    /// keeps the plain schedule (the logs' writers and readers, keyed, and the senders into a
+    /// plain port on a slot grid); the rest are refined. Empty otherwise.
+    plain: Vec<bool>,
     /// The fast paths allowed (`[engine]` switches): each component's plan reads them.
     pub paths: EnginePaths,
     pub world: World,
@@ -150,7 +154,33 @@ impl Sim {
         // (the consumer it wakes).
         assert_eq!(world.sched.leaves(), Sched::leaves_for(lookahead.len()), "one key per component");
         assert!((0..lookahead.len() as u32).all(|c| world.sched.key(c) == NEVER), "no keys before the run");
-        let (mut horizons, layout) = Horizons::new(lookahead, &upstream, refine);
+        // Beside level logs, their writers and readers keep the plain schedule (and are keyed,
+        // `commit_until`): their batches decide what a reader sees. So do the senders into such
+        // a port on a slot grid, and so on up: it is woken at a cell's arrival but keyed after a
+        // batch at the cell's slot boundary (`InputMerge::key`), so which of the two starts its
+        // next batch depends on whether the cell was sent before its last batch ended.
+        let mut logged: Vec<bool> = comps
+            .iter()
+            .map(|c| plan.beside_logs && matches!(c, Component::Port(p) if p.uses_level_logs()))
+            .collect();
+        let mut up: Vec<usize> = (0..comps.len()).filter(|&c| logged[c]).collect();
+        while let Some(c) = up.pop() {
+            if let Component::Port(p) = &comps[c] {
+                if p.arrival_grid().is_some() {
+                    for &(sender, _) in &upstream[c] {
+                        if !logged[sender as usize] {
+                            logged[sender as usize] = true;
+                            up.push(sender as usize);
+                        }
+                    }
+                }
+            }
+        }
+        let (mut horizons, layout) = if plan.beside_logs {
+            Horizons::with_plain(lookahead, &upstream, &logged)
+        } else {
+            Horizons::new(lookahead, &upstream, refine)
+        };
         world.sched = Sched::new(layout.leaves);
         for f in world.fifos.iter_mut() {
             f.owner = layout.slot[f.owner as usize];
@@ -200,7 +230,7 @@ impl Sim {
         if plan.gates {
             for (c, inputs) in upstream.iter().enumerate() {
                 if let [(sender, _)] = inputs[..] {
-                    if let Component::Port(_) = comps[sender as usize] {
+                    if let (Component::Port(_), false) = (&comps[sender as usize], logged[c]) {
                         horizons.set_gate(layout.slot[c] as usize, sender);
                     }
                 }
@@ -220,6 +250,7 @@ impl Sim {
             feeds,
             refine,
             keyed: plan.keyed,
+            plain: if plan.beside_logs { logged } else { Vec::new() },
             paths,
             world,
             now: 0,
@@ -234,13 +265,16 @@ impl Sim {
         let rm_cells = self.comps.iter().any(|c| matches!(c, Component::Host(h) if h.sends_rm_cells()));
         // Found once for all ports: each looking at every link would make set-up quadratic.
         let spacing = Port::input_spacing(self.world.channels.iter().map(|c| c.period));
-        for comp in self.comps.iter_mut() {
-            let refined = if self.refine { end } else { NO_COMMIT };
+        for (c, comp) in self.comps.iter_mut().enumerate() {
+            let plain = self.plain.get(c).is_some_and(|&p| p);
+            let refined = if self.refine && !plain { end } else { NO_COMMIT };
             if let Component::Port(p) = comp {
                 p.set_input_spacing(spacing);
             }
             match comp {
-                Component::Port(p) if self.keyed => p.commit_keyed_until(end, &self.world),
+                Component::Port(p) if self.keyed && (self.plain.is_empty() || plain) => {
+                    p.commit_keyed_until(end, &self.world)
+                }
                 Component::Port(p) => p.commit_until(refined, &self.world),
                 Component::Host(h) => h.commit_until(refined, rm_cells, &self.world),
             }

@@ -102,6 +102,8 @@ pub struct EngineSpec {
     pub slotted_pass: Option<bool>,
     /// Several VCs' cells in one loop at a lone-input port taking frame trains.
     pub vc_train: Option<bool>,
+    /// With level logs, the refined schedule for every component but their writers and readers.
+    pub refine_beside_logs: Option<bool>,
 }
 
 impl EngineSpec {
@@ -130,6 +132,7 @@ impl EngineSpec {
             credit_run: self.credit_run.unwrap_or(true),
             slotted_pass: self.slotted_pass.unwrap_or(true),
             vc_train: self.vc_train.unwrap_or(true),
+            refine_beside_logs: self.refine_beside_logs.unwrap_or(true),
         }
     }
 }

@@ -88,6 +88,14 @@ impl Congestion {
         self.stepped.resize(n_vcs, NONE_STEPPED);
     }
 
+    /// This port writes or reads a level or fair-share log.
+    pub fn uses_logs(&self) -> bool {
+        self.level.is_some()
+            || self.meter.is_some()
+            || self.rm_levels.iter().any(Option::is_some)
+            || self.rm_shares.iter().any(Option::is_some)
+    }
+
     /// A cell of `vc` entered the buffer at `now`: meter it if this port enforces fair shares.
     #[inline]
     pub fn metered(&mut self, now: Time, vc: usize, shares: &mut [LevelLog<u32>]) {

@@ -274,7 +274,6 @@ impl Port {
     }
 
     /// The grid a slotted port moves its arrivals to (`None`: it takes them as they come).
-    #[cfg(debug_assertions)]
     pub fn arrival_grid(&self) -> Option<crate::time::SlotGrid> {
         self.merge.grid
     }
@@ -474,6 +473,12 @@ impl Port {
         } else {
             0
         }
+    }
+
+    /// This port writes or reads a level log (or a fair-share log): its batches are part of
+    /// what a reader sees (`net/level_log.rs`).
+    pub fn uses_level_logs(&self) -> bool {
+        self.congestion.uses_logs()
     }
 
     /// The shortest cell spacing of any link ([`Port::input_spacing`] of all of them), found
