@@ -213,6 +213,37 @@ fn the_schedule_beside_level_logs_gives_the_reference_reports() {
     }
 }
 
+/// A keyed port puts a cell into its output when it queues it, ahead of the batch in which the
+/// per-cell path sends it; feeding a level log's writer on a slot grid, whose next batch depends
+/// on whether a cell is already queued when its batch ends, that changed the report (here from
+/// 5 s on at seed 1, random phases). Such a sender sends each cell at its slot (`Sim::per_cell`).
+/// The CLASS two-node case with the forward background reaching the writer through a third
+/// switch's port.
+#[test]
+fn a_port_feeding_a_slotted_level_log_writer_gives_the_reference_report() {
+    use atmsim_core::scenario::ENGINE_SWITCHES;
+    let shipped = scenario("class-two-node-adaptive.toml");
+    let direct = "[[link]]\nends = [\"bga\", \"A\"]\nrate_bps = 150000000\ndelay_us = 0\n";
+    assert!(shipped.contains(direct), "the background host's link to A");
+    let via_c = "[[node]]\nname = \"C\"\nkind = \"switch\"\n\n\
+        [[link]]\nends = [\"bga\", \"C\"]\nrate_bps = 150000000\ndelay_us = 0\n\n\
+        [[link]]\nends = [\"C\", \"A\"]\nrate_bps = 150000000\ndelay_us = 0\n\n\
+        [[port]]\nnode = \"C\"\ntoward = \"A\"\nbuffer_cells = 5000\npolicy = { kind = \"tail_drop\" }\n";
+    let text = shipped
+        .replace(direct, via_c)
+        .replace("[\"bga\", \"A\", \"B\", \"bgb\"]", "[\"bga\", \"C\", \"A\", \"B\", \"bgb\"]")
+        .replace("[\"bgb\", \"B\", \"A\", \"bga\"]", "[\"bgb\", \"B\", \"A\", \"C\", \"bga\"]");
+    assert_eq!(text.matches("\"C\"").count(), 6, "C on both background routes");
+    let sets =
+        [("simulation.duration_s", "5"), ("simulation.seed", "1"), ("simulation.phases", "\"random\"")];
+    let default = without_wall(&run(&text, &sets));
+    let off: Vec<String> = ENGINE_SWITCHES.iter().map(|s| format!("engine.{s}")).collect();
+    let mut all: Vec<(&str, &str)> = off.iter().map(|k| (k.as_str(), "false")).collect();
+    all.extend(sets);
+    all.push(("engine.schedule", "\"reference\""));
+    assert_eq!(without_wall(&run(&text, &all)), default, "reference, every path off");
+}
+
 /// Every shipped scenario (and the benchmark cases) and scenarios exercising UPC, frame
 /// merging, faults, traces, FCVC and the WFQ-based GFR switch, each with a `[simulation]`
 /// table (random phases and drifting clocks, +-20 ppm, by default).

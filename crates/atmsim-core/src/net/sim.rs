@@ -87,6 +87,12 @@ pub struct Sim {
     /// keeps the plain schedule (the logs' writers and readers, keyed, and the senders into a
     /// plain port on a slot grid); the rest are refined. Empty otherwise.
     plain: Vec<bool>,
+    /// With `keyed`: per component, whether it is a port that sends into a log's writer or
+    /// reader on a slot grid, and so sends each cell at its slot, uncommitted (`commit_until`):
+    /// a keyed port would put a cell into that writer's input when it queues it, before the
+    /// batch in which the per-cell path sends it, and whether a cell is there when the writer's
+    /// batch ends decides the writer's next start (`InputMerge::key`). Empty otherwise.
+    per_cell: Vec<bool>,
     /// The fast paths allowed (`[engine]` switches): each component's plan reads them.
     pub paths: EnginePaths,
     pub world: World,
@@ -159,15 +165,20 @@ impl Sim {
         // a port on a slot grid, and so on up: it is woken at a cell's arrival but keyed after a
         // batch at the cell's slot boundary (`InputMerge::key`), so which of the two starts its
         // next batch depends on whether the cell was sent before its last batch ended.
+        // The ports among those senders send uncommitted (`per_cell`), under any keyed schedule.
         let mut logged: Vec<bool> = comps
             .iter()
-            .map(|c| plan.beside_logs && matches!(c, Component::Port(p) if p.uses_level_logs()))
+            .map(|c| plan.keyed && matches!(c, Component::Port(p) if p.uses_level_logs()))
             .collect();
+        let mut per_cell = vec![false; if plan.keyed { comps.len() } else { 0 }];
         let mut up: Vec<usize> = (0..comps.len()).filter(|&c| logged[c]).collect();
         while let Some(c) = up.pop() {
             if let Component::Port(p) = &comps[c] {
                 if p.arrival_grid().is_some() {
                     for &(sender, _) in &upstream[c] {
+                        if let Component::Port(_) = comps[sender as usize] {
+                            per_cell[sender as usize] = true;
+                        }
                         if !logged[sender as usize] {
                             logged[sender as usize] = true;
                             up.push(sender as usize);
@@ -251,6 +262,7 @@ impl Sim {
             refine,
             keyed: plan.keyed,
             plain: if plan.beside_logs { logged } else { Vec::new() },
+            per_cell,
             paths,
             world,
             now: 0,
@@ -272,6 +284,9 @@ impl Sim {
                 p.set_input_spacing(spacing);
             }
             match comp {
+                Component::Port(p) if self.per_cell.get(c).is_some_and(|&p| p) => {
+                    p.commit_until(NO_COMMIT, &self.world)
+                }
                 Component::Port(p) if self.keyed && (self.plain.is_empty() || plain) => {
                     p.commit_keyed_until(end, &self.world)
                 }
