@@ -84,8 +84,8 @@ pub struct Sim {
     /// depend on the schedule (adaptive-shaping level logs), never under the reference schedule.
     pub keyed: bool,
     /// With `keyed` beside level logs (`SchedulePlan::beside_logs`): per component, whether it
-    /// keeps the plain schedule (the logs' writers and readers, keyed, and the senders into a
-    /// plain port on a slot grid); the rest are refined. Empty otherwise.
+    /// keeps the plain schedule (the logs' writers and readers, keyed, and the senders into such
+    /// a port on a slot grid, followed upstream); the rest are refined. Empty otherwise.
     plain: Vec<bool>,
     /// With `keyed`: per component, whether it is a port that sends into a log's writer or
     /// reader on a slot grid, and so sends each cell at its slot, uncommitted (`commit_until`):
