@@ -130,11 +130,32 @@ impl SlotGrid {
     /// The start of the first slot at or after `t`.
     #[inline]
     pub fn slot_at_or_after(&self, t: Time) -> Time {
+        self.mark_at_or_after(t).t
+    }
+
+    /// The first slot starting at or after `t`, with its remainder (the same divisions as its
+    /// start: the remainder comes with the quotient), for a caller holding no mark near `t`
+    /// (a slotted port's merge keys, `net/port/slotted.rs`). A caller wanting only the start
+    /// leaves the remainder unused and the compiler drops it.
+    #[inline(always)]
+    pub fn mark_at_or_after(&self, t: Time) -> SlotMark {
         if t <= self.phase {
-            self.phase
-        } else {
-            self.phase + self.period.slot_at_or_after(t - self.phase)
+            return SlotMark { t: self.phase, rem: 0 };
         }
+        let (num, den) = (self.period.num, self.period.den);
+        if let Some(kn) = (t - self.phase).checked_mul(den).and_then(|td| td.div_ceil(num).checked_mul(num)) {
+            return SlotMark { t: self.phase + kn / den, rem: kn % den };
+        }
+        self.mark_at_or_after_wide(t)
+    }
+
+    /// [`SlotGrid::mark_at_or_after`] in 128 bits.
+    #[cold]
+    #[inline(never)]
+    fn mark_at_or_after_wide(&self, t: Time) -> SlotMark {
+        let (num, den) = (self.period.num as u128, self.period.den as u128);
+        let kn = ((t - self.phase) as u128 * den).div_ceil(num) * num;
+        SlotMark { t: self.phase + (kn / den) as Time, rem: (kn % den) as u64 }
     }
 }
 
@@ -472,29 +493,10 @@ impl SlotClock {
         self.align_mark_by::<true>(m, t)
     }
 
-    /// The first slot starting at or after `t`, as a mark on this grid, from nothing but `t`:
-    /// [`SlotGrid::slot_at_or_after`] of [`SlotClock::grid`] with its remainder (the same
-    /// divisions, whose remainder comes with the quotient), for a caller holding no mark near
-    /// `t` (a slotted port's merge keys, `net/port/slotted.rs`).
+    /// [`SlotGrid::mark_at_or_after`] of this clock's grid.
     #[inline(always)]
     pub fn mark_at_or_after(&self, t: Time) -> SlotMark {
-        if t <= self.phase {
-            return SlotMark { t: self.phase, rem: 0 };
-        }
-        let (num, den) = (self.period.num, self.period.den);
-        if let Some(kn) = (t - self.phase).checked_mul(den).and_then(|td| td.div_ceil(num).checked_mul(num)) {
-            return SlotMark { t: self.phase + kn / den, rem: kn % den };
-        }
-        self.mark_at_or_after_wide(t)
-    }
-
-    /// [`SlotClock::mark_at_or_after`] in 128 bits.
-    #[cold]
-    #[inline(never)]
-    fn mark_at_or_after_wide(&self, t: Time) -> SlotMark {
-        let (num, den) = (self.period.num as u128, self.period.den as u128);
-        let kn = ((t - self.phase) as u128 * den).div_ceil(num) * num;
-        SlotMark { t: self.phase + (kn / den) as Time, rem: (kn % den) as u64 }
+        self.grid().mark_at_or_after(t)
     }
 
     /// `jumped` out of line (the caller's loop stays small).
@@ -643,7 +645,13 @@ mod tests {
             for _ in 0..300 {
                 while t <= m.time() {
                     let got = clock.mark_at_or_after(t);
-                    assert_eq!(got.time(), grid.slot_at_or_after(t), "{period:?} {t}");
+                    // The unphased period's own rule, shifted by the phase.
+                    let shifted = if t <= grid.phase {
+                        grid.phase
+                    } else {
+                        grid.phase + period.slot_at_or_after(t - grid.phase)
+                    };
+                    assert_eq!(got.time(), shifted, "{period:?} {t}");
                     assert_eq!(got, m, "{period:?} {t}");
                     t += 1 + period.ceil_ps() / 97;
                 }
@@ -775,6 +783,11 @@ mod tests {
         for p in &periods {
             for &t in &ts {
                 assert_eq!(p.slot_at_or_after(t), p.slot_at_or_after_wide(t), "{p:?} at {t}");
+                // A phased grid's mark: the 64-bit path where it holds, the wide one past it.
+                let grid = SlotGrid { period: *p, phase: 5 };
+                if t > grid.phase && t < Time::MAX / 2 {
+                    assert_eq!(grid.mark_at_or_after(t), grid.mark_at_or_after_wide(t), "{p:?} at {t}");
+                }
             }
         }
     }
