@@ -193,7 +193,6 @@ def _announce(
 
     if ANNOUNCE_OVER_S is None or not points:
         return
-    walls = [e.wall_s for e in estimate_points(points)]
     total = len(points) * runs
     if total <= SORT_LIMIT:
         tasks = list(plan.iter_tasks(points, runs, base_seed, engine))
@@ -201,9 +200,15 @@ def _announce(
         todo = [t for t in tasks if t.key not in stored]
     else:  # too many to look up first: count them all
         todo = list(itertools.islice(plan.iter_tasks(points, runs, base_seed, engine), SORT_LIMIT))
+    if not todo:
+        return
+    # Only the points with a run to compute are estimated: a sweep read back from the store
+    # costs no estimate (each is a scenario build in the engine).
+    needed = sorted({t.point for t in todo})
+    walls = dict(zip(needed, (e.wall_s for e in estimate_points([points[i] for i in needed]))))
     wall = sum(walls[t.point] for t in todo) * (total / len(todo) if total > SORT_LIMIT else 1)
     wall /= max(1, min(workers, len(todo)))
-    if todo and wall > ANNOUNCE_OVER_S:
+    if wall > ANNOUNCE_OVER_S:
         print(announce_line(f"{len(todo)} runs to compute on {workers} worker(s)", wall), file=sys.stderr)
 
 

@@ -130,3 +130,32 @@ def test_detail_metrics(tmp_path):
     assert "ports.sw1->sw2.cells_dropped" in runs.columns
     assert "flows.tcp1.rto_expirations" in runs.columns
     assert not math.isnan(runs["ports.sw1->sw2.cells_out"].iloc[0])
+
+
+def test_the_announcement_estimates_only_points_with_runs_to_compute(tmp_path, monkeypatch, capsys):
+    """Before a batch, the wall-time estimate covers the runs not in the store: a point read
+    back from the store costs no estimate (each is a scenario build)."""
+    from atmsim import sweeps
+
+    store = tmp_path / "s.sqlite"
+    grid = {"n_source.buffer_cells": [1000, 2000]}
+    atmsim.sweep(RANDOM, grid=grid, runs=2, store=store, summary=False, progress=False, jobs=1)
+    asked: list[list[tuple[str, ...]]] = []
+    real = sweeps.estimate_points
+
+    def recording(points):
+        asked.append([tuple(p.overrides) for p in points])
+        return real(points)
+
+    monkeypatch.setattr(sweeps, "estimate_points", recording)
+    monkeypatch.setattr(sweeps, "ANNOUNCE_OVER_S", 0.0)
+    capsys.readouterr()
+    again = atmsim.sweep(RANDOM, grid=grid, runs=2, store=store, summary=False, progress=False, jobs=1)
+    assert again.attrs["runs_cached"] == 4 and asked == []
+    assert "runs to compute" not in capsys.readouterr().err
+    wider = {"n_source.buffer_cells": [1000, 2000, 3000]}
+    out = atmsim.sweep(RANDOM, grid=wider, runs=2, store=store, summary=False, progress=False, jobs=1)
+    assert out.attrs["runs_computed"] == 2 and out.attrs["runs_cached"] == 4
+    (only,) = asked
+    assert len(only) == 1 and any("3000" in o for o in only[0]), asked
+    assert "2 runs to compute on 1 worker(s)" in capsys.readouterr().err
