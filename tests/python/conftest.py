@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -88,3 +89,35 @@ def quick_report(tmp_path_factory) -> SimpleNamespace:
     # A generous limit: it only guards against a hang (on a loaded 2-core machine this run
     # has taken over 4 minutes).
     return SimpleNamespace(out=out, store=store, args=args, proc=run_cli(*args, timeout=1800))
+
+
+def copy_store(store: Path, folder: Path) -> Path:
+    """A private copy of a shared fixture's store (with its WAL files), for a test that adds
+    runs to it or must not see another test's."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for part in store.parent.glob(store.name + "*"):
+        shutil.copy(part, folder / part.name)
+    return folder / store.name
+
+
+@pytest.fixture(scope="session")
+def ubr_plus_quick(tmp_path_factory) -> SimpleNamespace:
+    """The documented smoke run, `atmsim reproduce ubr-plus --quick --json` at the paper's
+    durations (26 rows x 3 replications), made once: test_reproduce checks its rows, and the
+    --docs test reads its Table 1 runs from the store instead of simulating them again.
+    Fields: store, proc."""
+    store = tmp_path_factory.mktemp("ubr-plus-quick") / "s.sqlite"
+    proc = run_cli("reproduce", "ubr-plus", "--quick", "--json", "--store", store, timeout=900)
+    return SimpleNamespace(store=store, proc=proc)
+
+
+@pytest.fixture(scope="session")
+def goyal_sensitivity(tmp_path_factory) -> SimpleNamespace:
+    """`atmsim reproduce gfr-goyal --quick --sensitivity --duration 0.3 --json` with a report
+    folder, made once: test_evidence checks its effects, and the docgen test writes its blocks
+    from the same runs, read from a copy of the store. Fields: store, proc."""
+    base = tmp_path_factory.mktemp("goyal-sensitivity")
+    store = base / "s.sqlite"
+    args = ["reproduce", "gfr-goyal", "--quick", "--sensitivity", "--duration", "0.3", "--jobs", "1"]
+    proc = run_cli(*args, "--out", base / "rep", "--store", store, "--json")
+    return SimpleNamespace(store=store, rep=base / "rep", proc=proc)

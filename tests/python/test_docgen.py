@@ -388,11 +388,12 @@ def test_docs_blocks_bad_values_give_one_line(tmp_path, extra, message):
     assert not (tmp_path / "s.sqlite").exists()
 
 
-def test_docs_writes_the_variant_and_sensitivity_blocks_not_the_measured(tmp_path):
+def test_docs_writes_the_variant_and_sensitivity_blocks_not_the_measured(tmp_path, goyal_sensitivity):
     """`--docs` with `--duration` (a variant) and `--sensitivity`: the variant block after the
     measured one, the old sensitivity section replaced up to its reading; the measured block
-    (the default's) untouched."""
-    from conftest import run_cli
+    (the default's) untouched. The runs come from (a copy of) the shared sensitivity run's
+    store: the blocks are written the same whether a run is computed or read back."""
+    from conftest import copy_store, run_cli
 
     docs = tmp_path / "docs"
     docs.mkdir()
@@ -402,9 +403,10 @@ def test_docs_writes_the_variant_and_sensitivity_blocks_not_the_measured(tmp_pat
         "### Reading (what the quick sensitivity run shows)\n\nanalysis\n"
     )
     (docs / "gfr-goyal-reproduction.md").write_text(page)
+    store = copy_store(goyal_sensitivity.store, tmp_path / "store")
     done = run_cli(
         "reproduce", "gfr-goyal", "--quick", "--tables", "fig3", "--duration", "0.3", "--sensitivity",
-        "--jobs", "1", "--store", tmp_path / "s.sqlite", "--out", tmp_path / "rep", "--docs", docs,
+        "--jobs", "1", "--store", store, "--out", tmp_path / "rep", "--docs", docs,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     text = (docs / "gfr-goyal-reproduction.md").read_text()

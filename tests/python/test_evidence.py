@@ -394,27 +394,11 @@ def test_cli_assumptions_lists_without_running():
     assert bad.returncode == 2 and "unknown study" in bad.stderr
 
 
-def test_cli_sensitivity_json(tmp_path: Path):
+def test_cli_sensitivity_json(goyal_sensitivity):
     """`--sensitivity --json` through the CLI: effects per published number, strict JSON."""
     import json
 
-    from conftest import run_cli
-
-    done = run_cli(
-        "reproduce",
-        "gfr-goyal",
-        "--quick",
-        "--sensitivity",
-        "--duration",
-        "0.3",
-        "--jobs",
-        "1",
-        "--out",
-        tmp_path / "rep",
-        "--store",
-        tmp_path / "s.sqlite",
-        "--json",
-    )
+    done, rep = goyal_sensitivity.proc, goyal_sensitivity.rep
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout, parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
     (study,) = doc["studies"]
@@ -426,11 +410,11 @@ def test_cli_sensitivity_json(tmp_path: Path):
     assert "duration_s" not in {e["assumption"] for e in effects}
     assert (
         any("duration_s: not swept" in n for n in doc["studies"][0]["notes"])
-        or "duration_s: not swept" in (tmp_path / "rep" / "README.md").read_text()
+        or "duration_s: not swept" in (rep / "README.md").read_text()
     )
-    readme = (tmp_path / "rep" / "README.md").read_text()
+    readme = (rep / "README.md").read_text()
     assert "Sensitivity to the assumptions" in readme and "sensitivity-tornado.png" in readme
-    assert (tmp_path / "rep" / "gfr-goyal" / "sensitivity-tornado.svg").stat().st_size > 1000
+    assert (rep / "gfr-goyal" / "sensitivity-tornado.svg").stat().st_size > 1000
 
 
 def test_ubr_plus_declares_what_its_doc_discusses():

@@ -13,7 +13,7 @@ from atmsim.studies import claims, registry, text
 from atmsim.studies.reproduce import SelectionError, reproduce_study, select_tables, table_aliases
 from atmsim.studies.ubr_plus import scenarios as ubr_plus
 from atmsim.studies.ubr_plus.data import PaperRow
-from conftest import SHORT_S, UBR_TABLE1_SHORT, run_cli
+from conftest import SHORT_S, UBR_TABLE1_SHORT, copy_store, run_cli
 
 ROW_KEYS = {
     "table",
@@ -136,11 +136,9 @@ def test_rows_through_the_store(tmp_path):
     assert "efficiency agrees" in shown
 
 
-def test_cli_quick_json(tmp_path):
+def test_cli_quick_json(ubr_plus_quick):
     """The documented smoke run, full length: 26 rows x 3 replications."""
-    proc = run_cli(
-        "reproduce", "ubr-plus", "--quick", "--json", "--store", tmp_path / "s.sqlite", timeout=900
-    )
+    proc = ubr_plus_quick.proc
     assert proc.returncode == 0, proc.stderr
     rows = json.loads(proc.stdout)["rows"]
     assert len(rows) == 26
@@ -303,9 +301,11 @@ def test_help_describes_every_study():
     assert "all " in proc.stdout and "--tables" in proc.stdout
 
 
-def test_cli_docs_rewrites_the_measured_block(tmp_path):
+def test_cli_docs_rewrites_the_measured_block(tmp_path, ubr_plus_quick):
     """--docs DIR: the study's doc gets its measured block from the run just made, the prose
-    around it untouched; a missing doc is refused before anything runs."""
+    around it untouched; a missing doc is refused before anything runs. The default-length
+    Table 1 runs come from (a copy of) the smoke run's store: the block is the same whether
+    a run is computed or read back."""
     docs = tmp_path / "docs"
     docs.mkdir()
     missing = run_cli("reproduce", "ubr-plus", "--quick", "--tables", "1", "--docs", docs)
@@ -316,7 +316,7 @@ def test_cli_docs_rewrites_the_measured_block(tmp_path):
     # The measured block is a default run's (the paper's durations): a shortened or --set run
     # writes the variant block beside it instead.
     full = ("reproduce", "ubr-plus", "--quick", "--tables", "1", "--jobs", "1")
-    store = tmp_path / "s.sqlite"
+    store = copy_store(ubr_plus_quick.store, tmp_path / "store")
     proc = run_cli(*full, "--store", store, "--out", tmp_path / "report", "--docs", docs)
     assert proc.returncode == 0, proc.stderr
     text = doc.read_text(encoding="utf-8")
