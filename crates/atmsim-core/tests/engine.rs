@@ -216,7 +216,7 @@ fn the_schedule_beside_level_logs_gives_the_reference_reports() {
 /// A keyed port puts a cell into its output when it queues it, ahead of the batch in which the
 /// per-cell path sends it; feeding a level log's writer on a slot grid, whose next batch depends
 /// on whether a cell is already queued when its batch ends, that changed the report (here from
-/// 5 s on at seed 1, random phases). Such a sender sends each cell at its slot (`Sim::per_cell`).
+/// 5 s on at seed 1, random phases). Such a sender sends each cell at its slot (`CommitMode::PerCell`).
 /// The CLASS two-node case with the forward background reaching the writer through a third
 /// switch's port.
 #[test]

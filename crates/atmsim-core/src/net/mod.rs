@@ -53,7 +53,7 @@ pub use host::{Endpoint, Host, HostStats, SinkStats};
 pub use label::{identity_route, Hop, Labels, NO_HOP};
 pub use level_log::LevelLog;
 pub use merge::{Arbitration, InputMarks, InputMerge, NO_MARK};
-pub use plan::{EnginePaths, SchedulePlan};
+pub use plan::{CommitMode, CommitRole, EnginePaths, SchedulePlan};
 pub use port::{CellUpc, ClassState, FcvcHop, Port, PortStats, Upc, INFINITE};
 pub use sampler::PortTrace;
 pub use sched::Sched;

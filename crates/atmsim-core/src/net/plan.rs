@@ -162,6 +162,50 @@ impl SchedulePlan {
     }
 }
 
+/// How a component's departures are committed at the start of each run (`Sim::commit_until`),
+/// chosen for each component once, at set-up (`SchedulePlan::commit_mode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommitMode {
+    /// Nothing committed: each cell is sent at its slot (the reference schedule; a host on the
+    /// plain schedule of level logs; a port sending into a log's writer or reader on a slot
+    /// grid, whose next start depends on whether a cell was sent before its batch ended).
+    PerCell,
+    /// A port commits its departures up to the run's end but keeps them in its key
+    /// (`Port::commit_keyed_until`): the plain schedule's batches, with level logs.
+    Keyed,
+    /// Committed up to the run's end, the key an arrival or timer only: the refined schedule.
+    Refined,
+}
+
+/// What `SchedulePlan::commit_mode` needs to know of a component besides the plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CommitRole {
+    /// A switch port (else a host).
+    pub port: bool,
+    /// Beside level logs, it keeps the plain schedule: a log's writer or reader, or a sender
+    /// into one on a slot grid, followed upstream (`Sim::new`).
+    pub plain: bool,
+    /// A port sending into such a component on a slot grid.
+    pub per_cell: bool,
+}
+
+impl SchedulePlan {
+    /// The commit mode of a component in `role` under this plan: the one place it is chosen.
+    pub fn commit_mode(&self, role: CommitRole) -> CommitMode {
+        // Without level logs beside them every port of a keyed schedule keeps the plain one.
+        let plain = role.plain && self.beside_logs;
+        if role.port && self.keyed && role.per_cell {
+            CommitMode::PerCell
+        } else if role.port && self.keyed && (plain || !self.beside_logs) {
+            CommitMode::Keyed
+        } else if self.refine && !plain {
+            CommitMode::Refined
+        } else {
+            CommitMode::PerCell
+        }
+    }
+}
+
 impl EnginePaths {
     /// Every path but the port's passes (trains, busy, interleaved, paired): the yardstick of
     /// their unit tests.
@@ -245,5 +289,44 @@ mod tests {
         assert_eq!(off("input_marks"), SchedulePlan { marks: false, ..all });
         // Committing is each component's choice (its plan reads `commit`).
         assert_eq!(off("commit"), all);
+    }
+
+    #[test]
+    fn each_schedule_gives_each_role_its_commit_mode() {
+        use CommitMode::*;
+        let role = |port, plain, per_cell| CommitRole { port, plain, per_cell };
+        let (host, port) = (role(false, false, false), role(true, false, false));
+        let (plain_host, plain_port, into_writer) =
+            (role(false, true, false), role(true, true, false), role(true, true, true));
+        let mode = |reference, logs, paths: EnginePaths, r| {
+            SchedulePlan::choose(reference, logs, paths).commit_mode(r)
+        };
+        let all = EnginePaths::ALL;
+        // The reference schedule commits nothing, with level logs or not.
+        for logs in [false, true] {
+            for r in [host, port, plain_host, plain_port, into_writer] {
+                assert_eq!(mode(true, logs, all, r), PerCell, "{logs} {r:?}");
+            }
+        }
+        // Without level logs everything is refined (a component's plan may still send per cell).
+        assert_eq!((mode(false, false, all, host), mode(false, false, all, port)), (Refined, Refined));
+        // Beside level logs: the plain components keyed (hosts per cell), the rest refined;
+        // a port into a slotted writer or reader per cell.
+        assert_eq!((mode(false, true, all, host), mode(false, true, all, port)), (Refined, Refined));
+        assert_eq!(
+            (mode(false, true, all, plain_host), mode(false, true, all, plain_port)),
+            (PerCell, Keyed)
+        );
+        assert_eq!(mode(false, true, all, into_writer), PerCell);
+        // With refine_beside_logs off every port is keyed and every host per cell.
+        let mut no_beside = EnginePaths::ALL;
+        no_beside.refine_beside_logs = false;
+        for r in [host, plain_host] {
+            assert_eq!(mode(false, true, no_beside, r), PerCell, "{r:?}");
+        }
+        for r in [port, plain_port] {
+            assert_eq!(mode(false, true, no_beside, r), Keyed, "{r:?}");
+        }
+        assert_eq!(mode(false, true, no_beside, into_writer), PerCell);
     }
 }

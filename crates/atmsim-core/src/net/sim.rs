@@ -15,7 +15,9 @@ mod layout;
 
 use super::merge::InputMarks;
 use super::sched::ANY_DEPTH;
-use super::{EnginePaths, Host, Port, Sched, SchedulePlan, World, NO_COMMIT, NO_MARK};
+use super::{
+    CommitMode, CommitRole, EnginePaths, Host, Port, Sched, SchedulePlan, World, NO_COMMIT, NO_MARK,
+};
 use crate::time::{Time, NEVER, PS_PER_MS};
 use horizon::{Horizons, NO_FEED};
 
@@ -76,23 +78,9 @@ pub struct Sim {
     /// The inputs of components with several that each port feeds, one list after the other
     /// (where each starts: `Horizons::at_slot`).
     feeds: Vec<Feed>,
-    /// Look upstream to run further ahead (`horizon`) and let FCFS transmitters commit their
-    /// departures; off under the reference schedule and with adaptive-shaping level logs.
-    pub refine: bool,
-    /// Ports commit their departures but keep them in their keys (`Port::commit_keyed_until`):
-    /// the schedule stays the plain one. Set where `refine` is off only because the results
-    /// depend on the schedule (adaptive-shaping level logs), never under the reference schedule.
-    pub keyed: bool,
-    /// With `keyed` beside level logs (`SchedulePlan::beside_logs`): per component, whether it
-    /// keeps the plain schedule (the logs' writers and readers, keyed, and the senders into such
-    /// a port on a slot grid, followed upstream); the rest are refined. Empty otherwise.
-    plain: Vec<bool>,
-    /// With `keyed`: per component, whether it is a port that sends into a log's writer or
-    /// reader on a slot grid, and so sends each cell at its slot, uncommitted (`commit_until`):
-    /// a keyed port would put a cell into that writer's input when it queues it, before the
-    /// batch in which the per-cell path sends it, and whether a cell is there when the writer's
-    /// batch ends decides the writer's next start (`InputMerge::key`). Empty otherwise.
-    per_cell: Vec<bool>,
+    /// Per component, how its departures are committed at each run's start (`commit_until`),
+    /// chosen at set-up by `SchedulePlan::commit_mode`.
+    commit: Vec<CommitMode>,
     /// The fast paths allowed (`[engine]` switches): each component's plan reads them.
     pub paths: EnginePaths,
     pub world: World,
@@ -143,7 +131,6 @@ impl Sim {
         paths: EnginePaths,
         mut world: World,
     ) -> Self {
-        let refine = plan.refine;
         for comp in comps.iter_mut() {
             match comp {
                 Component::Port(p) => p.set_paths(paths),
@@ -165,12 +152,15 @@ impl Sim {
         // a port on a slot grid, and so on up: it is woken at a cell's arrival but keyed after a
         // batch at the cell's slot boundary (`InputMerge::key`), so which of the two starts its
         // next batch depends on whether the cell was sent before its last batch ended.
-        // The ports among those senders send uncommitted (`per_cell`), under any keyed schedule.
+        // The ports among those senders send uncommitted (`per_cell`), under any keyed schedule:
+        // a keyed port would put a cell into that writer's input when it queues it, before the
+        // batch in which the per-cell path sends it, and whether a cell is there when the
+        // writer's batch ends decides the writer's next start (`InputMerge::key`).
         let mut logged: Vec<bool> = comps
             .iter()
             .map(|c| plan.keyed && matches!(c, Component::Port(p) if p.uses_level_logs()))
             .collect();
-        let mut per_cell = vec![false; if plan.keyed { comps.len() } else { 0 }];
+        let mut per_cell = vec![false; comps.len()];
         let mut up: Vec<usize> = (0..comps.len()).filter(|&c| logged[c]).collect();
         while let Some(c) = up.pop() {
             if let Component::Port(p) = &comps[c] {
@@ -190,7 +180,7 @@ impl Sim {
         let (mut horizons, layout) = if plan.beside_logs {
             Horizons::with_plain(lookahead, &upstream, &logged)
         } else {
-            Horizons::new(lookahead, &upstream, refine)
+            Horizons::new(lookahead, &upstream, plan.refine)
         };
         world.sched = Sched::new(layout.leaves);
         for f in world.fifos.iter_mut() {
@@ -254,21 +244,13 @@ impl Sim {
             // the wire already, and a cell queued later goes behind it).
             horizons.levels(&upstream, &layout, |c| matches!(comps[c as usize], Component::Port(_)));
         }
-        Sim {
-            comps,
-            horizons,
-            slot: layout.slot,
-            feeds,
-            refine,
-            keyed: plan.keyed,
-            plain: if plan.beside_logs { logged } else { Vec::new() },
-            per_cell,
-            paths,
-            world,
-            now: 0,
-            events: 0,
-            batches: 0,
-        }
+        let commit = (0..comps.len())
+            .map(|c| {
+                let port = matches!(comps[c], Component::Port(_));
+                plan.commit_mode(CommitRole { port, plain: logged[c], per_cell: per_cell[c] })
+            })
+            .collect();
+        Sim { comps, horizons, slot: layout.slot, feeds, commit, paths, world, now: 0, events: 0, batches: 0 }
     }
 
     /// Let every component that can commit its departures up to `end` do so (`net/commit.rs`);
@@ -278,20 +260,18 @@ impl Sim {
         // Found once for all ports: each looking at every link would make set-up quadratic.
         let spacing = Port::input_spacing(self.world.channels.iter().map(|c| c.period));
         for (c, comp) in self.comps.iter_mut().enumerate() {
-            let plain = self.plain.get(c).is_some_and(|&p| p);
-            let refined = if self.refine && !plain { end } else { NO_COMMIT };
             if let Component::Port(p) = comp {
                 p.set_input_spacing(spacing);
             }
+            let mode = self.commit[c];
+            let refined = if mode == CommitMode::Refined { end } else { NO_COMMIT };
             match comp {
-                Component::Port(p) if self.per_cell.get(c).is_some_and(|&p| p) => {
-                    p.commit_until(NO_COMMIT, &self.world)
-                }
-                Component::Port(p) if self.keyed && (self.plain.is_empty() || plain) => {
-                    p.commit_keyed_until(end, &self.world)
-                }
+                Component::Port(p) if mode == CommitMode::Keyed => p.commit_keyed_until(end, &self.world),
                 Component::Port(p) => p.commit_until(refined, &self.world),
-                Component::Host(h) => h.commit_until(refined, rm_cells, &self.world),
+                Component::Host(h) => {
+                    debug_assert_ne!(mode, CommitMode::Keyed, "only a port is keyed");
+                    h.commit_until(refined, rm_cells, &self.world)
+                }
             }
         }
     }
