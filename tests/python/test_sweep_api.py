@@ -3,6 +3,7 @@ Executor."""
 
 from __future__ import annotations
 
+import copy
 import math
 from concurrent.futures import ThreadPoolExecutor
 
@@ -114,9 +115,14 @@ def test_any_executor_and_summarize(tmp_path):
             progress=False,
         )
     assert len(runs) == 4
+    attrs = copy.deepcopy(runs.attrs)
     summary = atmsim.summarize(runs)
     eff = summary[summary["metric"] == "summary.efficiency"]
     assert len(eff) == 2 and (eff["n"] == 2).all()
+    # Summarised without its attrs (they cost a deep copy per group and column), the run
+    # table keeps them.
+    assert runs.attrs == attrs and attrs["metrics"]
+    assert set(summary["metric"]) == set(attrs["metrics"])
 
 
 def test_scenario_errors_surface(tmp_path):

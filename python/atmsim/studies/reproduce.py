@@ -28,7 +28,7 @@ from ..plan import Point
 from ..result import Result
 from ..store import Store
 from ..sweeps import execute
-from ..tables import plain, summarize
+from ..tables import plain, summarize, without_attrs
 from . import agreement, comparators, replication
 from . import sensitivity as sens
 from .assumptions import Assumption, Stated, concrete, document, expand, wildcard
@@ -165,6 +165,7 @@ def _comparison(
     import pandas as pd
 
     out: Dict[str, pd.DataFrame] = {}
+    bare = None if runs is None else without_attrs(runs)  # `_runs_of` takes many groups
     for spec in study.tables:
         rows = []
         for i, exp in enumerate(experiments):
@@ -208,7 +209,7 @@ def _comparison(
             frame[f"diff_{c.name}"] = diffs
             frame[f"{c.name}_ci_low"] = lows
             frame[f"{c.name}_ci_high"] = highs
-            shown = _runs_of(runs, c.metric)
+            shown = _runs_of(bare, c.metric)
             if shown:
                 frame[f"{c.name}_runs"] = frame["point"].map(lambda p, s=shown: s.get(int(p)))
         ordered = list(spec.labels)
