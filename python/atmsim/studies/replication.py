@@ -22,6 +22,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Sequence
 
+from ..tables import without_attrs
 from .assumptions import Pairs, document
 
 if TYPE_CHECKING:
@@ -146,7 +147,7 @@ def identical_points(runs: "pd.DataFrame", metrics: Sequence[str]) -> List[int]:
     if not present:
         return out
     point: Any
-    for point, group in runs.groupby("point", sort=True):
+    for point, group in without_attrs(runs).groupby("point", sort=True):
         if len(group) < 2:
             continue
         if all(_same(group[m].tolist()) for m in present):
