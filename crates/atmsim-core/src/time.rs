@@ -62,30 +62,6 @@ impl CellPeriod {
         self.den as f64 * PS_PER_S as f64 / self.num as f64
     }
 
-    /// The start of the first slot of a grid with this period (slot k at floor(k * num / den))
-    /// that begins at or after `t`.
-    ///
-    /// In 64 bits where the products fit (every instant of a run on a link whose `den` is
-    /// small, as an undrifted link's is: 3 at 150 or 600 Mb/s), else in 128: the same value,
-    /// without the 128-bit divisions' calls (a slotted switch keys every arrival so).
-    pub fn slot_at_or_after(&self, t: Time) -> Time {
-        if let Some(td) = t.checked_mul(self.den) {
-            if let Some(kn) = td.div_ceil(self.num).checked_mul(self.num) {
-                return kn / self.den;
-            }
-        }
-        self.slot_at_or_after_wide(t)
-    }
-
-    /// [`CellPeriod::slot_at_or_after`] in 128 bits.
-    #[cold]
-    #[inline(never)]
-    fn slot_at_or_after_wide(&self, t: Time) -> Time {
-        let (num, den) = (self.num as u128, self.den as u128);
-        let k = (t as u128 * den).div_ceil(num);
-        (k * num / den) as Time
-    }
-
     /// The period rounded up to a whole picosecond: the latency a cell needs to cross the wire.
     pub fn ceil_ps(&self) -> Time {
         self.num.div_ceil(self.den)
@@ -133,10 +109,15 @@ impl SlotGrid {
         self.mark_at_or_after(t).t
     }
 
-    /// The first slot starting at or after `t`, with its remainder (the same divisions as its
-    /// start: the remainder comes with the quotient), for a caller holding no mark near `t`
-    /// (a slotted port's merge keys, `net/port/slotted.rs`). A caller wanting only the start
-    /// leaves the remainder unused and the compiler drops it.
+    /// The first slot starting at or after `t` (slot k at phase + floor(k * num / den)), with
+    /// its remainder (the same divisions as its start: the remainder comes with the quotient),
+    /// for a caller holding no mark near `t` (a slotted port's merge keys,
+    /// `net/port/slotted.rs`). A caller wanting only the start leaves the remainder unused and
+    /// the compiler drops it.
+    ///
+    /// In 64 bits where the products fit (every instant of a run on a link whose `den` is
+    /// small, as an undrifted link's is: 3 at 150 or 600 Mb/s), else in 128: the same value,
+    /// without the 128-bit divisions' calls (a slotted switch keys every arrival so).
     #[inline(always)]
     pub fn mark_at_or_after(&self, t: Time) -> SlotMark {
         if t <= self.phase {
@@ -645,11 +626,11 @@ mod tests {
             for _ in 0..300 {
                 while t <= m.time() {
                     let got = clock.mark_at_or_after(t);
-                    // The unphased period's own rule, shifted by the phase.
+                    // The unphased rule, shifted by the phase.
                     let shifted = if t <= grid.phase {
                         grid.phase
                     } else {
-                        grid.phase + period.slot_at_or_after(t - grid.phase)
+                        grid.phase + unphased_slot_at_or_after(&period, t - grid.phase)
                     };
                     assert_eq!(got.time(), shifted, "{period:?} {t}");
                     assert_eq!(got, m, "{period:?} {t}");
@@ -763,6 +744,14 @@ mod tests {
         }
     }
 
+    /// The first slot at or after `t` of a grid with period `p` and no phase (slot k at
+    /// floor(k * num / den)), from the definition in 128 bits: the yardstick of the engine's.
+    fn unphased_slot_at_or_after(p: &CellPeriod, t: Time) -> Time {
+        let (num, den) = (p.num as u128, p.den as u128);
+        let k = (t as u128 * den).div_ceil(num);
+        (k * num / den) as Time
+    }
+
     #[test]
     fn the_first_slot_at_or_after_in_64_bits_is_the_wide_one() {
         // Undrifted links (small `den`: the 64-bit path), drifted ones (`den` up to 2^40: the
@@ -782,7 +771,9 @@ mod tests {
         }
         for p in &periods {
             for &t in &ts {
-                assert_eq!(p.slot_at_or_after(t), p.slot_at_or_after_wide(t), "{p:?} at {t}");
+                // An unphased grid: the 64-bit path where it holds, the wide one past it.
+                let unphased = SlotGrid { period: *p, phase: 0 };
+                assert_eq!(unphased.slot_at_or_after(t), unphased_slot_at_or_after(p, t), "{p:?} at {t}");
                 // A phased grid's mark: the 64-bit path where it holds, the wide one past it.
                 let grid = SlotGrid { period: *p, phase: 5 };
                 if t > grid.phase && t < Time::MAX / 2 {
