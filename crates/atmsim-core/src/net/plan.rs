@@ -192,14 +192,12 @@ pub struct CommitRole {
 impl SchedulePlan {
     /// The commit mode of a component in `role` under this plan: the one place it is chosen.
     pub fn commit_mode(&self, role: CommitRole) -> CommitMode {
-        // Without level logs beside them every port of a keyed schedule keeps the plain one.
-        let plain = role.plain && self.beside_logs;
-        if role.port && self.keyed && role.per_cell {
-            CommitMode::PerCell
-        } else if role.port && self.keyed && (plain || !self.beside_logs) {
-            CommitMode::Keyed
-        } else if self.refine && !plain {
+        // Unrefined, every component keeps the plain schedule; beside level logs, the plain ones.
+        let keeps_plain = !self.refine || (self.beside_logs && role.plain);
+        if !keeps_plain {
             CommitMode::Refined
+        } else if role.port && self.keyed && !role.per_cell {
+            CommitMode::Keyed
         } else {
             CommitMode::PerCell
         }
