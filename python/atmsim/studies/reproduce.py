@@ -138,15 +138,25 @@ def _relabelled(runs: "pd.DataFrame", experiments: Sequence[Experiment]) -> "pd.
 SHOWN_RUNS = 3  # with at most this many replications, tables show the values themselves
 
 
+def _in_run_order(runs: Optional["pd.DataFrame"]) -> Optional["pd.DataFrame"]:
+    """The run table as `_runs_of` reads it, made once for all its metrics: in point and run
+    order, without attrs (pandas would deep-copy them into each group); None without a run
+    table or its points."""
+    if runs is None or "point" not in runs.columns:
+        return None
+    order = ["point", "run"] if "run" in runs.columns else ["point"]
+    return without_attrs(runs).sort_values(order, kind="stable")
+
+
 def _runs_of(runs: Optional["pd.DataFrame"], metric: str) -> Dict[int, List[Optional[float]]]:
     """Per point, the replications' values of `metric` (in run order); empty without a run
-    table or with more than SHOWN_RUNS replications at some point."""
-    if runs is None or metric not in runs.columns or "point" not in runs.columns:
+    table or with more than SHOWN_RUNS replications at some point. `runs`: as
+    `_in_run_order` gives it."""
+    if runs is None or metric not in runs.columns:
         return {}
-    order = ["point", "run"] if "run" in runs.columns else ["point"]
     out: Dict[int, List[Optional[float]]] = {}
-    for point, group in runs.sort_values(order, kind="stable").groupby("point", sort=True):
-        out[int(cast(Any, point))] = [plain(float(v)) for v in group[metric]]
+    for point, values in runs.groupby("point", sort=True)[metric]:
+        out[int(cast(Any, point))] = [plain(float(v)) for v in values]
     if any(len(v) > SHOWN_RUNS for v in out.values()):
         return {}
     return out
@@ -165,7 +175,7 @@ def _comparison(
     import pandas as pd
 
     out: Dict[str, pd.DataFrame] = {}
-    bare = None if runs is None else without_attrs(runs)  # `_runs_of` takes many groups
+    by_run = _in_run_order(runs)
     for spec in study.tables:
         rows = []
         for i, exp in enumerate(experiments):
@@ -209,7 +219,7 @@ def _comparison(
             frame[f"diff_{c.name}"] = diffs
             frame[f"{c.name}_ci_low"] = lows
             frame[f"{c.name}_ci_high"] = highs
-            shown = _runs_of(bare, c.metric)
+            shown = _runs_of(by_run, c.metric)
             if shown:
                 frame[f"{c.name}_runs"] = frame["point"].map(lambda p, s=shown: s.get(int(p)))
         ordered = list(spec.labels)
