@@ -10,7 +10,11 @@
 #       wan5.toml with N sources for 1 s and a buffer of 24 cells per source (12000 at N = 500,
 #       the bench's; a fixed 12000 cells leave most of 10000 VCs in timeouts, with nothing
 #       delivered), the set-up (the same for 3 us) subtracted: the run's instructions per
-#       bottleneck cell at N active VCs (how many delivered data is printed)
+#       bottleneck cell at N active VCs (how many delivered data is printed). Two figures: the
+#       whole process's (run_per_cell), and only what `Sim::run_until` executes
+#       (sim_per_cell, callgrind collecting inside it alone): the report of a 1 s run is larger
+#       than that of a 3 us one (at N = 10000 by about 85 M instructions), which the first
+#       charges to the run
 #   scripts/callgrind_per_cell.sh BIN vcs-second N
 #       the same network run for 1 s and for 2 s: the second second's instructions per
 #       bottleneck cell (what the first second alone charges per cell besides the running: each
@@ -21,8 +25,9 @@
 #       cell a port or host put on a link: the ports' and hosts' cells_out), issue 25's measure
 #   scripts/callgrind_per_cell.sh BIN families
 #       `link` on each study family's case at the length docs/performance.md quotes: shipped
-#       UBR+ LAN 5 and WAN 15 (2 s), bench GFR FIFO, GFR WFQ and DFBA (1 s), Gerla FCVC and
-#       PRCA (2 s), CLASS two-node shaped and adaptive (2 s), the Italian network (0.5 s)
+#       UBR+ LAN 5 and WAN 15 (2 s), bench GFR FIFO, GFR WFQ, GFR WFQ under SACK and DFBA
+#       (1 s), Gerla FCVC and PRCA (2 s), CLASS two-node shaped and adaptive (2 s), the Italian
+#       network unshaped and adaptive (0.5 s)
 #
 # BIN is an `examples/run` binary (cargo build --release -p atmsim-core --example run).
 # Output files go to ${OUT:-/tmp/callgrind-per-cell}.
@@ -61,12 +66,20 @@ vcs)
         simulation.duration_s=1.0 >"$OUT/vcs$n.json" 2>"$OUT/vcs$n.err"
     valgrind --tool=callgrind --callgrind-out-file="$OUT/vcs$n-setup.cg" "$BIN" $s "${sets[@]}" \
         simulation.duration_s=0.000003 >"$OUT/vcs$n-setup.json" 2>"$OUT/vcs$n-setup.err"
+    for d in 1.0 0.000003; do
+        valgrind --tool=callgrind --collect-atstart=no --toggle-collect='atmsim_core::net::sim::Sim::run_until' \
+            --callgrind-out-file="$OUT/vcs$n-sim-$d.cg" "$BIN" $s "${sets[@]}" simulation.duration_s="$d" \
+            >/dev/null 2>"$OUT/vcs$n-sim-$d.err"
+    done
     full=$(collected "$OUT/vcs$n.err")
     setup=$(collected "$OUT/vcs$n-setup.err")
+    sim=$(collected "$OUT/vcs$n-sim-1.0.err")
+    sim0=$(collected "$OUT/vcs$n-sim-0.000003.err")
     cells=$(bottleneck "$OUT/vcs$n.json")
     active=$(python3 -c "import json,sys; print(sum(f['bytes_delivered'] > 0 for f in json.load(open(sys.argv[1]))['flows']))" \
         "$OUT/vcs$n.json")
-    echo "N=$n active=$active full=$full setup=$setup bottleneck_cells=$cells run_per_cell=$(((full - setup) / cells))"
+    echo "N=$n active=$active full=$full setup=$setup bottleneck_cells=$cells run_per_cell=$(((full - setup) / cells))" \
+        "sim=$sim sim_setup=$sim0 sim_per_cell=$(((sim - sim0) / cells))"
     ;;
 vcs-second)
     n=$3
@@ -86,8 +99,9 @@ print(sum(y['bytes_delivered'] > x['bytes_delivered'] for x, y in zip(a, b)))" "
     ;;
 families)
     s=python/atmsim/scenarios
-    for c in "ubr-plus-lan5 2" "ubr-plus-wan15 2" "bench/gfr-fifo 1" "bench/gfr-wfq 1" "bench/dfba 1" \
-        "gerla-fcvc 2" "gerla-prca 2" "class-two-node-shaped 2" "class-two-node-adaptive 2" "class-italy 0.5"; do
+    for c in "ubr-plus-lan5 2" "ubr-plus-wan15 2" "bench/gfr-fifo 1" "bench/gfr-wfq 1" "bench/gfr-wfq-sack 1" \
+        "bench/dfba 1" "gerla-fcvc 2" "gerla-prca 2" "class-two-node-shaped 2" "class-two-node-adaptive 2" \
+        "class-italy 0.5" "bench/italy-adaptive 0.5"; do
         set -- $c
         scripts/callgrind_per_cell.sh "$BIN" link "$s/$1.toml" simulation.duration_s="$2"
     done

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Dict, Tuple
 
+from atmsim.studies.ajmone_marsan import scenarios as class_study
 from atmsim.studies.gfr_bonaventure import scenarios as bonaventure
 from atmsim.studies.gfr_goyal import scenarios as goyal
 
@@ -37,12 +38,30 @@ CASES: Dict[str, Tuple[str, str, str, Callable[[], str]]] = {
         "TCP_default, LAN, privileged MCR 100000 cells/s, 250 s",
         lambda: bonaventure.scenario_text("tcp_default", 100000, "wfq", duration_s=250.0),
     ),
+    "gfr-wfq-sack": (
+        "GFR WFQ",
+        "gfr_bonaventure",
+        "Bonaventure's figure 21, the costliest of the WFQ figures in `reproduce all`: WFQ-based "
+        "GFR switch, GFR.2 (F-GCRA tagging at the UPC), TCP_SACK, 64 KB windows, privileged MSS "
+        "9140 and MCR 20000 cells/s, background MSS 512, 250 s",
+        lambda: bonaventure.scenario_text(
+            "tcp_sack", 20000, "wfq", duration_s=250.0, window_bytes=64 * 1024, bg_mss=512, conformance="gfr2"
+        ),
+    ),
     "dfba": (
         "DFBA",
         "gfr_goyal",
         "Goyal et al.'s Differential FBA with VC merging at the edges, experiment 1 of "
         "Tables 4-5, 15 SACK TCPs on 5 VCs, 30 s",
         lambda: goyal.dfba_scenario(1),
+    ),
+    "italy-adaptive": (
+        "CLASS adaptive",
+        "ajmone_marsan",
+        "Ajmone Marsan et al.'s figure 12, the costliest CLASS runs in `reproduce all`: the "
+        "Italian network, 1.2 Gb/s of shaped background, 100-cell buffers, adaptive shaping "
+        "(every trunk port publishes its level), 10 s",
+        lambda: class_study.italy_scenario(1.2e9, 100, "adaptive", True, duration_s=10.0),
     ),
 }
 

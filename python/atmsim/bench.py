@@ -9,7 +9,10 @@ engine learns to do the same work with fewer events.
 buffers, 2 s; WAN with 5 and 15 sources, 5 ms links, 12000-cell buffers, 4 s), then one case per
 other study family at its paper's run length: GFR FIFO, GFR WFQ and DFBA (also in `bench/`,
 written by `scripts/write_bench_scenarios.py`), FCVC, PRCA, CLASS shaped, CLASS adaptive and the
-Italian network (the shipped examples of those studies). `--cases` picks some of them.
+Italian network (the shipped examples of those studies), and the two kinds of run that take most
+of `atmsim reproduce all`'s time (also in `bench/`): Bonaventure's figure 21 (WFQ, GFR.2, SACK,
+512-byte background segments) and Ajmone Marsan's figure 12 (the Italian network under adaptive
+shaping). `--cases` picks some of them.
 
 Besides the bottleneck's cells, a measurement counts every cell put on a link (`link_cells`: the
 ports' and the hosts' `cells_out`), the divisor of issue 25's instructions per link cell.
@@ -42,12 +45,14 @@ CASES: Dict[str, str] = {
     "wan15": "bench/wan15.toml",
     "gfr-fifo": "bench/gfr-fifo.toml",
     "gfr-wfq": "bench/gfr-wfq.toml",
+    "gfr-wfq-sack": "bench/gfr-wfq-sack.toml",
     "dfba": "bench/dfba.toml",
     "fcvc": "gerla-fcvc.toml",
     "prca": "gerla-prca.toml",
     "class-shaped": "class-two-node-shaped.toml",
     "class-adaptive": "class-two-node-adaptive.toml",
     "italy": "class-italy.toml",
+    "italy-adaptive": "bench/italy-adaptive.toml",
 }
 SUITE = tuple(CASES)
 
