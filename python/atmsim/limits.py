@@ -15,7 +15,7 @@ import os
 import re
 import sys
 from dataclasses import dataclass
-from typing import IO, List, Optional, Tuple
+from typing import IO, Any, Dict, List, Optional, Tuple
 
 from . import _core
 
@@ -133,13 +133,47 @@ class Estimate:
 
 # Wall time. The engine's estimate divides its events by one rate (EVENTS_PER_WALL_S in
 # estimate.rs, 15 M/s), measured before the engine's fast paths (cell trains, batched host
-# and port work). Today's engine runs the events of scenarios without background sources
-# (greedy or transfer TCP over plain ports: the UBR+, GFR and bench cases) several times
-# faster, while a background source's cells are still one event each (CLASS, credit/rate).
-# Fitted on the shipped examples (geometric mean of estimate/measured, engine wall_s, each
-# example at its duration capped at 4 s): 5.5 without [[background]], 1 with it; the
-# measured ratios are in docs/cli.md ("Limits and the cost estimate").
-WALL_SPEEDUP_WITHOUT_BACKGROUND = 5.5
+# and port work, the paced and fixed-rate runs of background sources). How much faster
+# today's engine runs an event depends on the paths its ports and hosts take; four kinds of
+# scenario differ most. Fitted on the 2506 distinct runs of a full `atmsim reproduce all`
+# (the geometric mean, per kind, of the engine's estimate over the run's own `wall_s`, engine
+# at 54166b8; `python scripts/estimate_wall.py --store FILE` recomputes it): a Virtual
+# Spacing port anywhere (the GFR study's WFQ switch: its departures cannot be committed) 5.0,
+# else a connection under adaptive shaping (its ports' level logs keep them cell by cell) 2.1,
+# else `[[background]]` sources (CLASS, credit/rate) 3.5, else (greedy or transfer TCP over
+# FIFO ports: UBR+, the FIFO GFR switch, Goyal) 13.0.
+WALL_SPEEDUP_WITHOUT_BACKGROUND = 13.0
+WALL_SPEEDUP_WITH_BACKGROUND = 3.5
+WALL_SPEEDUP_VIRTUAL_SPACING = 5.0
+WALL_SPEEDUP_ADAPTIVE = 2.1
+
+
+def wall_kind(doc: Dict[str, Any]) -> str:
+    """Which of the wall-time fit's kinds a parsed scenario is: "virtual_spacing", "adaptive",
+    "background" or "plain" (see `WALL_SPEEDUP_WITHOUT_BACKGROUND`).
+
+    Args:
+        doc: The scenario's TOML, parsed.
+
+    Returns:
+        The kind's name.
+    """
+    ports = doc.get("port") or []
+    if any(isinstance(p, dict) and p.get("scheduler") == "virtual_spacing" for p in ports):
+        return "virtual_spacing"
+    conns = doc.get("connection") or []
+    if any(isinstance(c, dict) and (c.get("abr") or {}).get("kind") == "adaptive" for c in conns):
+        return "adaptive"
+    return "background" if doc.get("background") else "plain"
+
+
+#: Each kind's speed-up over the engine's nominal rate.
+WALL_SPEEDUP: Dict[str, float] = {
+    "virtual_spacing": WALL_SPEEDUP_VIRTUAL_SPACING,
+    "adaptive": WALL_SPEEDUP_ADAPTIVE,
+    "background": WALL_SPEEDUP_WITH_BACKGROUND,
+    "plain": WALL_SPEEDUP_WITHOUT_BACKGROUND,
+}
 
 
 def _wall_speedup(text: str) -> float:
@@ -152,14 +186,14 @@ def _wall_speedup(text: str) -> float:
         doc = tomllib.loads(text)
     except Exception:  # the engine has accepted it; a reading we cannot do changes nothing
         return 1.0
-    return 1.0 if doc.get("background") else WALL_SPEEDUP_WITHOUT_BACKGROUND
+    return WALL_SPEEDUP[wall_kind(doc)]
 
 
 def estimate(
     text: str, overrides: Optional[List[Tuple[str, str]]] = None, seed: Optional[int] = None
 ) -> Estimate:
     """The engine's cost estimate for scenario text (`atmsim.estimate` takes any scenario), its
-    wall time recalibrated for today's engine (`WALL_SPEEDUP_WITHOUT_BACKGROUND`).
+    wall time recalibrated for today's engine (`WALL_SPEEDUP`, by the scenario's kind).
 
     Args:
         text: The scenario's TOML text.

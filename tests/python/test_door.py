@@ -664,24 +664,30 @@ def test_progress_uses_tqdm_auto_and_shows_in_notebooks(monkeypatch):
 # -- the cost estimate: recalibrated wall time, long runs announced ----------------------------
 
 
-def test_estimate_wall_time_is_recalibrated_for_scenarios_without_background():
+def test_estimate_wall_time_is_recalibrated_by_the_kind_of_scenario():
     import json
+    from pathlib import Path
 
     import atmsim
     from atmsim import _core
-    from atmsim.limits import WALL_SPEEDUP_WITHOUT_BACKGROUND, estimate
+    from atmsim.limits import WALL_SPEEDUP, estimate
 
-    for name, speedup in (
-        ("ubr-plus-lan5", WALL_SPEEDUP_WITHOUT_BACKGROUND),
-        ("gfr-fifo", WALL_SPEEDUP_WITHOUT_BACKGROUND),
-        ("class-two-node-shaped", 1.0),  # background sources: one event per cell still
-        ("gerla-fcvc", 1.0),
+    wfq = Path(atmsim.__file__).resolve().parent / "scenarios" / "bench" / "gfr-wfq.toml"
+    for path, kind in (
+        (atmsim.example("ubr-plus-lan5"), "plain"),
+        (atmsim.example("gfr-fifo"), "plain"),
+        (wfq, "virtual_spacing"),  # a Virtual Spacing port: departures never committed
+        (atmsim.example("class-two-node-adaptive"), "adaptive"),  # level logs: cell by cell
+        (atmsim.example("class-two-node-shaped"), "background"),
+        (atmsim.example("gerla-fcvc"), "background"),
     ):
-        text = atmsim.example(name).read_text()
+        text = path.read_text()
         engine = json.loads(_core.estimate_json(text, [], None))["wall_s"]
-        assert estimate(text).wall_s == __import__("pytest").approx(engine / speedup), name
-        assert atmsim.estimate(atmsim.example(name)).wall_s == estimate(text).wall_s
-    assert WALL_SPEEDUP_WITHOUT_BACKGROUND > 2
+        assert estimate(text).wall_s == __import__("pytest").approx(engine / WALL_SPEEDUP[kind]), path.name
+        assert atmsim.estimate(path).wall_s == estimate(text).wall_s
+    # The fit's order: plain FIFO work runs fastest, cell-by-cell ports slowest.
+    assert WALL_SPEEDUP["plain"] > WALL_SPEEDUP["virtual_spacing"] > WALL_SPEEDUP["background"]
+    assert WALL_SPEEDUP["background"] > WALL_SPEEDUP["adaptive"] > 1
 
 
 def _stderr_until(args, needle: str, tmp_path: Path, timeout: float = 60.0) -> str:
