@@ -19,7 +19,7 @@
 #       the same network run for 1 s and for 2 s: the second second's instructions per
 #       bottleneck cell (what the first second alone charges per cell besides the running: each
 #       VC's rings growing, its slow start, its share of the report), and how many VCs
-#       delivered data in it
+#       delivered data in it; sim_per_cell counts only `Sim::run_until`, as for `vcs`
 #   scripts/callgrind_per_cell.sh BIN link FILE [KEY=VALUE ...]
 #       one scenario (overrides as `atmsim run --set`): total instructions / link cells (every
 #       cell a port or host put on a link: the ports' and hosts' cells_out), issue 25's measure
@@ -88,14 +88,20 @@ vcs-second)
     for d in 1 2; do
         valgrind --tool=callgrind --callgrind-out-file="$OUT/vcs$n-${d}s.cg" "$BIN" $s "${sets[@]}" \
             simulation.duration_s="$d" >"$OUT/vcs$n-${d}s.json" 2>"$OUT/vcs$n-${d}s.err"
+        valgrind --tool=callgrind --collect-atstart=no --toggle-collect='atmsim_core::net::sim::Sim::run_until' \
+            --callgrind-out-file="$OUT/vcs$n-sim-${d}s.cg" "$BIN" $s "${sets[@]}" simulation.duration_s="$d" \
+            >/dev/null 2>"$OUT/vcs$n-sim-${d}s.err"
     done
+    sim1=$(collected "$OUT/vcs$n-sim-1s.err")
+    sim2=$(collected "$OUT/vcs$n-sim-2s.err")
     one=$(collected "$OUT/vcs$n-1s.err")
     two=$(collected "$OUT/vcs$n-2s.err")
     c1=$(bottleneck "$OUT/vcs$n-1s.json")
     c2=$(bottleneck "$OUT/vcs$n-2s.json")
     active=$(python3 -c "import json,sys; a, b = (json.load(open(f))['flows'] for f in sys.argv[1:]); \
 print(sum(y['bytes_delivered'] > x['bytes_delivered'] for x, y in zip(a, b)))" "$OUT/vcs$n-1s.json" "$OUT/vcs$n-2s.json")
-    echo "N=$n active_in_second_2=$active instructions=$((two - one)) bottleneck_cells=$((c2 - c1)) per_cell=$(((two - one) / (c2 - c1)))"
+    echo "N=$n active_in_second_2=$active instructions=$((two - one)) bottleneck_cells=$((c2 - c1))" \
+        "per_cell=$(((two - one) / (c2 - c1))) sim_per_cell=$(((sim2 - sim1) / (c2 - c1)))"
     ;;
 families)
     s=python/atmsim/scenarios
