@@ -142,15 +142,18 @@ class Estimate:
 # else a connection under adaptive shaping (its ports' level logs keep them cell by cell) 2.1,
 # else `[[background]]` sources (CLASS, credit/rate) 3.5, else (greedy or transfer TCP over
 # FIFO ports: UBR+, the FIFO GFR switch, Goyal) 13.0.
-WALL_SPEEDUP_WITHOUT_BACKGROUND = 13.0
-WALL_SPEEDUP_WITH_BACKGROUND = 3.5
-WALL_SPEEDUP_VIRTUAL_SPACING = 5.0
-WALL_SPEEDUP_ADAPTIVE = 2.1
+#: Each kind's speed-up over the engine's nominal rate (`wall_kind` names the kind).
+WALL_SPEEDUP: Dict[str, float] = {
+    "virtual_spacing": 5.0,
+    "adaptive": 2.1,
+    "background": 3.5,
+    "plain": 13.0,
+}
 
 
 def wall_kind(doc: Dict[str, Any]) -> str:
     """Which of the wall-time fit's kinds a parsed scenario is: "virtual_spacing", "adaptive",
-    "background" or "plain" (see `WALL_SPEEDUP_WITHOUT_BACKGROUND`).
+    "background" or "plain" (the keys of `WALL_SPEEDUP`; the comment above it says why).
 
     Args:
         doc: The scenario's TOML, parsed.
@@ -165,15 +168,6 @@ def wall_kind(doc: Dict[str, Any]) -> str:
     if any(isinstance(c, dict) and (c.get("abr") or {}).get("kind") == "adaptive" for c in conns):
         return "adaptive"
     return "background" if doc.get("background") else "plain"
-
-
-#: Each kind's speed-up over the engine's nominal rate.
-WALL_SPEEDUP: Dict[str, float] = {
-    "virtual_spacing": WALL_SPEEDUP_VIRTUAL_SPACING,
-    "adaptive": WALL_SPEEDUP_ADAPTIVE,
-    "background": WALL_SPEEDUP_WITH_BACKGROUND,
-    "plain": WALL_SPEEDUP_WITHOUT_BACKGROUND,
-}
 
 
 def _wall_speedup(text: str) -> float:
