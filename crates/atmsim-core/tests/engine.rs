@@ -188,13 +188,11 @@ fn every_fast_path_switched_off_alone_gives_identical_reports() {
     }
 }
 
-/// With adaptive-shaping level logs a reader sees the writer's band as of the writer's last
-/// batch (`net/level_log.rs`), so the refined schedule beside the logs (`refine_beside_logs`)
-/// must leave the writers' and readers' batches as the reference's. Left to run ahead, the hosts
-/// sending into the slotted writer of the CLASS two-node case moved its batches (a cell found
-/// already queued is keyed at its slot boundary, one sent later wakes the port at its arrival)
-/// and first changed a report at 0.54 s, past the runs above: here 1 s, with aligned and with
-/// random phases, against the plain schedule and the per-cell reference.
+/// With adaptive-shaping level logs a reader reads the writer's band at each RM cell's instant
+/// whatever the schedule (`net/level_log.rs`): the refined schedule beside the logs
+/// (`refine_beside_logs`), the plain one and the per-cell reference give one report. Over 1 s,
+/// with aligned and with random phases (the slotted writer of the CLASS two-node case sees the
+/// hosts' cells at its slot boundaries, wherever the hosts' batches end).
 #[test]
 fn the_schedule_beside_level_logs_gives_the_reference_reports() {
     use atmsim_core::scenario::ENGINE_SWITCHES;
@@ -213,12 +211,11 @@ fn the_schedule_beside_level_logs_gives_the_reference_reports() {
     }
 }
 
-/// A keyed port puts a cell into its output when it queues it, ahead of the batch in which the
-/// per-cell path sends it; feeding a level log's writer on a slot grid, whose next batch depends
-/// on whether a cell is already queued when its batch ends, that changed the report (here from
-/// 5 s on at seed 1, random phases). Such a sender sends each cell at its slot (`CommitMode::PerCell`).
-/// The CLASS two-node case with the forward background reaching the writer through a third
-/// switch's port.
+/// A port feeding a level log's slotted writer commits its cells ahead (refined, beside the
+/// logs), so they sit in the writer's input before the per-cell path would send them; the
+/// writer takes each at its slot boundary all the same. The CLASS two-node case with the
+/// forward background reaching the writer through a third switch's port, over 5 s at seed 1,
+/// random phases.
 #[test]
 fn a_port_feeding_a_slotted_level_log_writer_gives_the_reference_report() {
     use atmsim_core::scenario::ENGINE_SWITCHES;

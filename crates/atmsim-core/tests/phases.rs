@@ -62,7 +62,10 @@ fn aligned_phases_reproduce_the_phase_locked_engine() {
         // main: [2001093, 8481920, 329983, 2599, 5000]; then, besides the shaper's exact rate,
         // the adaptive source's rate stops at max_rate_bps (before, its first IR let it climb
         // to the link rate) and this example turns on the switches' fair-share enforcement.
-        ("class-two-node-adaptive.toml", "1.0", [2845276, 68294080, 471057, 0, 3139]),
+        // Then [2845276, 68294080, 471057, 0, 3139] until the switch read its forward band at
+        // each backward RM cell's instant, not as of how far the schedule had run that port
+        // (`net/level_log.rs`).
+        ("class-two-node-adaptive.toml", "1.0", [2867381, 69464000, 474682, 0, 3139]),
         // main: [11106512, 262793280, 1530068, 0, 213]
         ("class-italy.toml", "0.5", [11106545, 262793280, 1530073, 0, 213]),
     ];

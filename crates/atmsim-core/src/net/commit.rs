@@ -47,20 +47,17 @@
 //! it. Each committed departure is counted as the event it replaces, so the reports' event
 //! counts do not change either.
 //!
-//! *Keyed* commitment (`Port::commit_keyed_until`), where the schedule itself must not change:
-//! with adaptive-shaping level logs a reader sees the writer's band as of how far the schedule
-//! has run the writer (`net/level_log.rs`), so such a scenario keeps the plain schedule and no
-//! component commits in the way above. A FIFO port there still sends each cell when it is
-//! queued, but its key keeps the earliest committed departure's slot (the per-cell path's key)
-//! and each of its batches retires every departure before its end: the port is run in the same
-//! batches, and a published level's move at each departure is logged as it retires, in time
-//! order with the arrivals' moves, so the log holds the same entries after every batch. A cell
-//! sent ahead sits in the next component's FIFO earlier than on the per-cell path, which moves
-//! no batch: its arrival is at least that input's latency after the port's key, so no earlier
-//! batch of the receiver, which ends one smallest input latency after a key no later than the
-//! port's, reaches it. Hooks that act at arrivals (EFCI, fair-share metering) are unchanged.
-//! Such a port keeps its committed departures with their slots (`Committed`), since each one
-//! may move the level.
+//! *Keyed* commitment (`Port::commit_keyed_until`), for the writers and readers of
+//! adaptive-shaping level logs, which keep the plain schedule (`net/level_log.rs`): a reader
+//! reads a writer's band at an RM cell's instant, which the writer must have logged by then. A
+//! FIFO port there still sends each cell when it is queued, but its key keeps the earliest
+//! committed departure's slot (the per-cell path's key) and each of its batches retires every
+//! departure before its end, a published level's move at each departure logged as it retires,
+//! in time order with the arrivals' moves: no change of its level lies before its key unlogged.
+//! A cell sent ahead sits in the next component's FIFO earlier than on the per-cell path, which
+//! the receiver takes at its time as any other. Hooks that act at arrivals (EFCI, fair-share
+//! metering) are unchanged. Such a port keeps its committed departures with their slots
+//! (`Committed`), since each one may move the level.
 //!
 //! Which components commit is decided in one place per kind, at set-up: `port/plan.rs`
 //! (`PortPlan::choose`) and `host/plan.rs` (`HostPlan::choose`), with the schedule's part in

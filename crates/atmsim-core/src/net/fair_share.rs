@@ -40,7 +40,7 @@
 //! ```
 //!
 //! published as a [`LevelLog`] the reverse port reads when a backward RM cell passes, as it reads
-//! the buffer band (same staleness bound, see `level_log`). An interval is closed by the first
+//! the buffer band (the share in force just before its instant, see `level_log`). An interval is closed by the first
 //! arrival at or after its end, and its counts are divided by the time actually elapsed, so a
 //! quiet spell does not distort the share.
 
@@ -207,13 +207,13 @@ mod tests {
         // 400 cells of other traffic in 1 ms leave 600 000 cells/s to two VCs.
         feed(&mut m, &mut logs, 0, &[(2, 200), (3, 200), (0, 1), (1, 1)]);
         m.arrival(1_000_000_000, 2, &mut logs);
-        assert_eq!(logs[0].at(1_000_000_000), 300_000);
-        assert_eq!(logs[0].at(999_999_999), NO_LIMIT, "published at the close, not before");
+        assert_eq!(logs[0].at(1_000_000_001), 300_000);
+        assert_eq!(logs[0].at(1_000_000_000), NO_LIMIT, "in force from the close on, not before");
         // VC 1 silent next interval: VC 0 may have all that is free (the closing cell of the
         // last interval counts in this one).
         feed(&mut m, &mut logs, 1_000_000_001, &[(2, 99), (0, 5)]);
         m.arrival(2_000_000_000, 0, &mut logs);
-        assert_eq!(logs[0].at(2_000_000_000), 900_000);
+        assert_eq!(logs[0].at(2_000_000_001), 900_000);
         assert_eq!(m.intervals, 2);
     }
 
@@ -223,9 +223,9 @@ mod tests {
         feed(&mut m, &mut logs, 0, &[(2, 1000), (0, 1)]);
         // 1000 other cells over 4 ms: 250 000 cells/s, leaving 750 000 to VC 0.
         m.arrival(4_000_000_000, 2, &mut logs);
-        assert_eq!(logs[0].at(4_000_000_000), 750_000);
+        assert_eq!(logs[0].at(4_000_000_001), 750_000);
         m.arrival(5_000_000_000, 2, &mut logs);
-        assert_eq!(logs[0].at(5_000_000_000), NO_LIMIT);
+        assert_eq!(logs[0].at(5_000_000_001), NO_LIMIT);
     }
 
     #[test]
@@ -233,7 +233,7 @@ mod tests {
         let (mut m, mut logs) = meter();
         feed(&mut m, &mut logs, 0, &[(3, 1200), (0, 1), (1, 1)]);
         m.arrival(1_000_000_000, 3, &mut logs);
-        assert_eq!(logs[0].at(1_000_000_000), 0);
+        assert_eq!(logs[0].at(1_000_000_001), 0);
         assert_eq!(enforced(Increase, 1, 0, &mut NONE_STEPPED.clone()), Decrease);
     }
 

@@ -5,15 +5,18 @@
 //! Ports are separate components that run ahead in batches, so the reverse port cannot look at
 //! the forward port's live state: at the instant the reverse port handles an RM cell, the forward
 //! port may be behind or ahead of that instant. The forward port therefore publishes every change
-//! of its *band* (below T_l, between, above T_h) with its time, and the reader takes the last
-//! change at or before the RM cell's arrival time.
+//! of its *band* (below T_l, between, above T_h) with its time, and the reader takes the band in
+//! force just before the RM cell passes: the last change strictly before its time (a change at
+//! the same instant, an arrival tied with the RM cell, is not yet seen).
 //!
-//! Staleness (bounded): when the reverse port starts a batch at `t`, every component has finished
-//! all its work before `t` (the scheduler's guarantee), so the log is exact up to `t`; the batch
-//! ends before `t + L`, L the reverse port's lookahead (its smallest input latency). An RM cell
-//! handled at `t_r` therefore sees the forward port's band exactly if that port has already got
-//! to `t_r`, and otherwise its band at some instant in `[t, t_r)`: at most L old. The result is
-//! deterministic (the schedule is).
+//! Exact, whatever the schedule: a reader's batch is one instant (its lookahead is 1 ps,
+//! `scenario/switch_flow.rs`), and when a component starts a batch at `t` every component has
+//! finished its work before `t` (the scheduler pops the earliest key). The writer has then
+//! logged every change before `t`: every arrival before its key is taken, and a keyed writer's
+//! key is at or before its earliest departure not yet logged (`Port::commit_keyed_until`,
+//! each batch retiring the departures before its end), a per-cell writer's at its next one. So
+//! the reverse port reads the forward port's band as the switch would, at the RM cell's
+//! instant, under the reference schedule and every fast path alike.
 //!
 //! Pruning: a reader's query time is never before the global time, and the writer is never more
 //! than its lookahead ahead of it, so only the last entry older than `window` (twice the largest
@@ -52,10 +55,10 @@ impl<T: Copy> LevelLog<T> {
         }
     }
 
-    /// The band at `t`: the last change at or before `t` (the oldest kept if all are later,
-    /// which the pruning window rules out in a run).
+    /// The band just before `t`: the last change strictly before `t` (the oldest kept if none
+    /// is, which the pruning window rules out in a run but at its start).
     pub fn at(&self, t: Time) -> T {
-        let n = self.entries.partition_point(|&(at, _)| at <= t);
+        let n = self.entries.partition_point(|&(at, _)| at < t);
         self.entries[n.saturating_sub(1)].1
     }
 
@@ -86,10 +89,11 @@ mod tests {
         log.push(20, Decrease);
         log.push(20, Keep);
         assert_eq!(log.at(0), Increase);
-        assert_eq!(log.at(9), Increase);
-        assert_eq!(log.at(10), Keep);
-        assert_eq!(log.at(20), Keep, "the last change at an instant wins");
-        assert_eq!(log.at(5000), Keep, "the writer has not got that far: its latest band");
+        assert_eq!(log.at(10), Increase, "a change at the asked instant is not yet seen");
+        assert_eq!(log.at(11), Keep);
+        assert_eq!(log.at(20), Keep);
+        assert_eq!(log.at(21), Keep, "the last change at an instant wins");
+        assert_eq!(log.at(5000), Keep);
     }
 
     #[test]
@@ -100,8 +104,8 @@ mod tests {
         }
         // Entries up to 500 - 100 = 400 are gone except the one in force at 400.
         assert_eq!(log.len(), 11);
-        assert_eq!(log.at(400), Keep);
-        assert_eq!(log.at(405), Keep);
-        assert_eq!(log.at(410), Decrease);
+        assert_eq!(log.at(401), Keep);
+        assert_eq!(log.at(410), Keep);
+        assert_eq!(log.at(411), Decrease);
     }
 }

@@ -113,8 +113,8 @@ engine_paths! {
     /// the per-cell step between.
     vc_train,
     /// With adaptive-shaping level logs, the components that neither write nor read a log run
-    /// the refined schedule (`Sim::new`): only the writers' and readers' batches decide what a
-    /// reader sees (`net/level_log.rs`), and those keep the plain schedule's, keyed. Off: every
+    /// the refined schedule (`Sim::new`); the writers and readers keep the plain one, keyed, so
+    /// that a reader reads the band at its RM cell's instant (`net/level_log.rs`). Off: every
     /// component keeps the plain schedule there.
     refine_beside_logs,
 }
@@ -132,7 +132,7 @@ pub struct SchedulePlan {
     pub keyed: bool,
     /// With level logs: `refine` for every component but the logs' writers and readers, which
     /// keep the plain lookahead and are keyed (`Sim::new`); the scheduler keeps components in
-    /// index order, so equal keys go the reference's way.
+    /// index order.
     pub beside_logs: bool,
     /// One-input components gated by their port's next unsent slot (with `refine`).
     pub gates: bool,
@@ -144,10 +144,10 @@ pub struct SchedulePlan {
 
 impl SchedulePlan {
     /// The schedule of a scenario: `reference` (`[engine] schedule = "reference"`: the plain
-    /// lookahead only), `level_logs` (adaptive-shaping level logs, whose readers see the
-    /// writer's band as of how far the schedule has run it: the plain schedule for the logs'
-    /// writers and readers, ports keyed; with `refine_beside_logs`, the refined one for the
-    /// rest), with the switches `paths`.
+    /// lookahead only), `level_logs` (adaptive-shaping level logs, whose readers read the
+    /// writer's band at an RM cell's instant: the plain schedule for the logs' writers and
+    /// readers, ports keyed; with `refine_beside_logs`, the refined one for the rest), with the
+    /// switches `paths`.
     pub fn choose(reference: bool, level_logs: bool, paths: EnginePaths) -> SchedulePlan {
         let beside_logs = level_logs && !reference && paths.refine_beside_logs;
         let refine = (!level_logs && !reference) || beside_logs;
@@ -167,8 +167,7 @@ impl SchedulePlan {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CommitMode {
     /// Nothing committed: each cell is sent at its slot (the reference schedule; a host on the
-    /// plain schedule of level logs; a port sending into a log's writer or reader on a slot
-    /// grid, whose next start depends on whether a cell was sent before its batch ended).
+    /// plain schedule of level logs).
     PerCell,
     /// A port commits its departures up to the run's end but keeps them in its key
     /// (`Port::commit_keyed_until`): the plain schedule's batches, with level logs.
@@ -182,11 +181,8 @@ pub enum CommitMode {
 pub struct CommitRole {
     /// A switch port (else a host).
     pub port: bool,
-    /// Beside level logs, it keeps the plain schedule: a log's writer or reader, or a sender
-    /// into one on a slot grid, followed upstream (`Sim::new`).
+    /// Beside level logs, it keeps the plain schedule: a log's writer or reader (`Sim::new`).
     pub plain: bool,
-    /// A port sending into such a component on a slot grid.
-    pub per_cell: bool,
 }
 
 impl SchedulePlan {
@@ -196,7 +192,7 @@ impl SchedulePlan {
         let keeps_plain = !self.refine || (self.beside_logs && role.plain);
         if !keeps_plain {
             CommitMode::Refined
-        } else if role.port && self.keyed && !role.per_cell {
+        } else if role.port && self.keyed {
             CommitMode::Keyed
         } else {
             CommitMode::PerCell
@@ -292,30 +288,27 @@ mod tests {
     #[test]
     fn each_schedule_gives_each_role_its_commit_mode() {
         use CommitMode::*;
-        let role = |port, plain, per_cell| CommitRole { port, plain, per_cell };
-        let (host, port) = (role(false, false, false), role(true, false, false));
-        let (plain_host, plain_port, into_writer) =
-            (role(false, true, false), role(true, true, false), role(true, true, true));
+        let role = |port, plain| CommitRole { port, plain };
+        let (host, port) = (role(false, false), role(true, false));
+        let (plain_host, plain_port) = (role(false, true), role(true, true));
         let mode = |reference, logs, paths: EnginePaths, r| {
             SchedulePlan::choose(reference, logs, paths).commit_mode(r)
         };
         let all = EnginePaths::ALL;
         // The reference schedule commits nothing, with level logs or not.
         for logs in [false, true] {
-            for r in [host, port, plain_host, plain_port, into_writer] {
+            for r in [host, port, plain_host, plain_port] {
                 assert_eq!(mode(true, logs, all, r), PerCell, "{logs} {r:?}");
             }
         }
         // Without level logs everything is refined (a component's plan may still send per cell).
         assert_eq!((mode(false, false, all, host), mode(false, false, all, port)), (Refined, Refined));
-        // Beside level logs: the plain components keyed (hosts per cell), the rest refined;
-        // a port into a slotted writer or reader per cell.
+        // Beside level logs: the plain components keyed (hosts per cell), the rest refined.
         assert_eq!((mode(false, true, all, host), mode(false, true, all, port)), (Refined, Refined));
         assert_eq!(
             (mode(false, true, all, plain_host), mode(false, true, all, plain_port)),
             (PerCell, Keyed)
         );
-        assert_eq!(mode(false, true, all, into_writer), PerCell);
         // With refine_beside_logs off every port is keyed and every host per cell.
         let mut no_beside = EnginePaths::ALL;
         no_beside.refine_beside_logs = false;
@@ -325,6 +318,5 @@ mod tests {
         for r in [port, plain_port] {
             assert_eq!(mode(false, true, no_beside, r), Keyed, "{r:?}");
         }
-        assert_eq!(mode(false, true, no_beside, into_writer), PerCell);
     }
 }

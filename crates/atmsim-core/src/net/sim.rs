@@ -120,8 +120,8 @@ impl Sim {
     /// A network ready to run: per component, its smallest input latency (`NEVER`: no inputs)
     /// and the sender and latency of each input FIFO. `plan`: the schedule (`plan.refine`: look
     /// upstream to run further ahead, `horizon.rs`, and commit departures, `commit.rs`; off for
-    /// the reference schedule and when the result depends on the schedule itself,
-    /// adaptive-shaping level logs, see `level_log.rs`), chosen by `SchedulePlan::choose`;
+    /// the reference schedule, and for the writers and readers of adaptive-shaping level logs,
+    /// see `level_log.rs`), chosen by `SchedulePlan::choose`;
     /// `paths`: the fast paths allowed, handed to every component for its own plan.
     pub fn new(
         mut comps: Vec<Component>,
@@ -147,36 +147,14 @@ impl Sim {
         // (the consumer it wakes).
         assert_eq!(world.sched.leaves(), Sched::leaves_for(lookahead.len()), "one key per component");
         assert!((0..lookahead.len() as u32).all(|c| world.sched.key(c) == NEVER), "no keys before the run");
-        // Beside level logs, their writers and readers keep the plain schedule (and are keyed,
-        // `commit_until`): their batches decide what a reader sees. So do the senders into such
-        // a port on a slot grid, and so on up: it is woken at a cell's arrival but keyed after a
-        // batch at the cell's slot boundary (`InputMerge::key`), so which of the two starts its
-        // next batch depends on whether the cell was sent before its last batch ended.
-        // The ports among those senders send uncommitted (`per_cell`), under any keyed schedule:
-        // a keyed port would put a cell into that writer's input when it queues it, before the
-        // batch in which the per-cell path sends it, and whether a cell is there when the
-        // writer's batch ends decides the writer's next start (`InputMerge::key`).
-        let mut logged: Vec<bool> = comps
+        // Beside level logs, their writers and readers keep the plain schedule, ports keyed
+        // (`commit_until`): a reader runs one instant per batch (its lookahead), and a writer's
+        // key is never past a change of its level it has not logged, so each reader reads the
+        // band in force at its RM cell's instant (`net/level_log.rs`).
+        let logged: Vec<bool> = comps
             .iter()
             .map(|c| plan.keyed && matches!(c, Component::Port(p) if p.uses_level_logs()))
             .collect();
-        let mut per_cell = vec![false; comps.len()];
-        let mut up: Vec<usize> = (0..comps.len()).filter(|&c| logged[c]).collect();
-        while let Some(c) = up.pop() {
-            if let Component::Port(p) = &comps[c] {
-                if p.arrival_grid().is_some() {
-                    for &(sender, _) in &upstream[c] {
-                        if let Component::Port(_) = comps[sender as usize] {
-                            per_cell[sender as usize] = true;
-                        }
-                        if !logged[sender as usize] {
-                            logged[sender as usize] = true;
-                            up.push(sender as usize);
-                        }
-                    }
-                }
-            }
-        }
         let (mut horizons, layout) = if plan.beside_logs {
             Horizons::with_plain(lookahead, &upstream, &logged)
         } else {
@@ -247,7 +225,7 @@ impl Sim {
         let commit = (0..comps.len())
             .map(|c| {
                 let port = matches!(comps[c], Component::Port(_));
-                plan.commit_mode(CommitRole { port, plain: logged[c], per_cell: per_cell[c] })
+                plan.commit_mode(CommitRole { port, plain: logged[c] })
             })
             .collect();
         Sim { comps, horizons, slot: layout.slot, feeds, commit, paths, world, now: 0, events: 0, batches: 0 }

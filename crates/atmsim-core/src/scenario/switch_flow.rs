@@ -202,8 +202,9 @@ pub fn wire(
     // Sorted for a deterministic FIFO numbering.
     let mut keys: Vec<(usize, usize)> = port_comp.keys().copied().collect();
     keys.sort_unstable();
-    // Readers may ask for a band up to one lookahead old, the writer may be one lookahead
-    // ahead: twice the largest latency covers both (see `net::level_log`).
+    // Readers ask for the band at their own instant, never before the global time, and the
+    // writer is at most one lookahead ahead of it: twice the largest latency keeps what they
+    // can ask for (see `net::level_log`).
     let window = 2 * channels.iter().map(|c| c.latency).max().unwrap_or(0);
     // Per forward port publishing a level: its level log and fair-share meter (with its log).
     let mut publishing: HashMap<usize, (u32, Option<(FairShareMeter, u32)>)> = HashMap::new();
@@ -242,7 +243,11 @@ pub fn wire(
                     }
                     _ => None,
                 };
-                if let Component::Port(r) = &mut comps[port_comp[&(c.path[h], c.links[h - 1])]] {
+                let reader = port_comp[&(c.path[h], c.links[h - 1])];
+                // A reader's batch is one instant, so that it reads the band in force at each
+                // RM cell's instant exactly (`net::level_log`).
+                lookahead[reader] = lookahead[reader].min(1);
+                if let Component::Port(r) = &mut comps[reader] {
                     let (l, n) = (label(&r.labels, vc), r.labels.len());
                     r.read_level(l, n, log);
                     if let Some(s) = share_log {

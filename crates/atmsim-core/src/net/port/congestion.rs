@@ -171,8 +171,7 @@ impl Congestion {
     ) -> Raised {
         let vc = cell.vc as usize;
         let Some(&Some(log)) = self.rm_levels.get(vc) else { return Raised::No };
-        // The forward port's band and share when this RM cell passes (see `level_log` for how
-        // stale they can be).
+        // The forward port's band and share in force when this RM cell passes (`level_log`).
         let band = levels[log as usize].at(now);
         let here = match self.rm_shares.get(vc) {
             Some(&Some(s)) => {

@@ -182,10 +182,9 @@ pub struct Port {
     /// then handed the port's occupancy as the class's (`Port::vc_state`). `plain`: none of
     /// the per-cell features is on, arrivals take `enqueue_plain`. `train`, `busy`,
     /// `interleave`, `paired`: the passes of `train.rs`, `busy.rs` and `interleave.rs`.
-    /// `keyed`: committing under a schedule that must stay the per-cell path's (a level log's
-    /// readers see the writer's band as of how far the schedule has run it,
-    /// `net/level_log.rs`): the key keeps the earliest committed departure, and each batch
-    /// retires up to its end, so the port runs in the same batches and writes the same log.
+    /// `keyed`: committing as a level log's writer or reader (`net/level_log.rs`): the key
+    /// keeps the earliest committed departure, and each batch retires up to its end, so no
+    /// change of a published level before the key is left unlogged.
     plan: PortPlan,
     run: CommittedRun,
     /// The output channel's latency (copied with the routes by `commit_until`).
@@ -475,8 +474,8 @@ impl Port {
         }
     }
 
-    /// This port writes or reads a level log (or a fair-share log): its batches are part of
-    /// what a reader sees (`net/level_log.rs`).
+    /// This port writes or reads a level log (or a fair-share log): it keeps the plain
+    /// schedule, keyed (`net/level_log.rs`).
     pub fn uses_level_logs(&self) -> bool {
         self.congestion.uses_logs()
     }
@@ -1489,7 +1488,8 @@ mod tests {
         // x = 2 at 20 (T_l): Keep; x = 5 at 50 (> T_h): Decrease.
         let l = &w.levels[0];
         assert_eq!(l.len(), 3);
-        assert_eq!([l.at(19), l.at(20), l.at(49), l.at(50)], [Increase, Keep, Keep, Decrease]);
+        // In force from each instant on: read just after it.
+        assert_eq!([l.at(20), l.at(21), l.at(50), l.at(51)], [Increase, Keep, Keep, Decrease]);
         p.advance(PS_PER_US * 100, &mut w);
         // Emptied: back to Increase after the departure that left one cell.
         let l = &w.levels[0];

@@ -180,10 +180,8 @@ impl Horizons {
     }
 
     /// `new` looking upstream, except for the components `plain` names, which run by their
-    /// plain lookahead (others still read their keys); the scheduler in component order, so
-    /// that equal keys go as under the reference schedule (a level log's readers see its
-    /// writer's band as of the writer's last batch, `net/level_log.rs`: which of the two goes
-    /// first at a tie is part of the model).
+    /// plain lookahead (others still read their keys): a level log's writers and readers
+    /// (`net/level_log.rs`); the scheduler in component order.
     pub fn with_plain(lookahead: Vec<Time>, upstream: &[Vec<(u32, Time)>], plain: &[bool]) -> (Self, Layout) {
         Horizons::build(lookahead, upstream, true, false, plain)
     }
