@@ -48,12 +48,12 @@
 //! counts do not change either.
 //!
 //! *Keyed* commitment (`Port::commit_keyed_until`), for the writers and readers of
-//! adaptive-shaping level logs, which keep the plain schedule (`net/level_log.rs`): a reader
-//! reads a writer's band at an RM cell's instant, which the writer must have logged by then. A
-//! FIFO port there still sends each cell when it is queued, but its key keeps the earliest
-//! committed departure's slot (the per-cell path's key) and each of its batches retires every
-//! departure before its end, a published level's move at each departure logged as it retires,
-//! in time order with the arrivals' moves: no change of its level lies before its key unlogged.
+//! adaptive-shaping level logs (`net/level_log.rs`): a reader reads a writer's band at an RM
+//! cell's instant, which the writer must have logged by then. A FIFO port there still sends
+//! each cell when it is queued, but its key keeps the slot of the committed departure that
+//! takes its published level out of its band, and each of its batches retires every departure
+//! before its end, a level's move at each departure logged as it retires, in time order with
+//! the arrivals' moves: no change of its level lies before its key unlogged.
 //! A cell sent ahead sits in the next component's FIFO earlier than on the per-cell path, which
 //! the receiver takes at its time as any other. Hooks that act at arrivals (EFCI, fair-share
 //! metering) are unchanged. Such a port keeps its committed departures with their slots
@@ -112,6 +112,13 @@ impl Committed {
     #[inline]
     pub fn len(&self) -> u32 {
         self.ring.len() as u32
+    }
+
+    /// The slot of pending departure `k` from the earliest (0: `first_slot`'s), `NEVER` if
+    /// fewer are pending.
+    #[inline]
+    pub fn slot_of(&self, k: u32) -> Time {
+        self.ring.get(k as usize).map_or(NEVER, |&(slot, _)| slot)
     }
 
     /// The slot of the earliest pending departure (`NEVER`: none is pending).

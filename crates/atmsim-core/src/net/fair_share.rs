@@ -119,6 +119,11 @@ pub struct FairShareMeter {
 impl FairShareMeter {
     /// A meter on a link of cell period `period`, for `n_vcs` connection VCs, none enforced yet,
     /// publishing to `World::shares[log]` (which must start at `NO_LIMIT`).
+    /// Its fair-share log (index in `World::shares`).
+    pub fn log(&self) -> u32 {
+        self.log
+    }
+
     pub fn new(interval: Time, period: CellPeriod, n_vcs: usize, log: u32) -> Self {
         assert!(interval > 0, "validated: a positive interval");
         FairShareMeter {
@@ -188,7 +193,7 @@ mod tests {
         let mut m = FairShareMeter::new(1_000_000_000, CellPeriod { num: 1_000_000, den: 1 }, 4, 0);
         m.enforce(0);
         m.enforce(1);
-        (m, vec![LevelLog::new(NO_LIMIT, 10_000_000_000)])
+        (m, vec![LevelLog::new(NO_LIMIT)])
     }
 
     fn feed(m: &mut FairShareMeter, logs: &mut [LevelLog<u32>], t0: Time, cells: &[(usize, u32)]) {

@@ -9,18 +9,21 @@
 //! force just before the RM cell passes: the last change strictly before its time (a change at
 //! the same instant, an arrival tied with the RM cell, is not yet seen).
 //!
-//! Exact, whatever the schedule: a reader's batch is one instant (its lookahead is 1 ps,
-//! `scenario/switch_flow.rs`), and when a component starts a batch at `t` every component has
-//! finished its work before `t` (the scheduler pops the earliest key). The writer has then
-//! logged every change before `t`: every arrival before its key is taken, and a keyed writer's
-//! key is at or before its earliest departure not yet logged (`Port::commit_keyed_until`,
-//! each batch retiring the departures before its end), a per-cell writer's at its next one. So
-//! the reverse port reads the forward port's band as the switch would, at the RM cell's
-//! instant, under the reference schedule and every fast path alike.
+//! Exact, whatever the schedule, by two rules (`docs/engine.md`). When a component starts a
+//! batch at `t` (`Sched::started`), every component has finished its work before `t` (the
+//! scheduler pops the earliest key). A writer's key is never past a change of its band it has
+//! not logged: it takes every arrival before its key, and as a keyed port
+//! (`Port::commit_keyed_until`) its key keeps the committed departure that takes the level out
+//! of its band, each batch retiring and logging the departures before its end (a per-cell
+//! writer's key is its next event). So the log holds every change before `t`. And a reader's
+//! batch stops before any backward RM cell that reads a log later than the batch's start
+//! (`Port::first_read_after`), so each such cell is taken at a batch's start. The reverse port
+//! reads the forward port's band as the switch would, at the RM cell's instant, under the
+//! reference schedule and every fast path alike.
 //!
-//! Pruning: a reader's query time is never before the global time, and the writer is never more
-//! than its lookahead ahead of it, so only the last entry older than `window` (twice the largest
-//! channel latency) behind the newest entry can still be asked for; older ones are dropped.
+//! Pruning: no reader asks for a time before the global time, which never moves back; a writer
+//! at the start of each batch drops the entries older than the last one before it
+//! (`LevelLog::prune_before`).
 
 use std::collections::VecDeque;
 
@@ -36,27 +39,29 @@ use crate::time::Time;
 pub struct LevelLog<T = Feedback> {
     /// (time, the value from then on), in time order; never empty.
     entries: VecDeque<(Time, T)>,
-    window: Time,
 }
 
 impl<T: Copy> LevelLog<T> {
     /// A log starting at time 0 at `initial`.
-    pub fn new(initial: T, window: Time) -> Self {
-        LevelLog { entries: VecDeque::from([(0, initial)]), window }
+    pub fn new(initial: T) -> Self {
+        LevelLog { entries: VecDeque::from([(0, initial)]) }
     }
 
     /// The value became `f` at `t` (not before the last entry).
     pub fn push(&mut self, t: Time, f: T) {
         debug_assert!(self.entries.back().is_none_or(|&(last, _)| last <= t));
         self.entries.push_back((t, f));
-        let cut = t.saturating_sub(self.window);
-        while self.entries.len() >= 2 && self.entries[1].0 <= cut {
+    }
+
+    /// No one will ask for a time before `t`: keep of the entries before it only the last.
+    pub fn prune_before(&mut self, t: Time) {
+        while self.entries.len() >= 2 && self.entries[1].0 < t {
             self.entries.pop_front();
         }
     }
 
     /// The band just before `t`: the last change strictly before `t` (the oldest kept if none
-    /// is, which the pruning window rules out in a run but at its start).
+    /// is: at time 0, or a time pruned away, which no reader asks for).
     pub fn at(&self, t: Time) -> T {
         let n = self.entries.partition_point(|&(at, _)| at < t);
         self.entries[n.saturating_sub(1)].1
@@ -84,7 +89,7 @@ mod tests {
 
     #[test]
     fn reads_the_band_in_force_at_the_asked_time() {
-        let mut log = LevelLog::new(Increase, 1000);
+        let mut log = LevelLog::new(Increase);
         log.push(10, Keep);
         log.push(20, Decrease);
         log.push(20, Keep);
@@ -98,14 +103,19 @@ mod tests {
 
     #[test]
     fn keeps_only_what_a_reader_can_still_ask_for() {
-        let mut log = LevelLog::new(Increase, 100);
+        let mut log = LevelLog::new(Increase);
         for k in 1..=50u64 {
             log.push(k * 10, if k % 2 == 0 { Keep } else { Decrease });
         }
-        // Entries up to 500 - 100 = 400 are gone except the one in force at 400.
+        // No one asks before 401: of the entries before it only the one at 400 stays.
+        log.prune_before(401);
         assert_eq!(log.len(), 11);
         assert_eq!(log.at(401), Keep);
         assert_eq!(log.at(410), Keep);
         assert_eq!(log.at(411), Decrease);
+        // An entry at the asked instant itself is not yet in force there: it stays, with the
+        // one before it.
+        log.prune_before(410);
+        assert_eq!((log.len(), log.at(410), log.at(411)), (11, Keep, Decrease));
     }
 }

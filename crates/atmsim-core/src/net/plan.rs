@@ -112,9 +112,8 @@ engine_paths! {
     /// whatever their VCs, in one loop (`net/port/vc_train.rs`). Off: a frame train per VC and
     /// the per-cell step between.
     vc_train,
-    /// With adaptive-shaping level logs, the components that neither write nor read a log run
-    /// the refined schedule (`Sim::new`); the writers and readers keep the plain one, keyed, so
-    /// that a reader reads the band at its RM cell's instant (`net/level_log.rs`). Off: every
+    /// With adaptive-shaping level logs, every component runs the refined schedule (`Sim::new`),
+    /// the logs' writers and readers committing keyed (`net/level_log.rs`). Off: every
     /// component keeps the plain schedule there.
     refine_beside_logs,
 }
@@ -127,13 +126,9 @@ pub struct SchedulePlan {
     /// Look upstream to run further ahead (`sim/horizon.rs`), and let components commit their
     /// departures (`net/commit.rs`; each decides by its plan).
     pub refine: bool,
-    /// Ports commit but keep their departures in their keys (`Port::commit_keyed_until`): the
-    /// schedule stays the plain one.
+    /// With level logs: the ports that write or read one commit keyed
+    /// (`Port::commit_keyed_until`, `net/level_log.rs`), and under the plain schedule every port.
     pub keyed: bool,
-    /// With level logs: `refine` for every component but the logs' writers and readers, which
-    /// keep the plain lookahead and are keyed (`Sim::new`); the scheduler keeps components in
-    /// index order.
-    pub beside_logs: bool,
     /// One-input components gated by their port's next unsent slot (with `refine`).
     pub gates: bool,
     /// Horizons floored by ports farther up (with `refine`).
@@ -144,16 +139,13 @@ pub struct SchedulePlan {
 
 impl SchedulePlan {
     /// The schedule of a scenario: `reference` (`[engine] schedule = "reference"`: the plain
-    /// lookahead only), `level_logs` (adaptive-shaping level logs, whose readers read the
-    /// writer's band at an RM cell's instant: the plain schedule for the logs' writers and
-    /// readers, ports keyed; with `refine_beside_logs`, the refined one for the rest), with the
-    /// switches `paths`.
+    /// lookahead only), `level_logs` (adaptive-shaping level logs: their writers and readers
+    /// commit keyed; without `refine_beside_logs` every component keeps the plain schedule),
+    /// with the switches `paths`.
     pub fn choose(reference: bool, level_logs: bool, paths: EnginePaths) -> SchedulePlan {
-        let beside_logs = level_logs && !reference && paths.refine_beside_logs;
-        let refine = (!level_logs && !reference) || beside_logs;
+        let refine = !reference && (!level_logs || paths.refine_beside_logs);
         SchedulePlan {
             refine,
-            beside_logs,
             keyed: level_logs && !reference,
             gates: refine && paths.one_input_gate,
             levels: refine && paths.horizon_levels,
@@ -169,8 +161,9 @@ pub enum CommitMode {
     /// Nothing committed: each cell is sent at its slot (the reference schedule; a host on the
     /// plain schedule of level logs).
     PerCell,
-    /// A port commits its departures up to the run's end but keeps them in its key
-    /// (`Port::commit_keyed_until`): the plain schedule's batches, with level logs.
+    /// A port commits its departures up to the run's end, its key keeping the departure that
+    /// moves its published level (`Port::commit_keyed_until`): a level log's writer or reader,
+    /// and under the plain schedule of level logs every port.
     Keyed,
     /// Committed up to the run's end, the key an arrival or timer only: the refined schedule.
     Refined,
@@ -181,19 +174,18 @@ pub enum CommitMode {
 pub struct CommitRole {
     /// A switch port (else a host).
     pub port: bool,
-    /// Beside level logs, it keeps the plain schedule: a log's writer or reader (`Sim::new`).
-    pub plain: bool,
+    /// It writes or reads a level log (`Sim::new`).
+    pub logs: bool,
 }
 
 impl SchedulePlan {
     /// The commit mode of a component in `role` under this plan: the one place it is chosen.
     pub fn commit_mode(&self, role: CommitRole) -> CommitMode {
-        // Unrefined, every component keeps the plain schedule; beside level logs, the plain ones.
-        let keeps_plain = !self.refine || (self.beside_logs && role.plain);
-        if !keeps_plain {
-            CommitMode::Refined
-        } else if role.port && self.keyed {
+        // With level logs a log's port is keyed under either schedule; unrefined, every port.
+        if role.port && self.keyed && (role.logs || !self.refine) {
             CommitMode::Keyed
+        } else if self.refine {
+            CommitMode::Refined
         } else {
             CommitMode::PerCell
         }
@@ -246,29 +238,12 @@ mod tests {
 
     #[test]
     fn the_schedule_plan_follows_the_schedule_and_its_switches() {
-        let all = SchedulePlan {
-            refine: true,
-            beside_logs: false,
-            keyed: false,
-            gates: true,
-            levels: true,
-            marks: true,
-        };
+        let all = SchedulePlan { refine: true, keyed: false, gates: true, levels: true, marks: true };
         assert_eq!(SchedulePlan::choose(false, false, EnginePaths::ALL), all);
-        let plain = SchedulePlan {
-            refine: false,
-            beside_logs: false,
-            keyed: false,
-            gates: false,
-            levels: false,
-            marks: true,
-        };
+        let plain = SchedulePlan { refine: false, keyed: false, gates: false, levels: false, marks: true };
         assert_eq!(SchedulePlan::choose(true, false, EnginePaths::ALL), plain);
         assert_eq!(SchedulePlan::choose(true, true, EnginePaths::ALL), plain);
-        assert_eq!(
-            SchedulePlan::choose(false, true, EnginePaths::ALL),
-            SchedulePlan { keyed: true, beside_logs: true, ..all }
-        );
+        assert_eq!(SchedulePlan::choose(false, true, EnginePaths::ALL), SchedulePlan { keyed: true, ..all });
         let mut no_beside = EnginePaths::ALL;
         no_beside.refine_beside_logs = false;
         assert_eq!(SchedulePlan::choose(false, true, no_beside), SchedulePlan { keyed: true, ..plain });
@@ -288,34 +263,31 @@ mod tests {
     #[test]
     fn each_schedule_gives_each_role_its_commit_mode() {
         use CommitMode::*;
-        let role = |port, plain| CommitRole { port, plain };
+        let role = |port, logs| CommitRole { port, logs };
         let (host, port) = (role(false, false), role(true, false));
-        let (plain_host, plain_port) = (role(false, true), role(true, true));
+        let (log_host, log_port) = (role(false, true), role(true, true));
         let mode = |reference, logs, paths: EnginePaths, r| {
             SchedulePlan::choose(reference, logs, paths).commit_mode(r)
         };
         let all = EnginePaths::ALL;
         // The reference schedule commits nothing, with level logs or not.
         for logs in [false, true] {
-            for r in [host, port, plain_host, plain_port] {
+            for r in [host, port, log_host, log_port] {
                 assert_eq!(mode(true, logs, all, r), PerCell, "{logs} {r:?}");
             }
         }
         // Without level logs everything is refined (a component's plan may still send per cell).
         assert_eq!((mode(false, false, all, host), mode(false, false, all, port)), (Refined, Refined));
-        // Beside level logs: the plain components keyed (hosts per cell), the rest refined.
+        // With level logs: the logs' ports keyed, everything else refined.
         assert_eq!((mode(false, true, all, host), mode(false, true, all, port)), (Refined, Refined));
-        assert_eq!(
-            (mode(false, true, all, plain_host), mode(false, true, all, plain_port)),
-            (PerCell, Keyed)
-        );
+        assert_eq!((mode(false, true, all, log_host), mode(false, true, all, log_port)), (Refined, Keyed));
         // With refine_beside_logs off every port is keyed and every host per cell.
         let mut no_beside = EnginePaths::ALL;
         no_beside.refine_beside_logs = false;
-        for r in [host, plain_host] {
+        for r in [host, log_host] {
             assert_eq!(mode(false, true, no_beside, r), PerCell, "{r:?}");
         }
-        for r in [port, plain_port] {
+        for r in [port, log_port] {
             assert_eq!(mode(false, true, no_beside, r), Keyed, "{r:?}");
         }
     }

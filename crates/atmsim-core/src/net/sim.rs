@@ -147,19 +147,15 @@ impl Sim {
         // (the consumer it wakes).
         assert_eq!(world.sched.leaves(), Sched::leaves_for(lookahead.len()), "one key per component");
         assert!((0..lookahead.len() as u32).all(|c| world.sched.key(c) == NEVER), "no keys before the run");
-        // Beside level logs, their writers and readers keep the plain schedule, ports keyed
-        // (`commit_until`): a reader runs one instant per batch (its lookahead), and a writer's
-        // key is never past a change of its level it has not logged, so each reader reads the
-        // band in force at its RM cell's instant (`net/level_log.rs`).
+        // The ports that write or read a level log commit keyed (`commit_until`): a writer's
+        // key is never past a change of its level it has not logged, and a reader's batch
+        // stops before a backward RM cell later than its start, so each reader reads the band
+        // in force at its RM cell's instant (`net/level_log.rs`).
         let logged: Vec<bool> = comps
             .iter()
             .map(|c| plan.keyed && matches!(c, Component::Port(p) if p.uses_level_logs()))
             .collect();
-        let (mut horizons, layout) = if plan.beside_logs {
-            Horizons::with_plain(lookahead, &upstream, &logged)
-        } else {
-            Horizons::new(lookahead, &upstream, plan.refine)
-        };
+        let (mut horizons, layout) = Horizons::new(lookahead, &upstream, plan.refine);
         world.sched = Sched::new(layout.leaves);
         for f in world.fifos.iter_mut() {
             f.owner = layout.slot[f.owner as usize];
@@ -209,7 +205,7 @@ impl Sim {
         if plan.gates {
             for (c, inputs) in upstream.iter().enumerate() {
                 if let [(sender, _)] = inputs[..] {
-                    if let (Component::Port(_), false) = (&comps[sender as usize], logged[c]) {
+                    if let Component::Port(_) = &comps[sender as usize] {
                         horizons.set_gate(layout.slot[c] as usize, sender);
                     }
                 }
@@ -225,7 +221,7 @@ impl Sim {
         let commit = (0..comps.len())
             .map(|c| {
                 let port = matches!(comps[c], Component::Port(_));
-                plan.commit_mode(CommitRole { port, plain: logged[c] })
+                plan.commit_mode(CommitRole { port, logs: logged[c] })
             })
             .collect();
         Sim { comps, horizons, slot: layout.slot, feeds, commit, paths, world, now: 0, events: 0, batches: 0 }
@@ -285,6 +281,7 @@ impl Sim {
             };
             let horizon = horizon.min(end);
             let comp = unsafe { comps.get_unchecked_mut(c as usize) };
+            world.sched.started = t;
             *events += comp.advance(horizon, world);
             *batches += 1;
             assert!(world.sched.tree().len() == tree_len, "the tables' scheduler");
@@ -294,6 +291,7 @@ impl Sim {
                 mark_fed(feeds, world, feed as usize);
             }
         }
+        world.sched.started = NEVER;
     }
 
     /// Run until `end` (exclusive).

@@ -397,9 +397,8 @@ pub fn build(model: Model) -> Built {
         levels,
         shares,
     };
-    // A level log's writers and readers keep the plain schedule, so that a reader reads the
-    // band at its RM cell's instant; their ports still commit, keyed
-    // (`Port::commit_keyed_until`).
+    // A level log's writers and readers commit keyed (`Port::commit_keyed_until`), so that a
+    // reader reads the band at its RM cell's instant (`net/level_log.rs`).
     let plan = SchedulePlan::choose(model.reference_schedule, !world.levels.is_empty(), model.paths);
     let sim = Sim::new(comps, lookahead, upstream, plan, model.paths, world);
     let mut built = Built { sim, model, endpoints, ports, bottleneck };

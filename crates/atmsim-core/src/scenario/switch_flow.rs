@@ -202,10 +202,6 @@ pub fn wire(
     // Sorted for a deterministic FIFO numbering.
     let mut keys: Vec<(usize, usize)> = port_comp.keys().copied().collect();
     keys.sort_unstable();
-    // Readers ask for the band at their own instant, never before the global time, and the
-    // writer is at most one lookahead ahead of it: twice the largest latency keeps what they
-    // can ask for (see `net::level_log`).
-    let window = 2 * channels.iter().map(|c| c.latency).max().unwrap_or(0);
     // Per forward port publishing a level: its level log and fair-share meter (with its log).
     let mut publishing: HashMap<usize, (u32, Option<(FairShareMeter, u32)>)> = HashMap::new();
     for &(node, link) in &keys {
@@ -216,10 +212,10 @@ pub fn wire(
         }
         let Some((lo, hi)) = flow.rm_feedback else { continue };
         let log = levels.len() as u32;
-        levels.push(LevelLog::new(Feedback::Increase.at_switch(0, lo, hi), window));
+        levels.push(LevelLog::new(Feedback::Increase.at_switch(0, lo, hi)));
         let Component::Port(p) = &mut comps[pc] else { continue };
         let meter = flow.fair_share.map(|interval| {
-            shares.push(LevelLog::new(NO_LIMIT, window));
+            shares.push(LevelLog::new(NO_LIMIT));
             let log = shares.len() as u32 - 1;
             (FairShareMeter::new(interval, channels[p.channel as usize].period, p.labels.len(), log), log)
         });
@@ -243,11 +239,7 @@ pub fn wire(
                     }
                     _ => None,
                 };
-                let reader = port_comp[&(c.path[h], c.links[h - 1])];
-                // A reader's batch is one instant, so that it reads the band in force at each
-                // RM cell's instant exactly (`net::level_log`).
-                lookahead[reader] = lookahead[reader].min(1);
-                if let Component::Port(r) = &mut comps[reader] {
+                if let Component::Port(r) = &mut comps[port_comp[&(c.path[h], c.links[h - 1])]] {
                     let (l, n) = (label(&r.labels, vc), r.labels.len());
                     r.read_level(l, n, log);
                     if let Some(s) = share_log {

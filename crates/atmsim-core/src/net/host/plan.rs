@@ -126,7 +126,7 @@ impl HostPlan {
         // committing host has no runs.
         let past_sinks = paths.runs_past_sinks && parts.sink_arrivals && !commit;
         // Several VCs' pass pays only on runs longer than the cell or two between arrivals or
-        // the short batches of the plain schedule (adaptive shaping's level logs).
+        // the short batches of the plain schedule (`refine_beside_logs` off).
         let paced_runs = paths.paced_run
             && parts.paced
             && !parts.timing_on_tx

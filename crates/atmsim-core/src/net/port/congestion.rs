@@ -34,6 +34,10 @@ pub(super) struct Congestion {
     /// Per VC: the level log (index in `World::levels`) of the VC's forward port at this
     /// switch, read by backward RM cells.
     rm_levels: Vec<Option<u32>>,
+    /// Some VC's backward RM cells read a log here.
+    pub reading: bool,
+    /// This port writes or reads a level or fair-share log.
+    pub logs: bool,
     /// Per VC: the fair-share log (index in `World::shares`) of the VC's forward port at this
     /// switch, when that port enforces fair shares on it.
     rm_shares: Vec<Option<u32>>,
@@ -61,6 +65,8 @@ impl Default for Congestion {
             band_span: u32::MAX,
             level: None,
             rm_levels: Vec::new(),
+            reading: false,
+            logs: false,
             rm_shares: Vec::new(),
             stepped: Vec::new(),
             meter: None,
@@ -72,6 +78,7 @@ impl Congestion {
     /// Publish the band against `t_low` / `t_high` to `World::levels[log]`.
     pub fn publish(&mut self, log: u32, t_low: u32, t_high: u32) {
         self.level = Some(LevelWriter { log, t_low, t_high });
+        self.logs = true;
         self.set_band(0);
     }
 
@@ -79,6 +86,8 @@ impl Congestion {
     pub fn read(&mut self, vc: usize, n_vcs: usize, log: u32) {
         self.rm_levels.resize(n_vcs, None);
         self.rm_levels[vc] = Some(log);
+        self.reading = true;
+        self.logs = true;
     }
 
     /// Backward RM cells of `vc` are judged against the fair share in `World::shares[log]`.
@@ -86,6 +95,23 @@ impl Congestion {
         self.rm_shares.resize(n_vcs, None);
         self.rm_shares[vc] = Some(log);
         self.stepped.resize(n_vcs, NONE_STEPPED);
+    }
+
+    /// Backward RM cells of the VC labelled `vc` here read a log.
+    #[inline]
+    pub fn reads(&self, vc: usize) -> bool {
+        matches!(self.rm_levels.get(vc), Some(Some(_)))
+    }
+
+    /// No reader will ask for a time before `t` (the global time): prune the logs this port
+    /// writes.
+    pub fn prune_logs(&self, t: Time, levels: &mut [LevelLog], shares: &mut [LevelLog<u32>]) {
+        if let Some(w) = self.level {
+            levels[w.log as usize].prune_before(t);
+        }
+        if let Some(m) = &self.meter {
+            shares[m.log() as usize].prune_before(t);
+        }
     }
 
     /// This port writes or reads a level or fair-share log.
@@ -141,6 +167,17 @@ impl Congestion {
         let f = self.set_band(x);
         if let Some(w) = self.level {
             levels[w.log as usize].push(now, f);
+        }
+    }
+
+    /// How many departures in a row, no cell arriving between, take the published level `x`
+    /// out of its band (`None`: none can: nothing is published, or the band reaches down to an
+    /// empty buffer). Only that departure moves what a reader reads.
+    #[inline]
+    pub fn departures_to_leave(&self, x: u32) -> Option<u32> {
+        match self.level {
+            Some(_) if self.band_lo > 0 => Some(x + 1 - self.band_lo),
+            _ => None,
         }
     }
 

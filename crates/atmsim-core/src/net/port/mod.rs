@@ -53,7 +53,7 @@ use super::{
     NO_CAPTURE, NO_HOP,
 };
 use crate::accept::{DropReason, Policy, VcPolicy};
-use crate::cell::{Cell, VcId, F_BACKWARD, F_CREDIT, F_EFCI};
+use crate::cell::{Cell, VcId, F_BACKWARD, F_CREDIT, F_EFCI, F_RM};
 use crate::rng::Rng;
 use crate::sched::Queue;
 use crate::time::{SlotClock, Time, NEVER};
@@ -345,6 +345,7 @@ impl Port {
     /// Enforce fair shares among the adaptive VCs leaving here (`meter` knows them and its log).
     pub fn enforce_fair_share(&mut self, meter: FairShareMeter) {
         self.congestion.meter = Some(Box::new(meter));
+        self.congestion.logs = true;
         self.hooks = true;
     }
 
@@ -474,8 +475,8 @@ impl Port {
         }
     }
 
-    /// This port writes or reads a level log (or a fair-share log): it keeps the plain
-    /// schedule, keyed (`net/level_log.rs`).
+    /// This port writes or reads a level log (or a fair-share log): it commits keyed
+    /// (`net/level_log.rs`).
     pub fn uses_level_logs(&self) -> bool {
         self.congestion.uses_logs()
     }
@@ -492,9 +493,10 @@ impl Port {
         self.commit_as(end, false, world);
     }
 
-    /// `commit_until` under a schedule that must not change (`keyed`): the port's key and
-    /// batches stay the per-cell path's, so a FIFO port whose hooks act at arrivals (EFCI, fair
-    /// share metering) or can be logged at retirement (its published level) may commit too.
+    /// `commit_until` for a level log's writer or reader (`keyed`): the port's key keeps the
+    /// committed departure that moves its published level, so a FIFO port whose hooks act at
+    /// arrivals (EFCI, fair share metering) or can be logged at retirement (its published
+    /// level) may commit too.
     pub fn commit_keyed_until(&mut self, end: Time, world: &World) {
         self.commit_as(end, true, world);
     }
@@ -858,6 +860,7 @@ impl Port {
 
     /// Process every arrival and departure before `horizon`; returns the number of events.
     pub fn advance(&mut self, horizon: Time, world: &mut World) -> u64 {
+        let horizon = if self.congestion.logs { self.start_logged(horizon, world) } else { horizon };
         let mut events = 0;
         if self.commit_end != NO_COMMIT {
             // No trace here (it would sample per slot): the batch ends at the horizon.
@@ -901,6 +904,47 @@ impl Port {
             }
             self.sample(self.next_sample);
         }
+    }
+
+    /// A batch to `horizon` of a port that writes or reads a level log starts
+    /// (`net/level_log.rs`): no reader asks for a time before its start, so the logs it writes
+    /// are pruned; and a reader reads exactly only there, so the batch stops before any later
+    /// backward RM cell that reads one. Returns where the batch stops.
+    #[inline(never)]
+    fn start_logged(&self, horizon: Time, world: &mut World) -> Time {
+        let started = world.sched.started;
+        if started == NEVER {
+            // Outside `Sim`'s loop (unit tests driving the port): nothing to prune or stop at.
+            return horizon;
+        }
+        self.congestion.prune_logs(started, &mut world.levels, &mut world.shares);
+        if self.congestion.reading {
+            self.first_read_after(started, horizon, world)
+        } else {
+            horizon
+        }
+    }
+
+    /// The key of the first backward RM cell in the inputs that reads a level log and is taken
+    /// into account after `started` (the batch's start) and before `horizon`; else `horizon`.
+    fn first_read_after(&self, started: Time, horizon: Time, world: &World) -> Time {
+        let mut first = horizon;
+        for &f in &self.inputs {
+            for &(t, cell) in world.fifos[f as usize].iter() {
+                let k = self.merge.key(t);
+                if k >= first {
+                    break;
+                }
+                if cell.flags & (F_RM | F_BACKWARD) == F_RM | F_BACKWARD
+                    && k > started
+                    && self.congestion.reads(cell.vc as usize)
+                {
+                    first = k;
+                    break;
+                }
+            }
+        }
+        first
     }
 
     /// Process every arrival and departure before `stop`.
@@ -1140,10 +1184,11 @@ impl Port {
     #[inline]
     fn key_from(&self, ta: Time) -> Time {
         if self.plan.keyed {
-            // The per-cell path's key: the next arrival or the next departure, committed or not.
-            let next = if self.plan.count_only { self.run.first_slot() } else { self.committed.first_slot() };
+            // The next arrival, the next departure not committed, and the committed departure
+            // that first takes a published level out of its band: the others move nothing a
+            // reader reads (`net/level_log.rs`), and are retired with the next batch.
             let held = if self.queued > self.pending() { self.clock.next() } else { NEVER };
-            return ta.min(next).min(held);
+            return ta.min(self.leaving_slot()).min(held);
         }
         // Committed departures are not work to do: only cells still queued are.
         if self.queued <= self.stall_floor + self.pending() {
@@ -1153,11 +1198,21 @@ impl Port {
         }
     }
 
+    /// The slot of the committed departure that first takes the published level out of its
+    /// band, no cell arriving before it (`NEVER`: none does; a count-only port publishes none).
+    #[inline]
+    fn leaving_slot(&self) -> Time {
+        match self.congestion.departures_to_leave(self.shared_level()) {
+            Some(k) if !self.plan.count_only => self.committed.slot_of(k - 1),
+            _ => NEVER,
+        }
+    }
+
     /// Close the time integrals and take the last trace samples at the end of the run.
     pub fn finish(&mut self, end: Time) {
-        // A keyed port's batches retired every departure before the end (its key kept the
-        // earliest), so no level move is left to log here.
-        debug_assert!(!self.plan.keyed || self.committed.first_slot() >= end);
+        // A keyed port's key kept the departure that leaves its band: any before the end
+        // happened in a batch, so no level move is left to log here.
+        debug_assert!(!self.plan.keyed || self.leaving_slot() >= end);
         self.retire(end, &mut []);
         for v in &mut self.vcs {
             // The time in the buffer of the cells committed on arrival at a count-only port:
@@ -1178,7 +1233,7 @@ mod tests {
     use super::*;
     use crate::abr::Feedback;
     use crate::cell::CellFifo;
-    use crate::cell::{rm, VcId, F_EOF, F_RM};
+    use crate::cell::{rm, VcId, F_EOF};
     use crate::conformance::FGcra;
     use crate::frame::{Frame, FrameSlab};
     use crate::net::{feedback_of, with_feedback, LevelLog};
@@ -1456,7 +1511,7 @@ mod tests {
     fn backward_rm_feedback_only_gets_more_pessimistic_from_the_forward_log() {
         use Feedback::*;
         let (mut p, mut w) = fixture(100, Policy::TailDrop);
-        let mut log = LevelLog::new(Increase, 1_000_000);
+        let mut log = LevelLog::new(Increase);
         log.push(100, Keep);
         log.push(200, Decrease);
         w.levels.push(log);
@@ -1475,7 +1530,7 @@ mod tests {
     fn forward_port_publishes_each_band_change_with_its_time() {
         use Feedback::*;
         let (mut p, mut w) = fixture(100, Policy::TailDrop);
-        w.levels.push(LevelLog::new(Increase, PS_PER_US * 1000));
+        w.levels.push(LevelLog::new(Increase));
         p.publish_level(0, 2, 4);
         // The cells are offered straight to `enqueue`, so no departure happens between them; the
         // batch loop would have started the idle transmitter at the first arrival, so start it
@@ -1637,10 +1692,12 @@ mod tests {
     }
 
     #[test]
-    fn a_keyed_port_writes_the_per_cell_level_log_and_keeps_its_keys() {
+    fn a_keyed_port_writes_the_per_cell_level_log_and_keys_each_band_change() {
         // The busy port publishing its band (T_l 20, T_h 26 of its 40 cells), cell by cell and
-        // committing with its departures kept in its key, in the same batches: the same cells on
-        // the wire, the same band changes at the same times, the same key after every batch.
+        // committing keyed, in the same batches: the same cells on the wire, the same band
+        // changes at the same times; after every batch the keyed port's key is never past the
+        // per-cell path's next band change (a reader would miss it), and never before the
+        // per-cell path's own key (it skips only departures that leave the band as it is).
         let end = 400 * PS_PER_US;
         let run = |keyed: bool, plain: bool, step: Time| {
             let (mut p, mut w) = busy_port(end + 50 * PS_PER_US);
@@ -1648,7 +1705,7 @@ mod tests {
                 // Counting arrivals per VC (as a trace would) keeps the port off `enqueue_plain`.
                 p.vc_arrivals = vec![0; 4];
             }
-            w.levels.push(LevelLog::new(Feedback::Increase, 1000 * PS_PER_US));
+            w.levels.push(LevelLog::new(Feedback::Increase));
             p.publish_level(0, 20, 26);
             p.set_efci_threshold(10);
             if keyed {
@@ -1662,7 +1719,7 @@ mod tests {
             while now < end {
                 now = (now + step).min(end);
                 p.advance(now, &mut w);
-                keys.push(p.key_after_batch());
+                keys.push((now, p.key_after_batch()));
             }
             p.finish(end);
             let wire: Vec<(Time, Cell)> = w.fifos[0].iter().map(|&(t, c)| (t, c)).collect();
@@ -1687,7 +1744,17 @@ mod tests {
             );
             assert_eq!(keyed.0, reference.0, "step {step}: cells and times on the wire");
             assert_eq!(keyed.1, reference.1, "step {step}: band changes");
-            assert_eq!(keyed.2, reference.2, "step {step}: keys");
+            let mut skipped = 0;
+            for (&(now, k), &(_, r)) in keyed.2.iter().zip(&reference.2) {
+                let next_change = reference.1.iter().map(|&(t, _)| t).find(|&t| t >= now).unwrap_or(NEVER);
+                assert!(
+                    k <= next_change.max(now),
+                    "step {step}, at {now}: key {k} past the change at {next_change}"
+                );
+                assert!(k >= r, "step {step}, at {now}: key {k} before the per-cell path's {r}");
+                skipped += usize::from(k > r);
+            }
+            assert!(skipped > 0, "step {step}: some departure left out of the key");
             assert_eq!((keyed.3, keyed.4, keyed.5), (reference.3, reference.4, reference.5), "step {step}");
         }
     }

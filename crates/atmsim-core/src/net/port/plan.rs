@@ -124,7 +124,8 @@ impl PortPlan {
         let passes = plain && count_only && !parts.slotted && parts.buffer;
         // Under a slot grid arrivals count at the grid's boundaries: the passes above read
         // cells at their own times; the slotted pass takes them at the merge's keys.
-        // Not keyed: its batches, a cell or two each, would pay the pass's set-up per cell.
+        // Not keyed: no case measured where it pays (a keyed port that publishes a level is never
+        // count-only).
         let slotted = plain && count_only && parts.slotted && parts.buffer && !keyed && paths.slotted_pass;
         // Per-VC queues whose departures only pop and send: nothing reads the transmitter at
         // its slots but the queue itself.

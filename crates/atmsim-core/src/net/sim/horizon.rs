@@ -176,24 +176,16 @@ impl Horizons {
     /// Returns the tables and where the scheduler is to keep each component's key (the lists
     /// name its tree nodes).
     pub fn new(lookahead: Vec<Time>, upstream: &[Vec<(u32, Time)>], refine: bool) -> (Self, Layout) {
-        Horizons::build(lookahead, upstream, refine, refine, &[])
-    }
-
-    /// `new` looking upstream, except for the components `plain` names, which run by their
-    /// plain lookahead (others still read their keys): a level log's writers and readers
-    /// (`net/level_log.rs`); the scheduler in component order.
-    pub fn with_plain(lookahead: Vec<Time>, upstream: &[Vec<(u32, Time)>], plain: &[bool]) -> (Self, Layout) {
-        Horizons::build(lookahead, upstream, true, false, plain)
+        Horizons::build(lookahead, upstream, refine, refine)
     }
 
     /// `new`; `group`: lay the scheduler out by groups (otherwise in component order, every
-    /// entry one component); `plain[c]` (where given): `c` has no list.
+    /// entry one component).
     fn build(
         lookahead: Vec<Time>,
         upstream: &[Vec<(u32, Time)>],
         refine: bool,
         group: bool,
-        plain: &[bool],
     ) -> (Self, Layout) {
         let n = lookahead.len();
         let each = lookahead
@@ -212,7 +204,7 @@ impl Horizons {
         let mut h = Horizons { each, at_slot: Vec::new(), near: Vec::new(), levels: Vec::new(), tree_len: 0 };
         // Every component's list (flat, `span[c]` in `all`), then the groups they meet, then the
         // lists with each whole group as one entry.
-        let (all, span) = h.lists(upstream, refine, true, plain);
+        let (all, span) = h.lists(upstream, refine, true);
         let layout = if group {
             let lists: Vec<List> = span.iter().map(|&(a, b, cut)| List { near: &all[a..b], cut }).collect();
             Layout::grouped(n, &lists)
@@ -241,18 +233,14 @@ impl Horizons {
     /// Every listed component's list (`span[c]`: `start..end` in `all`, and whether it was cut
     /// at [`NEAR`]), its `rest` written to its record. `derive`: a component with one input takes
     /// its sender's list shifted (`derive`) where that sender's is known, instead of searching.
-    /// `plain[c]` (where given): `c` is not listed.
     fn lists(
         &mut self,
         upstream: &[Vec<(u32, Time)>],
         refine: bool,
         derive: bool,
-        plain: &[bool],
     ) -> (Vec<(u32, Time)>, Vec<Span>) {
         let n = upstream.len();
-        let listed = |c: usize| {
-            refine && (1..=MAX_FAN_IN).contains(&upstream[c].len()) && !plain.get(c).is_some_and(|&p| p)
-        };
+        let listed = |c: usize| refine && (1..=MAX_FAN_IN).contains(&upstream[c].len());
         let (mut all, mut span) = (Vec::new(), vec![(0, 0, false); n]);
         let mut queue = BinaryHeap::new();
         let (mut seen, mut pushed) = (vec![u32::MAX; n], vec![(u32::MAX, NEVER); n]);
@@ -895,8 +883,8 @@ mod tests {
                     .map(|&lookahead| Each { lookahead, rest: NEVER, ..Each::default() })
                     .collect();
             }
-            let (all_s, span_s) = searched.lists(&upstream, true, false, &[]);
-            let (all_d, span_d) = shifted.lists(&upstream, true, true, &[]);
+            let (all_s, span_s) = searched.lists(&upstream, true, false);
+            let (all_d, span_d) = shifted.lists(&upstream, true, true);
             assert_eq!(each(&searched), each(&shifted), "the bounds for the rest");
             for c in 0..n {
                 let ((a, b, cut_s), (p, q, cut_d)) = (span_s[c], span_d[c]);
@@ -1297,7 +1285,7 @@ mod tests {
             let m = upstream.len();
             let lookahead: Vec<Time> =
                 upstream.iter().map(|u| u.iter().map(|&(_, l)| l).min().unwrap_or(NEVER)).collect();
-            let (one, _) = Horizons::build(lookahead.clone(), &upstream, true, false, &[]);
+            let (one, _) = Horizons::build(lookahead.clone(), &upstream, true, false);
             let (grouped, layout) = Horizons::new(lookahead.clone(), &upstream, true);
             assert!(
                 grouped.near.len() * 2 < one.near.len(),
