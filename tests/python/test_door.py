@@ -677,7 +677,7 @@ def test_estimate_wall_time_is_recalibrated_by_the_kind_of_scenario():
         (atmsim.example("ubr-plus-lan5"), "plain"),
         (atmsim.example("gfr-fifo"), "plain"),
         (wfq, "virtual_spacing"),  # a Virtual Spacing port: departures never committed
-        (atmsim.example("class-two-node-adaptive"), "adaptive"),  # level logs: cell by cell
+        (atmsim.example("class-two-node-adaptive"), "adaptive"),  # level logs' ports: keyed
         (atmsim.example("class-two-node-shaped"), "background"),
         (atmsim.example("gerla-fcvc"), "background"),
     ):
@@ -685,9 +685,9 @@ def test_estimate_wall_time_is_recalibrated_by_the_kind_of_scenario():
         engine = json.loads(_core.estimate_json(text, [], None))["wall_s"]
         assert estimate(text).wall_s == __import__("pytest").approx(engine / WALL_SPEEDUP[kind]), path.name
         assert atmsim.estimate(path).wall_s == estimate(text).wall_s
-    # The fit's order: plain FIFO work runs fastest, cell-by-cell ports slowest.
-    assert WALL_SPEEDUP["plain"] > WALL_SPEEDUP["virtual_spacing"] > WALL_SPEEDUP["background"]
-    assert WALL_SPEEDUP["background"] > WALL_SPEEDUP["adaptive"] > 1
+    # The fit: plain FIFO work (trains, committed departures) runs fastest; every kind runs
+    # faster than the engine's nominal rate.
+    assert all(WALL_SPEEDUP["plain"] > v > 1 for k, v in WALL_SPEEDUP.items() if k != "plain")
 
 
 def _stderr_until(args, needle: str, tmp_path: Path, timeout: float = 60.0) -> str:
