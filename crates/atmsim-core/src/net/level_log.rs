@@ -10,8 +10,8 @@
 //! the same instant, an arrival tied with the RM cell, is not yet seen).
 //!
 //! Exact, whatever the schedule, by two rules (`docs/engine.md`). When a component starts a
-//! batch at `t` (`Sched::started`), every component has finished its work before `t` (the
-//! scheduler pops the earliest key). A writer's key is never past a change of its band it has
+//! batch at `t` (its key, still in the scheduler while the batch runs), every component has
+//! finished its work before `t` (the scheduler pops the earliest key). A writer's key is never past a change of its band it has
 //! not logged: it takes every arrival before its key, and as a keyed port
 //! (`Port::commit_keyed_until`) its key keeps the committed departure that takes the level out
 //! of its band, each batch retiring and logging the departures before its end (a per-cell

@@ -38,17 +38,13 @@ pub struct Sched {
     /// when a component has work, the marks where its cells are. Set as a host sends and after
     /// each batch of a port, read and cleared at the start of a consumer's batch.
     pub marks: InputMarks,
-    /// The key the running batch was popped at (the earliest of all: every component has
-    /// finished its work before it), set by `Sim`'s loop; `NEVER` outside it. A level log's
-    /// reader reads the log exactly only at this instant (`net/level_log.rs`).
-    pub started: Time,
 }
 
 impl Sched {
     pub fn new(components: usize) -> Self {
         let leaves = Sched::leaves_for(components);
         // Padding leaves never have work: past the components, they lose every tie.
-        Sched { leaves, tree: vec![NEVER; 2 * leaves], marks: InputMarks::default(), started: NEVER }
+        Sched { leaves, tree: vec![NEVER; 2 * leaves], marks: InputMarks::default() }
     }
 
     /// The first leaf index of a tree for `components` components.

@@ -157,6 +157,12 @@ impl Sim {
             .collect();
         let (mut horizons, layout) = Horizons::new(lookahead, &upstream, plan.refine);
         world.sched = Sched::new(layout.leaves);
+        // A log's port reads its own key, the start of its batch, in the scheduler.
+        for (c, comp) in comps.iter_mut().enumerate() {
+            if let Component::Port(p) = comp {
+                p.set_slot(layout.slot[c]);
+            }
+        }
         for f in world.fifos.iter_mut() {
             f.owner = layout.slot[f.owner as usize];
         }
@@ -281,7 +287,6 @@ impl Sim {
             };
             let horizon = horizon.min(end);
             let comp = unsafe { comps.get_unchecked_mut(c as usize) };
-            world.sched.started = t;
             *events += comp.advance(horizon, world);
             *batches += 1;
             assert!(world.sched.tree().len() == tree_len, "the tables' scheduler");
@@ -291,7 +296,6 @@ impl Sim {
                 mark_fed(feeds, world, feed as usize);
             }
         }
-        world.sched.started = NEVER;
     }
 
     /// Run until `end` (exclusive).

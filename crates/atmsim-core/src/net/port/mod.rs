@@ -63,6 +63,9 @@ use frame_discard::FrameState;
 use plan::{PortParts, PortPlan};
 use staging::Staging;
 
+/// `Port::slot` of a port driven outside a `Sim`.
+const NO_SLOT: u32 = u32::MAX;
+
 /// The kinds `Port::enqueue_as` is compiled for.
 const ANY_PORT: u8 = 0;
 const SPACED_PORT: u8 = 1;
@@ -158,6 +161,8 @@ pub struct Port {
     hooks: bool,
     fcvc: Fcvc,
     congestion: Congestion,
+    /// This port's slot in the scheduler (`NO_SLOT`: not in a `Sim`, unit tests).
+    slot: u32,
     pub stats: PortStats,
     merge: InputMerge,
     /// The slotted pass's inputs, kept from one pass to the next (`slotted.rs`).
@@ -236,6 +241,7 @@ impl Port {
             priority_kinds: Vec::new(),
             stall_floor: 0,
             hooks: false,
+            slot: NO_SLOT,
             fcvc: Fcvc::default(),
             congestion: Congestion::default(),
             stats: PortStats::default(),
@@ -261,6 +267,11 @@ impl Port {
     /// The fast paths this port may take (`[engine]` switches), read when it commits.
     pub fn set_paths(&mut self, paths: EnginePaths) {
         self.paths = paths;
+    }
+
+    /// This port's slot in the scheduler (`Sim::new`).
+    pub fn set_slot(&mut self, slot: u32) {
+        self.slot = slot;
     }
 
     /// The VCs crossing this port: sizes the per-VC state, one class per VC until `configure`.
@@ -912,11 +923,13 @@ impl Port {
     /// backward RM cell that reads one. Returns where the batch stops.
     #[inline(never)]
     fn start_logged(&self, horizon: Time, world: &mut World) -> Time {
-        let started = world.sched.started;
-        if started == NEVER {
-            // Outside `Sim`'s loop (unit tests driving the port): nothing to prune or stop at.
+        // The batch started at this port's key, still in the scheduler, and the earliest of
+        // all (`Sim::run_batches` pops it). A port driven outside `Sim` has no slot: nothing
+        // to prune or stop at.
+        if self.slot == NO_SLOT {
             return horizon;
         }
+        let started = world.sched.key(self.slot);
         self.congestion.prune_logs(started, &mut world.levels, &mut world.shares);
         if self.congestion.reading {
             self.first_read_after(started, horizon, world)
