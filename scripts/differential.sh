@@ -9,6 +9,7 @@
 #   scripts/differential.sh 2000 7          # 2000 cases, seed 7
 #   ATMSIM_DIFF_VERBOSE=1 scripts/differential.sh 200   # one line per case: time, events
 #   ATMSIM_DIFF_ALL_SETTINGS_EVERY=1 scripts/differential.sh   # every setting on every case
+#   ATMSIM_DIFF_LOG_CASES=3000 scripts/differential.sh 2000      # more level-log graphs too
 #
 # A mismatch prints the smallest scenario proptest shrank it to (TOML) and, per setting that
 # differs, the first differing report field. Save the TOML and rerun it by hand with

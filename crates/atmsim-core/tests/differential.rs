@@ -22,6 +22,8 @@
 //! --test differential` (`scripts/differential.sh`; `ATMSIM_DIFF_VERBOSE=1` prints each case's
 //! time and events). On a mismatch proptest shrinks the scenario and the test prints the
 //! smallest one found with the first differing field of each setting that differs.
+//! `level_logs_give_the_reference_report` draws the same graphs with adaptive shaping's level
+//! logs everywhere (`DEFAULT_LOG_CASES`, `ATMSIM_DIFF_LOG_CASES`).
 
 use std::fmt::Write as _;
 
@@ -1488,11 +1490,49 @@ fn generated_scenarios_load() {
 #[test]
 fn fast_paths_give_the_reference_report_on_random_scenarios() {
     let cases = env_or("ATMSIM_DIFF_CASES", DEFAULT_CASES);
+    differential(&scenario(), cases, "random scenarios");
+}
+
+/// Cases of `level_logs_give_the_reference_report` by default; `ATMSIM_DIFF_LOG_CASES`
+/// overrides.
+const DEFAULT_LOG_CASES: u32 = 300;
+
+/// Adaptive shaping's level logs (`rm_feedback`), whose readers must read each band at an RM
+/// cell's instant under every schedule (`net/level_log.rs`), drawn far more often than the
+/// general generator draws them: graphs whose every listed switch port publishes its band
+/// (thresholds as fractions of its buffer, sometimes with fair-share enforcement) and whose
+/// every connection is under adaptive shaping. A reader's batch not stopped at a later RM cell
+/// was first caught here within 300 cases; the general suite needed more than its 3000.
+#[test]
+fn level_logs_give_the_reference_report() {
+    let cases = env_or("ATMSIM_DIFF_LOG_CASES", DEFAULT_LOG_CASES);
+    let logged = (
+        sim(),
+        graph(),
+        (0.0f64..=0.3, 0.3f64..=1.0, maybe(0.3, pick(&[100.0f64, 1000.0]))),
+        (maybe(0.5, pick(&[8u32, 32])), maybe(0.5, pick(&[10e6f64, 50e6]))),
+    )
+        .prop_map(|(sim, mut g, (lo, hi, fair), (nrm, max))| {
+            for p in g.ports.iter_mut().flatten() {
+                p.rm_feedback = Some((lo, hi, fair));
+            }
+            for c in &mut g.conns {
+                c.control = Control::Adaptive(nrm, max);
+            }
+            Scenario { sim, body: Body::Graph(g), trace: None }
+        });
+    differential(&logged, cases, "level-log graphs");
+}
+
+/// Run `cases` scenarios of `strategy` under the reference and the engine settings (the default
+/// on every case, every setting on the cases the text's hash picks), failing with the smallest
+/// mismatching scenario proptest finds.
+fn differential(strategy: &impl Strategy<Value = Scenario>, cases: u32, what: &str) {
     let seed = env_or("ATMSIM_DIFF_SEED", DEFAULT_SEED);
     let settings = engine_settings();
     let every = env_or("ATMSIM_DIFF_ALL_SETTINGS_EVERY", ALL_SETTINGS_EVERY).max(1);
     let verbose = std::env::var_os("ATMSIM_DIFF_VERBOSE").is_some();
-    let result = runner(cases, seed).run(&scenario(), |sc| {
+    let result = runner(cases, seed).run(strategy, |sc| {
         let text = sc.toml();
         let start = std::time::Instant::now();
         // The default setting on every case; every setting on the cases the text's hash picks
@@ -1528,7 +1568,7 @@ fn fast_paths_give_the_reference_report_on_random_scenarios() {
     if let Err(TestError::Fail(why, sc)) = result {
         panic!(
             "a fast path differs from the reference, or a report breaks the conservation of cells \
-             (seed {seed}, {cases} cases; smallest scenario found):\n{why}\n\
+             ({what}, seed {seed}, {cases} cases; smallest scenario found):\n{why}\n\
              --- scenario ---\n{}",
             sc.toml()
         );
