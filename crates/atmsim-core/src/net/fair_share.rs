@@ -40,9 +40,9 @@
 //! ```
 //!
 //! published as a [`LevelLog`] the reverse port reads when a backward RM cell passes, as it reads
-//! the buffer band (the share in force just before its instant, see `level_log`). An interval is closed by the first
-//! arrival at or after its end, and its counts are divided by the time actually elapsed, so a
-//! quiet spell does not distort the share.
+//! the buffer band (the share in force just before its instant, see `level_log`). An interval
+//! is closed by the first arrival at or after its end, and its counts are divided by the time
+//! actually elapsed, so a quiet spell does not distort the share.
 
 use super::LevelLog;
 use crate::abr::Feedback;
@@ -117,13 +117,13 @@ pub struct FairShareMeter {
 }
 
 impl FairShareMeter {
-    /// A meter on a link of cell period `period`, for `n_vcs` connection VCs, none enforced yet,
-    /// publishing to `World::shares[log]` (which must start at `NO_LIMIT`).
     /// Its fair-share log (index in `World::shares`).
     pub fn log(&self) -> u32 {
         self.log
     }
 
+    /// A meter on a link of cell period `period`, for `n_vcs` connection VCs, none enforced yet,
+    /// publishing to `World::shares[log]` (which must start at `NO_LIMIT`).
     pub fn new(interval: Time, period: CellPeriod, n_vcs: usize, log: u32) -> Self {
         assert!(interval > 0, "validated: a positive interval");
         FairShareMeter {

@@ -11,11 +11,11 @@
 //!
 //! Exact, whatever the schedule, by two rules (`docs/engine.md`). When a component starts a
 //! batch at `t` (its key, still in the scheduler while the batch runs), every component has
-//! finished its work before `t` (the scheduler pops the earliest key). A writer's key is never past a change of its band it has
-//! not logged: it takes every arrival before its key, and as a keyed port
-//! (`Port::commit_keyed_until`) its key keeps the committed departure that takes the level out
-//! of its band, each batch retiring and logging the departures before its end (a per-cell
-//! writer's key is its next event). So the log holds every change before `t`. And a reader's
+//! finished its work before `t` (the scheduler pops the earliest key). A writer's key is never
+//! past a change of its band it has not logged: it takes every arrival before its key, and as a
+//! keyed port (`Port::commit_keyed_until`) its key keeps the committed departure that takes the
+//! level out of its band, each batch retiring and logging the departures before its end (a
+//! per-cell writer's key is its next event). So the log holds every change before `t`. And a reader's
 //! batch stops before any backward RM cell that reads a log later than the batch's start
 //! (`Port::first_read_after`), so each such cell is taken at a batch's start. The reverse port
 //! reads the forward port's band as the switch would, at the RM cell's instant, under the

@@ -120,8 +120,8 @@ impl Sim {
     /// A network ready to run: per component, its smallest input latency (`NEVER`: no inputs)
     /// and the sender and latency of each input FIFO. `plan`: the schedule (`plan.refine`: look
     /// upstream to run further ahead, `horizon.rs`, and commit departures, `commit.rs`; off for
-    /// the reference schedule, and for the writers and readers of adaptive-shaping level logs,
-    /// see `level_log.rs`), chosen by `SchedulePlan::choose`;
+    /// the reference schedule; with adaptive-shaping level logs their ports commit keyed, see
+    /// `level_log.rs`), chosen by `SchedulePlan::choose`;
     /// `paths`: the fast paths allowed, handed to every component for its own plan.
     pub fn new(
         mut comps: Vec<Component>,

@@ -34,17 +34,18 @@ pub(super) struct Congestion {
     /// Per VC: the level log (index in `World::levels`) of the VC's forward port at this
     /// switch, read by backward RM cells.
     rm_levels: Vec<Option<u32>>,
-    /// Some VC's backward RM cells read a log here.
-    pub reading: bool,
+    /// Some VC's backward RM cells read a log here (kept for `Port::advance`'s one test a
+    /// batch, as `logs`).
+    reading: bool,
     /// This port writes or reads a level or fair-share log.
-    pub logs: bool,
+    logs: bool,
     /// Per VC: the fair-share log (index in `World::shares`) of the VC's forward port at this
     /// switch, when that port enforces fair shares on it.
     rm_shares: Vec<Option<u32>>,
     /// Per VC under enforcement: the declared rate last answered with a step.
     stepped: Vec<u32>,
     /// This is a forward port that enforces fair shares (the CLASS study's two-node runs).
-    pub meter: Option<Box<FairShareMeter>>,
+    meter: Option<Box<FairShareMeter>>,
 }
 
 /// What a backward RM cell got here.
@@ -114,12 +115,23 @@ impl Congestion {
         }
     }
 
-    /// This port writes or reads a level or fair-share log.
-    pub fn uses_logs(&self) -> bool {
-        self.level.is_some()
-            || self.meter.is_some()
-            || self.rm_levels.iter().any(Option::is_some)
-            || self.rm_shares.iter().any(Option::is_some)
+    /// Enforce fair shares with `meter`, publishing them to its log.
+    pub fn enforce(&mut self, meter: FairShareMeter) {
+        self.meter = Some(Box::new(meter));
+        self.logs = true;
+    }
+
+    /// This port writes or reads a level or fair-share log (a fair-share log is read only
+    /// with a level log, `Congestion::read_share`).
+    #[inline]
+    pub fn logs(&self) -> bool {
+        self.logs
+    }
+
+    /// Some VC's backward RM cells read a log here.
+    #[inline]
+    pub fn reading(&self) -> bool {
+        self.reading
     }
 
     /// A cell of `vc` entered the buffer at `now`: meter it if this port enforces fair shares.

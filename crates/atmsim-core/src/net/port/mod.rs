@@ -188,8 +188,9 @@ pub struct Port {
     /// the per-cell features is on, arrivals take `enqueue_plain`. `train`, `busy`,
     /// `interleave`, `paired`: the passes of `train.rs`, `busy.rs` and `interleave.rs`.
     /// `keyed`: committing as a level log's writer or reader (`net/level_log.rs`): the key
-    /// keeps the earliest committed departure, and each batch retires up to its end, so no
-    /// change of a published level before the key is left unlogged.
+    /// keeps the committed departure that takes a published level out of its band
+    /// (`Port::leaving_slot`), and each batch retires up to its end, so no change of the level
+    /// before the key is left unlogged.
     plan: PortPlan,
     run: CommittedRun,
     /// The output channel's latency (copied with the routes by `commit_until`).
@@ -355,8 +356,7 @@ impl Port {
 
     /// Enforce fair shares among the adaptive VCs leaving here (`meter` knows them and its log).
     pub fn enforce_fair_share(&mut self, meter: FairShareMeter) {
-        self.congestion.meter = Some(Box::new(meter));
-        self.congestion.logs = true;
+        self.congestion.enforce(meter);
         self.hooks = true;
     }
 
@@ -489,7 +489,7 @@ impl Port {
     /// This port writes or reads a level log (or a fair-share log): it commits keyed
     /// (`net/level_log.rs`).
     pub fn uses_level_logs(&self) -> bool {
-        self.congestion.uses_logs()
+        self.congestion.logs()
     }
 
     /// The shortest cell spacing of any link ([`Port::input_spacing`] of all of them), found
@@ -871,7 +871,7 @@ impl Port {
 
     /// Process every arrival and departure before `horizon`; returns the number of events.
     pub fn advance(&mut self, horizon: Time, world: &mut World) -> u64 {
-        let horizon = if self.congestion.logs { self.start_logged(horizon, world) } else { horizon };
+        let horizon = if self.congestion.logs() { self.start_logged(horizon, world) } else { horizon };
         let mut events = 0;
         if self.commit_end != NO_COMMIT {
             // No trace here (it would sample per slot): the batch ends at the horizon.
@@ -931,7 +931,7 @@ impl Port {
         }
         let started = world.sched.key(self.slot);
         self.congestion.prune_logs(started, &mut world.levels, &mut world.shares);
-        if self.congestion.reading {
+        if self.congestion.reading() {
             self.first_read_after(started, horizon, world)
         } else {
             horizon

@@ -73,8 +73,8 @@ pub(super) struct PortParts {
 pub(super) struct PortPlan {
     /// Departures are committed (`commit_end` is the run's end).
     pub commit: bool,
-    /// Committed under a schedule that must stay the per-cell path's: the key keeps the
-    /// earliest committed departure (`Port::commit_keyed_until`).
+    /// Committed as a level log's writer or reader: the key keeps the committed departure that
+    /// moves a published level (`Port::commit_keyed_until`).
     pub keyed: bool,
     /// Arrivals by `enqueue_plain`.
     pub plain: bool,
