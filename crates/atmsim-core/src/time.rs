@@ -329,6 +329,16 @@ impl SlotClock {
         }
     }
 
+    /// Move `m`, a mark on this grid, `k` slots on: [`SlotClock::step`] `k` times, in one
+    /// division (a count-only port finding the slot of its `k`-th pending departure, which
+    /// publishes a level, `Congestion::departures_left`).
+    pub fn step_by(&self, m: &mut SlotMark, k: u32) {
+        let rems = u128::from(m.rem) + u128::from(k) * u128::from(self.r);
+        let den = u128::from(self.period.den);
+        m.t += u64::from(k) * self.q + (rems / den) as u64;
+        m.rem = (rems % den) as u64;
+    }
+
     /// A walk of the slots from the next free one, each given as its start plus `latency`
     /// (when a cell sent in it arrives at the far end of a link), for a loop that puts many
     /// cells on a link in a row (`CellFifo::push_frame`). Ended by [`SlotClock::end_walk`].
@@ -605,6 +615,32 @@ mod tests {
                 clock.step_cursor(&mut c);
                 assert_eq!(c.time(), m.time(), "{period:?}");
                 assert_eq!(clock.cursor_mark(c), m, "{period:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn stepping_by_k_is_stepping_k_times() {
+        // Remainders far below, near and at den (a carry on every step or none), a scaled
+        // period's large den: fails with the carries' division or the remainder's modulo
+        // dropped.
+        for period in [
+            CellPeriod::from_bps(155_520_000),
+            CellPeriod::from_bps(155_520_000).scaled(-2e-5),
+            CellPeriod { num: 7, den: 3 },
+            CellPeriod { num: 6, den: 3 },
+        ] {
+            let clock = SlotClock::with_phase(period, 11);
+            let mut m = clock.mark();
+            for start in 0..40 {
+                let mut stepped = m;
+                for k in 0..70 {
+                    let mut by = m;
+                    clock.step_by(&mut by, k);
+                    assert_eq!(by, stepped, "{period:?} from slot {start}, {k} on");
+                    clock.step(&mut stepped);
+                }
+                clock.step(&mut m);
             }
         }
     }

@@ -198,6 +198,12 @@ impl CommittedRun {
         self.last
     }
 
+    /// The earliest pending departure's slot as a mark (stale when none is pending).
+    #[inline]
+    pub fn first_mark(&self) -> SlotMark {
+        self.first
+    }
+
     /// The slot of the earliest pending departure (`NEVER`: none is pending).
     #[inline]
     pub fn first_slot(&self) -> Time {

@@ -11,7 +11,7 @@ use crate::abr::Feedback;
 use crate::cell::{rm, Cell};
 use crate::net::fair_share::{enforced, NONE_STEPPED};
 use crate::net::{feedback_of, with_feedback, FairShareMeter, LevelLog};
-use crate::time::Time;
+use crate::time::{SlotClock, SlotMark, Time};
 
 /// Publishes this port's adaptive-shaping band (its occupancy against T_l and T_h).
 #[derive(Debug, Clone, Copy)]
@@ -191,6 +191,43 @@ impl Congestion {
             Some(_) if self.band_lo > 0 => Some(x + 1 - self.band_lo),
             _ => None,
         }
+    }
+
+    /// The published band as a pass keeps it in locals, `(lo, span)`: a level `x` is inside it
+    /// when `x.wrapping_sub(lo) <= span` (always, where nothing is published).
+    #[inline]
+    pub fn band(&self) -> (u32, u32) {
+        (self.band_lo, self.band_span)
+    }
+
+    /// `n` committed departures in consecutive slots from `first` (on `clock`, the
+    /// transmitter's grid) happen, the shared level falling from `x`: publish each band the
+    /// level leaves, at the slot of the departure that leaves it. A count-only port keeps no
+    /// ring of slots (`CommittedRun`), so the slot is found by counting from the first; called
+    /// only where the level ends outside its band (`x - n`, by [`Congestion::band`]).
+    #[cold]
+    #[inline(never)]
+    pub fn departures_left(
+        &mut self,
+        mut first: SlotMark,
+        mut x: u32,
+        mut n: u32,
+        clock: &SlotClock,
+        levels: &mut [LevelLog],
+    ) {
+        while let Some(k) = self.departures_to_leave(x).filter(|&k| k <= n) {
+            clock.step_by(&mut first, k - 1);
+            (x, n) = (x - k, n - k);
+            self.band_changed(first.time(), x, levels);
+            clock.step(&mut first);
+        }
+        debug_assert!((x - n).wrapping_sub(self.band_lo) <= self.band_span, "the level ends in its band");
+    }
+
+    /// Data cells get EFCI here (what closes the slotted pass at a keyed port: it logs the
+    /// level and meters, but marks no cell).
+    pub fn marks_efci(&self) -> bool {
+        self.efci_threshold != INFINITE
     }
 
     /// Make the band around `x` current; returns its feedback. The bands follow

@@ -47,6 +47,7 @@
 
 use super::accounting::PortStats;
 use super::admission;
+use super::congestion::Congestion;
 use super::{ClassState, Port, PortVc};
 use crate::accept::{DropReason, Policy};
 use crate::net::commit::CommittedRun;
@@ -78,6 +79,9 @@ pub(super) struct Taker<'a> {
     classes: &'a mut [ClassState],
     rng: &'a mut Rng,
     stats: &'a mut PortStats,
+    /// The port's published level and fair-share meter, for the slotted pass (`HOOKS`,
+    /// `slotted.rs`).
+    pub(super) congestion: &'a mut Congestion,
 }
 
 impl Taker<'_> {
@@ -97,8 +101,17 @@ impl Taker<'_> {
     /// `IDLE`: a transmitter found idle at `ta` (its next free slot not after it) retires its
     /// pending departures at once, not slot by slot (the slotted pass's, whose ports are often
     /// idle; at the busy ports of the interleaved pass the test costs more than it saves).
+    ///
+    /// `HOOKS`: a keyed port's hooks act (the slotted pass): the level's moves out of its band
+    /// at the departures retired and at the arrival are logged and the cell taken is metered,
+    /// as `Port::retire_as` and `Port::enqueue_plain` do.
     #[inline(always)]
-    pub(super) fn take<const IDLE: bool>(&mut self, ta: Time, f: usize, world: &mut World) -> bool {
+    pub(super) fn take<const IDLE: bool, const HOOKS: bool>(
+        &mut self,
+        ta: Time,
+        f: usize,
+        world: &mut World,
+    ) -> bool {
         let Some((_, cell)) = world.fifos[f].front() else {
             unreachable!("the merge named a non-empty input")
         };
@@ -106,6 +119,7 @@ impl Taker<'_> {
             return false;
         }
         let v = &mut self.vcs[cell.vc as usize];
+        let (first, x) = (self.first, self.x);
         // The departures before the arrival retire, and an idle transmitter moves to the first
         // slot from it (a busy one's next free slot follows a pending departure not before `ta`).
         if IDLE && self.x != 0 && self.next.time() <= ta {
@@ -118,6 +132,12 @@ impl Taker<'_> {
                 if self.x == 0 {
                     break;
                 }
+            }
+        }
+        if HOOKS {
+            let (lo, span) = self.congestion.band();
+            if self.x.wrapping_sub(lo) > span {
+                self.congestion.departures_left(first, x, x - self.x, self.clock, &mut world.levels);
             }
         }
         if self.x == 0 {
@@ -167,6 +187,10 @@ impl Taker<'_> {
         self.max_queue = self.max_queue.max(x + 1);
         v.sojourn = v.sojourn.wrapping_add(u128::from(slot - ta));
         let hop = v.hop;
+        if HOOKS {
+            self.congestion.metered(ta, cell.vc as usize, &mut world.shares);
+            self.congestion.level_moved(ta, x + 1, &mut world.levels);
+        }
         self.clock.step(&mut self.next);
         world.deliver(hop, slot + self.latency, cell);
         world.fifos[f].pop();
@@ -240,7 +264,7 @@ fn alternate(
         if !(ka <= kb && ka < limit) || next == NEVER || next == kb && next >= others {
             break;
         }
-        if !t.take::<false>(ka, fa, world) {
+        if !t.take::<false, false>(ka, fa, world) {
             left = true;
             break;
         }
@@ -250,7 +274,7 @@ fn alternate(
         if !(kb <= ka && kb < limit) || next == NEVER {
             break;
         }
-        if !t.take::<false>(kb, fb, world) {
+        if !t.take::<false, false>(kb, fb, world) {
             left = true;
             break;
         }
@@ -291,6 +315,7 @@ impl Port {
             classes: &mut self.classes,
             rng: &mut self.rng,
             stats: &mut self.stats,
+            congestion: &mut self.congestion,
         };
         (t, &mut self.merge, &self.inputs)
     }
@@ -348,7 +373,7 @@ impl Port {
                     break;
                 }
             }
-            if !t.take::<false>(ta, f, world) {
+            if !t.take::<false, false>(ta, f, world) {
                 break;
             }
             merge.ran(merge.lone_key(&world.fifos[f]));

@@ -9,7 +9,8 @@
 //!   its slot being fixed then (`net/commit.rs`), keyed or not;
 //! - plain (`Port::process_plain`, `Port::enqueue_plain`): committing with no part that acts per
 //!   cell, so an arrival meets only the frame state machine, the policy and the buffer limit;
-//!   count-only (`CommittedRun`) where the policy reads no per-VC occupancy or there is one class;
+//!   count-only (`CommittedRun`) where the policy reads no per-VC occupancy or there is one class
+//!   (a keyed port's published level logged as its departures retire);
 //! - the passes of a count-only plain port without a slot grid: frame trains (`train.rs`), busy
 //!   passes (`busy.rs`), interleaved and paired passes (`interleave.rs`); with one, the slotted
 //!   pass (`slotted.rs`);
@@ -21,7 +22,8 @@
 //! own buffers (priority, FCVC), flow-control hooks (unless keyed and credit-free), frame
 //! merging (unless `commit_merging`, `merged.rs`), a trace or a capture close committing; UPC
 //! (either kind), faults, per-VC arrival counts and frame merging close the plain path; a slot
-//! grid (a slotted switch) or a zero buffer close the passes. A Virtual Spacing port, never
+//! grid (a slotted switch) or a zero buffer close the passes, and hooks close them too but for
+//! the slotted pass at a port whose hooks are a published level or fair-share metering. A Virtual Spacing port, never
 //! committing, takes the spaced batch (`spaced.rs`) where no hooks, own buffers, merging, trace
 //! or capture act at its slots.
 //! A new per-cell mechanism declares itself in [`PortParts`] and closes the paths that would
@@ -44,6 +46,8 @@ pub(super) struct PortParts {
     pub hooks: bool,
     /// Among them, credit hooks (FCVC), which act at each departure.
     pub credit: bool,
+    /// Among them, EFCI marking (PRCA).
+    pub efci: bool,
     /// Frames are held until complete (merging VCs).
     pub merging: bool,
     /// `[trace]` samples the port, or counts its arrivals per VC.
@@ -119,14 +123,21 @@ impl PortPlan {
             && !parts.faults
             && !parts.arrival_counts
             && !parts.merging;
-        // A published level moves at each departure: the ring keeps every slot for `retire`.
-        let count_only = commit && (!parts.policy.reads_vc_occupancy || parts.one_class) && !parts.hooks;
-        let passes = plain && count_only && !parts.slotted && parts.buffer;
+        // A committing port with hooks is keyed: its arrivals' hooks act as they are taken, its
+        // published level's departures are logged as they retire, from the slot of the first
+        // counted on (`Congestion::departures_left`).
+        let count_only = commit && (!parts.policy.reads_vc_occupancy || parts.one_class);
+        // The trains, busy, interleaved and paired passes log no level.
+        let passes = plain && count_only && !parts.slotted && parts.buffer && !parts.hooks;
         // Under a slot grid arrivals count at the grid's boundaries: the passes above read
-        // cells at their own times; the slotted pass takes them at the merge's keys.
-        // Not keyed: no case measured where it pays (a keyed port that publishes a level is never
-        // count-only).
-        let slotted = plain && count_only && parts.slotted && parts.buffer && !keyed && paths.slotted_pass;
+        // cells at their own times; the slotted pass takes them at the merge's keys. It logs a
+        // published level and meters fair shares (`slotted.rs`), but marks no EFCI.
+        let slotted = plain
+            && count_only
+            && parts.slotted
+            && parts.buffer
+            && !(parts.hooks && parts.efci)
+            && paths.slotted_pass;
         // Per-VC queues whose departures only pop and send: nothing reads the transmitter at
         // its slots but the queue itself.
         let spaced = consent
@@ -177,6 +188,7 @@ mod tests {
             own_buffers: false,
             hooks: false,
             credit: false,
+            efci: false,
             merging: false,
             traced: false,
             arrival_counts: false,
@@ -286,9 +298,18 @@ mod tests {
             !PortPlan::choose(&PortParts { slotted: true, ..plain_parts() }, false, false, EnginePaths::ALL)
                 .slotted
         );
-        let keyed_slotted =
-            PortPlan::choose(&PortParts { slotted: true, ..plain_parts() }, true, true, EnginePaths::ALL);
-        assert!(keyed_slotted.keyed && keyed_slotted.plain && !keyed_slotted.slotted, "keyed");
+        // Keyed (a level log's reader or writer): the slotted pass logs a published level and
+        // meters, but marks no EFCI.
+        let keyed_slotted = |hooks, efci| {
+            let p = PortParts { slotted: true, hooks, efci, ..plain_parts() };
+            PortPlan::choose(&p, true, true, EnginePaths::ALL)
+        };
+        for hooks in [false, true] {
+            let plan = keyed_slotted(hooks, false);
+            assert!(plan.keyed && plan.plain && plan.count_only && plan.slotted, "keyed, hooks {hooks}");
+        }
+        let arrivals = keyed_slotted(true, true);
+        assert!(arrivals.keyed && arrivals.count_only && !arrivals.slotted, "EFCI");
         // A policy reading per-VC occupancy counts only at a port of one class.
         assert!(!with(&|p| p.policy = Policy::Fba { r: 1, z: 0.5 }.facts()).count_only);
         assert!(
@@ -298,13 +319,17 @@ mod tests {
             })
             .train
         );
-        // Keyed: hooks other than credit commit, never counting only; credit hooks never.
+        // Keyed: hooks other than credit commit and count only, without the passes that log no
+        // level; credit hooks never commit.
         let keyed = |credit| {
             let mut p = plain_parts();
             (p.hooks, p.credit) = (true, credit);
             PortPlan::choose(&p, true, true, EnginePaths::ALL)
         };
-        assert!(keyed(false).keyed && keyed(false).plain && !keyed(false).count_only);
+        assert_eq!(
+            keyed(false),
+            PortPlan { commit: true, keyed: true, plain: true, count_only: true, ..PortPlan::default() }
+        );
         assert_eq!(keyed(true), PortPlan::default());
         // Not committing (the reference schedule): nothing opens.
         assert_eq!(PortPlan::choose(&plain_parts(), false, false, EnginePaths::ALL), PortPlan::default());
