@@ -966,16 +966,23 @@ impl Port {
         let mut first = horizon;
         for &f in &self.inputs {
             for &(t, cell) in world.fifos[f as usize].iter() {
-                let k = self.merge.key(t);
-                if k >= first {
+                // A cell's key is at or after its time, and later cells' keys are no earlier: a
+                // time at or past `first` ends the input, and only a reading RM cell's key is
+                // needed (under a slot grid a division).
+                if t >= first {
                     break;
                 }
                 if cell.flags & (F_RM | F_BACKWARD) == F_RM | F_BACKWARD
-                    && k > started
                     && self.congestion.reads(cell.vc as usize)
                 {
-                    first = k;
-                    break;
+                    let k = self.merge.key(t);
+                    if k >= first {
+                        break;
+                    }
+                    if k > started {
+                        first = k;
+                        break;
+                    }
                 }
             }
         }
