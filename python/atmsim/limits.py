@@ -139,14 +139,14 @@ class Estimate:
 # (the geometric mean, per kind, of the engine's estimate over the run's own `wall_s`, engine
 # at 54166b8; `python scripts/estimate_wall.py --store FILE` recomputes it): a Virtual
 # Spacing port anywhere (the GFR study's WFQ switch: its departures cannot be committed) 5.0,
-# else a connection under adaptive shaping (its level logs' ports go cell by cell; refitted at
-# 7d50d0f on the 168 runs of the CLASS study's figures 5, 6 and 12) 5.6,
+# else a connection under adaptive shaping (its level logs' ports commit keyed; refitted at
+# f7731e1 on the 168 runs of the CLASS study's figures 5, 6 and 12) 6.4,
 # else `[[background]]` sources (CLASS, credit/rate) 3.5, else (greedy or transfer TCP over
 # FIFO ports: UBR+, the FIFO GFR switch, Goyal) 13.0.
 #: Each kind's speed-up over the engine's nominal rate (`wall_kind` names the kind).
 WALL_SPEEDUP: Dict[str, float] = {
     "virtual_spacing": 5.0,
-    "adaptive": 5.6,
+    "adaptive": 6.4,
     "background": 3.5,
     "plain": 13.0,
 }
