@@ -137,18 +137,17 @@ class Estimate:
 # today's engine runs an event depends on the paths its ports and hosts take; four kinds of
 # scenario differ most. Fitted on the 2506 distinct runs of a full `atmsim reproduce all`
 # (the geometric mean, per kind, of the engine's estimate over the run's own `wall_s`, engine
-# at 54166b8; `python scripts/estimate_wall.py --store FILE` recomputes it): a Virtual
-# Spacing port anywhere (the GFR study's WFQ switch: its departures cannot be committed) 5.0,
-# else a connection under adaptive shaping (its level logs' ports commit keyed; refitted at
-# f7731e1 on the 168 runs of the CLASS study's figures 5, 6 and 12) 6.4,
-# else `[[background]]` sources (CLASS, credit/rate) 3.5, else (greedy or transfer TCP over
-# FIFO ports: UBR+, the FIFO GFR switch, Goyal) 13.0.
+# at 7e6fa08; `python scripts/estimate_wall.py --store FILE` recomputes it): a Virtual
+# Spacing port anywhere (the GFR study's WFQ switch: its departures cannot be committed) 9.0,
+# else a connection under adaptive shaping (its level logs' ports commit keyed) 6.5, else
+# `[[background]]` sources (CLASS, credit/rate) 6.2, else (greedy or transfer TCP over FIFO
+# ports: UBR+, the FIFO GFR switch, Goyal) 24.4.
 #: Each kind's speed-up over the engine's nominal rate (`wall_kind` names the kind).
 WALL_SPEEDUP: Dict[str, float] = {
-    "virtual_spacing": 5.0,
-    "adaptive": 6.4,
-    "background": 3.5,
-    "plain": 13.0,
+    "virtual_spacing": 9.0,
+    "adaptive": 6.5,
+    "background": 6.2,
+    "plain": 24.4,
 }
 
 
