@@ -32,11 +32,10 @@
 //! retired before a cell that take a published level out of its band are logged at their
 //! slots (`Congestion::departures_left`), a cell whose arrival would take it out goes to the
 //! taker, which logs it at the cell's key, and each cell taken is metered where the port
-//! enforces fair shares, as the per-cell path does; a reader's
-//! backward RM cells are control cells, left to the per-cell path (and its batches stop before
-//! them, `Port::first_read_after`). In the Italian network under adaptive shaping, where every
-//! trunk port publishes and reads, the cells went cell by cell before (356 instructions a link
-//! cell against 313 with the pass, bench `italy-adaptive.toml`, 0.5 s).
+//! enforces fair shares, as the per-cell path does. A reader's backward RM cells are control
+//! cells, left to the per-cell path (its batches stop before them, `Port::first_read_after`).
+//! In the Italian network under adaptive shaping every trunk port publishes and reads: its
+//! cells went cell by cell before.
 
 use super::interleave::Taker;
 use super::Port;
