@@ -56,8 +56,9 @@
 //! the arrivals' moves: no change of its level lies before its key unlogged.
 //! A cell sent ahead sits in the next component's FIFO earlier than on the per-cell path, which
 //! the receiver takes at its time as any other. Hooks that act at arrivals (EFCI, fair-share
-//! metering) are unchanged. Such a port keeps its committed departures with their slots
-//! (`Committed`), since each one may move the level.
+//! metering) are unchanged. Such a port counts its committed departures only where its policy
+//! allows (`CommittedRun`, the slot of the one leaving the band counted from the first), else
+//! keeps them with their slots (`Committed`).
 //!
 //! Which components commit is decided in one place per kind, at set-up: `port/plan.rs`
 //! (`PortPlan::choose`) and `host/plan.rs` (`HostPlan::choose`), with the schedule's part in
@@ -204,6 +205,18 @@ impl CommittedRun {
         self.first
     }
 
+    /// The slot of pending departure `k` from the earliest (0: `first_slot`'s), `NEVER` if
+    /// fewer are pending: the first stepped `k` times on `clock`, the transmitter's grid.
+    #[inline]
+    pub fn slot_of(&self, k: u32, clock: &SlotClock) -> Time {
+        if k >= self.pending {
+            return NEVER;
+        }
+        let mut m = self.first;
+        clock.step_by(&mut m, k);
+        m.time()
+    }
+
     /// The slot of the earliest pending departure (`NEVER`: none is pending).
     #[inline]
     pub fn first_slot(&self) -> Time {
@@ -262,7 +275,8 @@ mod tests {
     #[test]
     fn a_run_retires_its_consecutive_slots_as_the_ring_does() {
         // Departures committed in consecutive slots, a gap (the transmitter idle), more: the
-        // run and the ring retire the same number before every instant.
+        // run and the ring retire the same number before every instant, and name the same
+        // slot for each pending departure (`NEVER` past the last).
         let mut clock = SlotClock::with_phase(CellPeriod::from_bps(155_520_000), 77);
         let (mut run, mut ring) = (CommittedRun::default(), Committed::default());
         let commit = |clock: &mut SlotClock, run: &mut CommittedRun, ring: &mut Committed| {
@@ -280,6 +294,9 @@ mod tests {
             }
             assert_eq!(run.retire_before(t, clock), n, "at {t}");
             assert_eq!(run.len(), ring.len());
+            for k in 0..=ring.len() {
+                assert_eq!(run.slot_of(k, clock), ring.slot_of(k), "departure {k} at {t}");
+            }
         };
         let third = 77 + 2 * 2_726_338;
         probe(third, &clock, &mut run, &mut ring);

@@ -202,9 +202,25 @@ impl Congestion {
 
     /// `n` committed departures in consecutive slots from `first` (on `clock`, the
     /// transmitter's grid) happen, the shared level falling from `x`: publish each band the
-    /// level leaves, at the slot of the departure that leaves it. A count-only port keeps no
-    /// ring of slots (`CommittedRun`), so the slot is found by counting from the first; called
-    /// only where the level ends outside its band (`x - n`, by [`Congestion::band`]).
+    /// level leaves, at the slot of the departure that leaves it (one compare when the level
+    /// ends in its band, as `level_moved`). A count-only port keeps no ring of slots
+    /// (`CommittedRun`), so the slot is found by counting from the first.
+    #[inline(always)]
+    pub fn departures_retired(
+        &mut self,
+        first: SlotMark,
+        x: u32,
+        n: u32,
+        clock: &SlotClock,
+        levels: &mut [LevelLog],
+    ) {
+        if (x - n).wrapping_sub(self.band_lo) > self.band_span {
+            self.departures_left(first, x, n, clock, levels);
+        }
+    }
+
+    /// `departures_retired` where the level ends outside its band (a pass that keeps the band
+    /// in locals, [`Congestion::band`], tests that itself).
     #[cold]
     #[inline(never)]
     pub fn departures_left(

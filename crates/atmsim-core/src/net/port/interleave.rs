@@ -135,10 +135,7 @@ impl Taker<'_> {
             }
         }
         if HOOKS {
-            let (lo, span) = self.congestion.band();
-            if self.x.wrapping_sub(lo) > span {
-                self.congestion.departures_left(first, x, x - self.x, self.clock, &mut world.levels);
-            }
+            self.congestion.departures_retired(first, x, x - self.x, self.clock, &mut world.levels);
         }
         if self.x == 0 {
             self.next = self.clock.align_mark(self.next, ta);

@@ -465,10 +465,7 @@ impl Port {
             let (first, x) = (self.run.first_mark(), self.shared_level());
             let n = self.run.retire_before(t, &self.clock);
             self.queued -= n;
-            let (lo, span) = self.congestion.band();
-            if (x - n).wrapping_sub(lo) > span {
-                self.congestion.departures_left(first, x, n, &self.clock, levels);
-            }
+            self.congestion.departures_retired(first, x, n, &self.clock, levels);
             return;
         }
         while let Some((slot, c)) = self.committed.pop_before(t) {
@@ -1264,15 +1261,7 @@ impl Port {
     #[inline]
     fn leaving_slot(&self) -> Time {
         match self.congestion.departures_to_leave(self.shared_level()) {
-            // In consecutive slots from the first (`CommittedRun`).
-            Some(k) if self.plan.count_only => {
-                if k > self.run.len() {
-                    return NEVER;
-                }
-                let mut m = self.run.first_mark();
-                self.clock.step_by(&mut m, k - 1);
-                m.time()
-            }
+            Some(k) if self.plan.count_only => self.run.slot_of(k - 1, &self.clock),
             Some(k) => self.committed.slot_of(k - 1),
             None => NEVER,
         }
