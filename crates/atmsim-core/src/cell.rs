@@ -99,6 +99,10 @@ pub struct CellFifo {
     /// (its run's end less one: every cell before the end is taken in the run) or at its own
     /// arrival if later (see [`crate::net::work_at`]).
     pub middle_floor: Time,
+    /// How much later than a cell's arrival here its consumer, as woken, can get work from it:
+    /// 0, or the input of a port its receiver runs (`Sim`'s `pull`) wakes that receiver, which
+    /// gets the cell no earlier than the port's output latency after it arrives here.
+    pub wake_delay: Time,
     /// The consumer's slot grid if it takes a cell into account only at the first boundary at
     /// or after its arrival (a slotted port, `net/merge.rs`): its key may then lie past a
     /// waiting cell's arrival. Only the debug checks of the keys read it.
@@ -113,6 +117,7 @@ impl CellFifo {
             owner,
             mark: crate::net::NO_MARK,
             middle_floor: 0,
+            wake_delay: 0,
             #[cfg(debug_assertions)]
             grid: None,
             q: Ring::new(),

@@ -202,15 +202,17 @@ impl World {
 /// or control cell (the cells before it are taken in the same batch), and at the floor (its
 /// run's last instant, so that they are still taken in the run) or the head's arrival if later
 /// while it holds only data cells in the middle of their frames: those make it neither send
-/// nor answer.
+/// nor answer. Each time is the consumer's: a pulled port's input (`CellFifo::wake_delay`)
+/// gives its receiver work a latency after it gives the port some, and the floor is the
+/// receiver's own.
 #[inline(always)]
 pub fn work_at(fifo: &CellFifo, at: Time, cell: Cell) -> Time {
     if fifo.middle_floor == 0 {
-        at
+        at + fifo.wake_delay
     } else if cell.flags & (F_EOF | F_CONTROL) != 0 {
-        fifo.head_time().unwrap_or(at)
+        fifo.head_time().unwrap_or(at) + fifo.wake_delay
     } else {
-        at.max(fifo.middle_floor)
+        (at + fifo.wake_delay).max(fifo.middle_floor)
     }
 }
 
@@ -224,9 +226,26 @@ pub fn work_at(fifo: &CellFifo, at: Time, cell: Cell) -> Time {
 pub fn first_work(fifo: &CellFifo, k: u32) -> Time {
     match fifo.get(k) {
         None => NEVER,
-        Some((at, _)) if fifo.middle_floor == 0 => at,
+        Some((at, _)) if fifo.middle_floor == 0 => at + fifo.wake_delay,
         Some((at, cell)) => first_work_skipping(fifo, k, at, cell),
     }
+}
+
+/// Wake `fifo`'s consumer for the last `n` cells just put there ([`first_work`] of the first
+/// of them). Where the consumer skips middle cells and some cell was there before, a key at or
+/// before the head's work (its arrival, plus the wake delay) is already no later than any work
+/// those cells can give: no scan for an EOF among them.
+#[inline(always)]
+pub fn wake_for_last(sched: &mut Sched, fifo: &CellFifo, n: u32) {
+    let k = fifo.len() as u32 - n;
+    if fifo.middle_floor != 0 && k > 0 {
+        if let Some(h) = fifo.head_time() {
+            if sched.key(fifo.owner) <= h + fifo.wake_delay {
+                return;
+            }
+        }
+    }
+    sched.wake(fifo.owner, first_work(fifo, k));
 }
 
 /// [`first_work`] at a host that skips middle cells: the scan stops at the first EOF or control
@@ -234,12 +253,12 @@ pub fn first_work(fifo: &CellFifo, k: u32) -> Time {
 fn first_work_skipping(fifo: &CellFifo, mut k: u32, at: Time, mut cell: Cell) -> Time {
     loop {
         if cell.flags & (F_EOF | F_CONTROL) != 0 {
-            return fifo.head_time().unwrap_or(at);
+            return fifo.head_time().unwrap_or(at) + fifo.wake_delay;
         }
         k += 1;
         match fifo.get(k) {
             Some((_, next)) => cell = next,
-            None => return at.max(fifo.middle_floor),
+            None => return (at + fifo.wake_delay).max(fifo.middle_floor),
         }
     }
 }

@@ -112,6 +112,11 @@ engine_paths! {
     /// whatever their VCs, in one loop (`net/port/vc_train.rs`). Off: a frame train per VC and
     /// the per-cell step between.
     vc_train,
+    /// A plain port with one input, no hooks and no level log is run by its receiver: the
+    /// cells its sender puts in its input wake the receiver, which, when popped, first has the
+    /// port take every cell of that input (`Sim`'s `pull`). Off: the port runs its own batches
+    /// when the scheduler pops it.
+    pull_lone_ports,
     /// With adaptive-shaping level logs, every component runs the refined schedule (`Sim::new`),
     /// the logs' writers and readers committing keyed (`net/level_log.rs`). Off: every
     /// component keeps the plain schedule there.

@@ -16,7 +16,8 @@ mod layout;
 use super::merge::InputMarks;
 use super::sched::ANY_DEPTH;
 use super::{
-    CommitMode, CommitRole, EnginePaths, Host, Port, Sched, SchedulePlan, World, NO_COMMIT, NO_MARK,
+    first_work, CommitMode, CommitRole, EnginePaths, Host, Port, Sched, SchedulePlan, World, NO_COMMIT,
+    NO_MARK,
 };
 use crate::time::{Time, NEVER, PS_PER_MS};
 use horizon::{Horizons, NO_FEED};
@@ -89,6 +90,85 @@ pub struct Sim {
     /// Components' batches run (not in the report: a measure of the schedule, for tests and
     /// profiles).
     pub batches: u64,
+    /// Per component: the sender of its one input (`NO_SENDER`: none, or several inputs), and
+    /// where its feed list starts in `feeds` (`NO_FEED`: none).
+    lone_sender: Vec<u32>,
+    feed_of: Vec<u32>,
+    /// The ports each slot's component pulls in this run (`pull`): those of slot `s` are
+    /// `pulled[pull_at[s]..pull_at[s + 1]]` (found at each run's start: a port is pulled only
+    /// while it commits).
+    pulled: Vec<Pulled>,
+    pull_at: Vec<u32>,
+}
+
+/// No single sender (`Sim::lone_sender`).
+const NO_SENDER: u32 = u32::MAX;
+
+/// A port its receiver runs (`pull`): the component, its one input and its feed list.
+#[derive(Debug, Clone, Copy)]
+struct Pulled {
+    comp: u32,
+    input: u32,
+    /// The receiver's input the port sends into.
+    out: u32,
+    feed: u32,
+}
+
+/// Before a batch of the component at slot `s`: each port it pulls takes every cell of its
+/// input that arrives before `end`. Returns the events.
+///
+/// Such a port (plain, no hooks, no level log, one input: `Port::may_be_pulled`) may take its
+/// cells at any time: its sender puts them in arrival order, so none can come later that
+/// arrives before one already there, and nothing it does reads or writes another component's
+/// state but the cells it sends. So it needs no batch of its own: its input's owner is its
+/// receiver, whose key the sender's cells lower (to their arrival at the port, before the
+/// receiver can get anything from them), and the receiver pulls the port when popped, before
+/// its horizon is found. The port's own key stays without its input: every effect of the
+/// cells waiting there passes the receiver, no earlier than the receiver's key plus the
+/// latencies behind it (the horizons' bound, `sim/horizon.rs`), and the port's next unsent
+/// slot stays a floor of what it has not sent (its gate and levels). Returns the events, and
+/// whether some input still holds cells (arriving at or after `end`).
+#[inline]
+fn pull(s: usize, end: Time, comps: &mut [Component], p: &Pulling, world: &mut World) -> (u64, bool) {
+    let (mut events, mut left) = (0, false);
+    for k in p.at[s]..p.at[s + 1] {
+        let Pulled { comp, input, out, feed } = p.list[k as usize];
+        // A receiver that skips middle cells sets its input's floor in its own batches
+        // (`Host::advance_by_count`): the port's input wakes it as its own would.
+        world.fifos[input as usize].middle_floor = world.fifos[out as usize].middle_floor;
+        match world.fifos[input as usize].front() {
+            None => continue,
+            Some((t, _)) if t >= end => {
+                left = true;
+                continue;
+            }
+            Some(_) => {}
+        }
+        let Component::Port(port) = &mut comps[comp as usize] else { unreachable!("a pulled port") };
+        events += port.advance(end, world);
+        left |= !world.fifos[input as usize].is_empty();
+        if feed != NO_FEED {
+            mark_fed(p.feeds, world, feed as usize);
+        }
+    }
+    (events, left)
+}
+
+/// The earliest work the inputs of the ports pulled at slot `s` give their receiver.
+#[inline]
+fn pulled_work(s: usize, p: &Pulling, world: &World) -> Time {
+    let mut k = NEVER;
+    for q in &p.list[p.at[s] as usize..p.at[s + 1] as usize] {
+        k = k.min(first_work(&world.fifos[q.input as usize], 0));
+    }
+    k
+}
+
+/// What `pull` reads.
+struct Pulling<'a> {
+    list: &'a [Pulled],
+    at: &'a [u32],
+    feeds: &'a [Feed],
 }
 
 /// After a batch of the port whose feed list starts at `i`: mark each input it feeds that holds
@@ -194,8 +274,10 @@ impl Sim {
             }
         }
         let mut feeds = Vec::new();
+        let mut feed_of = vec![NO_FEED; comps.len()];
         for (c, list) in fed.iter().enumerate() {
             if !list.is_empty() {
+                feed_of[c] = feeds.len() as u32;
                 horizons.set_feed(layout.slot[c] as usize, feeds.len() as u32);
                 feeds.extend_from_slice(list);
                 feeds.last_mut().expect("a list").last = true;
@@ -230,7 +312,100 @@ impl Sim {
                 plan.commit_mode(CommitRole { port, logs: logged[c] })
             })
             .collect();
-        Sim { comps, horizons, slot: layout.slot, feeds, commit, paths, world, now: 0, events: 0, batches: 0 }
+        let lone_sender =
+            upstream.iter().map(|u| if let [(sender, _)] = u[..] { sender } else { NO_SENDER }).collect();
+        Sim {
+            comps,
+            horizons,
+            slot: layout.slot,
+            feeds,
+            commit,
+            paths,
+            world,
+            now: 0,
+            events: 0,
+            batches: 0,
+            lone_sender,
+            feed_of,
+            pulled: Vec::new(),
+            pull_at: Vec::new(),
+        }
+    }
+
+    /// The end of a run: every pulled port takes the cells of its input before `end`.
+    fn pull_rest(&mut self, end: Time) {
+        let Sim { comps, world, events, pulled, feeds, .. } = self;
+        for &Pulled { comp, input, feed, .. } in pulled.iter() {
+            if world.fifos[input as usize].front().is_some_and(|(t, _)| t < end) {
+                let Component::Port(port) = &mut comps[comp as usize] else { unreachable!("a pulled port") };
+                *events += port.advance(end, world);
+                if feed != NO_FEED {
+                    mark_fed(feeds, world, feed as usize);
+                }
+            }
+        }
+    }
+
+    /// The ports pulled in this run (`pull`), listed by their receivers' slots, each one's
+    /// input owned by its receiver; every other port's input by the port.
+    fn find_pulled(&mut self) {
+        let n = self.comps.len();
+        let mut consumer = vec![u32::MAX; self.world.fifos.len()];
+        for (c, comp) in self.comps.iter().enumerate() {
+            for &f in comp.inputs() {
+                consumer[f as usize] = c as u32;
+            }
+        }
+        // Its receiver, if the port at `p` may be pulled.
+        let receiver = |p: usize| -> Option<usize> {
+            let Component::Port(port) = &self.comps[p] else { return None };
+            if !port.may_be_pulled() || self.lone_sender[p] == NO_SENDER {
+                return None;
+            }
+            let f = port.output_fifo(&self.world)? as usize;
+            let r = consumer[f] as usize;
+            if r == u32::MAX as usize {
+                return None;
+            }
+            // Not its own sender's or its own (a loop), and the port's one input is its own.
+            // Nor a port whose batch reads its own key as its start (a level log's): the
+            // port's cells may wake it earlier than that while it is popped.
+            let u = self.lone_sender[p] as usize;
+            let logs = matches!(&self.comps[r], Component::Port(q) if q.uses_level_logs());
+            (r != p && r != u && !logs).then_some(r)
+        };
+        let mut by_receiver: Vec<Vec<Pulled>> = vec![Vec::new(); self.world.sched.leaves()];
+        let candidates: Vec<Option<usize>> = (0..n).map(receiver).collect();
+        for (p, r) in candidates.iter().enumerate() {
+            let Component::Port(port) = &self.comps[p] else { continue };
+            let [input] = port.inputs[..] else { continue };
+            let (mut owner, mut floor, mut delay) = (self.slot[p], 0, 0);
+            // A receiver that is itself pulled is never popped: its sender keeps its batches.
+            if let Some(r) = *r {
+                if candidates[r].is_none() {
+                    owner = self.slot[r];
+                    // A receiver that skips middle cells is woken by an EOF or control cell
+                    // only, as by its own input: the port forwards them, and makes none.
+                    let out = port.output_fifo(&self.world).expect("a pulled port's output");
+                    floor = self.world.fifos[out as usize].middle_floor;
+                    delay = self.world.channels[port.channel as usize].latency;
+                    let pulled = Pulled { comp: p as u32, input, out, feed: self.feed_of[p] };
+                    by_receiver[self.slot[r] as usize].push(pulled);
+                }
+            }
+            let fifo = &mut self.world.fifos[input as usize];
+            (fifo.owner, fifo.middle_floor, fifo.wake_delay) = (owner, floor, delay);
+            // Cells left from an earlier run: its receiver's key covers them, as after a pull.
+            let work = first_work(fifo, 0);
+            self.world.sched.wake(owner, work);
+        }
+        self.pulled.clear();
+        self.pull_at.clear();
+        for list in &by_receiver {
+            self.pull_at.push(self.pulled.len() as u32);
+            self.pulled.extend_from_slice(list);
+        }
+        self.pull_at.push(self.pulled.len() as u32);
     }
 
     /// Let every component that can commit its departures up to `end` do so (`net/commit.rs`);
@@ -265,8 +440,9 @@ impl Sim {
     /// these (borrowed here for the whole loop); only a batch, which has the world, could
     /// change the scheduler, so its tree is checked again after each (one compare).
     fn run_batches<const D: u32>(&mut self, end: Time) {
-        let Sim { comps, horizons, feeds, world, events, batches, .. } = self;
+        let Sim { comps, horizons, feeds, world, events, batches, pulled, pull_at, .. } = self;
         let comps = &mut comps[..];
+        let pulling = Pulling { list: pulled, at: pull_at, feeds };
         let tree_len = 2 * horizons.leaves();
         assert_eq!(comps.len(), horizons.components(), "the components of the horizon tables");
         assert!(world.sched.fits::<D>() && world.sched.tree().len() == tree_len, "the tables' scheduler");
@@ -277,6 +453,17 @@ impl Sim {
         // `set_first_at_unchecked` need; the components `at_slot_unchecked` names are below
         // `components() == comps.len()`.
         while let Some((t, s)) = unsafe { world.sched.first_before_at_unchecked::<D>(end) } {
+            let mut left = false;
+            if pulling.at[s as usize] != pulling.at[s as usize + 1] {
+                let (e, l) = pull(s as usize, end, comps, &pulling, world);
+                (*events, left) = (*events + e, l);
+                // An EOF into an input of a host that skips middle cells wakes it at the
+                // input's head, which may be before this batch's start: it is taken in this
+                // batch, and every key stays at or after the start (the horizons' premise).
+                if world.sched.key(s) < t {
+                    unsafe { world.sched.set_first_at_unchecked::<D>(s, t) };
+                }
+            }
             let (horizon, c, feed) = unsafe {
                 horizons.at_slot_unchecked(s as usize, t, &world.sched, |g| {
                     match comps.get_unchecked(g as usize) {
@@ -290,7 +477,12 @@ impl Sim {
             *events += comp.advance(horizon, world);
             *batches += 1;
             assert!(world.sched.tree().len() == tree_len, "the tables' scheduler");
-            let k = comp.key_after_batch();
+            let mut k = comp.key_after_batch();
+            if left {
+                // What the pulled ports' inputs still hold arrives at or after the end: the
+                // key covers it all the same (their next cells wake no one).
+                k = k.min(pulled_work(s as usize, &pulling, world));
+            }
             unsafe { world.sched.set_first_at_unchecked::<D>(s, k) };
             if feed != NO_FEED {
                 mark_fed(feeds, world, feed as usize);
@@ -301,6 +493,7 @@ impl Sim {
     /// Run until `end` (exclusive).
     pub fn run_until(&mut self, end: Time) {
         self.commit_until(end);
+        self.find_pulled();
         for (comp, &s) in self.comps.iter().zip(&self.slot) {
             let k = comp.next_key(&self.world);
             self.world.sched.wake(s, k);
@@ -316,6 +509,10 @@ impl Sim {
             };
         }
         by_depth!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16);
+        // A pulled port's cells arriving before the end whose receiver, woken a latency after
+        // them, was not popped before it: the port takes them now, as its own batches would
+        // have (what it sends arrives after the end).
+        self.pull_rest(end);
         self.now = end;
         for comp in self.comps.iter_mut() {
             if let Component::Port(p) = comp {
@@ -362,7 +559,8 @@ mod tests {
         for (file, fewer) in
             [("bench/lan5.toml", true), ("bench/lan15.toml", true), ("bench/wan5.toml", false)]
         {
-            let sets = [("simulation.duration_s", "0.05")];
+            // (Pulled ports run no batches of their own: the gates then count for less.)
+            let sets = [("simulation.duration_s", "0.05"), ("engine.pull_lone_ports", "false")];
             let (gated, b1) = run_gated(file, &sets, true);
             let (plain, b0) = run_gated(file, &sets, false);
             assert!(gated == plain, "{file}: the reports differ");
@@ -371,6 +569,30 @@ mod tests {
                 assert!(b1 * 10 < b0 * 9, "{file}: {b1} batches gated, {b0} not");
             }
         }
+    }
+
+    #[test]
+    fn pulled_ports_give_the_same_results_in_fewer_batches() {
+        // The egress ports (one input each, from a trunk port, plain) are run by their hosts,
+        // with no batches of their own; on the WAN many of their cells arrive within the last
+        // link latency of the end, where the hosts are not popped: the end takes them.
+        let pull_off = ("engine.pull_lone_ports", "false");
+        for file in ["bench/gfr-wfq-sack.toml", "bench/lan5.toml", "bench/wan5.toml", "bench/dfba.toml"] {
+            let dur = ("simulation.duration_s", "0.05");
+            let (on, b1) = run_gated(file, &[dur], true);
+            let (off, b0) = run_gated(file, &[dur, pull_off], true);
+            assert!(on == off, "{file}: the reports differ");
+            assert!(b1 < b0, "{file}: {b1} batches pulling, {b0} not");
+        }
+        // Run in steps, the pulled ports' inputs change hands at each run's start.
+        let (mut built, end) = shipped("bench/wan5.toml", &[("simulation.duration_s", "0.05")]);
+        for k in 1..=5 {
+            built.sim.run_until(end / 5 * k);
+        }
+        let mut stepped = serde_json::to_value(report(&built, 0.0)).expect("a report");
+        stepped.as_object_mut().expect("an object").remove("wall_s");
+        let (whole, _) = run_gated("bench/wan5.toml", &[("simulation.duration_s", "0.05")], true);
+        assert!(stepped == whole, "the stepped run's report differs");
     }
 
     #[test]

@@ -102,6 +102,8 @@ pub struct EngineSpec {
     pub slotted_pass: Option<bool>,
     /// Several VCs' cells in one loop at a lone-input port taking frame trains.
     pub vc_train: Option<bool>,
+    /// A plain one-input port run by its receiver, not by its own batches.
+    pub pull_lone_ports: Option<bool>,
     /// With level logs, the refined schedule for every component but their writers and readers.
     pub refine_beside_logs: Option<bool>,
 }
@@ -132,6 +134,7 @@ impl EngineSpec {
             credit_run: self.credit_run.unwrap_or(true),
             slotted_pass: self.slotted_pass.unwrap_or(true),
             vc_train: self.vc_train.unwrap_or(true),
+            pull_lone_ports: self.pull_lone_ports.unwrap_or(true),
             refine_beside_logs: self.refine_beside_logs.unwrap_or(true),
         }
     }

@@ -308,7 +308,10 @@ impl Port {
         // the moved cells arrive after those: only a pass into an empty input can lower it.
         let woken = out.is_empty() || out.middle_floor != 0;
         debug_assert!(
-            woken || out.head_time().is_some_and(|h| world.sched.key(out.owner) <= out.taken_at(h))
+            woken
+                || out
+                    .head_time()
+                    .is_some_and(|h| world.sched.key(out.owner) <= out.taken_at(h + out.wake_delay))
         );
         let n = input.relay_chunks(out, self.busy_limit.min(room), &mut pass);
         let Busy { next, first, x, max_queue, stay, label, .. } = pass;
@@ -324,7 +327,7 @@ impl Port {
         v.frame.passed(now_within, Port::pass_began(within, &v.frame, out, n));
         v.sojourn = v.sojourn.wrapping_add(u128::from(stay));
         if woken {
-            world.sched.wake(out.owner, crate::net::first_work(out, out.len() as u32 - n));
+            crate::net::wake_for_last(&mut world.sched, out, n);
         }
         self.stats.passed(u64::from(n), u64::from(n), max_queue);
         u64::from(n)

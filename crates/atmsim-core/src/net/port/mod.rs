@@ -50,7 +50,7 @@ pub use upc::{CellUpc, Upc};
 use super::commit::{Committed, CommittedRun, NO_COMMIT};
 use super::{
     Arbitration, EnginePaths, FairShareMeter, Fault, Hop, InputMerge, Labels, LevelLog, PortTrace, World,
-    NO_CAPTURE, NO_HOP,
+    NO_CAPTURE, NO_HOP, NO_ROUTE,
 };
 use crate::accept::{DropReason, Policy, VcPolicy};
 use crate::cell::{Cell, VcId, F_BACKWARD, F_CREDIT, F_EFCI, F_RM};
@@ -503,6 +503,20 @@ impl Port {
         } else {
             0
         }
+    }
+
+    /// In this run, this port may take every cell of its input at any time, and so be run by
+    /// its receiver (`Sim`'s `pull`): it commits on the plain path, without hooks or level logs
+    /// (`PortPlan::pulled`), and has one input.
+    pub fn may_be_pulled(&self) -> bool {
+        self.commit_end != NO_COMMIT && self.plan.pulled && self.inputs.len() == 1 && !self.congestion.logs()
+    }
+
+    /// The FIFO its cells go to (`NO_HOP`'s: it sends nothing).
+    pub fn output_fifo(&self, world: &World) -> Option<u32> {
+        let route = &world.channels[self.channel as usize].route;
+        let f = route.iter().find(|h| h.fifo != NO_ROUTE)?.fifo;
+        route.iter().all(|h| h.fifo == NO_ROUTE || h.fifo == f).then_some(f)
     }
 
     /// This port writes or reads a level log (or a fair-share log): it commits keyed

@@ -99,6 +99,10 @@ pub(super) struct PortPlan {
     /// Trains across VCs at a lone-input port taking frame trains whose policy admits every
     /// frame at an empty buffer unasked (`vc_train.rs`).
     pub vc_train: bool,
+    /// Plain, not keyed and without hooks: nothing it does reads or writes another
+    /// component's state but its output, so with one input it may take every cell there at
+    /// any time, and its receiver may run it (`Sim`'s `pull`, `[engine] pull_lone_ports`).
+    pub pulled: bool,
 }
 
 impl PortPlan {
@@ -172,6 +176,7 @@ impl PortPlan {
                 && paths.vc_train
                 && !parts.one_vc
                 && parts.policy.admits_unasked(0),
+            pulled: plain && !keyed && !parts.hooks && paths.pull_lone_ports,
         }
     }
 }
@@ -222,6 +227,7 @@ mod tests {
                 spaced: false,
                 slotted: false,
                 vc_train: true,
+                pulled: true,
             }
         );
         let with = |f: &dyn Fn(&mut PortParts)| {
@@ -250,6 +256,7 @@ mod tests {
             assert!(
                 plan.commit && plan.count_only && !plan.plain && !plan.train && !plan.busy && !plan.paired
             );
+            assert!(!plan.pulled, "only a plain port is pulled");
         }
         let slotted = with(&|p| p.slotted = true);
         assert!(slotted.plain && !slotted.train && !slotted.busy && !slotted.interleave && !slotted.paired);
@@ -342,6 +349,7 @@ mod tests {
         assert_eq!(off("plain_port"), PortPlan { commit: true, count_only: true, ..PortPlan::default() });
         assert_eq!(off("train"), PortPlan { train: false, vc_train: false, ..all }, "trains across VCs too");
         assert_eq!(off("vc_train"), PortPlan { vc_train: false, ..all });
+        assert_eq!(off("pull_lone_ports"), PortPlan { pulled: false, ..all });
         // Trains across VCs: only under a policy that admits every frame at an empty buffer
         // unasked (FIFO GFR with LBO = 0 asks there).
         let gfr = with(&|p| p.policy = Policy::FifoGfr { lbo: 0, hbo: 20 }.facts());

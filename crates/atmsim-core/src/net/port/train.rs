@@ -432,7 +432,7 @@ impl Port {
         let (next, stay, busy, last_busy) = (pass.next, u128::from(pass.stay), pass.busy, pass.last_busy);
         v.frame.passed(pass.within, Port::pass_began(within, &v.frame, out, n));
         v.sojourn = v.sojourn.wrapping_add(stay);
-        world.sched.wake(out.owner, crate::net::first_work(out, out.len() as u32 - n));
+        crate::net::wake_for_last(&mut world.sched, out, n);
         // Every departure committed before the last moved cell's arrival retired then but the
         // one it queued behind, if any: pending are its own, in the slot before the next free
         // one, and that one, in the slot before.

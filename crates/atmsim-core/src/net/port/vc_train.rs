@@ -23,7 +23,7 @@
 
 use super::train::Pass;
 use super::Port;
-use crate::net::{first_work, World};
+use crate::net::World;
 use crate::time::Time;
 
 impl Port {
@@ -108,7 +108,7 @@ impl Port {
         if n == 0 {
             return 0;
         }
-        world.sched.wake(fifo.owner, first_work(fifo, fifo.len() as u32 - n));
+        crate::net::wake_for_last(&mut world.sched, fifo, n);
         self.stats.passed(u64::from(n), u64::from(n), max_queue);
         u64::from(n)
     }
