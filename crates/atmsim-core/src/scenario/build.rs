@@ -2,7 +2,7 @@
 //! component per switch output port, two channels per link, and one input FIFO per (incoming
 //! channel, consuming component) pair, so every FIFO has a single sender and stays sorted.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use super::spec::{NodeKind, NodeSpec};
 use super::validate::Model;
@@ -44,7 +44,7 @@ pub struct Built {
 /// stream and frame merging, for the VCs crossing it (indexed by their labels there).
 fn configure_ports(
     model: &Model,
-    port_comp: &HashMap<(usize, usize), usize>,
+    port_comp: &BTreeMap<(usize, usize), usize>,
     comps: &mut [Component],
     n_vcs: usize,
 ) {
@@ -118,7 +118,7 @@ pub fn build(model: Model) -> Built {
     let n_channels = 2 * model.links.len();
     let mut comps: Vec<Component> = Vec::new();
     let mut host_comp = vec![usize::MAX; model.nodes.len()];
-    let mut port_comp: HashMap<(usize, usize), usize> = HashMap::new();
+    let mut port_comp: BTreeMap<(usize, usize), usize> = BTreeMap::new();
     let mut ports = Vec::new();
     let mut channels: Vec<Channel> = Vec::with_capacity(n_channels);
     // The component transmitting on each channel.
@@ -159,7 +159,7 @@ pub fn build(model: Model) -> Built {
     }
 
     let mut fifos: Vec<CellFifo> = Vec::new();
-    let mut fifo_of: HashMap<(usize, usize), u32> = HashMap::new();
+    let mut fifo_of: BTreeMap<(usize, usize), u32> = BTreeMap::new();
     let mut lookahead = vec![NEVER; comps.len()];
     let mut upstream: Vec<Vec<(u32, Time)>> = vec![Vec::new(); comps.len()];
     // The FIFO through which channel `ch` feeds component `owner`, created on first use.

@@ -3,7 +3,7 @@
 //! `efci_threshold_cells` and `rm_feedback`, the connection key `fcvc`; their checks, and the
 //! wiring of the built ports.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use super::flow::ModelPacing;
 use super::spec::{BestEffortSpec, ConnectionSpec, FcvcSpec, NodeSpec, PortSpec, SchedulerSpec};
@@ -119,7 +119,7 @@ fn round_robin(p: &ModelPort) -> bool {
 pub fn check_routes(
     specs: &[ConnectionSpec],
     conns: &[ModelConn],
-    ports: &HashMap<(usize, usize), ModelPort>,
+    ports: &BTreeMap<(usize, usize), ModelPort>,
     links: &[ModelLink],
     nodes: &[NodeSpec],
 ) -> Result<(), ScenarioError> {
@@ -189,7 +189,7 @@ pub fn check_routes(
 #[allow(clippy::too_many_arguments)]
 pub fn wire(
     model: &Model,
-    port_comp: &HashMap<(usize, usize), usize>,
+    port_comp: &BTreeMap<(usize, usize), usize>,
     host_comp: &[usize],
     comps: &mut [Component],
     fifos: &mut Vec<CellFifo>,
@@ -203,7 +203,7 @@ pub fn wire(
     let mut keys: Vec<(usize, usize)> = port_comp.keys().copied().collect();
     keys.sort_unstable();
     // Per forward port publishing a level: its level log and fair-share meter (with its log).
-    let mut publishing: HashMap<usize, (u32, Option<(FairShareMeter, u32)>)> = HashMap::new();
+    let mut publishing: BTreeMap<usize, (u32, Option<(FairShareMeter, u32)>)> = BTreeMap::new();
     for &(node, link) in &keys {
         let flow = &model.ports[&(node, link)].flow;
         let pc = port_comp[&(node, link)];
@@ -256,7 +256,7 @@ pub fn wire(
         }
     }
 
-    let mut credit_fifo: HashMap<(usize, usize), u32> = HashMap::new();
+    let mut credit_fifo: BTreeMap<(usize, usize), u32> = BTreeMap::new();
     for (vc, c) in model.conns.iter().enumerate() {
         let Some(f) = &c.fcvc else { continue };
         for h in 1..c.path.len() - 1 {

@@ -2,7 +2,7 @@
 //! every number is in range, every route is a path of links from a host through switches to a
 //! host. Each failure names the field (as a dotted path into the file) and the reason.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use super::flow::{ModelBackground, ModelPacing};
 use super::spec::*;
@@ -125,7 +125,7 @@ pub struct Model {
     pub nodes: Vec<NodeSpec>,
     pub links: Vec<ModelLink>,
     /// Switch output ports keyed by (switch node, link).
-    pub ports: HashMap<(usize, usize), ModelPort>,
+    pub ports: BTreeMap<(usize, usize), ModelPort>,
     pub conns: Vec<ModelConn>,
     /// Background sources; their VCs follow the connections' (VC = conns.len() + index).
     pub background: Vec<ModelBackground>,
@@ -369,7 +369,7 @@ fn resolve_route(
     route: &[String],
     path: &str,
     node: &[NodeSpec],
-    index: &HashMap<String, usize>,
+    index: &BTreeMap<String, usize>,
     link_between: &dyn Fn(usize, usize) -> Option<usize>,
 ) -> Result<(Vec<usize>, Vec<usize>), ScenarioError> {
     if route.len() < 2 {
@@ -406,9 +406,9 @@ fn resolve_route(
 /// connections'.
 fn backgrounds(
     spec: &ScenarioSpec,
-    index: &HashMap<String, usize>,
+    index: &BTreeMap<String, usize>,
     link_between: &dyn Fn(usize, usize) -> Option<usize>,
-    names: &mut HashMap<String, usize>,
+    names: &mut BTreeMap<String, usize>,
 ) -> Result<Vec<ModelBackground>, ScenarioError> {
     let mut out = Vec::new();
     for (i, b) in spec.background.iter().enumerate() {
@@ -454,10 +454,10 @@ fn backgrounds(
 /// The nodes and links of a scenario, resolved: what every later section looks names up in.
 struct Topology {
     /// Node name -> index into `spec.node`.
-    index: HashMap<String, usize>,
+    index: BTreeMap<String, usize>,
     links: Vec<ModelLink>,
     /// (lower node, higher node) -> link index.
-    by_pair: HashMap<(usize, usize), usize>,
+    by_pair: BTreeMap<(usize, usize), usize>,
 }
 
 impl Topology {
@@ -477,7 +477,7 @@ pub fn validate(mut spec: ScenarioSpec) -> Result<Model, ScenarioError> {
     let index = nodes(&spec.node)?;
     let topo = links(&spec, index)?;
     let ports = ports(&spec, &topo)?;
-    let mut names = HashMap::new();
+    let mut names = BTreeMap::new();
     let conns = connections(&spec, &topo, &mut names)?;
     let background = backgrounds(&spec, &topo.index, &|a, b| topo.link_between(a, b), &mut names)?;
     if conns.len() + background.len() > crate::cell::MAX_VCS {
@@ -625,8 +625,8 @@ fn expand_template(spec: &mut ScenarioSpec) -> Result<(), ScenarioError> {
 }
 
 /// `[[node]]`: unique names usable in link names (`a->b`).
-fn nodes(node: &[NodeSpec]) -> Result<HashMap<String, usize>, ScenarioError> {
-    let mut index = HashMap::new();
+fn nodes(node: &[NodeSpec]) -> Result<BTreeMap<String, usize>, ScenarioError> {
+    let mut index = BTreeMap::new();
     for (i, n) in node.iter().enumerate() {
         if n.name.is_empty() || n.name.contains("->") {
             return Err(bad(&format!("node[{i}]"), "name", "must be non-empty and must not contain `->`"));
@@ -643,9 +643,9 @@ fn nodes(node: &[NodeSpec]) -> Result<HashMap<String, usize>, ScenarioError> {
 
 /// `[[link]]`: two known, distinct ends, at most one link per pair, a rate and a delay; every
 /// host on exactly one link.
-fn links(spec: &ScenarioSpec, index: HashMap<String, usize>) -> Result<Topology, ScenarioError> {
+fn links(spec: &ScenarioSpec, index: BTreeMap<String, usize>) -> Result<Topology, ScenarioError> {
     let mut links = Vec::new();
-    let mut by_pair = HashMap::new();
+    let mut by_pair = BTreeMap::new();
     let mut degree = vec![0usize; spec.node.len()];
     for (i, l) in spec.link.iter().enumerate() {
         let path = format!("link[{i}]");
@@ -702,8 +702,8 @@ fn links(spec: &ScenarioSpec, index: HashMap<String, usize>) -> Result<Topology,
 
 /// `[[port]]`: every switch end of every link gets a port, the default one infinite with tail
 /// drop; a `[[port]]` table configures one of them once.
-fn ports(spec: &ScenarioSpec, topo: &Topology) -> Result<HashMap<(usize, usize), ModelPort>, ScenarioError> {
-    let mut ports = HashMap::new();
+fn ports(spec: &ScenarioSpec, topo: &Topology) -> Result<BTreeMap<(usize, usize), ModelPort>, ScenarioError> {
+    let mut ports = BTreeMap::new();
     for (li, l) in topo.links.iter().enumerate() {
         for &e in &l.ends {
             if spec.node[e].kind == NodeKind::Switch {
@@ -722,7 +722,7 @@ fn ports(spec: &ScenarioSpec, topo: &Topology) -> Result<HashMap<(usize, usize),
             }
         }
     }
-    let mut seen = HashMap::new();
+    let mut seen = BTreeMap::new();
     for (i, p) in spec.port.iter().enumerate() {
         let path = format!("port[{i}]");
         let node = *topo
@@ -781,7 +781,7 @@ fn ports(spec: &ScenarioSpec, topo: &Topology) -> Result<HashMap<(usize, usize),
 fn connections(
     spec: &ScenarioSpec,
     topo: &Topology,
-    names: &mut HashMap<String, usize>,
+    names: &mut BTreeMap<String, usize>,
 ) -> Result<Vec<ModelConn>, ScenarioError> {
     let links = &topo.links;
     let base_tcp = spec.tcp.clone().unwrap_or_default();
@@ -888,7 +888,7 @@ fn connections(
 fn per_vc_thresholds(
     node: &[NodeSpec],
     links: &[ModelLink],
-    ports: &HashMap<(usize, usize), ModelPort>,
+    ports: &BTreeMap<(usize, usize), ModelPort>,
     conns: &[ModelConn],
 ) -> Result<(), ScenarioError> {
     for (&(n, link), p) in ports {
