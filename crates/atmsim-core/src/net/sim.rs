@@ -334,15 +334,10 @@ impl Sim {
 
     /// The end of a run: every pulled port takes the cells of its input before `end`.
     fn pull_rest(&mut self, end: Time) {
-        let Sim { comps, world, events, pulled, feeds, .. } = self;
-        for &Pulled { comp, input, feed, .. } in pulled.iter() {
-            if world.fifos[input as usize].front().is_some_and(|(t, _)| t < end) {
-                let Component::Port(port) = &mut comps[comp as usize] else { unreachable!("a pulled port") };
-                *events += port.advance(end, world);
-                if feed != NO_FEED {
-                    mark_fed(feeds, world, feed as usize);
-                }
-            }
+        let Sim { comps, world, events, pulled, pull_at, feeds, .. } = self;
+        let pulling = Pulling { list: pulled, at: pull_at, feeds };
+        for s in 0..pull_at.len() - 1 {
+            *events += pull(s, end, comps, &pulling, world).0;
         }
     }
 
@@ -356,14 +351,14 @@ impl Sim {
                 consumer[f as usize] = c as u32;
             }
         }
-        // Its receiver, if the port at `p` may be pulled.
-        let receiver = |p: usize| -> Option<usize> {
+        // Its receiver and the receiver's input it feeds, if the port at `p` may be pulled.
+        let receiver = |p: usize| -> Option<(usize, u32)> {
             let Component::Port(port) = &self.comps[p] else { return None };
             if !port.may_be_pulled() || self.lone_sender[p] == NO_SENDER {
                 return None;
             }
-            let f = port.output_fifo(&self.world)? as usize;
-            let r = consumer[f] as usize;
+            let out = port.output_fifo(&self.world)?;
+            let r = consumer[out as usize] as usize;
             if r == u32::MAX as usize {
                 return None;
             }
@@ -372,21 +367,20 @@ impl Sim {
             // port's cells may wake it earlier than that while it is popped.
             let u = self.lone_sender[p] as usize;
             let logs = matches!(&self.comps[r], Component::Port(q) if q.uses_level_logs());
-            (r != p && r != u && !logs).then_some(r)
+            (r != p && r != u && !logs).then_some((r, out))
         };
         let mut by_receiver: Vec<Vec<Pulled>> = vec![Vec::new(); self.world.sched.leaves()];
-        let candidates: Vec<Option<usize>> = (0..n).map(receiver).collect();
+        let candidates: Vec<Option<(usize, u32)>> = (0..n).map(receiver).collect();
         for (p, r) in candidates.iter().enumerate() {
             let Component::Port(port) = &self.comps[p] else { continue };
             let [input] = port.inputs[..] else { continue };
             let (mut owner, mut floor, mut delay) = (self.slot[p], 0, 0);
             // A receiver that is itself pulled is never popped: its sender keeps its batches.
-            if let Some(r) = *r {
+            if let Some((r, out)) = *r {
                 if candidates[r].is_none() {
                     owner = self.slot[r];
                     // A receiver that skips middle cells is woken by an EOF or control cell
                     // only, as by its own input: the port forwards them, and makes none.
-                    let out = port.output_fifo(&self.world).expect("a pulled port's output");
                     floor = self.world.fifos[out as usize].middle_floor;
                     delay = self.world.channels[port.channel as usize].latency;
                     let pulled = Pulled { comp: p as u32, input, out, feed: self.feed_of[p] };

@@ -199,14 +199,11 @@ pub fn wire(
     levels: &mut Vec<LevelLog>,
     shares: &mut Vec<LevelLog<u32>>,
 ) {
-    // Sorted for a deterministic FIFO numbering.
-    let mut keys: Vec<(usize, usize)> = port_comp.keys().copied().collect();
-    keys.sort_unstable();
     // Per forward port publishing a level: its level log and fair-share meter (with its log).
     let mut publishing: BTreeMap<usize, (u32, Option<(FairShareMeter, u32)>)> = BTreeMap::new();
-    for &(node, link) in &keys {
+    // In key order: a deterministic FIFO numbering.
+    for (&(node, link), &pc) in port_comp {
         let flow = &model.ports[&(node, link)].flow;
-        let pc = port_comp[&(node, link)];
         if let (Some(th), Component::Port(p)) = (flow.efci_threshold, &mut comps[pc]) {
             p.set_efci_threshold(th);
         }
@@ -249,8 +246,7 @@ pub fn wire(
             }
         }
     }
-    for &key in &keys {
-        let pc = port_comp[&key];
+    for &pc in port_comp.values() {
         if let (Some((_, Some((m, _)))), Component::Port(p)) = (publishing.remove(&pc), &mut comps[pc]) {
             p.enforce_fair_share(m);
         }
