@@ -431,7 +431,9 @@ impl InputMerge {
     /// Otherwise (`ran_random`'s fresh draw) by the whole entry.
     #[inline(always)]
     fn sift_root<const BY_KEY: bool>(&mut self, e: (Time, u64, u32)) {
-        let n = self.heap.len();
+        let heap = self.heap.as_mut_slice();
+        let n = heap.len();
+        debug_assert!(n > 0, "the served input's entry is the root");
         let mut i = 0;
         loop {
             let l = 2 * i + 1;
@@ -439,14 +441,20 @@ impl InputMerge {
                 break;
             }
             let r = l + 1;
-            let c = if r < n && self.heap[r] < self.heap[l] { r } else { l };
-            if if BY_KEY { self.heap[c].0 > e.0 } else { self.heap[c] >= e } {
-                break;
+            // SAFETY: `l < n` was just tested, `r` is read only when below `n`, and `c` is one
+            // of them; `i` is 0 (the heap holds the served input's entry) or an earlier `c`.
+            unsafe {
+                let c = if r < n && heap.get_unchecked(r) < heap.get_unchecked(l) { r } else { l };
+                let hc = *heap.get_unchecked(c);
+                if if BY_KEY { hc.0 > e.0 } else { hc >= e } {
+                    break;
+                }
+                *heap.get_unchecked_mut(i) = hc;
+                i = c;
             }
-            self.heap[i] = self.heap[c];
-            i = c;
         }
-        self.heap[i] = e;
+        // SAFETY: as above.
+        unsafe { *heap.get_unchecked_mut(i) = e };
     }
 
     #[cold]

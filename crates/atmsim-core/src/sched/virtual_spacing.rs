@@ -307,12 +307,17 @@ impl VirtualSpacing {
     /// of it left (a wrong `K` still pops right, as `HEADS_ANY`).
     #[inline(always)]
     pub fn pop_backlogged_as<const K: u8>(&mut self) -> Cell {
-        debug_assert!(self.len > 0, "pop from an empty Virtual Spacing queue");
+        // With a cell queued the least head is a backlogged VC's (the heads' `EMPTY` words are
+        // above every other), which `take` reads unchecked.
+        assert!(self.len > 0, "pop from an empty Virtual Spacing queue");
         let queues = &mut self.queues;
         // Pops VC `i`'s head cell (the VC is backlogged) and says whether the VC has more.
         let mut served = Cell::default();
         let mut take = |i: usize| {
-            let q = &mut queues[i];
+            debug_assert!(i < queues.len());
+            // SAFETY: `i` is a backlogged VC's (a cell is queued, asserted above, so the least
+            // head is one), and a VC with cells is below `queues.len()` (`push` indexes it).
+            let q = unsafe { queues.get_unchecked_mut(i) };
             served = q.pop_front_held();
             !q.is_empty()
         };
