@@ -378,7 +378,7 @@ pub fn report(b: &Built, wall_s: f64) -> Report {
             mean_queue_cells: s.queue_area() as f64 / b.model.duration as f64,
             final_queue_cells: p.queue_len(),
             vc_mean_queue_cells: p
-                .classes
+                .classes()
                 .iter()
                 .enumerate()
                 .map(|(i, c)| (p.class_vcs[i] as usize, c.area(b.model.duration)))

@@ -126,7 +126,9 @@ pub struct Port {
     pub labels: Labels,
     /// Per VC label: frame state, class and next hop.
     vcs: Vec<PortVc>,
-    pub classes: Vec<ClassState>,
+    /// Private: every `PortVc::class` indexes it (`Port::configure`), and the spaced path reads
+    /// it unchecked; read through `Port::classes`.
+    classes: Vec<ClassState>,
     /// Per class: the global VC that names it (the report's key).
     pub class_vcs: Vec<VcId>,
     /// Classes with at least one queued cell (N_a), kept in O(1) per cell.
@@ -276,7 +278,10 @@ impl Port {
     }
 
     /// The VCs crossing this port: sizes the per-VC state, one class per VC until `configure`.
+    /// At set-up only: no cell may be in the buffer (the spaced path reads a queued cell's VC
+    /// entry unchecked, as indexed at the cell's arrival).
     pub fn set_labels(&mut self, labels: Labels) {
+        assert_eq!(self.queue_len(), 0, "a port's VCs set with cells in its buffer");
         let n = labels.len();
         self.vcs = (0..n as u16).map(PortVc::new).collect();
         self.classes = vec![ClassState::default(); n];
@@ -307,6 +312,7 @@ impl Port {
         rng: Rng,
         merge_frames: bool,
     ) {
+        assert_eq!(self.queue_len(), 0, "a port configured with cells in its buffer");
         if let Queue::Priority { guaranteed, .. } = &queue {
             self.own = guaranteed.clone();
             self.has_own = self.own.contains(&true);
@@ -314,6 +320,12 @@ impl Port {
         self.queue = queue;
         self.classes = policies.into_iter().map(ClassState::new).collect();
         debug_assert_eq!(class.len(), self.vcs.len(), "one class per VC label");
+        // Every VC's class is one of the port's (as `new` and `set_labels` leave them): the
+        // spaced path reads them unchecked.
+        assert!(
+            class.iter().all(|&c| usize::from(c) < self.classes.len()),
+            "a VC's class past the port's classes"
+        );
         for (v, c) in self.vcs.iter_mut().zip(class) {
             v.class = c;
         }
@@ -326,6 +338,11 @@ impl Port {
     /// Cells in the buffer: queued, and held for frame merging.
     pub fn queue_len(&self) -> u32 {
         self.queued + self.staging.held
+    }
+
+    /// Per accounting class: its occupancy and time integral.
+    pub fn classes(&self) -> &[ClassState] {
+        &self.classes
     }
 
     /// Cells in the shared buffer (what `capacity`, the policies, EFCI and the adaptive-shaping
@@ -1383,6 +1400,24 @@ mod tests {
         // The next frame on the VC starts clean.
         assert_eq!(offer(&mut p, &mut w, 1, 2, 1), 1);
         assert_eq!(p.stats.frames_dropped(), 1);
+    }
+
+    #[test]
+    #[should_panic(expected = "a port's VCs set with cells in its buffer")]
+    fn vcs_are_not_reset_under_queued_cells() {
+        // The spaced path reads a queued cell's VC entry unchecked: the table it was indexed
+        // in must outlive the cell.
+        let (mut p, mut w) = fixture(10, Policy::TailDrop);
+        offer(&mut p, &mut w, 0, 0, 2);
+        p.set_labels(Labels::identity(1));
+    }
+
+    #[test]
+    #[should_panic(expected = "a VC's class past the port's classes")]
+    fn a_class_past_the_port_s_classes_is_refused() {
+        let (mut p, _) = fixture(10, Policy::TailDrop);
+        let n = p.vcs.len();
+        p.configure(Queue::fifo(), vec![1; n], vec![VcPolicy::default()], Rng::stream(0, "t"), false);
     }
 
     #[test]

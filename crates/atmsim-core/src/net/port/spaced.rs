@@ -106,8 +106,13 @@ impl Port {
             let cell = vs.pop_backlogged_as::<K>();
             left -= 1;
             self.stats.depart(at);
-            let v = &self.vcs[cell.vc as usize];
-            if self.classes[v.class as usize].depart(at) {
+            debug_assert!((cell.vc as usize) < self.vcs.len());
+            // SAFETY: a queued cell's VC entry was indexed at its arrival (every enqueue path
+            // reads it), and the VC table is replaced only with the buffer empty
+            // (`Port::set_labels`); a VC's class is one of the port's (`Port::configure`).
+            let v = unsafe { self.vcs.get_unchecked(cell.vc as usize) };
+            debug_assert!((v.class as usize) < self.classes.len());
+            if unsafe { self.classes.get_unchecked_mut(v.class as usize) }.depart(at) {
                 self.active -= 1;
             }
             world.deliver(v.hop, at + self.latency, cell);
@@ -189,7 +194,9 @@ impl Port {
             u.police(ta, false, &mut cell);
         }
         self.stats.arrive(ta);
-        if self.classes[c].arrive(ta) {
+        debug_assert!(c < self.classes.len());
+        // SAFETY: a VC's class is one of the port's (`Port::configure`).
+        if unsafe { self.classes.get_unchecked_mut(c) }.arrive(ta) {
             self.active += 1;
         }
         self.queued += 1;
