@@ -110,6 +110,28 @@ impl PortVc {
     }
 }
 
+/// The VC entry of a cell leaving the buffer, and its class's state, read without bounds
+/// checks.
+///
+/// # Safety
+/// `vc` is the VC of a cell that was in the port's buffer: every enqueue path indexes the VC
+/// table with it at the cell's arrival, and the table is replaced only with the buffer empty
+/// (`Port::set_labels`); every VC's class is one of the port's (`Port::new`, `set_labels`,
+/// `Port::configure`).
+#[inline(always)]
+unsafe fn departing<'a>(
+    vcs: &'a [PortVc],
+    classes: &'a mut [ClassState],
+    vc: usize,
+) -> (&'a PortVc, &'a mut ClassState) {
+    debug_assert!(vc < vcs.len());
+    // SAFETY: the caller.
+    let v = unsafe { vcs.get_unchecked(vc) };
+    debug_assert!((v.class as usize) < classes.len());
+    // SAFETY: as above.
+    (v, unsafe { classes.get_unchecked_mut(v.class as usize) })
+}
+
 #[derive(Debug)]
 pub struct Port {
     pub name: String,

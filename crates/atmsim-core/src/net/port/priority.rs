@@ -30,7 +30,7 @@
 //! arrival counts, no frame merging and no trace; an idle or stalled transmitter, credit
 //! gating and a slot grid are handled as `Port::process` handles them.
 
-use super::Port;
+use super::{departing, Port};
 use crate::cell::Cell;
 use crate::net::{World, NO_CAPTURE};
 use crate::sched::{BestEffort, Queue};
@@ -237,8 +237,9 @@ impl Port {
         self.queued -= 1;
         self.queued_own -= u32::from(own);
         self.stats.depart(slot);
-        let v = &self.vcs[vc];
-        if self.classes[v.class as usize].depart(slot) {
+        // SAFETY: the cell was in the buffer.
+        let (v, class) = unsafe { departing(&self.vcs, &mut self.classes, vc) };
+        if class.depart(slot) {
             self.active -= 1;
         }
         let hop = v.hop;

@@ -18,7 +18,7 @@
 //! trace (sampled at instants the loop does not stop at), no capture, and not under the
 //! reference schedule.
 
-use super::{Port, SPACED_PORT};
+use super::{departing, Port, SPACED_PORT};
 use crate::cell::Cell;
 use crate::net::{InputMerge, World};
 use crate::sched::{Queue, HEADS_HEAP, HEADS_SCAN4, HEADS_SCAN8, HEADS_TREE16};
@@ -106,13 +106,9 @@ impl Port {
             let cell = vs.pop_backlogged_as::<K>();
             left -= 1;
             self.stats.depart(at);
-            debug_assert!((cell.vc as usize) < self.vcs.len());
-            // SAFETY: a queued cell's VC entry was indexed at its arrival (every enqueue path
-            // reads it), and the VC table is replaced only with the buffer empty
-            // (`Port::set_labels`); a VC's class is one of the port's (`Port::configure`).
-            let v = unsafe { self.vcs.get_unchecked(cell.vc as usize) };
-            debug_assert!((v.class as usize) < self.classes.len());
-            if unsafe { self.classes.get_unchecked_mut(v.class as usize) }.depart(at) {
+            // SAFETY: the cell was in the buffer.
+            let (v, class) = unsafe { departing(&self.vcs, &mut self.classes, cell.vc as usize) };
+            if class.depart(at) {
                 self.active -= 1;
             }
             world.deliver(v.hop, at + self.latency, cell);
