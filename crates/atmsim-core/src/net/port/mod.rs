@@ -148,8 +148,8 @@ pub struct Port {
     pub labels: Labels,
     /// Per VC label: frame state, class and next hop.
     vcs: Vec<PortVc>,
-    /// Private: every `PortVc::class` indexes it (`Port::configure`), and the spaced path reads
-    /// it unchecked; read through `Port::classes`.
+    /// Private: every `PortVc::class` indexes it (`Port::configure`), and departures read it
+    /// unchecked (`departing`); read through `Port::classes`.
     classes: Vec<ClassState>,
     /// Per class: the global VC that names it (the report's key).
     pub class_vcs: Vec<VcId>,
@@ -300,8 +300,8 @@ impl Port {
     }
 
     /// The VCs crossing this port: sizes the per-VC state, one class per VC until `configure`.
-    /// At set-up only: no cell may be in the buffer (the spaced path reads a queued cell's VC
-    /// entry unchecked, as indexed at the cell's arrival).
+    /// At set-up only: no cell may be in the buffer (`departing` reads a queued cell's VC entry
+    /// unchecked, as indexed at the cell's arrival).
     pub fn set_labels(&mut self, labels: Labels) {
         assert_eq!(self.queue_len(), 0, "a port's VCs set with cells in its buffer");
         let n = labels.len();
@@ -342,8 +342,8 @@ impl Port {
         self.queue = queue;
         self.classes = policies.into_iter().map(ClassState::new).collect();
         debug_assert_eq!(class.len(), self.vcs.len(), "one class per VC label");
-        // Every VC's class is one of the port's (as `new` and `set_labels` leave them): the
-        // spaced path reads them unchecked.
+        // Every VC's class is one of the port's (as `new` and `set_labels` leave them):
+        // `departing` and the spaced arrival read them unchecked.
         assert!(
             class.iter().all(|&c| usize::from(c) < self.classes.len()),
             "a VC's class past the port's classes"
